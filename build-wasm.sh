@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Build the WASM core (dist/normlab-core.{mjs,wasm}) from cpp/src + cpp/bindings.
+# Rebuilds only when a source, header or this script is newer than the output.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+out=dist/normlab-core.wasm
+glue=dist/normlab-core.mjs
+if [ -f "$out" ] && [ -f "$glue" ] && [ "${1:-}" != "--force" ]; then
+  newer=$(find cpp build-wasm.sh -newer "$out" -type f | head -1)
+  if [ -z "$newer" ]; then
+    echo "build-wasm: dist/ is up to date"
+    exit 0
+  fi
+fi
+
+# xtensor and xtl only: /usr/include itself would pull glibc headers into WASM.
+inc=build/wasm-include
+mkdir -p "$inc" dist
+for d in xtensor xtl; do
+  [ -e "$inc/$d" ] || ln -s "/usr/include/$d" "$inc/$d"
+done
+
+# Debian's emscripten JS optimizer needs Debian's node modules.
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+
+flags=(-std=c++17 -O3 -msimd128 -fexceptions -DNDEBUG -Icpp/include -I"$inc")
+objs=()
+mkdir -p build/wasm-obj
+for src in cpp/src/*.cpp cpp/bindings/*.cpp; do
+  obj=build/wasm-obj/$(basename "${src%.cpp}").o
+  objs+=("$obj")
+  if [ ! -f "$obj" ] || [ -n "$(find "$src" cpp/include build-wasm.sh -newer "$obj" -type f | head -1)" ]; then
+    echo "build-wasm: em++ $src"
+    em++ "${flags[@]}" -c "$src" -o "$obj" &
+    # two cores: at most two compiles at once
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+  fi
+done
+wait
+
+echo "build-wasm: linking $glue"
+em++ "${objs[@]}" -O3 -msimd128 -fexceptions --bind \
+  -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createNormlabCore \
+  -sENVIRONMENT=web -sDYNAMIC_EXECUTION=0 -sFILESYSTEM=0 \
+  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb -sABORTING_MALLOC=0 \
+  -sINITIAL_MEMORY=16mb -sTOTAL_STACK=1mb \
+  -sEXPORTED_RUNTIME_METHODS=[] -sINCOMING_MODULE_JS_API=[instantiateWasm,locateFile,onAbort,print,printErr] \
+  -o "$glue"
+ls -l dist/

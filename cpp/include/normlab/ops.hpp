@@ -1,0 +1,92 @@
+// normlab core: the operation registry. Every operation of shared/ops.md is
+// registered here by name with its inputs, attributes (and defaults) and
+// outputs; the registry checks names, kinds, ranges and finiteness at the door,
+// so the operation bodies only compute.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "normlab/tensor.hpp"
+
+namespace normlab {
+
+enum class AttrKind { Number, Integer, Bool, String, IntList };
+
+struct AttrSpec {
+  std::string name;
+  AttrKind kind;
+  std::optional<Attr> fallback;  // empty: the attribute is required
+};
+
+struct InputSpec {
+  std::string name;
+  bool optional = false;
+};
+
+/// One validated invocation, handed to an operation body.
+class Call {
+ public:
+  Call(const std::string& op, std::map<std::string, Tensor>& inputs,
+       const std::map<std::string, Attr>& attrs)
+      : op(op), inputs_(inputs), attrs_(attrs) {}
+
+  const std::string& op;
+
+  const Tensor& in(const std::string& name) const;
+  const Tensor* opt(const std::string& name) const;
+  double num(const std::string& name) const;
+  long long integer(const std::string& name) const;
+  bool flag(const std::string& name) const;
+  const std::string& str(const std::string& name) const;
+  std::vector<long long> ints(const std::string& name) const;
+  bool has(const std::string& name) const;
+
+  [[noreturn]] void fail(const std::string& msg) const;
+  /// Fails unless t has exactly `want`, naming the input and `what` it must match.
+  void expect_shape(const std::string& input, const Tensor& t, const Shape& want,
+                    const std::string& what) const;
+  void expect_rank(const std::string& input, const Tensor& t, std::size_t lo,
+                   std::size_t hi = 0) const;
+
+  void out(const std::string& name, const Tensor& t) { outputs[name] = Value::of(t); }
+  void out(const std::string& name, Value v) { outputs[name] = std::move(v); }
+
+  std::map<std::string, Value> outputs;
+
+ private:
+  std::map<std::string, Tensor>& inputs_;
+  const std::map<std::string, Attr>& attrs_;
+};
+
+struct OpSpec {
+  std::string name;
+  std::vector<InputSpec> inputs;
+  std::vector<AttrSpec> attrs;
+  std::vector<std::string> outputs;
+  std::function<void(Call&)> body;
+};
+
+using Registry = std::map<std::string, OpSpec>;
+
+/// Every operation, registered once.
+const Registry& registry();
+
+/// Run an operation by name. Throws InputError for bad input.
+std::map<std::string, Value> run_op(const std::string& op, std::map<std::string, Tensor> inputs,
+                                    const std::map<std::string, Attr>& attrs);
+
+// Registration, one function per concern (cpp/src/ops_*.cpp).
+void register_norm_ops(Registry& r);
+void register_conditioning_ops(Registry& r);
+void register_weight_ops(Registry& r);
+void register_attention_ops(Registry& r);
+void register_gradient_ops(Registry& r);
+void register_preprocessing_ops(Registry& r);
+void register_shape_ops(Registry& r);
+void register_figure_ops(Registry& r);
+
+}  // namespace normlab

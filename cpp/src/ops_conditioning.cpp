@@ -1,0 +1,146 @@
+// Conditioning: normalizations whose scale and shift are predicted from a
+// condition (AdaLN, adaptive RMSNorm, FiLM, conditional BN, AdaIN, SPADE) and
+// the gated residual of AdaLN-Zero / LayerScale / ReZero. Same engine; only
+// the params piece changes (per example, per channel, or per position).
+#include <cmath>
+
+#include "normlab/norms.hpp"
+
+namespace normlab {
+
+void batch_norm_conditioned(Call& c, const Params& p);  // ops_norms.cpp
+
+namespace {
+
+using A = AttrSpec;
+const AttrKind Num = AttrKind::Number, Bool = AttrKind::Bool;
+
+// x [B, T, d]; a [B, d] condition broadcasts over the T tokens as [B, 1, d].
+Shape token_condition(const Call& c, const Tensor& x, const char* name, const Tensor* t) {
+  const Shape s = shape_of(x);
+  if (t) c.expect_shape(name, *t, {s[0], s[2]}, "[B, d], one per example and feature");
+  return {s[0], 1, s[2]};
+}
+
+void need_btd(const Call& c, const Tensor& x) {
+  if (x.dimension() != 3) c.fail("x must have shape [B, T, d] but has shape " + shape_str(shape_of(x)));
+}
+
+void need_nc(const Call& c, const Tensor& x, std::size_t lo) {
+  if (x.dimension() < lo)
+    c.fail("x must have rank at least " + std::to_string(lo) + " ([N, C, ...]) but has shape " +
+           shape_str(shape_of(x)));
+}
+
+void adaptive(Call& c, Measure m, bool center) {
+  const Tensor& x = c.in("x");
+  need_btd(c, x);
+  Params p;
+  p.scale = &c.in("scale");
+  p.shift = c.opt("shift");
+  p.scale_view = token_condition(c, x, "scale", p.scale);
+  p.shift_view = token_condition(c, x, "shift", p.shift);
+  p.scale_offset = 1.0f;  // (1 + scale): a zero prediction leaves features unchanged
+  Description d{c.op, layer_group(shape_of(x), 1), m,
+                {center, Denominator::SqrtPlusEps, c.num("eps")}, p, {}};
+  c.out("y", run(x, d));
+}
+
+void gated_residual(Call& c) {
+  const Tensor& x = c.in("x");
+  need_btd(c, x);
+  const Shape s = shape_of(x);
+  c.expect_shape("update", c.in("update"), s, "the shape of x");
+  const Tensor& gate = c.in("gate");
+  const Shape gs = shape_of(gate);
+  Shape view;
+  if (gs == Shape{s[0], s[2]}) view = {s[0], 1, s[2]};  // AdaLN-Zero: per example
+  else if (gs == Shape{s[2]}) view = {s[2]};            // LayerScale: per feature
+  else if (gs == Shape{1}) view = {1};                  // ReZero: one scalar
+  else
+    c.fail("gate has shape " + shape_str(gs) + " but must be [B, d] = " + shape_str({s[0], s[2]}) +
+           ", [d] = " + shape_str({s[2]}) + " or [1]");
+  Tensor u = c.in("update");
+  apply_params(u, Params{&gate, nullptr, view, {}, 0.0f});
+  c.out("h", Tensor(x + u));
+}
+
+Shape per_example_channel(const Call& c, const Tensor& x, const char* name) {
+  const Shape s = shape_of(x);
+  c.expect_shape(name, c.in(name), {s[0], s[1]}, "[N, C], one per example and channel");
+  return example_channel_view(s.size(), s[0], s[1]);
+}
+
+void film(Call& c) {
+  const Tensor& x = c.in("x");
+  need_nc(c, x, 2);
+  const Shape view = per_example_channel(c, x, "gamma");
+  per_example_channel(c, x, "beta");
+  Tensor y = x;
+  apply_params(y, Params{&c.in("gamma"), &c.in("beta"), view, view, 0.0f});
+  c.out("y", y);
+}
+
+void conditional_batch_norm(Call& c) {
+  const Tensor& x = c.in("x");
+  need_nc(c, x, 2);
+  const Shape view = per_example_channel(c, x, "gamma");
+  per_example_channel(c, x, "beta");
+  batch_norm_conditioned(c, Params{&c.in("gamma"), &c.in("beta"), view, view, 0.0f});
+}
+
+void adain(Call& c) {
+  const Tensor& x = c.in("x");
+  const Tensor& style = c.in("style");
+  need_nc(c, x, 3);
+  const Shape s = shape_of(x), ss = shape_of(style);
+  if (ss.size() < 3 || ss[0] != s[0] || ss[1] != s[1])
+    c.fail("style has shape " + shape_str(ss) + " but must be [N, C, ...] with N = " +
+           std::to_string(s[0]) + " and C = " + std::to_string(s[1]) + " like x");
+  // The style's own statistics become the params: sigma (no eps) and mu per (n, c).
+  const Stats st = measure(style.data(), instance_group(ss), Measure::MeanVar);
+  Tensor scale = xt::empty<float>({s[0], s[1]}), shift = xt::empty<float>({s[0], s[1]});
+  for (std::size_t q = 0; q < st.center.size(); ++q) {
+    scale.data()[q] = static_cast<float>(std::sqrt(st.spread[q]));
+    shift.data()[q] = static_cast<float>(st.center[q]);
+  }
+  const Shape view = example_channel_view(s.size(), s[0], s[1]);
+  Description d{c.op, instance_group(s), Measure::MeanVar,
+                {true, Denominator::SqrtPlusEps, c.num("eps")}, {&scale, &shift, view, view, 0.0f}, {}};
+  c.out("y", run(x, d));
+}
+
+void spade(Call& c) {
+  const Tensor& x = c.in("x");
+  if (x.dimension() != 4) c.fail("x must have shape [N, C, H, W] but has shape " + shape_str(shape_of(x)));
+  const Shape s = shape_of(x);
+  c.expect_shape("gamma_map", c.in("gamma_map"), s, "the shape of x");
+  c.expect_shape("beta_map", c.in("beta_map"), s, "the shape of x");
+  Description d{c.op, batch_group(s, s[0]), Measure::MeanVar,
+                {true, Denominator::SqrtPlusEps, c.num("eps")},
+                {&c.in("gamma_map"), &c.in("beta_map"), s, s, 1.0f}, {}};
+  if (d.group.members() < 2)
+    c.fail("batch statistics need more than one value per channel (x has shape " + shape_str(s) + ")");
+  c.out("y", run(x, d));
+}
+
+void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
+
+}  // namespace
+
+void register_conditioning_ops(Registry& r) {
+  add(r, {"ada_layer_norm", {{"x"}, {"scale"}, {"shift"}}, {{"eps", Num, Attr(1e-5)}}, {"y"},
+          [](Call& c) { adaptive(c, Measure::MeanVar, true); }});
+  add(r, {"adaptive_rms_norm", {{"x"}, {"scale"}, {"shift", true}}, {{"eps", Num, Attr(1e-6)}}, {"y"},
+          [](Call& c) { adaptive(c, Measure::MeanSquare, false); }});
+  add(r, {"gated_residual", {{"x"}, {"update"}, {"gate"}}, {}, {"h"}, gated_residual});
+  add(r, {"film", {{"x"}, {"gamma"}, {"beta"}}, {}, {"y"}, film});
+  add(r, {"conditional_batch_norm",
+          {{"x"}, {"gamma"}, {"beta"}, {"running_mean", true}, {"running_var", true}},
+          {{"training", Bool, Attr(true)}, {"momentum", Num, Attr(0.1)}, {"eps", Num, Attr(1e-5)}},
+          {"y", "running_mean", "running_var"}, conditional_batch_norm});
+  add(r, {"adain", {{"x"}, {"style"}}, {{"eps", Num, Attr(1e-5)}}, {"y"}, adain});
+  add(r, {"spade", {{"x"}, {"gamma_map"}, {"beta_map"}}, {{"eps", Num, Attr(1e-5)}}, {"y"}, spade});
+}
+
+}  // namespace normlab

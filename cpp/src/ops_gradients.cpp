@@ -1,0 +1,76 @@
+// Gradients: the Jacobians of L2 normalization and LayerNorm, and
+// gradient-norm clipping.
+#include <cmath>
+
+#include "normlab/norms.hpp"
+
+namespace normlab {
+
+namespace {
+
+using A = AttrSpec;
+const AttrKind Num = AttrKind::Number;
+
+void l2_jacobian(Call& c) {
+  const Tensor& x = c.in("x");
+  c.expect_rank("x", x, 1, 1);
+  const std::size_t d = x.size();
+  const double eps = c.num("eps");
+  double n = 0;
+  for (float v : x) n += double(v) * v;
+  n = std::sqrt(n);
+  Tensor j = xt::zeros<float>({d, d});
+  if (n > eps) {  // (I - u u^T) / ||x||
+    for (std::size_t a = 0; a < d; ++a)
+      for (std::size_t b = 0; b < d; ++b)
+        j(a, b) = static_cast<float>(((a == b) - (x(a) / n) * (x(b) / n)) / n);
+  } else {  // the floor is active: y = x / eps
+    if (!(eps > 0)) c.fail("x is zero and eps is 0, so the Jacobian is undefined");
+    for (std::size_t a = 0; a < d; ++a) j(a, a) = static_cast<float>(1 / eps);
+  }
+  c.out("J", j);
+}
+
+// d LN0(x)_i / d x_j = (delta_ij - 1/d - y_i y_j / d) / s, y = LN0(x), s = sqrt(var + eps)
+void layer_norm_jacobian(Call& c) {
+  const Tensor& x = c.in("x");
+  c.expect_rank("x", x, 1, 1);
+  const std::size_t d = x.size();
+  const Stats st = measure(x.data(), Group::rows(1, d), Measure::MeanVar);
+  const double s = denominators(st, {true, Denominator::SqrtPlusEps, c.num("eps")}, c.op)[0];
+  std::vector<double> y(d);
+  for (std::size_t a = 0; a < d; ++a) y[a] = (x(a) - st.center[0]) / s;
+  Tensor j = xt::empty<float>({d, d});
+  for (std::size_t a = 0; a < d; ++a)
+    for (std::size_t b = 0; b < d; ++b)
+      j(a, b) = static_cast<float>(((a == b) - 1.0 / d - y[a] * y[b] / d) / s);
+  c.out("J", j);
+}
+
+void clip_grad_norm(Call& c) {
+  const Tensor& g = c.in("g");
+  const double max_norm = c.num("max_norm"), p = c.num("norm_type");
+  if (max_norm < 0) c.fail("max_norm must be >= 0 (got " + num_str(max_norm) + ")");
+  if (!(p > 0)) c.fail("norm_type must be > 0 (got " + num_str(p) + ")");
+  double total = 0;
+  for (float v : g) total += std::pow(std::fabs(double(v)), p);
+  total = std::pow(total, 1 / p);
+  const double coef = max_norm / (total + 1e-6);
+  Tensor y = g;
+  if (coef < 1) y *= static_cast<float>(coef);
+  c.out("y", y);
+  c.out("total_norm", Tensor({static_cast<float>(total)}));
+}
+
+void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
+
+}  // namespace
+
+void register_gradient_ops(Registry& r) {
+  add(r, {"l2_normalize_jacobian", {{"x"}}, {{"eps", Num, Attr(1e-12)}}, {"J"}, l2_jacobian});
+  add(r, {"layer_norm_jacobian", {{"x"}}, {{"eps", Num, Attr(1e-5)}}, {"J"}, layer_norm_jacobian});
+  add(r, {"clip_grad_norm", {{"g"}}, {{"max_norm", Num, {}}, {"norm_type", Num, Attr(2.0)}},
+          {"y", "total_norm"}, clip_grad_norm});
+}
+
+}  // namespace normlab

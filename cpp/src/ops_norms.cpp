@@ -1,0 +1,381 @@
+// The named normalizations, each a Description fed to the engine.
+// Read any op as: group, measure, transform, params, mode.
+#include <cmath>
+
+#include "normlab/norms.hpp"
+
+namespace normlab {
+
+Shape shape_of(const Tensor& t) { return Shape(t.shape().begin(), t.shape().end()); }
+
+Shape channel_view(std::size_t rank, std::size_t c) {
+  Shape s(rank, 1);
+  s[1] = c;
+  return s;
+}
+
+Shape example_channel_view(std::size_t rank, std::size_t n, std::size_t c) {
+  Shape s(rank, 1);
+  s[0] = n;
+  s[1] = c;
+  return s;
+}
+
+Group layer_group(const Shape& x, std::size_t ndim) {
+  std::size_t rows = 1, width = 1;
+  for (std::size_t a = 0; a < x.size(); ++a) (a + ndim < x.size() ? rows : width) *= x[a];
+  return Group::rows(rows, width);
+}
+
+Group batch_group(const Shape& x, std::size_t chunk) { return Group::per_channel(x, chunk); }
+
+Group instance_group(const Shape& x) {
+  const std::size_t spatial = x.size() > 2 ? layer_group(x, x.size() - 2).reduce_outer : 1;
+  return Group::rows(x[0] * x[1], spatial);
+}
+
+Group channel_group(const Shape& x, std::size_t groups) {
+  const std::size_t per_example = layer_group(x, x.size() - 1).reduce_outer;
+  return Group::rows(x[0] * groups, per_example / groups);
+}
+
+namespace {
+
+using A = AttrSpec;
+const AttrKind Num = AttrKind::Number, Int = AttrKind::Integer, Bool = AttrKind::Bool;
+
+// ---- shared checks -------------------------------------------------------
+
+void expect_channels(const Call& c, const char* name, const Tensor* t, std::size_t ch) {
+  if (t) c.expect_shape(name, *t, {ch}, "one per channel, C = " + std::to_string(ch));
+}
+
+std::size_t spatial_size(const Shape& x) {
+  std::size_t s = 1;
+  for (std::size_t a = 2; a < x.size(); ++a) s *= x[a];
+  return s;
+}
+
+Params channel_affine(const Call& c, std::size_t rank, std::size_t ch) {
+  Params p;
+  p.scale = c.opt("gamma");
+  p.shift = c.opt("beta");
+  p.scale_view = p.shift_view = channel_view(rank, ch);
+  expect_channels(c, "gamma", p.scale, ch);
+  expect_channels(c, "beta", p.shift, ch);
+  return p;
+}
+
+void need_rank(const Call& c, const Tensor& x, std::size_t lo, const char* layout) {
+  if (x.dimension() < lo)
+    c.fail("x must have rank at least " + std::to_string(lo) + " (" + layout +
+           ") but has shape " + shape_str(shape_of(x)));
+}
+
+void check_nonnegative(const Call& c, const char* name, const Tensor& t) {
+  for (std::size_t k = 0; k < t.size(); ++k)
+    if (t.data()[k] < 0)
+      c.fail(std::string(name) + " has a negative value (" + num_str(t.data()[k]) +
+             ") at index " + std::to_string(k));
+}
+
+// ---- vector norms ---------------------------------------------------------
+
+void vector_norm(Call& c, Measure m, Denominator d) {
+  const Tensor& x = c.in("x");
+  const Shape s = shape_of(x);
+  const std::size_t axis = norm_axis(c.integer("axis"), s.size(), c.op + ": axis");
+  Description desc{c.op, Group::along(s, axis), m, {false, d, c.num("eps")}, {}, {}};
+  if (const Tensor* g = c.opt("g")) {  // ScaleNorm: one learned scalar
+    c.expect_shape("g", *g, {1}, "one learned scalar");
+    desc.params.scale = g;
+    desc.params.scale_view = {1};
+  }
+  c.out("y", run(x, desc));
+}
+
+// ---- LayerNorm family -----------------------------------------------------
+
+void layer_like(Call& c, Measure m, bool center) {
+  const Tensor& x = c.in("x");
+  const Shape s = shape_of(x);
+  const std::size_t k = static_cast<std::size_t>(c.integer("normalized_ndim"));
+  if (k > s.size())
+    c.fail("normalized_ndim (" + std::to_string(k) + ") exceeds the rank of x " + shape_str(s));
+  const Shape norm_shape(s.end() - k, s.end());
+  Params p;
+  p.scale = c.opt("gamma");
+  p.shift = c.opt("beta");
+  p.scale_view = p.shift_view = norm_shape;
+  if (p.scale) c.expect_shape("gamma", *p.scale, norm_shape, "the last normalized_ndim axes of x");
+  if (p.shift) c.expect_shape("beta", *p.shift, norm_shape, "the last normalized_ndim axes of x");
+  Description d{c.op, layer_group(s, k), m, {center, Denominator::SqrtPlusEps, c.num("eps")}, p, {}};
+  c.out("y", run(x, d));
+}
+
+// ---- BatchNorm family -----------------------------------------------------
+
+struct Running {
+  const Tensor* mean;
+  const Tensor* var;
+};
+
+Running running_inputs(const Call& c, std::size_t ch, bool required) {
+  Running r{c.opt("running_mean"), c.opt("running_var")};
+  if (!r.mean != !r.var) c.fail("running_mean and running_var must be given together");
+  if (required && !r.mean)
+    c.fail("evaluation mode (training = false) needs running_mean and running_var");
+  expect_channels(c, "running_mean", r.mean, ch);
+  expect_channels(c, "running_var", r.var, ch);
+  if (r.var) check_nonnegative(c, "running_var", *r.var);
+  return r;
+}
+
+Stats running_stats(const Running& r) {
+  return Stats{std::vector<double>(r.mean->begin(), r.mean->end()),
+               std::vector<double>(r.var->begin(), r.var->end())};
+}
+
+// PyTorch's update: biased variance normalizes, unbiased variance is stored.
+void update_running(Call& c, const Running& r, const Stats& batch, double count) {
+  const double m = c.num("momentum");
+  Tensor mean = *r.mean, var = *r.var;
+  for (std::size_t ch = 0; ch < mean.size(); ++ch) {
+    mean(ch) = static_cast<float>((1 - m) * mean(ch) + m * batch.center[ch]);
+    var(ch) = static_cast<float>((1 - m) * var(ch) + m * batch.spread[ch] * count / (count - 1));
+  }
+  c.out("running_mean", mean);
+  c.out("running_var", var);
+}
+
+// batch_norm and conditional_batch_norm differ only in their params.
+void batch_norm_with(Call& c, const Params& params) {
+  const Tensor& x = c.in("x");
+  const Shape s = shape_of(x);
+  const bool training = c.flag("training");
+  const Running r = running_inputs(c, s[1], !training);
+  Description d{c.op, batch_group(s, s[0]), Measure::MeanVar,
+                {true, Denominator::SqrtPlusEps, c.num("eps")}, params, {}};
+  const double count = static_cast<double>(d.group.members());
+  if (training && count < 2)
+    c.fail("training needs more than one value per channel (x has shape " + shape_str(s) + ")");
+  Stats given;
+  if (!training) {
+    given = running_stats(r);
+    d.mode.given = &given;
+  }
+  Stats batch;
+  c.out("y", run(x, d, &batch));
+  if (training && r.mean) update_running(c, r, batch, count);
+  if (!training) {
+    c.out("running_mean", *r.mean);
+    c.out("running_var", *r.var);
+  }
+}
+
+void batch_norm(Call& c) {
+  const Tensor& x = c.in("x");
+  need_rank(c, x, 2, "[N, C, ...]");
+  batch_norm_with(c, channel_affine(c, x.dimension(), x.shape()[1]));
+}
+
+void instance_norm(Call& c) {
+  const Tensor& x = c.in("x");
+  need_rank(c, x, 3, "[N, C, spatial...]");
+  const Shape s = shape_of(x);
+  if (spatial_size(s) < 2)
+    c.fail("needs more than one spatial value per channel (x has shape " + shape_str(s) + ")");
+  Description d{c.op, instance_group(s), Measure::MeanVar,
+                {true, Denominator::SqrtPlusEps, c.num("eps")}, channel_affine(c, s.size(), s[1]), {}};
+  c.out("y", run(x, d));
+}
+
+void group_norm(Call& c) {
+  const Tensor& x = c.in("x");
+  need_rank(c, x, 2, "[N, C, ...]");
+  const Shape s = shape_of(x);
+  const auto g = static_cast<std::size_t>(c.integer("num_groups"));
+  if (s[1] % g)
+    c.fail("num_groups (" + std::to_string(g) + ") must divide the channel count C (" +
+           std::to_string(s[1]) + ")");
+  Description d{c.op, channel_group(s, g), Measure::MeanVar,
+                {true, Denominator::SqrtPlusEps, c.num("eps")}, channel_affine(c, s.size(), s[1]), {}};
+  c.out("y", run(x, d));
+}
+
+void ghost_batch_norm(Call& c) {
+  const Tensor& x = c.in("x");
+  need_rank(c, x, 2, "[N, C, ...]");
+  const Shape s = shape_of(x);
+  const auto v = static_cast<std::size_t>(c.integer("virtual_batch_size"));
+  if (s[0] % v)
+    c.fail("virtual_batch_size (" + std::to_string(v) + ") must divide the batch size N (" +
+           std::to_string(s[0]) + ")");
+  Description d{c.op, batch_group(s, v), Measure::MeanVar,
+                {true, Denominator::SqrtPlusEps, c.num("eps")}, channel_affine(c, s.size(), s[1]), {}};
+  if (d.group.members() < 2)
+    c.fail("each virtual batch needs more than one value per channel (virtual_batch_size " +
+           std::to_string(v) + ", x shape " + shape_str(s) + ")");
+  c.out("y", run(x, d));
+}
+
+void batch_renorm(Call& c) {
+  const Tensor& x = c.in("x");
+  need_rank(c, x, 2, "[N, C, ...]");
+  const Shape s = shape_of(x);
+  const std::size_t ch = s[1];
+  const Running r = running_inputs(c, ch, true);
+  const double eps = c.num("eps");
+  Params affine = channel_affine(c, s.size(), ch);
+  if (!c.flag("training")) {
+    Stats given = running_stats(r);
+    c.out("y", run(x, {c.op, batch_group(s, s[0]), Measure::MeanVar,
+                       {true, Denominator::SqrtPlusEps, eps}, affine, {&given}}));
+    return;
+  }
+  const Group g = batch_group(s, s[0]);
+  if (g.members() < 2)
+    c.fail("training needs more than one value per channel (x has shape " + shape_str(s) + ")");
+  const Stats batch = measure(x.data(), g, Measure::MeanVar);
+  // Correction per channel, folded into the affine: gamma*r and gamma*d + beta.
+  const double r_max = c.num("r_max"), d_max = c.num("d_max");
+  Tensor scale = xt::ones<float>({ch}), shift = xt::zeros<float>({ch});
+  for (std::size_t k = 0; k < ch; ++k) {
+    const double sb = std::sqrt(batch.spread[k] + eps), sr = std::sqrt((*r.var)(k) + eps);
+    const double rr = std::min(std::max(sb / sr, 1 / r_max), r_max);
+    const double dd = std::min(std::max((batch.center[k] - (*r.mean)(k)) / sr, -d_max), d_max);
+    const double gk = affine.scale ? (*affine.scale)(k) : 1.0;
+    const double bk = affine.shift ? (*affine.shift)(k) : 0.0;
+    scale(k) = static_cast<float>(gk * rr);
+    shift(k) = static_cast<float>(gk * dd + bk);
+  }
+  Params folded{&scale, &shift, channel_view(s.size(), ch), channel_view(s.size(), ch), 0.0f};
+  Description d{c.op, g, Measure::MeanVar, {true, Denominator::SqrtPlusEps, eps}, folded, {&batch}};
+  c.out("y", run(x, d));
+}
+
+std::vector<double> softmax3(const Call& c, const char* name) {
+  const Tensor& l = c.in(name);
+  c.expect_shape(name, l, {3}, "weights of IN, LN, BN");
+  const double m = std::max({l(0), l(1), l(2)});
+  std::vector<double> w{std::exp(l(0) - m), std::exp(l(1) - m), std::exp(l(2) - m)};
+  const double z = w[0] + w[1] + w[2];
+  for (auto& e : w) e /= z;
+  return w;
+}
+
+void switchable_norm(Call& c) {
+  const Tensor& x = c.in("x");
+  if (x.dimension() != 4) c.fail("x must have shape [N, C, H, W] but has shape " + shape_str(shape_of(x)));
+  const Shape s = shape_of(x);
+  const std::size_t n = s[0], ch = s[1];
+  const auto wm = softmax3(c, "mean_logits"), wv = softmax3(c, "var_logits");
+  // Three groups measured on the same input; their statistics are mixed.
+  const Stats in = measure(x.data(), instance_group(s), Measure::MeanVar);
+  const Stats ln = measure(x.data(), layer_group(s, 3), Measure::MeanVar);
+  const Stats bn = measure(x.data(), batch_group(s, n), Measure::MeanVar);
+  Stats mixed{std::vector<double>(n * ch), std::vector<double>(n * ch)};
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < ch; ++k) {
+      const std::size_t q = i * ch + k;
+      mixed.center[q] = wm[0] * in.center[q] + wm[1] * ln.center[i] + wm[2] * bn.center[k];
+      mixed.spread[q] = wv[0] * in.spread[q] + wv[1] * ln.spread[i] + wv[2] * bn.spread[k];
+    }
+  Description d{c.op, instance_group(s), Measure::MeanVar,
+                {true, Denominator::SqrtPlusEps, c.num("eps")}, channel_affine(c, 4, ch), {&mixed}};
+  c.out("y", run(x, d));
+}
+
+// Not a group statistic: each channel sees a sliding window of neighbouring
+// channels, so LRN is written out here rather than fed to the engine.
+void local_response_norm(Call& c) {
+  const Tensor& x = c.in("x");
+  need_rank(c, x, 3, "[N, C, spatial...]");
+  const Shape s = shape_of(x);
+  const long long size = c.integer("size");
+  const double alpha = c.num("alpha"), beta = c.num("beta"), k = c.num("k");
+  const std::size_t n = s[0], ch = s[1], sp = spatial_size(s);
+  const long long before = size / 2, after = (size - 1) / 2;
+  Tensor y = xt::empty<float>(s);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t q = 0; q < ch; ++q)
+      for (std::size_t p = 0; p < sp; ++p) {
+        double sum = 0;
+        for (long long o = -before; o <= after; ++o) {
+          const long long cc = static_cast<long long>(q) + o;
+          if (cc < 0 || cc >= static_cast<long long>(ch)) continue;
+          const double v = x.data()[(i * ch + cc) * sp + p];
+          sum += v * v;
+        }
+        const double base = k + alpha * sum / static_cast<double>(size);
+        if (!(base > 0)) c.fail("k + alpha * mean(x^2) is not positive, so its power is undefined");
+        const std::size_t off = (i * ch + q) * sp + p;
+        y.data()[off] = static_cast<float>(x.data()[off] / std::pow(base, beta));
+      }
+  c.out("y", y);
+}
+
+void filter_response_norm(Call& c) {
+  const Tensor& x = c.in("x");
+  if (x.dimension() != 4) c.fail("x must have shape [N, C, H, W] but has shape " + shape_str(shape_of(x)));
+  const Shape s = shape_of(x);
+  Params p = channel_affine(c, 4, s[1]);
+  const Tensor& tau = c.in("tau");
+  expect_channels(c, "tau", &tau, s[1]);
+  Description d{c.op, instance_group(s), Measure::MeanSquare,
+                {false, Denominator::SqrtPlusEps, c.num("eps")}, p, {}};
+  Tensor y = run(x, d);
+  Tensor t = tau;
+  t.reshape(channel_view(4, s[1]));
+  c.out("y", Tensor(xt::maximum(y, t)));
+}
+
+void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
+
+}  // namespace
+
+void register_norm_ops(Registry& r) {
+  const A axis{"axis", Int, Attr(-1.0)}, eps12{"eps", Num, Attr(1e-12)};
+  add(r, {"l2_normalize", {{"x"}}, {axis, eps12}, {"y"},
+          [](Call& c) { vector_norm(c, Measure::SumSquare, Denominator::MaxSqrtEps); }});
+  add(r, {"l1_normalize", {{"x"}}, {axis, eps12}, {"y"},
+          [](Call& c) { vector_norm(c, Measure::SumAbs, Denominator::MaxEps); }});
+  add(r, {"max_normalize", {{"x"}}, {axis, eps12}, {"y"},
+          [](Call& c) { vector_norm(c, Measure::MaxAbs, Denominator::MaxEps); }});
+  add(r, {"scale_norm", {{"x"}, {"g"}}, {axis, {"eps", Num, Attr(1e-5)}}, {"y"},
+          [](Call& c) { vector_norm(c, Measure::SumSquare, Denominator::MaxSqrtEps); }});
+  add(r, {"layer_norm", {{"x"}, {"gamma", true}, {"beta", true}},
+          {{"normalized_ndim", Int, Attr(1.0)}, {"eps", Num, Attr(1e-5)}}, {"y"},
+          [](Call& c) { layer_like(c, Measure::MeanVar, true); }});
+  add(r, {"rms_norm", {{"x"}, {"gamma", true}},
+          {{"normalized_ndim", Int, Attr(1.0)}, {"eps", Num, Attr(1e-6)}}, {"y"},
+          [](Call& c) { layer_like(c, Measure::MeanSquare, false); }});
+  const std::vector<InputSpec> bn_inputs{
+      {"x"}, {"gamma", true}, {"beta", true}, {"running_mean", true}, {"running_var", true}};
+  add(r, {"batch_norm", bn_inputs,
+          {{"training", Bool, Attr(true)}, {"momentum", Num, Attr(0.1)}, {"eps", Num, Attr(1e-5)}},
+          {"y", "running_mean", "running_var"}, batch_norm});
+  add(r, {"instance_norm", {{"x"}, {"gamma", true}, {"beta", true}}, {{"eps", Num, Attr(1e-5)}},
+          {"y"}, instance_norm});
+  add(r, {"group_norm", {{"x"}, {"gamma", true}, {"beta", true}},
+          {{"num_groups", Int, {}}, {"eps", Num, Attr(1e-5)}}, {"y"}, group_norm});
+  add(r, {"ghost_batch_norm", {{"x"}, {"gamma", true}, {"beta", true}},
+          {{"virtual_batch_size", Int, {}}, {"eps", Num, Attr(1e-5)}}, {"y"}, ghost_batch_norm});
+  add(r, {"batch_renorm", {{"x"}, {"running_mean"}, {"running_var"}, {"gamma", true}, {"beta", true}},
+          {{"r_max", Num, Attr(3.0)}, {"d_max", Num, Attr(5.0)}, {"training", Bool, Attr(true)},
+           {"eps", Num, Attr(1e-5)}},
+          {"y"}, batch_renorm});
+  add(r, {"switchable_norm",
+          {{"x"}, {"gamma", true}, {"beta", true}, {"mean_logits"}, {"var_logits"}},
+          {{"eps", Num, Attr(1e-5)}}, {"y"}, switchable_norm});
+  add(r, {"local_response_norm", {{"x"}},
+          {{"size", Int, {}}, {"alpha", Num, Attr(1e-4)}, {"beta", Num, Attr(0.75)}, {"k", Num, Attr(1.0)}},
+          {"y"}, local_response_norm});
+  add(r, {"filter_response_norm", {{"x"}, {"gamma"}, {"beta"}, {"tau"}}, {{"eps", Num, Attr(1e-6)}},
+          {"y"}, filter_response_norm});
+}
+
+// Exposed for conditioning ops (conditional_batch_norm reuses BatchNorm's path).
+void batch_norm_conditioned(Call& c, const Params& p) { batch_norm_with(c, p); }
+
+}  // namespace normlab

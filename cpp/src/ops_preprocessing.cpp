@@ -1,0 +1,200 @@
+// Preprocessing scalers: per-feature statistics of a data matrix [n, f]
+// (fit), and their application (apply); ZCA whitening.
+#include <algorithm>
+#include <cmath>
+
+#include "normlab/norms.hpp"
+
+namespace normlab {
+
+namespace {
+
+using A = AttrSpec;
+const AttrKind Num = AttrKind::Number;
+
+// One group per feature: the n rows of a column ([1, n, f, 1]).
+Group per_feature(const Tensor& x) { return Group{1, x.shape()[0], x.shape()[1], 1}; }
+
+const Tensor& data_matrix(const Call& c) {
+  const Tensor& x = c.in("x");
+  if (x.dimension() != 2) c.fail("x must have shape [n, f] but has shape " + shape_str(shape_of(x)));
+  return x;
+}
+
+Tensor feature_vector(const std::vector<double>& v) {
+  Tensor t = xt::empty<float>({v.size()});
+  for (std::size_t k = 0; k < v.size(); ++k) t(k) = static_cast<float>(v[k]);
+  return t;
+}
+
+void expect_features(const Call& c, const char* name, std::size_t f) {
+  c.expect_shape(name, c.in(name), {f}, "one per feature, f = " + std::to_string(f));
+}
+
+// y = (x - center) / divisor per feature; a zero divisor is an error.
+void scale_features(Call& c, const char* center, const char* divisor) {
+  const Tensor& x = data_matrix(c);
+  const std::size_t f = x.shape()[1];
+  expect_features(c, center, f);
+  expect_features(c, divisor, f);
+  const Tensor& dv = c.in(divisor);
+  for (std::size_t k = 0; k < f; ++k)
+    if (dv(k) == 0) c.fail(std::string(divisor) + " is zero at index " + std::to_string(k));
+  Tensor y = (x - xt::view(c.in(center), xt::newaxis(), xt::all())) /
+             xt::view(dv, xt::newaxis(), xt::all());
+  c.out("y", y);
+}
+
+void z_score_fit(Call& c) {
+  const Tensor& x = data_matrix(c);
+  Stats st = measure(x.data(), per_feature(x), Measure::MeanVar);
+  for (auto& v : st.spread) v = v > 0 ? std::sqrt(v) : 1.0;  // constant feature: std 1
+  c.out("mean", feature_vector(st.center));
+  c.out("std", feature_vector(st.spread));
+}
+
+void min_max_fit(Call& c) {
+  const Tensor& x = data_matrix(c);
+  c.out("min", Tensor(xt::amin(x, {0})));
+  c.out("max", Tensor(xt::amax(x, {0})));
+}
+
+void min_max_apply(Call& c) {
+  const Tensor& x = data_matrix(c);
+  const std::size_t f = x.shape()[1];
+  expect_features(c, "min", f);
+  expect_features(c, "max", f);
+  const Tensor &lo = c.in("min"), &hi = c.in("max");
+  const double low = c.num("low"), high = c.num("high");
+  Tensor y = xt::empty<float>(x.shape());
+  for (std::size_t k = 0; k < f; ++k) {
+    if (hi(k) < lo(k))
+      c.fail("max (" + num_str(hi(k)) + ") is below min (" + num_str(lo(k)) + ") at index " + std::to_string(k));
+    const double range = hi(k) > lo(k) ? double(hi(k)) - lo(k) : 1.0;  // zero range counts as 1
+    for (std::size_t i = 0; i < x.shape()[0]; ++i)
+      y(i, k) = static_cast<float>(low + (x(i, k) - double(lo(k))) * (high - low) / range);
+  }
+  c.out("y", y);
+}
+
+// numpy.percentile's default: linear interpolation between order statistics.
+double percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = q / 100.0 * double(v.size() - 1);
+  const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - double(lo));
+}
+
+void robust_fit(Call& c) {
+  const Tensor& x = data_matrix(c);
+  const double ql = c.num("q_low"), qh = c.num("q_high");
+  if (ql < 0 || qh > 100 || ql > qh)
+    c.fail("q_low (" + num_str(ql) + ") and q_high (" + num_str(qh) +
+           ") must satisfy 0 <= q_low <= q_high <= 100");
+  const std::size_t n = x.shape()[0], f = x.shape()[1];
+  std::vector<double> med(f), iqr(f);
+  for (std::size_t k = 0; k < f; ++k) {
+    std::vector<double> col(n);
+    for (std::size_t i = 0; i < n; ++i) col[i] = x(i, k);
+    med[k] = percentile(col, 50);
+    iqr[k] = percentile(col, qh) - percentile(col, ql);
+    if (!(iqr[k] > 0)) iqr[k] = 1;  // zero range reported as 1
+  }
+  c.out("median", feature_vector(med));
+  c.out("iqr", feature_vector(iqr));
+}
+
+// Symmetric eigen-decomposition by cyclic Jacobi rotations (double).
+void jacobi_eigen(std::vector<double>& a, std::size_t n, std::vector<double>& vecs) {
+  vecs.assign(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) vecs[i * n + i] = 1;
+  for (int sweep = 0; sweep < 100; ++sweep) {
+    double off = 0;
+    for (std::size_t p = 0; p < n; ++p)
+      for (std::size_t q = p + 1; q < n; ++q) off += a[p * n + q] * a[p * n + q];
+    if (off < 1e-30) break;
+    for (std::size_t p = 0; p < n; ++p)
+      for (std::size_t q = p + 1; q < n; ++q) {
+        const double apq = a[p * n + q];
+        if (std::fabs(apq) < 1e-300) continue;
+        const double theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
+        const double t = (theta >= 0 ? 1 : -1) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
+        const double cs = 1 / std::sqrt(t * t + 1), sn = t * cs;
+        for (std::size_t k = 0; k < n; ++k) {  // A <- A R
+          const double akp = a[k * n + p], akq = a[k * n + q];
+          a[k * n + p] = cs * akp - sn * akq;
+          a[k * n + q] = sn * akp + cs * akq;
+        }
+        for (std::size_t k = 0; k < n; ++k) {  // A <- R^T A
+          const double apk = a[p * n + k], aqk = a[q * n + k];
+          a[p * n + k] = cs * apk - sn * aqk;
+          a[q * n + k] = sn * apk + cs * aqk;
+        }
+        for (std::size_t k = 0; k < n; ++k) {  // V <- V R
+          const double vkp = vecs[k * n + p], vkq = vecs[k * n + q];
+          vecs[k * n + p] = cs * vkp - sn * vkq;
+          vecs[k * n + q] = sn * vkp + cs * vkq;
+        }
+      }
+  }
+}
+
+void whiten(Call& c) {
+  const Tensor& x = data_matrix(c);
+  const std::size_t n = x.shape()[0], f = x.shape()[1];
+  if (f > 256) c.fail("x has " + std::to_string(f) + " features; whitening supports at most 256");
+  const double eps = c.num("eps");
+  const Stats st = measure(x.data(), per_feature(x), Measure::MeanVar);
+  std::vector<double> cov(f * f, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t a = 0; a < f; ++a)
+      for (std::size_t b = 0; b < f; ++b)
+        cov[a * f + b] += (x(i, a) - st.center[a]) * (x(i, b) - st.center[b]) / double(n);
+  for (std::size_t a = 0; a < f; ++a) cov[a * f + a] += eps;
+  std::vector<double> vecs;
+  jacobi_eigen(cov, f, vecs);
+  double top = 0;
+  for (std::size_t k = 0; k < f; ++k) top = std::max(top, cov[k * f + k]);
+  for (std::size_t k = 0; k < f; ++k)
+    if (!(cov[k * f + k] > 1e-12 * std::max(top, 1e-300)))
+      c.fail("the covariance plus eps * I is singular (eigenvalue " + num_str(cov[k * f + k]) +
+             "); use a larger eps");
+  Tensor m = xt::empty<float>({f, f});
+  for (std::size_t a = 0; a < f; ++a)
+    for (std::size_t b = 0; b < f; ++b) {
+      double s = 0;  // V diag(1/sqrt(lambda)) V^T
+      for (std::size_t k = 0; k < f; ++k) s += vecs[a * f + k] * vecs[b * f + k] / std::sqrt(cov[k * f + k]);
+      m(a, b) = static_cast<float>(s);
+    }
+  Tensor z = xt::empty<float>({n, f});
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t a = 0; a < f; ++a) {
+      double s = 0;
+      for (std::size_t b = 0; b < f; ++b) s += (x(i, b) - st.center[b]) * double(m(a, b));
+      z(i, a) = static_cast<float>(s);
+    }
+  c.out("z", z);
+  c.out("mean", feature_vector(st.center));
+  c.out("matrix", m);
+}
+
+void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
+
+}  // namespace
+
+void register_preprocessing_ops(Registry& r) {
+  add(r, {"z_score_fit", {{"x"}}, {}, {"mean", "std"}, z_score_fit});
+  add(r, {"z_score_apply", {{"x"}, {"mean"}, {"std"}}, {}, {"y"},
+          [](Call& c) { scale_features(c, "mean", "std"); }});
+  add(r, {"min_max_fit", {{"x"}}, {}, {"min", "max"}, min_max_fit});
+  add(r, {"min_max_apply", {{"x"}, {"min"}, {"max"}},
+          {{"low", Num, Attr(0.0)}, {"high", Num, Attr(1.0)}}, {"y"}, min_max_apply});
+  add(r, {"robust_fit", {{"x"}}, {{"q_low", Num, Attr(25.0)}, {"q_high", Num, Attr(75.0)}},
+          {"median", "iqr"}, robust_fit});
+  add(r, {"robust_apply", {{"x"}, {"median"}, {"iqr"}}, {}, {"y"},
+          [](Call& c) { scale_features(c, "median", "iqr"); }});
+  add(r, {"whiten", {{"x"}}, {{"eps", Num, Attr(1e-5)}}, {"z", "mean", "matrix"}, whiten});
+}
+
+}  // namespace normlab

@@ -1,0 +1,101 @@
+// Normalizations of weights rather than activations: WeightNorm and Weight
+// Standardization (engine groups over every axis but the output axis), and
+// spectral normalization by power iteration.
+#include <cmath>
+
+#include "normlab/norms.hpp"
+
+namespace normlab {
+
+namespace {
+
+using A = AttrSpec;
+const AttrKind Num = AttrKind::Number, Int = AttrKind::Integer;
+
+// One group per output unit o: every axis but 0.
+Group per_output(const Tensor& w) { return layer_group(shape_of(w), w.dimension() - 1); }
+
+Shape output_view(const Tensor& w) {
+  Shape s(w.dimension(), 1);
+  s[0] = w.shape()[0];
+  return s;
+}
+
+void weight_norm(Call& c) {
+  const Tensor& v = c.in("v");
+  c.expect_shape("g", c.in("g"), {v.shape()[0]}, "one per output, O = " + std::to_string(v.shape()[0]));
+  // measure: L2 over the output's weights; no eps, so a zero row is an error
+  Description d{c.op, per_output(v), Measure::SumSquare, {false, Denominator::MaxSqrtEps, 0.0},
+                {&c.in("g"), nullptr, output_view(v), {}, 0.0f}, {}};
+  c.out("w", run(v, d));
+}
+
+void weight_standardize(Call& c) {
+  const Tensor& w = c.in("w");
+  Description d{c.op, per_output(w), Measure::MeanVar,
+                {true, Denominator::SqrtPlusEps, c.num("eps")}, {}, {}};
+  c.out("y", run(w, d));
+}
+
+std::vector<double> normalized(std::vector<double> a, double eps) {
+  double n = 0;
+  for (double e : a) n += e * e;
+  n = std::max(std::sqrt(n), eps);
+  for (auto& e : a) e /= n;
+  return a;
+}
+
+void spectral_norm(Call& c) {
+  const Tensor& w = c.in("W");
+  if (w.dimension() != 2) c.fail("W must have shape [m, n] but has shape " + shape_str(shape_of(w)));
+  const std::size_t m = w.shape()[0], n = w.shape()[1];
+  const double eps = c.num("eps");
+  std::vector<double> u(m, 1.0 / std::sqrt(double(m)));
+  if (const Tensor* u0 = c.opt("u0")) {
+    c.expect_shape("u0", *u0, {m}, "one per row of W");
+    u.assign(u0->begin(), u0->end());
+  }
+  auto Wv = [&](const std::vector<double>& v) {
+    std::vector<double> r(m, 0.0);
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) r[i] += w(i, j) * v[j];
+    return r;
+  };
+  auto WTu = [&](const std::vector<double>& a) {
+    std::vector<double> r(n, 0.0);
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) r[j] += w(i, j) * a[i];
+    return r;
+  };
+  std::vector<double> v(n, 0.0);
+  const long long steps = c.integer("n_power_iterations");
+  for (long long s = 0; s < steps; ++s) {
+    v = normalized(WTu(u), eps);
+    u = normalized(Wv(v), eps);
+  }
+  const auto wv = Wv(v);
+  double sigma = 0;
+  for (std::size_t i = 0; i < m; ++i) sigma += u[i] * wv[i];
+  if (!(std::fabs(sigma) > 0))
+    c.fail("the estimated spectral norm is zero (W is zero or orthogonal to the start vector u0)");
+  Tensor out = w / static_cast<float>(sigma);
+  Tensor su = xt::empty<float>({m});
+  for (std::size_t i = 0; i < m; ++i) su(i) = static_cast<float>(u[i]);
+  c.out("w", out);
+  c.out("sigma", Tensor({static_cast<float>(sigma)}));
+  c.out("u", su);
+}
+
+void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
+
+}  // namespace
+
+void register_weight_ops(Registry& r) {
+  add(r, {"weight_norm", {{"v"}, {"g"}}, {}, {"w"}, weight_norm});
+  add(r, {"weight_standardize", {{"w"}}, {{"eps", Num, Attr(1e-5)}}, {"y"}, weight_standardize});
+  add(r, {"spectral_norm", {{"W"}, {"u0", true}},
+          {{"n_power_iterations", Int, Attr(1.0)}, {"eps", Num, Attr(1e-12)}}, {"w", "sigma", "u"},
+          spectral_norm});
+}
+
+}  // namespace normlab
