@@ -1,0 +1,110 @@
+// The engine: groups, measurements and transforms, checked against
+// independent long-double loops over grids of sizes and eps.
+#include "helpers.hpp"
+
+using namespace normlab;
+using namespace nt;
+
+TEST_CASE("Group offsets and stat_of agree for every layout", "[engine][group]") {
+  const std::vector<Group> layouts{Group::rows(4, 5), Group::along({2, 3, 4}, 1), Group::per_channel({4, 3, 2, 2}, 4),
+                                   Group::per_channel({6, 2, 5}, 3), Group{2, 3, 4, 5}};
+  for (const auto& g : layouts) {
+    std::vector<int> seen(g.elements(), 0);
+    for (std::size_t s = 0; s < g.stats(); ++s) {
+      const auto offs = g.offsets(s);
+      REQUIRE(offs.size() == g.members());
+      for (auto o : offs) {
+        REQUIRE(o < g.elements());
+        CHECK(g.stat_of(o) == s);
+        ++seen[o];
+      }
+    }
+    for (int c : seen) CHECK(c == 1);  // the groups partition the tensor
+  }
+}
+
+TEST_CASE("MeanVar matches a long-double two-pass reference over a grid", "[engine][measure]") {
+  for (std::size_t n : {1u, 3u, 33u, 64u, 1025u}) {
+    for (double offset : {0.0, 1000.0, -1e4}) {
+      const auto x = randoms(2 * n, unsigned(n), offset - 1, offset + 1);
+      const Stats st = measure(x.data(), Group::rows(2, n), Measure::MeanVar);
+      for (std::size_t r = 0; r < 2; ++r) {
+        long double m = 0, v = 0;
+        for (std::size_t i = 0; i < n; ++i) m += x[r * n + i];
+        m /= n;
+        for (std::size_t i = 0; i < n; ++i) v += (x[r * n + i] - m) * (x[r * n + i] - m);
+        v /= n;
+        INFO("n = " << n << ", offset = " << offset << ", row " << r);
+        CHECK(st.center[r] == Approx(double(m)).epsilon(1e-12));
+        CHECK(st.spread[r] == Approx(double(v)).epsilon(1e-9).margin(1e-15));
+      }
+    }
+  }
+}
+
+TEST_CASE("LayerNorm over a grid of sizes and eps matches the formula", "[engine][layer_norm]") {
+  for (std::size_t n : {1u, 3u, 33u, 64u, 1025u})
+    for (double eps : {0.0, 1e-6, 1e-1, 10.0}) {
+      if (n == 1 && eps == 0) continue;
+      const auto x = randoms(3 * n, unsigned(n + 7), -3, 5);
+      const auto out = run("layer_norm", {{"x", tensor({3, n}, x)}}, {{"eps", eps}});
+      std::vector<double> want(3 * n);
+      for (std::size_t r = 0; r < 3; ++r) {
+        long double m = 0, v = 0;
+        for (std::size_t i = 0; i < n; ++i) m += x[r * n + i];
+        m /= n;
+        for (std::size_t i = 0; i < n; ++i) v += (x[r * n + i] - m) * (x[r * n + i] - m);
+        v /= n;
+        for (std::size_t i = 0; i < n; ++i) want[r * n + i] = double((x[r * n + i] - m) / std::sqrt(v + eps));
+      }
+      INFO("n = " << n << ", eps = " << eps);
+      expect_close(out.at("y").f, want, 1e-5, 1e-5);
+    }
+}
+
+TEST_CASE("A large common offset keeps LayerNorm accurate (1000 + small differences, d = 1025)",
+          "[engine][numerics]") {
+  const std::size_t n = 1025;
+  auto x = randoms(n, 99, -1, 1);
+  std::vector<float> shifted(n);
+  for (std::size_t i = 0; i < n; ++i) shifted[i] = 1000.0f + x[i];
+  const auto a = run("layer_norm", {{"x", vec(shifted)}}, {{"eps", 0.0}}).at("y").f;
+  // the exact float32 differences from 1000, standardized in long double
+  std::vector<long double> d(n);
+  long double m = 0, v = 0;
+  for (std::size_t i = 0; i < n; ++i) m += (d[i] = (long double)shifted[i] - 1000.0L);
+  m /= n;
+  for (auto e : d) v += (e - m) * (e - m);
+  v /= n;
+  std::vector<double> want(n);
+  for (std::size_t i = 0; i < n; ++i) want[i] = double((d[i] - m) / std::sqrt(v));
+  expect_close(a, want, 1e-4, 1e-4);
+}
+
+TEST_CASE("Tiny and huge scales keep RMSNorm and L2 accurate", "[engine][numerics]") {
+  for (float scale : {1e-30f, 1e-3f, 1e3f, 1e30f}) {
+    auto x = randoms(33, 5, -1, 1);
+    for (auto& e : x) e *= scale;
+    const auto y = run("l2_normalize", {{"x", vec(x)}}, {{"eps", 0.0}}).at("y").f;
+    long double ss = 0;
+    for (float e : x) ss += (long double)e * e;
+    std::vector<double> want;
+    for (float e : x) want.push_back(double(e / std::sqrt(ss)));
+    INFO("scale " << scale);
+    expect_close(y, want, 1e-6, 1e-5);
+  }
+}
+
+TEST_CASE("Standardize uses given statistics in evaluation mode", "[engine][mode]") {
+  const Tensor x = tensor({2, 2}, {1, 2, 3, 4});
+  Stats given{{1.0, 2.0}, {4.0, 1.0}};  // per channel: mean, variance
+  Description d{"test", Group::per_channel({2, 2}, 2), Measure::MeanVar, {true, Denominator::SqrtPlusEps, 0.0}, {}, {&given}};
+  const Tensor y = normlab::run(x, d);
+  expect_close(y, std::vector<double>{0.0, 0.0, 1.0, 2.0});
+}
+
+TEST_CASE("A zero denominator with eps 0 is an error, not a NaN", "[engine][errors]") {
+  const Tensor x = tensor({1, 3}, {2, 2, 2});
+  Description d{"layer_norm", Group::rows(1, 3), Measure::MeanVar, {true, Denominator::SqrtPlusEps, 0.0}, {}, {}};
+  CHECK_THROWS_WITH(normlab::run(x, d), Catch::Contains("layer_norm") && Catch::Contains("zero"));
+}

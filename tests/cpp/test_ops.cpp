@@ -1,0 +1,141 @@
+// Operations: the article's hand-derived values, each family's key identity,
+// and the errors bad input gets.
+#include "helpers.hpp"
+
+using namespace normlab;
+using namespace nt;
+using Catch::Contains;
+
+static const double kR15 = std::sqrt(1.5);  // LN of (1,2,3): (-sqrt(3/2), 0, sqrt(3/2))
+
+TEST_CASE("Article: LN of (1,2,3), (101,102,103) and (10,20,30) is (-1.2247, 0, 1.2247)", "[article][layer_norm]") {
+  for (auto v : {std::vector<float>{1, 2, 3}, {101, 102, 103}, {10, 20, 30}}) {
+    INFO("x = (" << v[0] << ", " << v[1] << ", " << v[2] << ")");
+    expect_close(run("layer_norm", {{"x", vec(v)}}, {{"eps", 0.0}}).at("y").f, std::vector<double>{-kR15, 0, kR15}, 1e-6);
+  }
+}
+
+TEST_CASE("Article: RMS of (3,4) is sqrt(12.5) and RMSNorm gives (0.849, 1.131)", "[article][rms_norm]") {
+  const auto y = run("rms_norm", {{"x", vec({3, 4})}}, {{"eps", 0.0}}).at("y").f;
+  expect_close(y, std::vector<double>{3 / std::sqrt(12.5), 4 / std::sqrt(12.5)}, 1e-6);
+  CHECK(y[0] == Approx(0.849).margin(5e-4));
+  CHECK(y[1] == Approx(1.131).margin(5e-4));
+}
+
+TEST_CASE("Article: L2 of (3,4) is (0.6, 0.8)", "[article][l2_normalize]") {
+  expect_close(run("l2_normalize", {{"x", vec({3, 4})}}).at("y").f, std::vector<double>{0.6, 0.8}, 1e-7);
+}
+
+TEST_CASE("Article: softmax of (1,0) and (10,0)", "[article][softmax]") {
+  const auto a = run("softmax", {{"x", vec({1, 0})}}).at("y").f;
+  const auto b = run("softmax", {{"x", vec({10, 0})}}).at("y").f;
+  CHECK(a[0] == Approx(0.731).margin(5e-4));
+  CHECK(b[0] == Approx(0.99995).margin(5e-6));
+  CHECK(b[1] == Approx(0.0000454).margin(1e-6));
+}
+
+TEST_CASE("Article: AdaLN with scale (1,0), shift (0,3) sends (-1,1) to (-2,4)", "[article][ada_layer_norm]") {
+  const Tensor x = tensor({1, 1, 2}, {-1, 1});
+  const auto same = run("ada_layer_norm", {{"x", x}, {"scale", tensor({1, 2}, {0, 0})}, {"shift", tensor({1, 2}, {0, 0})}},
+                        {{"eps", 0.0}});
+  expect_close(same.at("y").f, std::vector<double>{-1, 1});
+  const auto mod = run("ada_layer_norm", {{"x", x}, {"scale", tensor({1, 2}, {1, 0})}, {"shift", tensor({1, 2}, {0, 3})}},
+                       {{"eps", 0.0}});
+  expect_close(mod.at("y").f, std::vector<double>{-2, 4});
+}
+
+TEST_CASE("Article: AdaLN-Zero with gate 0 returns x", "[article][gated_residual]") {
+  const Tensor x = tensor({1, 2, 2}, {1, 2, 3, 4});
+  const auto h = run("gated_residual", {{"x", x}, {"update", tensor({1, 2, 2}, {9, 9, 9, 9})}, {"gate", tensor({1, 2}, {0, 0})}});
+  expect_close(h.at("h").f, std::vector<double>{1, 2, 3, 4}, 0);
+}
+
+TEST_CASE("Article: Pre-Norm residual outputs (2,2,3) and (11,20,30) for u = (1,0,0)", "[article][residual_block]") {
+  const Tensor W = xt::zeros<float>({3, 3});
+  const Tensor b = vec({1, 0, 0});
+  expect_close(run("residual_block", {{"x", vec({1, 2, 3})}, {"W", W}, {"b", b}}).at("y").f, std::vector<double>{2, 2, 3});
+  expect_close(run("residual_block", {{"x", vec({10, 20, 30})}, {"W", W}, {"b", b}}).at("y").f,
+               std::vector<double>{11, 20, 30});
+}
+
+TEST_CASE("Article: spectral norm of diag(3,1) is 3", "[article][spectral_norm]") {
+  const auto out = run("spectral_norm", {{"W", tensor({2, 2}, {3, 0, 0, 1})}}, {{"n_power_iterations", 30.0}});
+  CHECK(out.at("sigma").f[0] == Approx(3).epsilon(1e-6));
+  expect_close(out.at("w").f, std::vector<double>{1, 0, 0, 1.0 / 3}, 1e-6);
+}
+
+TEST_CASE("Article: the L2 Jacobian removes the radial direction", "[article][l2_normalize_jacobian]") {
+  const auto J = run("l2_normalize_jacobian", {{"x", vec({3, 4})}}).at("J").f;
+  // J x = 0 (scaling x does not change x/|x|); J t = t/|x| for t perpendicular to x
+  CHECK(J[0] * 3 + J[1] * 4 == Approx(0).margin(1e-7));
+  CHECK(J[2] * 3 + J[3] * 4 == Approx(0).margin(1e-7));
+  CHECK(J[0] * -4 + J[1] * 3 == Approx(-4.0 / 5).epsilon(1e-6));
+}
+
+TEST_CASE("BatchNorm: training updates running stats with the unbiased variance", "[batch_norm]") {
+  // one channel, values 1 and 3: mean 2, biased var 1, unbiased var 2
+  const auto out = run("batch_norm", {{"x", tensor({2, 1}, {1, 3})}, {"running_mean", vec({0})}, {"running_var", vec({1})}},
+                       {{"momentum", 0.5}, {"eps", 0.0}});
+  expect_close(out.at("y").f, std::vector<double>{-1, 1});
+  CHECK(out.at("running_mean").f[0] == Approx(1.0));
+  CHECK(out.at("running_var").f[0] == Approx(1.5));
+  // evaluation mode uses the given statistics and changes nothing
+  const auto ev = run("batch_norm", {{"x", tensor({2, 1}, {1, 3})}, {"running_mean", vec({1})}, {"running_var", vec({4})}},
+                      {{"training", false}, {"eps", 0.0}});
+  expect_close(ev.at("y").f, std::vector<double>{0, 1});
+}
+
+TEST_CASE("GroupNorm with G = C equals InstanceNorm; with G = 1 it standardizes the example", "[group_norm]") {
+  const auto x = randoms(2 * 4 * 5, 3, -2, 2);
+  const Tensor t = tensor({2, 4, 5}, x);
+  expect_close(run("group_norm", {{"x", t}}, {{"num_groups", 4.0}}).at("y").f,
+               run("instance_norm", {{"x", t}}).at("y").f, 1e-6);
+  expect_close(run("group_norm", {{"x", t}}, {{"num_groups", 1.0}}).at("y").f,
+               run("layer_norm", {{"x", t}}, {{"normalized_ndim", 2.0}}).at("y").f, 1e-6);
+}
+
+TEST_CASE("reduction_group sizes follow the method", "[reduction_group]") {
+  const std::vector<double> shape{3, 4, 5}, index{1, 2, 3};
+  auto count = [&](const std::string& m, double g = 0) {
+    std::map<std::string, Attr> a{{"method", m}, {"shape", shape}, {"index", index}};
+    if (g) a["num_groups"] = g;
+    return run("reduction_group", {}, a).at("members").shape[0];
+  };
+  CHECK(count("layer_norm") == 5);      // one token's D features
+  CHECK(count("rms_norm") == 5);
+  CHECK(count("batch_norm") == 12);     // one feature over B*T
+  CHECK(count("instance_norm") == 4);   // one (example, channel) over T
+  CHECK(count("group_norm", 5) == 4);   // G = D: InstanceNorm's group
+  CHECK(count("group_norm", 1) == 20);  // G = 1: the whole example
+}
+
+TEST_CASE("Bad input names the operation and the argument", "[errors]") {
+  const Tensor x = vec({1, 2, 3});
+  CHECK_THROWS_WITH(run("layer_norm", {{"x", vec({1, NAN, 3})}}), Contains("layer_norm: x") && Contains("NaN") && Contains("index 1"));
+  CHECK_THROWS_WITH(run("layer_norm", {{"x", x}}, {{"eps", -1.0}}), Contains("layer_norm: eps must be >= 0"));
+  CHECK_THROWS_WITH(run("layer_norm", {{"x", x}, {"gamma", vec({1, 1})}}), Contains("gamma has shape [2]") && Contains("[3]"));
+  CHECK_THROWS_WITH(run("layer_norm", {{"x", xt::empty<float>({0})}}), Contains("layer_norm: x is empty"));
+  CHECK_THROWS_WITH(run("softmaxx", {{"x", x}}), Contains("unknown operation 'softmaxx'"));
+  CHECK_THROWS_WITH(run("softmax", {{"x", x}}, {{"dim", -1.0}}), Contains("softmax: unknown attribute 'dim'"));
+  CHECK_THROWS_WITH(run("group_norm", {{"x", tensor({1, 6, 1}, {1, 2, 3, 4, 5, 6})}}, {{"num_groups", 4.0}}),
+                    Contains("group_norm: num_groups (4) must divide the channel count C (6)"));
+  CHECK_THROWS_WITH(run("batch_norm", {{"x", tensor({3, 1}, {1, 2, 3})}}, {{"momentum", 2.0}}), Contains("momentum"));
+  CHECK_THROWS_WITH(run("rms_norm", {{"x", vec({1, 0})}, {"gamma", vec({3e38f, 3e38f})}}),
+                    Contains("rms_norm: output y is not finite"));
+  // still usable afterwards
+  expect_close(run("layer_norm", {{"x", x}}, {{"eps", 0.0}}).at("y").f, std::vector<double>{-kR15, 0, kR15}, 1e-6);
+}
+
+TEST_CASE("Shapes beyond the element limit are rejected before allocation", "[errors][limits]") {
+  CHECK_THROWS_WITH(checked_size({1u << 20, 1u << 20, 1u << 20}, "x"), Contains("limit"));
+  CHECK_THROWS_WITH(checked_size({std::size_t(1) << 62, 8}, "x"), Contains("limit"));
+  CHECK(checked_size({2, 3}, "x") == 6);
+}
+
+TEST_CASE("axis_ticks gives nice, covering ticks", "[figures]") {
+  const auto out = run("axis_ticks", {{"x", vec({101, 102, 103})}}, {{"include_zero", true}});
+  expect_close(out.at("domain").f, std::vector<double>{0, 150});
+  expect_close(out.at("ticks").f, std::vector<double>{0, 50, 100, 150});
+  const auto sym = run("axis_ticks", {{"x", vec({1.7320508f})}}, {{"symmetric", true}, {"count", 4.0}});
+  expect_close(sym.at("domain").f, std::vector<double>{-2, 2});
+}
