@@ -1,0 +1,19 @@
+// Screenshot the article page: node scripts/screenshot.mjs OUT.png [--zh] [--dark] [--width N]
+import { launch } from './browser.mjs';
+import { startServer } from './serve.mjs';
+
+const args = process.argv.slice(2);
+const out = args.find((a) => a.endsWith('.png')) ?? 'screenshot.png';
+const width = Number(args[args.indexOf('--width') + 1]) || 1100;
+const { server, url } = await startServer({ port: 0 });
+const browser = await launch();
+const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: args.includes('--dark') ? 'dark' : 'light' });
+page.on('console', (m) => m.type() === 'error' && console.error('console:', m.text()));
+page.on('pageerror', (e) => console.error('pageerror:', e.message));
+await page.goto(url + 'web/index.html');
+if (args.includes('--zh')) await page.click('[data-set-lang="zh"]');
+await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current);
+await page.screenshot({ path: out, fullPage: true });
+await browser.close();
+server.close();
+console.log('wrote', out);

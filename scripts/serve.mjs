@@ -1,0 +1,64 @@
+// A small static server for the article page: localhost only, no network,
+// correct MIME types (application/wasm), and the strict Content-Security-Policy
+// the figures are meant to work under.
+//   node scripts/serve.mjs [--port 8080]
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const types = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf',
+};
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; font-src 'self'";
+// Only these folders are served; everything else is 404.
+const served = ['web', 'dist', 'node_modules/katex/dist'];
+
+export function startServer({ port = 8080, host = '127.0.0.1', headers = {} } = {}) {
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url, 'http://localhost');
+      let path = decodeURIComponent(url.pathname);
+      if (path === '/' || path === '/index.html') {
+        res.writeHead(302, { Location: '/web/index.html' });
+        return res.end();
+      }
+      const file = normalize(join(root, path));
+      const rel = file.slice(root.length + 1);
+      if (!file.startsWith(root + sep) || !served.some((d) => rel === d || rel.startsWith(d + sep))) throw new Error('not served');
+      const info = await stat(file);
+      if (!info.isFile()) throw new Error('not a file');
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'Content-Type': types[extname(file)] ?? 'application/octet-stream',
+        'Content-Security-Policy': CSP,
+        'Cache-Control': 'no-cache',
+        ...headers,
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('not found');
+    }
+  });
+  return new Promise((resolvePromise, reject) => {
+    const tryListen = (p, attempts) => {
+      server.once('error', (e) => {
+        if (e.code === 'EADDRINUSE' && attempts > 0) tryListen(p + 1, attempts - 1);
+        else reject(e);
+      });
+      server.listen(p, host, () => resolvePromise({ server, url: `http://${host}:${server.address().port}/` }));
+    };
+    tryListen(port, port === 0 ? 0 : 20);
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const i = process.argv.indexOf('--port');
+  const port = Number(i > 0 ? process.argv[i + 1] : process.env.PORT ?? 8080);
+  const { url } = await startServer({ port });
+  console.log(`normlab: serving the article at ${url}web/index.html (Ctrl-C to stop)`);
+}

@@ -1,0 +1,177 @@
+// Shared base of every normlab figure.
+//
+// Nothing here touches a DOM global at import time: the base class falls back
+// to a plain class where HTMLElement does not exist (Node, server rendering).
+// A figure builds its DOM once, starts work when it scrolls into view, asks the
+// one shared core for every number, and re-renders from its state.
+import { loadCore } from '../core/normlab.js';
+import { catalogs } from '../i18n/index.js';
+
+const Base = typeof HTMLElement === 'undefined' ? class {} : HTMLElement;
+
+const sheets = new Map();
+/** One constructed stylesheet per figure class (allowed under a strict CSP). */
+export function sheet(key, css) {
+  if (!sheets.has(key)) {
+    const s = new CSSStyleSheet();
+    s.replaceSync(css);
+    sheets.set(key, s);
+  }
+  return sheets.get(key);
+}
+
+/** The styles every figure shares: theme properties, controls, focus, motion. */
+export const baseCss = `
+:host {
+  --nl-fg: #1d2330; --nl-bg: #ffffff; --nl-muted: #5b6475; --nl-grid: #d9dde5;
+  --nl-reference: #b4bac6; --nl-accent: #d9480f; --nl-focus: #1c6dd0; --nl-error: #b3261e;
+  --nl-font: system-ui, -apple-system, "Segoe UI", "Noto Sans", "PingFang SC", "Microsoft YaHei", sans-serif;
+  --nl-radius: 8px;
+  display: block; color: var(--nl-fg); background: var(--nl-bg); font-family: var(--nl-font);
+  border: 1px solid var(--nl-grid); border-radius: var(--nl-radius); padding: 12px; box-sizing: border-box;
+  container-type: inline-size;
+}
+@media (prefers-color-scheme: dark) {
+  :host {
+    --nl-fg: #e6e9ef; --nl-bg: #161a22; --nl-muted: #a3abba; --nl-grid: #394152;
+    --nl-reference: #5d6678; --nl-accent: #ff8a4c; --nl-focus: #7cb4ff; --nl-error: #ff8a80;
+  }
+}
+:host([hidden]) { display: none; }
+* { box-sizing: border-box; }
+svg { display: block; width: 100%; height: auto; overflow: visible; }
+svg text { fill: var(--nl-fg); font-family: var(--nl-font); }
+.muted { color: var(--nl-muted); }
+button, input, select {
+  font: inherit; color: var(--nl-fg); background: var(--nl-bg);
+  border: 1px solid var(--nl-grid); border-radius: 6px; min-height: 32px;
+}
+button { padding: 4px 12px; cursor: pointer; }
+button:hover { border-color: var(--nl-muted); }
+:focus-visible { outline: 2px solid var(--nl-focus); outline-offset: 2px; }
+.error { color: var(--nl-error); font-weight: 600; min-height: 1.2em; margin: 4px 0; }
+.error:empty { display: none; }
+.description { font-size: 0.9em; color: var(--nl-muted); margin: 6px 0 0; }
+@media (prefers-reduced-motion: no-preference) {
+  .animated { transition: y 160ms ease-out, height 160ms ease-out; }
+}
+`;
+
+/** Locale-aware number formatting, `digits` significant digits. */
+export function formatNumber(value, lang, digits = 4) {
+  const locale = lang === 'zh' ? 'zh-CN' : 'en-US';
+  return new Intl.NumberFormat(locale, { maximumSignificantDigits: digits }).format(value);
+}
+
+/** Create an element (HTML or SVG) with attributes and text, never parsing markup. */
+export function el(tag, attrs = {}, text) {
+  const svgTags = new Set(['svg', 'g', 'rect', 'line', 'text', 'path', 'circle', 'title', 'polyline', 'ellipse']);
+  const node = svgTags.has(tag)
+    ? document.createElementNS('http://www.w3.org/2000/svg', tag)
+    : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export class NlElement extends Base {
+  constructor() {
+    super();
+    this._core = null;
+    this._started = false;
+    this._built = false;
+    this._observer = null;
+  }
+
+  /** The figure's language: its own `lang`, else the nearest ancestor's, else English. */
+  get lang() {
+    const own = this.getAttribute('lang') || this.closest?.('[lang]')?.getAttribute('lang') || 'en';
+    return own.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+  }
+
+  set lang(v) {
+    this.setAttribute('lang', v);
+  }
+
+  /** Catalog text for this figure in the current language. */
+  t(key, vars = {}) {
+    const table = catalogs[this.lang]?.[this.constructor.catalog] ?? {};
+    const fallback = catalogs.en[this.constructor.catalog] ?? {};
+    let s = table[key] ?? fallback[key] ?? key;
+    for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
+    return s;
+  }
+
+  fmt(v, digits) {
+    return formatNumber(v, this.lang, digits);
+  }
+
+  connectedCallback() {
+    if (!this._built) {
+      this._built = true;
+      const root = this.attachShadow({ mode: 'open' });
+      root.adoptedStyleSheets = [sheet('base', baseCss), sheet(this.localName, this.constructor.css ?? '')];
+      this.build(root);
+    }
+    this.setAttribute('role', 'figure');
+    this.applyLanguage();
+    if (this._started) return;
+    // Start work when the figure scrolls into view.
+    if (typeof IntersectionObserver !== 'undefined') {
+      this._observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.start();
+      }, { rootMargin: '200px' });
+      this._observer.observe(this);
+    } else this.start();
+  }
+
+  disconnectedCallback() {
+    this._observer?.disconnect();
+    this._observer = null;
+  }
+
+  start() {
+    this._observer?.disconnect();
+    this._observer = null;
+    if (this._started) return;
+    this._started = true;
+    this.showStatus(this.t('loading'));
+    loadCore().then(
+      (core) => {
+        this._core = core;
+        this.showStatus('');
+        this.refresh();
+      },
+      (err) => {
+        this._started = false;
+        this.showStatus(this.t('loadFailed', { reason: err.message }));
+      },
+    );
+  }
+
+  attributeChangedCallback(name, oldValue, value) {
+    if (oldValue === value || !this._built) return;
+    if (name === 'lang') this.applyLanguage();
+    this.attributeChanged(name, value);
+  }
+
+  /** Subclasses: react to an attribute. */
+  attributeChanged() {
+    this.refresh();
+  }
+
+  /** Subclasses: set every text from the catalog. */
+  applyLanguage() {
+    this.setAttribute('aria-label', this.t('name'));
+    if (this._core) this.refresh();
+  }
+
+  showStatus(text) {
+    if (this._status) this._status.textContent = text;
+  }
+
+  /** Fire `change` (only for what a user did, never for programmatic sets). */
+  emitChange() {
+    this.dispatchEvent(new CustomEvent('change', { bubbles: true, composed: true, detail: this.state }));
+  }
+}

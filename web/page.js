@@ -1,0 +1,34 @@
+// The article page: defines the figures and switches every text and figure
+// between English and Chinese together, remembering the choice.
+import './auto.js';
+
+const KEY = 'normlab-lang';
+
+function stored() {
+  try {
+    return localStorage.getItem(KEY);
+  } catch {
+    return null;
+  }
+}
+
+function setLanguage(lang, remember) {
+  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  for (const node of document.querySelectorAll('[data-lang]')) node.hidden = node.dataset.lang !== lang;
+  for (const fig of document.querySelectorAll('*')) if (fig.localName.startsWith('nl-')) fig.setAttribute('lang', lang);
+  for (const b of document.querySelectorAll('[data-set-lang]')) b.setAttribute('aria-pressed', String(b.dataset.setLang === lang));
+  document.title = lang === 'zh' ? '用图理解 normalization — normlab' : 'Normalization, figure by figure — normlab';
+  if (remember) {
+    try {
+      localStorage.setItem(KEY, lang);
+    } catch {
+      /* private mode: the choice lasts for this visit */
+    }
+  }
+}
+
+const initial = stored() ?? (navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en');
+setLanguage(initial, false);
+for (const b of document.querySelectorAll('[data-set-lang]')) {
+  b.addEventListener('click', () => setLanguage(b.dataset.setLang, true));
+}
