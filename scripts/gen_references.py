@@ -121,6 +121,7 @@ def vector_norms():
     fam.bad('scale-norm-g-shape', 'scale_norm', {'x': f32([1, 2]), 'g': f32([1, 2])}, {}, 'scale_norm', 'g')
     fam.bad('scale-norm-g-missing', 'scale_norm', {'x': f32([1, 2])}, {}, 'scale_norm', "'g'")
     fam.write()
+    return fam
 
 
 # ------------------------------------------------------------ LayerNorm / RMS
@@ -178,6 +179,7 @@ def layer_norms():
     fam.bad('unknown-op', 'layer_nrom', {'x': f32([1, 2])}, {}, 'unknown operation', 'layer_nrom')
     fam.bad('beta-shape', 'layer_norm', {'x': rand(2, 3), 'beta': rand(2)}, {}, 'layer_norm', 'beta')
     fam.write()
+    return fam
 
 
 # ------------------------------------------------------------------ BatchNorm
@@ -331,6 +333,7 @@ def batch_norms():
             {}, 'filter_response_norm', 'tau')
     fam.ok('gn-after-bad', 'group_norm', {'x': f32([[[1, 3]]])}, {'num_groups': 1, 'eps': 0}, {'y': [[[-1, 1]]]})
     fam.write()
+    return fam
 
 
 # --------------------------------------------------------------- conditioning
@@ -407,6 +410,7 @@ def conditioning():
     fam.bad('cbn-eval', 'conditional_batch_norm', {'x': rand(2, 3), 'gamma': rand(2, 3), 'beta': rand(2, 3)},
             {'training': False}, 'conditional_batch_norm', 'running_mean')
     fam.write()
+    return fam
 
 
 # ---------------------------------------------------------------------- weights
@@ -450,6 +454,7 @@ def weights():
     fam.bad('sn-iters', 'spectral_norm', {'W': rand(2, 2)}, {'n_power_iterations': 0}, 'spectral_norm', 'n_power_iterations')
     fam.bad('ws-nan', 'weight_standardize', {'w': f32([[1, np.nan]])}, {}, 'weight_standardize', 'w', 'NaN')
     fam.write()
+    return fam
 
 
 # -------------------------------------------------------------------- attention
@@ -536,6 +541,7 @@ def attention():
             'residual_block', 'placement')
     fam.bad('block-W', 'residual_block', {'x': rand(3), 'W': rand(3, 2)}, {}, 'residual_block', 'W')
     fam.write()
+    return fam
 
 
 # -------------------------------------------------------------------- gradients
@@ -566,6 +572,7 @@ def gradients():
     fam.bad('clip-missing', 'clip_grad_norm', {'g': rand(3)}, {}, 'clip_grad_norm', 'max_norm')
     fam.bad('clip-p', 'clip_grad_norm', {'g': rand(3)}, {'max_norm': 1, 'norm_type': 0}, 'clip_grad_norm', 'norm_type')
     fam.write()
+    return fam
 
 
 # ---------------------------------------------------------------- preprocessing
@@ -616,6 +623,7 @@ def preprocessing():
     fam.bad('robust-q', 'robust_fit', {'x': rand(3, 1)}, {'q_low': 80, 'q_high': 20}, 'robust_fit', 'q_low')
     fam.bad('whiten-singular', 'whiten', {'x': f32([[1, 2], [2, 4], [3, 6]])}, {'eps': 0}, 'whiten', 'singular')
     fam.write()
+    return fam
 
 
 # ---------------------------------------------------------------------- shapes
@@ -671,10 +679,66 @@ def shapes():
     fam.bad('broadcast-bad', 'broadcast_shape', {}, {'a': [2, 3], 'b': [4]}, 'broadcast_shape', 'incompatible')
     fam.ok('broadcast-after-bad', 'broadcast_shape', {}, {'a': [2, 3], 'b': [3]}, {'shape': [2, 3]})
     fam.write()
+    return fam
+
+
+# ------------------------------------------------- bad input, for every op
+EPS_OPS = {'l2_normalize', 'l1_normalize', 'max_normalize', 'scale_norm', 'layer_norm', 'rms_norm', 'batch_norm',
+           'instance_norm', 'group_norm', 'ghost_batch_norm', 'batch_renorm', 'switchable_norm', 'filter_response_norm',
+           'ada_layer_norm', 'adaptive_rms_norm', 'conditional_batch_norm', 'adain', 'spade', 'weight_standardize',
+           'spectral_norm', 'residual_block', 'whiten', 'l2_normalize_jacobian', 'layer_norm_jacobian'}
+MOMENTUM_OPS = {'batch_norm', 'conditional_batch_norm'}
+
+
+def bad_inputs(families):
+    """From the first good case of each op: a NaN and an Infinity in every input,
+    an empty input, an unknown attribute, eps < 0 and momentum > 1 where the op
+    has them, each followed by the good case again (the module stays usable)."""
+    fam = Family('bad_inputs')
+    seen = set()
+    for f in families:
+        for c in f.cases:
+            if c['op'] in seen or 'outputs' not in c['expect']:
+                continue
+            seen.add(c['op'])
+            op = c['op']
+            variants = []
+            for name, t in c['inputs'].items():
+                for bad, word in [('NaN', 'NaN'), ('-Infinity', '-Infinity')]:
+                    v = json.loads(json.dumps(c))
+                    v['inputs'][name]['data'][-1] = bad
+                    variants.append((f'{name}-{word}', v, [op, name, word]))
+                v = json.loads(json.dumps(c))
+                v['inputs'][name] = {'shape': [0] + t['shape'][1:], 'data': []}
+                variants.append((f'{name}-empty', v, [op, name, 'empty']))
+            v = json.loads(json.dumps(c))
+            v['attrs']['bogus'] = 1
+            variants.append(('unknown-attr', v, [op, 'bogus']))
+            if op in EPS_OPS:
+                v = json.loads(json.dumps(c))
+                v['attrs']['eps'] = -0.5
+                variants.append(('eps-negative', v, [op, 'eps', '>= 0']))
+            if op in MOMENTUM_OPS:
+                v = json.loads(json.dumps(c))
+                v['attrs']['momentum'] = 1.5
+                variants.append(('momentum', v, [op, 'momentum']))
+            for tag, v, needles in variants:
+                v['id'] = f'{op}-bad-{tag}'
+                v['expect'] = {'error': needles}
+                v.pop('tol', None)
+                fam.cases.append(v)
+            good = json.loads(json.dumps(c))
+            good['id'] = f'{op}-good-after-bad'
+            fam.cases.append(good)
+    fam.cases.append({'id': 'unknown-op', 'op': 'no_such_norm', 'inputs': {}, 'attrs': {},
+                      'expect': {'error': ['unknown operation', 'no_such_norm']}})
+    fam.write()
+    return fam
 
 
 if __name__ == '__main__':
     os.makedirs(OUT, exist_ok=True)
     print('torch', torch.__version__, 'numpy', np.__version__, file=sys.stderr)
-    for fn in [vector_norms, layer_norms, batch_norms, conditioning, weights, attention, gradients, preprocessing, shapes]:
-        fn()
+    families = [fn() for fn in [vector_norms, layer_norms, batch_norms, conditioning, weights, attention, gradients,
+                                 preprocessing, shapes]]
+    bad_inputs(families)

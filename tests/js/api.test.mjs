@@ -1,0 +1,85 @@
+// The public JS API of the WASM core under Node: one shared core, named
+// functions, errors as JS Errors with the core's message, usable afterwards.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+test('importing normlab and normlab/elements touches no DOM global', async () => {
+  assert.equal(typeof globalThis.document, 'undefined');
+  const api = await import('normlab');
+  const elements = await import('normlab/elements');
+  assert.equal(typeof api.loadCore, 'function');
+  assert.equal(typeof elements.defineElements, 'function');
+  assert.ok(elements.elements['nl-bar-compare']);
+  elements.defineElements(); // no customElements registry in Node: a no-op, not a crash
+  assert.equal(typeof globalThis.window, 'undefined');
+});
+
+test('loadCore returns one shared core however many ask', async () => {
+  const { loadCore } = await import('normlab');
+  const [a, b] = await Promise.all([loadCore(), loadCore()]);
+  assert.equal(a, b);
+  assert.equal(await loadCore(), a);
+});
+
+test('every op of ops.md is provided by the core', async () => {
+  const { loadCore } = await import('normlab');
+  const core = await loadCore();
+  const opsDoc = (await import('node:fs')).readFileSync(new URL('../../../shared/ops.md', import.meta.url), 'utf8');
+  const documented = [...opsDoc.matchAll(/^\| `([a-z_0-9]+)` \|/gm)].map((m) => m[1]);
+  assert.ok(documented.length >= 40, `found ${documented.length} ops in ops.md`);
+  for (const op of documented) assert.ok(core.ops.includes(op), `${op} is missing from the core`);
+});
+
+test('named functions take and return Float32Arrays (article values)', async () => {
+  const { loadCore } = await import('normlab');
+  const core = await loadCore();
+  const ln = core.layerNorm(new Float32Array([101, 102, 103]), { eps: 0 });
+  assert.ok(ln instanceof Float32Array);
+  const r = Math.sqrt(1.5);
+  [-r, 0, r].forEach((w, i) => assert.ok(Math.abs(ln[i] - w) < 1e-6, `ln[${i}] = ${ln[i]}`));
+  const l2 = core.l2Normalize([3, 4]);
+  assert.ok(Math.abs(l2[0] - 0.6) < 1e-7 && Math.abs(l2[1] - 0.8) < 1e-7);
+  const rms = core.rmsNorm([3, 4], { eps: 0 });
+  assert.ok(Math.abs(rms[0] - 3 / Math.sqrt(12.5)) < 1e-6);
+  const sm = core.softmax([10, 0]);
+  assert.ok(Math.abs(sm[0] - 0.9999546) < 1e-6);
+  const bn = core.batchNorm([1, 3], { shape: [2, 1], runningMean: [0], runningVar: [1], momentum: 0.5, eps: 0 });
+  assert.deepEqual(Array.from(bn.y), [-1, 1]);
+  assert.deepEqual(Array.from(bn.runningMean), [1]);
+  assert.deepEqual(Array.from(bn.runningVar), [1.5]);
+  const gn = core.groupNorm({ shape: [1, 2, 2], data: [1, 3, 5, 7] }, { numGroups: 2, eps: 0 });
+  assert.deepEqual(Array.from(gn), [-1, 1, -1, 1]);
+  const att = core.attention({ shape: [1, 2], data: [1, 0] }, { k: { shape: [2, 2], data: [1, 0, 0, 1] }, v: { shape: [2, 1], data: [1, 0] }, scale: 1 });
+  assert.ok(Math.abs(att.weights[0] - 0.7310586) < 1e-6);
+});
+
+test('errors are JS Errors carrying the core message, and the core stays usable', async () => {
+  const { loadCore, NormlabError } = await import('normlab');
+  const core = await loadCore();
+  const x = { shape: [3], data: [1, 2, 3] };
+  const cases = [
+    [() => core.run('layer_norm', { x: { shape: [3], data: [1, NaN, 3] } }), /layer_norm: x has a non-finite value \(NaN\) at index 1/],
+    [() => core.run('layer_norm', { x }, { eps: -1 }), /layer_norm: eps must be >= 0 \(got -1\)/],
+    [() => core.run('layer_norm', { x, gamma: { shape: [2], data: [1, 1] } }), /layer_norm: gamma has shape \[2\] but must have shape \[3\]/],
+    [() => core.run('layer_norm', { x: { shape: [0], data: [] } }), /layer_norm: x is empty/],
+    [() => core.run('layer_norm', { x }, { epsilon: 1 }), /layer_norm: unknown attribute 'epsilon'/],
+    [() => core.run('no_such_op', { x }), /unknown operation 'no_such_op'/],
+    [() => core.run('layer_norm', { x: { shape: [2, 2], data: [1, 2, 3] } }), /layer_norm: x has 3 values but shape \[2, 2\] needs 4/],
+    [() => core.run('layer_norm', { x: { shape: [1e9, 1e9], data: [] } }), /limit/],
+    [() => core.run('layer_norm', { x: { shape: [-1], data: [] } }), /invalid size/],
+    [() => core.run('layer_norm', { x }, { eps: {} }), /attribute eps must be/],
+  ];
+  for (const [fn, re] of cases) {
+    assert.throws(fn, (e) => e instanceof Error && e instanceof NormlabError && re.test(e.message), String(re));
+    const y = core.layerNorm([1, 2, 3], { eps: 0 }); // usable right after
+    assert.ok(Math.abs(y[2] - Math.sqrt(1.5)) < 1e-6);
+  }
+});
+
+test('outputs are copies, not views into WASM memory', async () => {
+  const { loadCore } = await import('normlab');
+  const core = await loadCore();
+  const a = core.l2Normalize([3, 4]);
+  core.run('layer_norm', { x: { shape: [1 << 20], data: new Float32Array(1 << 20).fill(1).map((v, i) => i % 7) } });
+  assert.deepEqual(Array.from(a), [Math.fround(0.6), Math.fround(0.8)]);
+});
