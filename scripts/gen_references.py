@@ -742,3 +742,10 @@ if __name__ == '__main__':
     families = [fn() for fn in [vector_norms, layer_norms, batch_norms, conditioning, weights, attention, gradients,
                                  preprocessing, shapes]]
     bad_inputs(families)
+    # The op names of shared/ops.md, so tests can check coverage without shared/.
+    import re
+    ops_md = os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'ops.md')
+    names = re.findall(r'^\| `([a-z_0-9]+)` \|', open(ops_md).read(), re.M)
+    with open(os.path.join(OUT, '..', 'ops-list.json'), 'w') as fh:
+        json.dump(names, fh, indent=0)
+    print('ops.md lists', len(names), 'operations')

@@ -21,13 +21,25 @@ test('loadCore returns one shared core however many ask', async () => {
   assert.equal(await loadCore(), a);
 });
 
-test('every op of ops.md is provided by the core', async () => {
+test('every op of ops.md is provided by the core and has good and bad reference cases', async () => {
   const { loadCore } = await import('normlab');
   const core = await loadCore();
-  const opsDoc = (await import('node:fs')).readFileSync(new URL('../../../shared/ops.md', import.meta.url), 'utf8');
-  const documented = [...opsDoc.matchAll(/^\| `([a-z_0-9]+)` \|/gm)].map((m) => m[1]);
-  assert.ok(documented.length >= 40, `found ${documented.length} ops in ops.md`);
-  for (const op of documented) assert.ok(core.ops.includes(op), `${op} is missing from the core`);
+  const fs = await import('node:fs');
+  const documented = JSON.parse(fs.readFileSync(new URL('../conformance/ops-list.json', import.meta.url), 'utf8'));
+  assert.ok(documented.length >= 41, `ops-list.json names ${documented.length} ops`);
+  // When shared/ sits beside the checkout, the committed list must match ops.md.
+  const opsMd = new URL('../../../shared/ops.md', import.meta.url);
+  if (fs.existsSync(opsMd)) {
+    const live = [...fs.readFileSync(opsMd, 'utf8').matchAll(/^\| `([a-z_0-9]+)` \|/gm)].map((m) => m[1]);
+    assert.deepEqual(documented, live, 'tests/conformance/ops-list.json is out of date: rerun scripts/gen_references.py');
+  }
+  const dir = new URL('../conformance/cases/', import.meta.url);
+  const cases = fs.readdirSync(dir).flatMap((f) => JSON.parse(fs.readFileSync(new URL(f, dir), 'utf8')));
+  for (const op of documented) {
+    assert.ok(core.ops.includes(op), `${op} is missing from the core`);
+    assert.ok(cases.some((c) => c.op === op && c.expect.outputs), `${op} has no reference case`);
+    assert.ok(cases.some((c) => c.op === op && c.expect.error), `${op} has no bad-input case`);
+  }
 });
 
 test('named functions take and return Float32Arrays (article values)', async () => {
