@@ -9,7 +9,8 @@ glue=dist/normlab-core.mjs
 if [ -f "$out" ] && [ -f "$glue" ] && [ "${1:-}" != "--force" ]; then
   newer=$(find cpp build-wasm.sh -newer "$out" -type f | head -1)
   if [ -z "$newer" ]; then
-    echo "build-wasm: dist/ is up to date"
+    echo "build-wasm: dist/normlab-core.* is up to date"
+    node scripts/build-web.mjs
     exit 0
   fi
 fi
@@ -48,3 +49,6 @@ em++ "${objs[@]}" -O3 -msimd128 -fexceptions --bind \
   -sEXPORTED_RUNTIME_METHODS=[] -sINCOMING_MODULE_JS_API=[instantiateWasm,locateFile,onAbort,print,printErr] \
   -o "$glue"
 ls -l dist/
+
+# The web bundle: third-party modules the figures import, as ES modules in dist/vendor/.
+node scripts/build-web.mjs

@@ -13,6 +13,10 @@ page.on('pageerror', (e) => console.error('pageerror:', e.message));
 await page.goto(url + 'web/index.html');
 if (args.includes('--zh')) await page.click('[data-set-lang="zh"]');
 await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current);
+for (const sel of ['nl-axis-cube', 'nl-code-shapes']) {
+  await page.locator(sel).scrollIntoViewIfNeeded();
+  await page.waitForFunction((s) => document.querySelector(s)?.state, sel);
+}
 await page.screenshot({ path: out, fullPage: true });
 await browser.close();
 server.close();

@@ -1,0 +1,41 @@
+// Compiled by `tsc --noEmit` in the tests: the declarations must describe
+// real use of the public API (and reject misuse, see the @ts-expect-error lines).
+import { loadCore, NormlabError, type Core, type TensorOutput } from 'normlab';
+import { defineElements, elements, NlBarCompare, type BarCompareState } from 'normlab/elements';
+import 'normlab/auto';
+
+async function main(): Promise<void> {
+  const core: Core = await loadCore({ wasmUrl: '/assets/normlab-core.wasm' });
+  const out = core.run('layer_norm', { x: { shape: [2, 3], data: [1, 2, 3, 4, 5, 6] } }, { eps: 1e-5 });
+  const y: TensorOutput = out.y;
+  const first: number = y.data[0];
+  const members: number[] = core.run('reduction_group', {}, { method: 'layer_norm', shape: [3, 4, 5], index: [0, 0, 0] }).members.data;
+  const ln: Float32Array = core.layerNorm(new Float32Array([1, 2, 3]), { eps: 0 });
+  const att = core.attention([1, 0], { shape: [1, 2], k: { shape: [2, 2], data: [1, 0, 0, 1] }, v: [1, 0], scale: 1 });
+  const w: Float32Array = att.weights;
+  const sn = core.spectralNorm({ shape: [2, 2], data: [3, 0, 0, 1] }, { nPowerIterations: 20 });
+  const sigma: number = sn.sigma[0];
+  // @ts-expect-error groupNorm needs numGroups
+  core.groupNorm([1, 2, 3]);
+  // @ts-expect-error residual placement is 'pre' or 'post'
+  core.residualBlock([1, 2], { W: [1, 0, 0, 1], placement: 'middle' });
+  try {
+    core.run('layer_norm', { x: { shape: [1], data: [Number.NaN] } });
+  } catch (e) {
+    if (e instanceof NormlabError) console.log(e.message.toUpperCase());
+  }
+  console.log(first, members.length, ln.length, w.length, sigma, core.ops.includes('softmax'));
+}
+
+defineElements();
+const bar: NlBarCompare = document.createElement('nl-bar-compare');
+bar.scale = 10;
+bar.vector = [1, 2, 3];
+bar.addEventListener('change', (e) => {
+  const s: BarCompareState = e.detail;
+  console.log(s.current.layer_norm[0], s.error);
+});
+const st: BarCompareState | null = bar.state;
+const cls: typeof NlBarCompare = elements['nl-bar-compare'];
+console.log(st, cls);
+void main();

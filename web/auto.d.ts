@@ -1,0 +1,2 @@
+// `normlab/auto` defines every element on import; it exports nothing.
+export {};
