@@ -47,6 +47,12 @@ tier('native', () => {
   return { passed: total - failed, failed, ok: r.status === 0 && total > 0 };
 });
 
+tier('types', () => {
+  const r = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tests/types/tsconfig.json']);
+  if (r.status === 0) console.log('tsc: the declarations check against tests/types/usage.ts');
+  return { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, ok: r.status === 0 };
+});
+
 tier('wasm', () => nodeTests('tests/js/'));
 tier('browser', () => nodeTests('tests/browser/'));
 

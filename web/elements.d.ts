@@ -45,9 +45,73 @@ export class NlBarCompare extends NlElement {
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
 
+export type CubeMethod = 'batch_norm' | 'layer_norm' | 'rms_norm' | 'instance_norm' | 'group_norm';
+
+export interface AxisCubeState {
+  shape: [number, number, number];
+  method: CubeMethod;
+  numGroups: number;
+  index: [number, number, number];
+  /** [b, t, d] of every element sharing statistics with `index`, sorted. */
+  members: Array<[number, number, number]>;
+  reading: 'sequence' | 'image';
+  yaw: number;
+  pitch: number;
+  error: string | null;
+}
+
+/** <nl-axis-cube>: the reduction group of one element of a [B, T, D] tensor, in 3-D. */
+export class NlAxisCube extends NlElement {
+  static readonly observedAttributes: string[];
+  readonly state: AxisCubeState | null;
+  shape: number[];
+  method: CubeMethod;
+  numGroups: number;
+  index: number[];
+  reading: 'sequence' | 'image';
+  addEventListener(type: 'change', listener: (ev: CustomEvent<AxisCubeState>) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+}
+
+export interface CodeSizes {
+  B: number;
+  T: number;
+  d: number;
+  d_c: number;
+}
+
+export interface CodeExpression {
+  id: string;
+  code: string;
+  /** The expression's shape for the current sizes. */
+  shape: number[] | null;
+  /** The same shape in names, e.g. ['B', 'T', '1']. */
+  symbolic: string[] | null;
+  role: string;
+}
+
+export interface CodeShapesState {
+  sizes: CodeSizes;
+  expressions: CodeExpression[];
+  selected: string;
+  error: string | null;
+}
+
+/** <nl-code-shapes>: PyTorch normalization code with the shape of each expression. */
+export class NlCodeShapes extends NlElement {
+  static readonly observedAttributes: string[];
+  readonly state: CodeShapesState | null;
+  sizes: CodeSizes;
+  selected: string;
+  addEventListener(type: 'change', listener: (ev: CustomEvent<CodeShapesState>) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+}
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
+  'nl-axis-cube': typeof NlAxisCube;
+  'nl-code-shapes': typeof NlCodeShapes;
 };
 
 /** Define every figure's element (idempotent). */
@@ -58,5 +122,7 @@ export type { Core, LoadOptions };
 declare global {
   interface HTMLElementTagNameMap {
     'nl-bar-compare': NlBarCompare;
+    'nl-axis-cube': NlAxisCube;
+    'nl-code-shapes': NlCodeShapes;
   }
 }

@@ -38,4 +38,14 @@ bar.addEventListener('change', (e) => {
 const st: BarCompareState | null = bar.state;
 const cls: typeof NlBarCompare = elements['nl-bar-compare'];
 console.log(st, cls);
+const cube = document.createElement('nl-axis-cube');
+cube.method = 'group_norm';
+cube.numGroups = 2;
+cube.addEventListener('change', (e) => console.log(e.detail.members.length, e.detail.yaw));
+// @ts-expect-error not a method of the cube
+cube.method = 'weight_norm';
+const code = document.createElement('nl-code-shapes');
+code.sizes = { B: 2, T: 5, d: 8, d_c: 4 };
+const shape: number[] | null | undefined = code.state?.expressions[0].shape;
+console.log(shape);
 void main();

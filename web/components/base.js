@@ -150,7 +150,7 @@ export class NlElement extends Base {
   }
 
   attributeChangedCallback(name, oldValue, value) {
-    if (oldValue === value || !this._built) return;
+    if (oldValue === value || !this._built || this._reflecting) return;
     if (name === 'lang') this.applyLanguage();
     this.attributeChanged(name, value);
   }
@@ -168,6 +168,16 @@ export class NlElement extends Base {
 
   showStatus(text) {
     if (this._status) this._status.textContent = text;
+  }
+
+  /** Mirror a value the reader changed into its attribute, without re-parsing it. */
+  reflect(name, value) {
+    this._reflecting = true;
+    try {
+      this.setAttribute(name, String(value));
+    } finally {
+      this._reflecting = false;
+    }
   }
 
   /** Fire `change` (only for what a user did, never for programmatic sets). */

@@ -37,6 +37,7 @@ export class NlAxisCube extends NlElement {
 .index input { width: 52px; }
 select { padding: 2px 6px; }
 .view { touch-action: none; cursor: grab; border-radius: 6px; user-select: none; }
+.view svg { max-width: 560px; margin: 0 auto; }
 .view:active { cursor: grabbing; }
 .point { stroke: var(--nl-bg); stroke-width: 1; cursor: pointer; }
 .point.other { fill: var(--nl-other); }
@@ -237,6 +238,10 @@ select { padding: 2px 6px; }
   _user(fn) {
     fn();
     for (const k of ['method', 'num-groups', 'index', 'reading']) this._attrErrors.delete(k);
+    this.reflect('method', this._method);
+    if (Number.isFinite(this._numGroups)) this.reflect('num-groups', this._numGroups);
+    this.reflect('index', this._index.join(','));
+    this.reflect('reading', this._reading);
     this.refresh();
     this.emitChange();
   }

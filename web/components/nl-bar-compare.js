@@ -237,6 +237,7 @@ td .ref { color: var(--nl-muted); }
     }
     this._attrErrors.delete(key);
     this['_' + key] = value;
+    this.reflect(key, value);
     this.refresh();
     this.emitChange();
   }
@@ -246,6 +247,7 @@ td .ref { color: var(--nl-muted); }
     this._attrErrors.delete('offset');
     this._scale = scale;
     this._offset = offset;
+    for (const k of ['scale', 'offset', 'eps']) this.reflect(k, this['_' + k]);
     this.refresh();
     this.emitChange();
   }

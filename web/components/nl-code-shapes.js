@@ -201,11 +201,13 @@ pre {
         const n = Number(input.value);
         if (!Number.isInteger(n) || n < 1 || n > MAX_SIZE) {
           this._attrErrors.set('sizes', this.t('badSize', { name: k, value: input.value, max: MAX_SIZE }));
+          this._updateState();
           this.render();
           return;
         }
         this._attrErrors.delete('sizes');
         this._sizes = { ...this._sizes, [k]: n };
+        this.reflect('sizes', SIZE_NAMES.map((name) => `${name}=${this._sizes[name]}`).join(','));
         this.refresh();
         this.emitChange();
       });
@@ -317,6 +319,7 @@ pre {
     if (this._selected === id && this._state?.selected === id) return;
     this._selected = id;
     this._attrErrors.delete('selected');
+    if (byUser) this.reflect('selected', id);
     this._updateState();
     this.render();
     if (byUser) this.emitChange();
