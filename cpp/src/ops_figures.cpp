@@ -1,15 +1,20 @@
 // Helpers the figures need beyond ops.md, so that no number they show is
-// computed in JavaScript: axis ranges and tick values.
+// computed in JavaScript: axis ticks, angles, seeded random draws, score
+// spreads, linear maps, singular values, covariance, perturbation splits.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
+#include "normlab/linalg.hpp"
 #include "normlab/norms.hpp"
 
 namespace normlab {
 
 namespace {
 
-const AttrKind Int = AttrKind::Integer, Bool = AttrKind::Bool;
+using A = AttrSpec;
+const AttrKind Num = AttrKind::Number, Int = AttrKind::Integer, Bool = AttrKind::Bool,
+               Str = AttrKind::String, List = AttrKind::IntList;
 
 // A "nice" step (1, 2 or 5 times a power of ten) giving about `count` ticks.
 double nice_step(double span, long long count) {
@@ -17,6 +22,12 @@ double nice_step(double span, long long count) {
   const double p = std::pow(10.0, std::floor(std::log10(raw)));
   const double f = raw / p;
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+}
+
+Tensor from(const std::vector<double>& v, Shape shape) {
+  Tensor t = xt::empty<float>(shape);
+  for (std::size_t i = 0; i < v.size(); ++i) t.data()[i] = static_cast<float>(v[i]);
+  return t;
 }
 
 // domain [lo, hi] covering x (and 0 when include_zero, and -hi..hi when
@@ -31,23 +42,204 @@ void axis_ticks(Call& c) {
   if (count < 1 || count > 50) c.fail("count must be in [1, 50] (got " + std::to_string(count) + ")");
   const double step = nice_step(hi - lo, count);
   const double a = std::floor(lo / step + 1e-9) * step, b = std::ceil(hi / step - 1e-9) * step;
-  std::vector<float> ticks;
+  std::vector<double> ticks;
   for (long long k = 0; a + k * step <= b + step * 1e-9; ++k) {
     const double t = a + k * step;
-    ticks.push_back(static_cast<float>(std::fabs(t) < step * 1e-9 ? 0.0 : t));
+    ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
   }
-  c.out("domain", Tensor({static_cast<float>(a), static_cast<float>(b)}));
-  Tensor tt = xt::empty<float>({ticks.size()});
-  std::copy(ticks.begin(), ticks.end(), tt.begin());
-  c.out("ticks", tt);
+  c.out("domain", from({a, b}, {2}));
+  c.out("ticks", from(ticks, {ticks.size()}));
 }
+
+double norm2(const float* v, std::size_t n) {
+  double s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += double(v[i]) * v[i];
+  return std::sqrt(s);
+}
+
+// The angle between a and b, in degrees.
+void angle_between(Call& c) {
+  const Tensor &a = c.in("a"), &b = c.in("b");
+  c.expect_rank("a", a, 1, 1);
+  c.expect_shape("b", b, shape_of(a), "the shape of a");
+  const double na = norm2(a.data(), a.size()), nb = norm2(b.data(), b.size());
+  if (!(na > 0) || !(nb > 0)) c.fail("a zero vector has no direction");
+  double dot = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) dot += double(a(i)) * b(i);
+  const double cosv = std::max(-1.0, std::min(1.0, dot / (na * nb)));
+  c.out("degrees", from({std::acos(cosv) * 180.0 / M_PI}, {1}));
+}
+
+// Seeded standard normals: splitmix64 bits, Box-Muller in double.
+struct Normal {
+  std::uint64_t state;
+  double spare = 0;
+  bool has_spare = false;
+  double uniform() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (double(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);  // (0, 1)
+  }
+  double next() {
+    if (has_spare) return has_spare = false, spare;
+    const double r = std::sqrt(-2 * std::log(uniform())), t = 2 * M_PI * uniform();
+    spare = r * std::sin(t), has_spare = true;
+    return r * std::cos(t);
+  }
+};
+
+void random_normal(Call& c) {
+  Shape s;
+  for (long long d : c.ints("shape")) {
+    if (d < 1) c.fail("shape sizes must be >= 1 (got " + std::to_string(d) + ")");
+    s.push_back(static_cast<std::size_t>(d));
+  }
+  const std::size_t n = checked_size(s, c.op + ": shape");
+  Normal g{static_cast<std::uint64_t>(c.integer("seed"))};
+  const double mean = c.num("mean"), std = c.num("std");
+  if (std < 0) c.fail("std must be >= 0 (got " + num_str(std) + ")");
+  std::vector<double> v(n);
+  for (auto& e : v) e = mean + std * g.next();
+  c.out("x", from(v, s));
+}
+
+// Dot-product scores of `count` random query/key pairs of width d_k:
+// raw q.k, scaled q.k / sqrt(d_k), or QK-Norm g * (q/|q|).(k/|k|).
+void score_spread(Call& c) {
+  const long long dk = c.integer("d_k"), count = c.integer("count");
+  if (dk < 1 || dk > 4096) c.fail("d_k must be in [1, 4096] (got " + std::to_string(dk) + ")");
+  if (count < 2 || count > 100000) c.fail("count must be in [2, 100000] (got " + std::to_string(count) + ")");
+  const std::string& mode = c.str("mode");
+  if (mode != "raw" && mode != "scaled" && mode != "qk_norm")
+    c.fail("mode must be \"raw\", \"scaled\" or \"qk_norm\" (got \"" + mode + "\")");
+  const double g = c.num("g");
+  Normal rng{static_cast<std::uint64_t>(c.integer("seed"))};
+  std::vector<double> scores(count), q(dk), k(dk);
+  for (auto& s : scores) {
+    double dot = 0, nq = 0, nk = 0;
+    for (long long e = 0; e < dk; ++e) q[e] = rng.next(), k[e] = rng.next();
+    for (long long e = 0; e < dk; ++e) dot += q[e] * k[e], nq += q[e] * q[e], nk += k[e] * k[e];
+    s = mode == "raw" ? dot : mode == "scaled" ? dot / std::sqrt(double(dk)) : g * dot / std::sqrt(nq * nk);
+  }
+  double m = 0, v = 0;
+  for (double s : scores) m += s;
+  m /= double(count);
+  for (double s : scores) v += (s - m) * (s - m);
+  c.out("std", from({std::sqrt(v / double(count))}, {1}));
+  c.out("scores", from(scores, {static_cast<std::size_t>(count)}));
+}
+
+// points [k, n] mapped by W [m, n]: each row p becomes W p.
+void linear_map(Call& c) {
+  const Tensor &w = c.in("W"), &p = c.in("points");
+  c.expect_rank("W", w, 2, 2);
+  c.expect_rank("points", p, 2, 2);
+  const std::size_t m = w.shape()[0], n = w.shape()[1], k = p.shape()[0];
+  if (p.shape()[1] != n)
+    c.fail("points have width " + std::to_string(p.shape()[1]) + " but W has " + std::to_string(n) + " columns");
+  std::vector<double> out(k * m, 0.0);
+  for (std::size_t r = 0; r < k; ++r)
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) out[r * m + i] += double(w(i, j)) * p(r, j);
+  c.out("y", from(out, {k, m}));
+}
+
+// Singular values of W, largest first (square roots of the eigenvalues of W^T W).
+void singular_values(Call& c) {
+  const Tensor& w = c.in("W");
+  c.expect_rank("W", w, 2, 2);
+  const std::size_t m = w.shape()[0], n = w.shape()[1];
+  if (n > 256) c.fail("W has " + std::to_string(n) + " columns; at most 256 are supported");
+  std::vector<double> g(n * n, 0.0), vecs;
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b)
+      for (std::size_t i = 0; i < m; ++i) g[a * n + b] += double(w(i, a)) * w(i, b);
+  jacobi_eigen(g, n, vecs);
+  std::vector<double> s;
+  for (std::size_t a = 0; a < n; ++a) s.push_back(std::sqrt(std::max(g[a * n + a], 0.0)));
+  std::sort(s.rbegin(), s.rend());
+  s.resize(std::min(m, n));
+  c.out("s", from(s, {s.size()}));
+}
+
+void covariance(Call& c) {
+  const Tensor& x = c.in("x");
+  if (x.dimension() != 2) c.fail("x must have shape [n, f] but has shape " + shape_str(shape_of(x)));
+  const std::size_t n = x.shape()[0], f = x.shape()[1];
+  const Stats st = measure(x.data(), Group{1, n, f, 1}, Measure::MeanVar);
+  std::vector<double> cov(f * f, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t a = 0; a < f; ++a)
+      for (std::size_t b = 0; b < f; ++b)
+        cov[a * f + b] += (x(i, a) - st.center[a]) * (x(i, b) - st.center[b]) / double(n);
+  c.out("cov", from(cov, {f, f}));
+}
+
+// A perturbation delta of x, split into the part along x (which L2
+// normalization removes) and the part across it; dy = J delta.
+void split_perturbation(Call& c) {
+  const Tensor &x = c.in("x"), &d = c.in("delta");
+  c.expect_rank("x", x, 1, 1);
+  c.expect_shape("delta", d, shape_of(x), "the shape of x");
+  const std::size_t n = x.size();
+  const double nx = norm2(x.data(), n);
+  if (!(nx > 0)) c.fail("x is zero, so it has no direction to split along");
+  double proj = 0;
+  for (std::size_t i = 0; i < n; ++i) proj += double(d(i)) * x(i) / nx;
+  std::vector<double> along(n), across(n);
+  for (std::size_t i = 0; i < n; ++i) along[i] = proj * x(i) / nx, across[i] = d(i) - along[i];
+  const auto J = run_op("l2_normalize_jacobian", {{"x", x}}, {{"eps", 0.0}}).at("J").f;
+  std::vector<double> dy(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) dy[i] += double(J[i * n + j]) * d(j);
+  c.out("along", from(along, {n}));
+  c.out("across", from(across, {n}));
+  c.out("dy", from(dy, {n}));
+}
+
+// count evenly spaced numbers from start to stop (both included).
+void linspace(Call& c) {
+  const double a = c.num("start"), b = c.num("stop");
+  const long long n = c.integer("count");
+  if (n < 2 || n > 100000) c.fail("count must be in [2, 100000] (got " + std::to_string(n) + ")");
+  std::vector<double> v(n);
+  for (long long i = 0; i < n; ++i) v[i] = a + (b - a) * double(i) / double(n - 1);
+  c.out("x", from(v, {static_cast<std::size_t>(n)}));
+}
+
+// count points (cos t, sin t) around the unit circle, the first at t = 0.
+void unit_circle(Call& c) {
+  const long long n = c.integer("count");
+  if (n < 3 || n > 100000) c.fail("count must be in [3, 100000] (got " + std::to_string(n) + ")");
+  std::vector<double> v(2 * n);
+  for (long long i = 0; i < n; ++i) v[2 * i] = std::cos(2 * M_PI * i / n), v[2 * i + 1] = std::sin(2 * M_PI * i / n);
+  c.out("points", from(v, {static_cast<std::size_t>(n), 2}));
+}
+
+void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 
 }  // namespace
 
 void register_figure_ops(Registry& r) {
-  r["axis_ticks"] = {"axis_ticks", {{"x"}},
-                     {{"count", Int, Attr(5.0)}, {"include_zero", Bool, Attr(true)}, {"symmetric", Bool, Attr(false)}},
-                     {"domain", "ticks"}, axis_ticks};
+  add(r, {"axis_ticks", {{"x"}},
+          {{"count", Int, Attr(5.0)}, {"include_zero", Bool, Attr(true)}, {"symmetric", Bool, Attr(false)}},
+          {"domain", "ticks"}, axis_ticks});
+  add(r, {"angle_between", {{"a"}, {"b"}}, {}, {"degrees"}, angle_between});
+  add(r, {"random_normal", {},
+          {{"shape", List, {}}, {"seed", Int, Attr(0.0)}, {"mean", Num, Attr(0.0)}, {"std", Num, Attr(1.0)}},
+          {"x"}, random_normal});
+  add(r, {"score_spread", {},
+          {{"d_k", Int, {}}, {"count", Int, Attr(2000.0)}, {"seed", Int, Attr(0.0)},
+           {"mode", Str, Attr(std::string("raw"))}, {"g", Num, Attr(1.0)}},
+          {"std", "scores"}, score_spread});
+  add(r, {"linear_map", {{"W"}, {"points"}}, {}, {"y"}, linear_map});
+  add(r, {"singular_values", {{"W"}}, {}, {"s"}, singular_values});
+  add(r, {"covariance", {{"x"}}, {}, {"cov"}, covariance});
+  add(r, {"linspace", {}, {{"start", Num, {}}, {"stop", Num, {}}, {"count", Int, Attr(50.0)}}, {"x"}, linspace});
+  add(r, {"unit_circle", {}, {{"count", Int, Attr(64.0)}}, {"points"}, unit_circle});
+  add(r, {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation});
 }
 
 }  // namespace normlab

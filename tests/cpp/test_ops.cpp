@@ -139,3 +139,33 @@ TEST_CASE("axis_ticks gives nice, covering ticks", "[figures]") {
   const auto sym = run("axis_ticks", {{"x", vec({1.7320508f})}}, {{"symmetric", true}, {"count", 4.0}});
   expect_close(sym.at("domain").f, std::vector<double>{-2, 2});
 }
+
+TEST_CASE("Figure helpers: the article's angles, score spreads and singular values", "[figures]") {
+  auto deg = [](std::vector<float> a, std::vector<float> b) {
+    return run("angle_between", {{"a", vec(a)}, {"b", vec(b)}}).at("degrees").f[0];
+  };
+  CHECK(deg({1, 0}, {1, 1}) == Approx(45).epsilon(1e-6));
+  CHECK(deg({10, 0}, {10, 1}) == Approx(5.7106).epsilon(1e-4));
+  CHECK_THROWS_WITH(deg({0, 0}, {1, 1}), Contains("angle_between") && Contains("zero vector"));
+  // unscaled spread grows like sqrt(d_k): about 4 at 16 and 8 at 64; scaled stays near 1
+  auto spread = [](double dk, const char* mode) {
+    return run("score_spread", {}, {{"d_k", dk}, {"count", 20000.0}, {"seed", 7.0}, {"mode", std::string(mode)}}).at("std").f[0];
+  };
+  CHECK(spread(16, "raw") == Approx(4).epsilon(0.05));
+  CHECK(spread(64, "raw") == Approx(8).epsilon(0.05));
+  CHECK(spread(64, "scaled") == Approx(1).epsilon(0.05));
+  CHECK(spread(64, "qk_norm") == Approx(1 / 8.0).epsilon(0.05));  // g = 1: cosine spread 1/sqrt(d_k)
+  // the same seed gives the same draws
+  const auto a = run("random_normal", {}, {{"shape", std::vector<double>{5}}, {"seed", 3.0}}).at("x").f;
+  const auto b = run("random_normal", {}, {{"shape", std::vector<double>{5}}, {"seed", 3.0}}).at("x").f;
+  CHECK(a == b);
+  expect_close(run("singular_values", {{"W", tensor({2, 2}, {3, 0, 0, 1})}}).at("s").f, std::vector<double>{3, 1}, 1e-6);
+  expect_close(run("singular_values", {{"W", tensor({2, 2}, {1, 1, 0, 1})}}).at("s").f,
+               std::vector<double>{(1 + std::sqrt(5.0)) / 2, (std::sqrt(5.0) - 1) / 2}, 1e-6);
+  const auto split = run("split_perturbation", {{"x", vec({3, 4})}, {"delta", vec({1, 0})}});
+  expect_close(split.at("along").f, std::vector<double>{0.36, 0.48}, 1e-6);
+  expect_close(split.at("across").f, std::vector<double>{0.64, -0.48}, 1e-6);
+  expect_close(split.at("dy").f, std::vector<double>{0.128, -0.096}, 1e-6);  // (I - u u^T) delta / 5
+  expect_close(run("linspace", {}, {{"start", -1.0}, {"stop", 1.0}, {"count", 5.0}}).at("x").f,
+               std::vector<double>{-1, -0.5, 0, 0.5, 1});
+}
