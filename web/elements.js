@@ -1,10 +1,22 @@
 // normlab/elements — the element classes and defineElements(). Importing this
 // module defines nothing and touches no DOM global.
+import { NlAdaln } from './components/nl-adaln.js';
+import { NlBatchDependence } from './components/nl-batch-dependence.js';
+import { NlDkScaling } from './components/nl-dk-scaling.js';
+import { NlL2Jacobian } from './components/nl-l2-jacobian.js';
+import { NlPrepostNorm } from './components/nl-prepost-norm.js';
+import { NlResidualTurn } from './components/nl-residual-turn.js';
+import { NlSoftmaxSharpness } from './components/nl-softmax-sharpness.js';
+import { NlSpectral } from './components/nl-spectral.js';
+import { NlWhitening } from './components/nl-whitening.js';
 import { NlAxisCube } from './components/nl-axis-cube.js';
 import { NlBarCompare } from './components/nl-bar-compare.js';
 import { NlCodeShapes } from './components/nl-code-shapes.js';
 
-export { NlAxisCube, NlBarCompare, NlCodeShapes };
+export {
+  NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
+  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening,
+};
 export { loadCore } from './core/normlab.js';
 
 /** Tag name → element class, for every figure. */
@@ -12,6 +24,15 @@ export const elements = {
   'nl-bar-compare': NlBarCompare,
   'nl-axis-cube': NlAxisCube,
   'nl-code-shapes': NlCodeShapes,
+  'nl-adaln': NlAdaln,
+  'nl-batch-dependence': NlBatchDependence,
+  'nl-dk-scaling': NlDkScaling,
+  'nl-l2-jacobian': NlL2Jacobian,
+  'nl-prepost-norm': NlPrepostNorm,
+  'nl-residual-turn': NlResidualTurn,
+  'nl-softmax-sharpness': NlSoftmaxSharpness,
+  'nl-spectral': NlSpectral,
+  'nl-whitening': NlWhitening,
 };
 
 /** Define every figure's custom element (idempotent; skips tags already taken). */

@@ -32,3 +32,14 @@ setLanguage(initial, false);
 for (const b of document.querySelectorAll('[data-set-lang]')) {
   b.addEventListener('click', () => setLanguage(b.dataset.setLang, true));
 }
+
+// Typeset the math with KaTeX (shipped in dist/vendor, no CDN). It builds DOM
+// nodes and sets styles through the CSSOM, so the strict CSP holds; without it
+// the TeX source stays readable.
+import('../dist/vendor/katex.js').then(({ default: katex }) => {
+  for (const node of document.querySelectorAll('.math')) {
+    const tex = node.textContent;
+    node.dataset.tex = tex;
+    katex.render(tex, node, { displayMode: node.classList.contains('display'), throwOnError: false, output: 'htmlAndMathml' });
+  }
+}, () => {});

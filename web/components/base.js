@@ -95,9 +95,10 @@ export class NlElement extends Base {
 
   /** Catalog text for this figure in the current language. */
   t(key, vars = {}) {
-    const table = catalogs[this.lang]?.[this.constructor.catalog] ?? {};
+    const own = catalogs[this.lang] ?? catalogs.en;
+    const table = own[this.constructor.catalog] ?? {};
     const fallback = catalogs.en[this.constructor.catalog] ?? {};
-    let s = table[key] ?? fallback[key] ?? key;
+    let s = table[key] ?? own.common?.[key] ?? fallback[key] ?? catalogs.en.common?.[key] ?? key;
     for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
     return s;
   }

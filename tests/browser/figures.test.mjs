@@ -1,0 +1,187 @@
+// The article's other figures in Chromium: each one's key numbers (the
+// article's worked values) in `state` and on screen, keyboard operation and
+// the language switch.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { openPage, setup, shotsDir } from './helpers.mjs';
+
+let env, page, problems;
+before(async () => {
+  env = await setup();
+  ({ page, problems } = await openPage(env.browser, env.url + 'web/index.html'));
+});
+after(() => env.close());
+
+async function ready(tag) {
+  await page.locator(tag).scrollIntoViewIfNeeded();
+  await page.waitForFunction((t) => document.querySelector(t)?.state && !document.querySelector(t).state.error, tag);
+  return page.locator(tag);
+}
+const state = (tag) => page.evaluate((t) => JSON.parse(JSON.stringify(document.querySelector(t).state)), tag);
+const text = (tag, sel) => page.locator(tag).locator(sel).first().textContent();
+const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg ?? ''} ${a} vs ${b}`);
+const set = (tag, attrs) => page.evaluate(([t, a]) => {
+  const f = document.querySelector(t);
+  for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
+}, [tag, attrs]);
+
+test('softmax sharpness: (1,0) gives (0.731, 0.269), scale 10 gives (0.99995, 0.00005), key 1 stays on top', async () => {
+  const fig = await ready('nl-softmax-sharpness');
+  let s = await state('nl-softmax-sharpness');
+  close(s.weights[0], 0.7311, 5e-4);
+  close(s.weights[1], 0.2689, 5e-4);
+  await fig.getByRole('button', { name: 'Scale 10' }).click();
+  s = await state('nl-softmax-sharpness');
+  close(s.weights[0], 0.99995, 5e-6);
+  close(s.weights[1], 0.0000454, 1e-6);
+  assert.equal(s.top, 0);
+  assert.equal(s.gap, 10);
+  assert.match(await text('nl-softmax-sharpness', '.numbers'), /0\.99995/);
+  // keyboard: the slider moves the scale down by one step
+  await fig.getByRole('slider', { name: 'Query scale' }).focus();
+  await page.keyboard.press('ArrowLeft');
+  close((await state('nl-softmax-sharpness')).factor, 9.9, 1e-9);
+  // the curve is a sigmoid of the gap: its marker sits at (gap, weight of key 1)
+  assert.equal(await fig.locator('circle.marker').count(), 1);
+});
+
+test('residual turn: 45 degrees for (1,0)+(0,1), about 5.7 for (10,0)+(0,1)', async () => {
+  const fig = await ready('nl-residual-turn');
+  const s = await state('nl-residual-turn');
+  close(s.small.angle, 45, 1e-4);
+  close(s.large.angle, 5.7106, 1e-3);
+  assert.deepEqual(s.large.end, [10, 1]);
+  assert.match(await fig.locator('svg').nth(0).textContent(), /45°/);
+  assert.match(await fig.locator('svg').nth(1).textContent(), /5\.71°/);
+  await fig.getByRole('slider').focus();
+  await page.keyboard.press('End');
+  close((await state('nl-residual-turn')).large.angle, 2.8624, 1e-3); // (20,0)+(0,1)
+});
+
+test('d_k scaling: unscaled spread about 4 at 16 and 8 at 64; scaled near 1; reproducible draws', async () => {
+  const fig = await ready('nl-dk-scaling');
+  const s = await state('nl-dk-scaling');
+  const at = (d) => s.series.dks.indexOf(d);
+  close(s.series.raw[at(16)], 4, 0.4, 'raw 16');
+  close(s.series.raw[at(64)], 8, 0.8, 'raw 64');
+  for (const v of s.series.scaled) close(v, 1, 0.12, 'scaled');
+  close(s.series.qk_norm[at(64)], 1, 0.12, 'QK-Norm g=8 at 64 (g/sqrt(d_k))');
+  const again = await page.evaluate(() => document.querySelector('nl-dk-scaling').state.std);
+  await set('nl-dk-scaling', { seed: '1' });
+  assert.equal(await page.evaluate(() => document.querySelector('nl-dk-scaling').state.std), again, 'same seed, same draw');
+  await fig.getByRole('slider', { name: 'Head width d_k' }).focus();
+  await page.keyboard.press('ArrowLeft');
+  assert.equal((await state('nl-dk-scaling')).dk, '32');
+  await fig.getByRole('combobox', { name: 'Scores' }).selectOption('raw');
+  const raw = await state('nl-dk-scaling');
+  close(raw.std, Math.sqrt(32), 0.5, 'raw at 32');
+  await fig.getByRole('button', { name: 'New draw' }).click();
+  assert.equal((await state('nl-dk-scaling')).seed, 2);
+});
+
+test('batch dependence: training output depends on the companions, evaluation does not; the update step', async () => {
+  const fig = await ready('nl-batch-dependence');
+  let s = await state('nl-batch-dependence');
+  assert.ok(Math.abs(s.train[0][0] - s.train[1][0]) > 0.5, 'train outputs differ');
+  assert.deepEqual(s.eval[0], s.eval[1], 'eval outputs are the same');
+  // batch 1 = A (2,10) + (0,8), (4,14), (2,6): mean (2, 9.5), unbiased variance (8/3, 35/3)
+  close(s.batchStats[0].mean[1], 9.5, 1e-5);
+  close(s.batchStats[0].var[0], 8 / 3, 1e-5);
+  close(s.batchStats[0].var[1], 35 / 3, 1e-4);
+  await fig.getByRole('button', { name: 'Training step on batch 1' }).click();
+  s = await state('nl-batch-dependence');
+  assert.equal(s.steps, 1);
+  close(s.running.mean[1], 0.95, 1e-5, 'running mean = 0.9 * 0 + 0.1 * 9.5');
+  close(s.running.var[1], 0.9 + 0.1 * 35 / 3, 1e-5);
+  assert.deepEqual(s.eval[0], s.eval[1]);
+  await fig.getByRole('button', { name: 'Reset running statistics' }).click();
+  assert.equal((await state('nl-batch-dependence')).steps, 0);
+});
+
+test('AdaLN: (0,0),(0,0) leaves (-1,1) unchanged, (1,0),(0,3) gives (-2,4); gate 0 returns x', async () => {
+  const fig = await ready('nl-adaln');
+  await fig.getByRole('button', { name: 'No modulation' }).click();
+  let s = await state('nl-adaln');
+  assert.deepEqual(s.modulated, [-1, 1]);
+  await fig.getByRole('button', { name: 'Scale (1, 0), shift (0, 3)' }).click();
+  s = await state('nl-adaln');
+  assert.deepEqual(s.modulated, [-2, 4]);
+  assert.match(await text('nl-adaln', '.numbers'), /y = \(-2, 4\)/);
+  await fig.getByRole('slider', { name: 'Gate' }).focus();
+  await page.keyboard.press('Home');
+  s = await state('nl-adaln');
+  assert.equal(s.gate, 0);
+  assert.deepEqual(s.output, s.features);
+});
+
+test('spectral: diag(3,1) has singular values 3 and 1; power iteration converges to 3; normalized axes 1 and 1/3', async () => {
+  const fig = await ready('nl-spectral');
+  await set('nl-spectral', { matrix: '3,0,0,1', steps: '1' });
+  let s = await state('nl-spectral');
+  close(s.singular[0], 3, 1e-5);
+  close(s.singular[1], 1, 1e-5);
+  assert.ok(s.sigma < 2.99, `one step is not converged yet: ${s.sigma}`);
+  for (let i = 0; i < 5; i++) await fig.getByRole('button', { name: 'Next step' }).click();
+  s = await state('nl-spectral');
+  assert.equal(s.steps, 6);
+  close(s.sigma, 3, 1e-4);
+  close(s.normalizedSingular[0], 1, 1e-4);
+  close(s.normalizedSingular[1], 1 / 3, 1e-4);
+  assert.match(await text('nl-spectral', '.numbers'), /σ ≈ 3/);
+});
+
+test('L2 Jacobian: delta (1,0) at x (3,4) splits into (0.36,0.48) along and (0.64,-0.48) across; J delta = across/5', async () => {
+  const fig = await ready('nl-l2-jacobian');
+  await set('nl-l2-jacobian', { x: '3,4', delta: '1,0' });
+  const s = await state('nl-l2-jacobian');
+  [0.36, 0.48].forEach((v, i) => close(s.along[i], v, 1e-6));
+  [0.64, -0.48].forEach((v, i) => close(s.across[i], v, 1e-6));
+  [0.128, -0.096].forEach((v, i) => close(s.dy[i], v, 1e-6));
+  await fig.getByRole('slider', { name: 'δ2' }).focus();
+  await page.keyboard.press('ArrowRight');
+  close((await state('nl-l2-jacobian')).delta[1], 0.1, 1e-9);
+});
+
+test('Pre/Post-Norm: same normalized input; Pre-Norm outputs (2,2,3) and (11,20,30)', async () => {
+  const fig = await ready('nl-prepost-norm');
+  const s = await state('nl-prepost-norm');
+  assert.deepEqual(s.pre.a, [2, 2, 3]);
+  assert.deepEqual(s.pre.b, [11, 20, 30]);
+  s.normalized.a.forEach((v, i) => close(v, s.normalized.b[i], 1e-4));
+  assert.ok(Math.abs(s.final.a[0] - s.final.b[0]) > 0.3, 'the final normalization keeps them apart');
+  assert.match(await text('nl-prepost-norm', 'table'), /\(11, 20, 30\)/);
+  await fig.getByRole('combobox', { name: 'Normalization' }).selectOption('rms_norm');
+  assert.equal((await state('nl-prepost-norm')).norm, 'rms_norm');
+  await fig.getByRole('combobox', { name: 'Normalization' }).selectOption('layer_norm');
+});
+
+test('whitening: z-scored variances 1 with the correlation kept; whitened covariance is the identity', async () => {
+  const fig = await ready('nl-whitening');
+  const s = await state('nl-whitening');
+  const [a, b, , d] = s.covariance.zscore;
+  close(a, 1, 1e-4);
+  close(d, 1, 1e-4);
+  assert.ok(Math.abs(b) > 0.5, `correlation kept: ${b}`);
+  const w = s.covariance.whitened;
+  close(w[0], 1, 1e-3);
+  close(w[3], 1, 1e-3);
+  close(w[1], 0, 1e-3);
+  await fig.getByRole('slider').focus();
+  await page.keyboard.press('Home');
+  assert.equal((await state('nl-whitening')).mixing, -1.5);
+});
+
+test('the language switch reaches every figure; Chinese screenshots; no page errors', async () => {
+  await page.click('[data-set-lang="zh"]');
+  for (const tag of ['nl-softmax-sharpness', 'nl-residual-turn', 'nl-dk-scaling', 'nl-batch-dependence', 'nl-adaln',
+    'nl-spectral', 'nl-l2-jacobian', 'nl-prepost-norm', 'nl-whitening']) {
+    await ready(tag);
+    assert.equal(await page.evaluate((t) => document.querySelector(t).getAttribute('lang'), tag), 'zh');
+    assert.match(await text(tag, '.description'), /[\u4e00-\u9fff]/, `${tag} describes itself in Chinese`);
+    await page.locator(tag).screenshot({ path: join(shotsDir, `${tag}-zh.png`) });
+  }
+  await page.click('[data-set-lang="en"]');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+});

@@ -1,0 +1,279 @@
+// NlFigure: the shared machinery of the parameter-driven figures.
+//
+// A figure declares its parameters (attribute, kind, default, range), the
+// controls the reader gets, and four functions: compute(core) asks the core for
+// every number, draw(state) updates the DOM, describe(state) returns the text
+// description, and buildView(root) creates the drawing once. Parsing
+// attributes, reflecting the reader's changes, errors shown in place, the
+// `change` event and the language switch are handled here.
+import { NlElement, el } from './base.js';
+
+const toCamel = (s) => s.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+
+export class NlFigure extends NlElement {
+  /** { key: { attr, kind: 'number' | 'vector' | 'choice', default, min, max, step, length, choices } } */
+  static params = {};
+
+  static get observedAttributes() {
+    return [...Object.values(this.params).map((p) => p.attr), 'lang'];
+  }
+
+  /** Define a property per parameter on the class (no DOM is touched). */
+  static defineProperties() {
+    for (const [key, p] of Object.entries(this.params)) {
+      Object.defineProperty(this.prototype, key, {
+        get() {
+          const v = this._values[key];
+          return Array.isArray(v) ? [...v] : v;
+        },
+        set(v) {
+          this.setAttribute(p.attr, Array.isArray(v) ? v.join(',') : String(v));
+        },
+        configurable: true,
+      });
+    }
+    return this;
+  }
+
+  constructor() {
+    super();
+    const params = this.constructor.params;
+    this._values = Object.fromEntries(Object.entries(params).map(([k, p]) => [k, p.default]));
+    this._attrErrors = new Map();
+    this._coreError = '';
+    this._state = null;
+    this._controls = {};
+  }
+
+  get state() {
+    return this._state;
+  }
+
+  // ---- parameters -------------------------------------------------------------
+  _paramByAttr(attr) {
+    return Object.entries(this.constructor.params).find(([, p]) => p.attr === attr);
+  }
+
+  /** Parse text into a parameter value, or return an error message. */
+  parseValue(key, text) {
+    const p = this.constructor.params[key];
+    if (p.kind === 'choice') {
+      return p.choices.includes(text) ? { value: text } : { error: this.t('badChoice', { name: p.attr, value: text, choices: p.choices.join(', ') }) };
+    }
+    if (p.kind === 'vector') {
+      const parts = text.split(',').map((s) => s.trim());
+      const nums = parts.map((s) => (s === '' ? NaN : Number(s)));
+      const okLength = p.length ? nums.length === p.length : nums.length >= (p.minLength ?? 1);
+      if (!okLength || nums.some((n) => !Number.isFinite(n))) {
+        return { error: this.t('badVector', { name: p.attr, value: text, length: p.length ?? `${p.minLength ?? 1}+` }) };
+      }
+      return { value: nums };
+    }
+    const n = text.trim() === '' ? NaN : Number(text);
+    if (!Number.isFinite(n) || (p.integer && !Number.isInteger(n)) || (p.min !== undefined && n < p.min) || (p.max !== undefined && n > p.max)) {
+      return { error: this.t('badNumber', { name: p.attr, value: text, min: p.min ?? '−∞', max: p.max ?? '∞' }) };
+    }
+    return { value: n };
+  }
+
+  attributeChanged(name, value) {
+    const entry = this._paramByAttr(name);
+    if (entry) this._parseAttribute(entry[0], value);
+    this.refresh();
+  }
+
+  _parseAttribute(key, value) {
+    const p = this.constructor.params[key];
+    this._attrErrors.delete(key);
+    if (value === null) {
+      this._values[key] = p.default;
+      return;
+    }
+    const r = this.parseValue(key, value);
+    if (r.error) this._attrErrors.set(key, r.error);
+    else this._values[key] = r.value;
+  }
+
+  /** The reader changed a parameter: validate, reflect, recompute, fire `change`. */
+  setByUser(key, value) {
+    const p = this.constructor.params[key];
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    const r = this.parseValue(key, text);
+    if (r.error) {
+      this._attrErrors.set(key, r.error);
+      this.refresh();
+      return;
+    }
+    this._attrErrors.delete(key);
+    this._values[key] = r.value;
+    this.reflect(p.attr, text);
+    this.refresh();
+    this.emitChange();
+  }
+
+  // ---- DOM ----------------------------------------------------------------------
+  build(root) {
+    for (const [key, p] of Object.entries(this.constructor.params)) {
+      if (this.hasAttribute(p.attr)) this._parseAttribute(key, this.getAttribute(p.attr));
+    }
+    this._wrap = el('div', { part: 'figure', role: 'group', class: 'wrap', 'aria-describedby': 'desc' });
+    this._status = el('p', { class: 'status muted', role: 'status' });
+    this._controlsBox = el('div', { class: 'controls', part: 'controls' });
+    this._view = el('div', { class: 'view', part: 'view' });
+    this._error = el('p', { class: 'error', part: 'error', role: 'alert' });
+    this._desc = el('p', { class: 'description', part: 'description', id: 'desc', 'aria-live': 'polite' });
+    this._wrap.append(this._status, this._controlsBox, this._view, this._error, this._desc);
+    root.append(this._wrap);
+    this.buildControls(this._controlsBox);
+    this.buildView(this._view);
+  }
+
+  /** Subclasses: the controls (defaults to a slider per number parameter marked `control`). */
+  buildControls(box) {
+    for (const [key, p] of Object.entries(this.constructor.params)) {
+      if (p.control === 'slider') box.append(this.slider(key));
+      if (p.control === 'select') box.append(this.select(key));
+    }
+  }
+
+  /** A labelled range input with a numeric box beside it. */
+  slider(key) {
+    const p = this.constructor.params[key];
+    const label = el('label', { class: 'control' });
+    const text = el('span');
+    const range = el('input', { type: 'range', min: p.min, max: p.max, step: p.step ?? 'any', part: 'slider' });
+    const box = el('input', { type: 'number', min: p.min, max: p.max, step: p.step ?? 'any', part: 'number' });
+    range.addEventListener('input', () => this.setByUser(key, range.value));
+    box.addEventListener('change', () => this.setByUser(key, box.value));
+    label.append(text, range, box);
+    this._controls[key] = { text, range, box };
+    return label;
+  }
+
+  /** A labelled select over a choice parameter. */
+  select(key) {
+    const p = this.constructor.params[key];
+    const label = el('label', { class: 'control' });
+    const text = el('span');
+    const sel = el('select', { part: 'select' });
+    for (const c of p.choices) sel.append(el('option', { value: c }));
+    sel.addEventListener('change', () => this.setByUser(key, sel.value));
+    label.append(text, sel);
+    this._controls[key] = { text, select: sel };
+    return label;
+  }
+
+  /** A button that runs `fn` (a user action) and fires `change` after it. */
+  button(labelKey, fn) {
+    const b = el('button', { type: 'button', part: 'button' });
+    b.dataset.label = labelKey;
+    b.addEventListener('click', () => {
+      if (!this._core) return;
+      fn();
+      this.refresh();
+      this.emitChange();
+    });
+    (this._buttons ??= []).push(b);
+    return b;
+  }
+
+  applyLanguage() {
+    super.applyLanguage();
+    if (!this._wrap) return;
+    this._wrap.setAttribute('aria-label', this.t('name'));
+    for (const [key, c] of Object.entries(this._controls)) {
+      c.text.textContent = this.t(toCamel(this.constructor.params[key].attr));
+      for (const input of [c.range, c.box, c.select]) input?.setAttribute('aria-label', this.t(toCamel(this.constructor.params[key].attr)));
+      if (c.select) for (const o of c.select.options) o.textContent = this.t(`choice_${o.value}`);
+    }
+    for (const b of this._buttons ?? []) b.textContent = this.t(b.dataset.label);
+    this.languageChanged?.();
+    if (this._state) this.render();
+  }
+
+  _syncControls() {
+    for (const [key, c] of Object.entries(this._controls)) {
+      if (this._attrErrors.has(key)) continue;
+      const v = this._values[key];
+      if (c.range) c.range.value = String(v);
+      if (c.box && this.shadowRoot.activeElement !== c.box) c.box.value = String(v);
+      if (c.select) c.select.value = String(v);
+    }
+  }
+
+  // ---- computation and drawing ------------------------------------------------------
+  refresh() {
+    if (!this._built) return;
+    this._syncControls();
+    if (!this._core) return;
+    this._coreError = '';
+    if (this._attrErrors.size === 0) {
+      try {
+        this._state = Object.freeze({ ...structuredClone(this._values), ...this.compute(this._core, this._values), error: null });
+      } catch (e) {
+        this._coreError = e.message;
+      }
+    }
+    const errors = [...this._attrErrors.values(), ...(this._coreError ? [this._coreError] : [])];
+    if (errors.length && this._state) this._state = Object.freeze({ ...this._state, error: errors.join(' ') });
+    this.render();
+  }
+
+  render() {
+    const errors = [...this._attrErrors.values(), ...(this._coreError ? [this._coreError] : [])];
+    this._error.textContent = errors.join(' ');
+    this._wrap.classList.toggle('has-error', errors.length > 0);
+    if (!this._state) return;
+    this.draw(this._state);
+    this._desc.textContent = errors.length ? '' : this.describe(this._state);
+  }
+
+  // ---- helpers for subclasses ----------------------------------------------------------
+  /** Run an op and return one output's data as a plain array. */
+  op(name, inputs, attrs, output) {
+    const out = this._core.run(name, inputs, attrs);
+    return Array.from(out[output ?? Object.keys(out)[0]].data);
+  }
+
+  /** A 1-D tensor. */
+  static vec(data) {
+    return { shape: [data.length], data };
+  }
+
+  /** Format a list of numbers in the figure's locale: "(0.731, 0.269)". */
+  fmtList(values, digits = 4) {
+    return `(${values.map((v) => this.fmt(v, digits)).join(', ')})`;
+  }
+}
+
+/** Shared styles of the parameter-driven figures. */
+export const figureCss = `
+:host { --nl-a: #4c6ef5; --nl-b: #e8590c; --nl-c: #0c8599; --nl-d: #9c36b5; }
+@media (prefers-color-scheme: dark) { :host { --nl-a: #91a7ff; --nl-b: #ff922b; --nl-c: #3bc9db; --nl-d: #da77f2; } }
+.controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin-bottom: 8px; }
+.control { display: flex; align-items: center; gap: 6px; }
+.control input[type=range] { width: 150px; }
+.control input[type=number] { width: 84px; padding: 2px 6px; }
+select { padding: 2px 6px; }
+.panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: 10px; }
+.panel-title { font-size: 13px; font-weight: 600; }
+.axis line, .grid-line { stroke: var(--nl-grid); }
+.axis text, .tick { font-size: 11px; fill: var(--nl-muted); }
+.zero { stroke: var(--nl-muted); }
+.curve { fill: none; stroke: var(--nl-a); stroke-width: 2; }
+.curve.b { stroke: var(--nl-b); }
+.curve.c { stroke: var(--nl-c); }
+.curve.ref { stroke: var(--nl-reference); stroke-dasharray: 4 3; }
+.marker { fill: var(--nl-b); stroke: var(--nl-bg); stroke-width: 1.5; }
+.bar-a { fill: var(--nl-a); } .bar-b { fill: var(--nl-b); } .bar-c { fill: var(--nl-c); } .bar-d { fill: var(--nl-d); }
+.bar-ref { fill: var(--nl-reference); }
+.arrow { stroke-width: 2.5; fill: none; }
+.arrow.a { stroke: var(--nl-a); } .arrow.b { stroke: var(--nl-b); } .arrow.c { stroke: var(--nl-c); } .arrow.d { stroke: var(--nl-d); }
+.arrow.ref { stroke: var(--nl-reference); stroke-dasharray: 5 4; }
+.label { font-size: 12px; }
+.numbers { font-variant-numeric: tabular-nums; font-size: 0.9em; margin: 6px 0 0; }
+.has-error .view { opacity: 0.35; }
+table { border-collapse: collapse; font-size: 0.85em; font-variant-numeric: tabular-nums; }
+th, td { padding: 2px 10px 2px 0; text-align: right; }
+th:first-child { text-align: left; }
+`;
