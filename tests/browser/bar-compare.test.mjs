@@ -10,6 +10,7 @@ let env, page, problems;
 before(async () => {
   env = await setup();
   ({ page, problems } = await openPage(env.browser, env.url + 'web/index.html'));
+  await page.locator('nl-bar-compare').scrollIntoViewIfNeeded(); // figures start when they scroll into view
   await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current);
 });
 after(() => env.close());
@@ -116,6 +117,7 @@ test('the language switch changes the page and the figure, and is remembered', a
   assert.match(await fig.locator('.description').textContent(), /不变/);
   await page.locator('#fig-bars').screenshot({ path: join(shotsDir, 'bar-compare-zh.png') });
   await page.reload();
+  await page.locator('nl-bar-compare').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
   assert.equal(await fig.getByRole('button', { name: '只乘 10' }).count(), 1);

@@ -185,3 +185,14 @@ test('the language switch reaches every figure; Chinese screenshots; no page err
   assert.deepEqual(problems, []);
   assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
 });
+
+test('figures start their work only when they scroll into view', async () => {
+  const fresh = await env.browser.newPage({ viewport: { width: 1100, height: 700 } });
+  await fresh.goto(env.url + 'web/index.html');
+  await fresh.locator('nl-softmax-sharpness').scrollIntoViewIfNeeded();
+  await fresh.waitForFunction(() => document.querySelector('nl-softmax-sharpness')?.state);
+  assert.equal(await fresh.evaluate(() => document.querySelector('nl-whitening').state), null, 'far below the fold: not started');
+  await fresh.locator('nl-whitening').scrollIntoViewIfNeeded();
+  await fresh.waitForFunction(() => document.querySelector('nl-whitening')?.state);
+  await fresh.close();
+});
