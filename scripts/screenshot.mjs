@@ -12,11 +12,15 @@ page.on('console', (m) => m.type() === 'error' && console.error('console:', m.te
 page.on('pageerror', (e) => console.error('pageerror:', e.message));
 await page.goto(url + 'web/index.html');
 if (args.includes('--zh')) await page.click('[data-set-lang="zh"]');
-await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current);
-for (const sel of ['nl-axis-cube', 'nl-code-shapes']) {
-  await page.locator(sel).scrollIntoViewIfNeeded();
-  await page.waitForFunction((s) => document.querySelector(s)?.state, sel);
+// figures start when they scroll into view: visit each one
+for (const fig of await page.locator('figure.figure > :first-child').all()) {
+  await fig.scrollIntoViewIfNeeded();
+  await fig.evaluate((el) => new Promise((resolve) => {
+    const check = () => (el.state ? resolve() : setTimeout(check, 20));
+    check();
+  }));
 }
+await page.evaluate(() => window.scrollTo(0, 0));
 await page.screenshot({ path: out, fullPage: true });
 await browser.close();
 server.close();

@@ -38,6 +38,7 @@ export const baseCss = `
   }
 }
 :host([hidden]) { display: none; }
+[hidden] { display: none !important; }
 * { box-sizing: border-box; }
 svg { display: block; width: 100%; height: auto; overflow: visible; }
 svg text { fill: var(--nl-fg); font-family: var(--nl-font); }
@@ -47,6 +48,8 @@ button, input, select {
   border: 1px solid var(--nl-grid); border-radius: 6px; min-height: 32px;
 }
 button { padding: 4px 12px; cursor: pointer; }
+input[type=range] { max-width: 36vw; }
+label { max-width: 100%; }
 button:hover { border-color: var(--nl-muted); }
 :focus-visible { outline: 2px solid var(--nl-focus); outline-offset: 2px; }
 .error { color: var(--nl-error); font-weight: 600; min-height: 1.2em; margin: 4px 0; }
