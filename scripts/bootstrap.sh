@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages: the WASM toolchain, the core's headers, Catch2, CMake,
-# Chromium for the browser tests and a CJK font so Chinese text renders.
-packages=(emscripten xtensor-dev xtl-dev catch2 cmake g++ chromium fonts-wqy-microhei)
+# clang with its sanitizer and libFuzzer runtimes, Chromium for the browser tests
+# and a CJK font so Chinese text renders.
+packages=(emscripten xtensor-dev xtl-dev catch2 cmake g++ clang libclang-rt-14-dev chromium fonts-wqy-microhei)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

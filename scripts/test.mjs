@@ -1,10 +1,15 @@
 // `npm test`: every tier, each on the artifact it tests, then one summary.
 //   1. build     the WASM module (incremental) — the shipped artifact
 //   2. native    the C++ core and its Catch2 suite (ctest)
+//      sanitize  the same suite under ASan + UBSan
+//      fuzz      libFuzzer over run_op: regression inputs, then FUZZ_SECONDS (30) of fuzzing
 //   3. wasm      the WASM module under Node: API tests and every conformance case
 //   4. browser   the figures in Debian's Chromium (Playwright)
 // Prints "summary: N passed, N failed" last; exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -45,6 +50,40 @@ tier('native', () => {
   const m = r.stdout.match(/(\d+)% tests passed, (\d+) tests failed out of (\d+)/);
   const total = m ? Number(m[3]) : 0, failed = m ? Number(m[2]) : 1;
   return { passed: total - failed, failed, ok: r.status === 0 && total > 0 };
+});
+
+tier('sanitize', () => {
+  // The Catch2 suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer.
+  let r = run('cmake', ['-S', '.', '-B', 'build/asan', '-DNORMLAB_SANITIZE=ON', '-DCMAKE_BUILD_TYPE=RelWithDebInfo']);
+  if (r.status === 0) r = run('cmake', ['--build', 'build/asan', '-j2', '--target', 'normlab_tests']);
+  if (r.status !== 0) return { passed: 0, failed: 1, ok: false };
+  r = run('build/asan/normlab_tests', [], { env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' } });
+  const m = r.stdout.match(/test cases: +(\d+)(?: \| +(\d+) passed)?(?: \| +(\d+) failed)?/) ?? r.stdout.match(/All tests passed \((\d+) assertions in (\d+) test cases\)/);
+  const cases = m ? Number(m[0].startsWith('All') ? m[2] : m[1]) : 0;
+  const failed = m && !m[0].startsWith('All') ? Number(m[3] ?? 0) : 0;
+  console.log(`sanitizers: ${cases - failed} of ${cases} Catch2 test cases pass under ASan+UBSan (leak detection on)`);
+  return { passed: cases - failed, failed: r.status === 0 ? failed : Math.max(failed, 1), ok: r.status === 0 && cases > 0 };
+});
+
+tier('fuzz', () => {
+  // libFuzzer over run_op: every past crash input, then a bounded run from the committed corpus.
+  const seconds = Number(process.env.FUZZ_SECONDS ?? 30);
+  let r = run('cmake', ['-S', '.', '-B', 'build/fuzz', '-DNORMLAB_FUZZ=ON', '-DCMAKE_CXX_COMPILER=clang++', '-DCMAKE_BUILD_TYPE=RelWithDebInfo']);
+  if (r.status === 0) r = run('cmake', ['--build', 'build/fuzz', '-j2', '--target', 'fuzz_ops']);
+  if (r.status !== 0) return { passed: 0, failed: 1, ok: false };
+  const regressions = readdirSync(join(root, 'tests/fuzz/regressions')).map((f) => join('tests/fuzz/regressions', f));
+  const reg = run('build/fuzz/fuzz_ops', regressions);
+  const work = mkdtempSync(join(tmpdir(), 'normlab-fuzz-'));
+  cpSync(join(root, 'tests/fuzz/corpus'), work, { recursive: true });
+  const f = run('build/fuzz/fuzz_ops', [work, `-max_total_time=${seconds}`, '-timeout=10', '-rss_limit_mb=2048',
+    `-artifact_prefix=${join(root, 'build', 'fuzz-crash-')}`, '-print_final_stats=1']);
+  const text = f.stdout + f.stderr;
+  const execs = Number((text.match(/stat::number_of_executed_units: *(\d+)/) ?? [])[1] ?? 0);
+  const cov = (text.match(/cov: (\d+) ft: (\d+)/g) ?? []).pop() ?? 'cov: ?';
+  const crashed = f.status !== 0;
+  console.log(`fuzz: ${regressions.length} regression inputs ${reg.status === 0 ? 'pass' : 'FAIL'}; ${execs} executions in ${seconds} s, ${cov}, crashes ${crashed ? 1 : 0}`);
+  const ok = reg.status === 0 && !crashed && execs > 0;
+  return { passed: ok ? 2 : 0, failed: ok ? 0 : 1, ok };
 });
 
 tier('types', () => {

@@ -7,6 +7,8 @@
 // a message that the JS layer throws as an Error.
 #include <emscripten/bind.h>
 
+#include <malloc.h>
+
 #include <cstdint>
 #include <exception>
 #include <string>
@@ -155,6 +157,9 @@ std::string op_names() {
   return s;
 }
 
+// Bytes the allocator has handed out and not taken back (for leak tests).
+double heap_bytes() { return static_cast<double>(mallinfo().uordblks); }
+
 // A C++ exception that escaped anyway reaches JS as a pointer: decode it.
 std::string exception_message(std::uintptr_t ptr) {
   return reinterpret_cast<std::exception*>(ptr)->what();
@@ -183,5 +188,6 @@ EMSCRIPTEN_BINDINGS(normlab) {
   function("opNames", &op_names);
   function("opSpec", &op_spec);
   function("release", &release);
+  function("heapBytes", &heap_bytes);
   function("exceptionMessage", &exception_message);
 }

@@ -74,6 +74,7 @@ void attend(Call& c, double scale, bool qk_norm) {
                " at index " + std::to_string(e));
   }
   const bool causal = c.flag("causal");
+  c.check_work(double(h.batch) * h.tq * h.tk * double(h.dk + h.dv), "attention over these shapes");
   if (qk_norm) {  // L2 along the head axis, as F.normalize
     const Transform t{false, Denominator::MaxSqrtEps, 1e-12};
     for (Tensor* z : {&q, &k}) {
@@ -132,6 +133,7 @@ void sdpa(Call& c) {
 // Pre-Norm: x + F(N(x)); Post-Norm: N(x + F(x)); F(z) = z W^T + b.
 void residual_block(Call& c) {
   const Tensor& x = c.in("x");
+  c.expect_rank("x", x, 1);
   const Shape s = shape_of(x);
   const std::size_t d = s.back();
   const Tensor& w = c.in("W");
@@ -145,6 +147,7 @@ void residual_block(Call& c) {
   if (norm != "layer_norm" && norm != "rms_norm")
     c.fail("norm must be \"layer_norm\" or \"rms_norm\" (got \"" + norm + "\")");
   const bool ln = norm == "layer_norm";
+  c.check_work(double(x.size()) * double(d), "the d x d linear map");
   const Description nd{c.op, layer_group(s, 1), ln ? Measure::MeanVar : Measure::MeanSquare,
                        {ln, Denominator::SqrtPlusEps, c.num("eps")}, {}, {}};
   auto linear = [&](const Tensor& z) {

@@ -115,6 +115,7 @@ void score_spread(Call& c) {
   if (mode != "raw" && mode != "scaled" && mode != "qk_norm")
     c.fail("mode must be \"raw\", \"scaled\" or \"qk_norm\" (got \"" + mode + "\")");
   const double g = c.num("g");
+  c.check_work(double(count) * double(dk) * 8, "drawing count * d_k normals");
   Normal rng{static_cast<std::uint64_t>(c.integer("seed"))};
   std::vector<double> scores(count), q(dk), k(dk);
   for (auto& s : scores) {
@@ -137,6 +138,7 @@ void linear_map(Call& c) {
   c.expect_rank("W", w, 2, 2);
   c.expect_rank("points", p, 2, 2);
   const std::size_t m = w.shape()[0], n = w.shape()[1], k = p.shape()[0];
+  c.check_work(double(k) * m * n, "mapping the points");
   if (p.shape()[1] != n)
     c.fail("points have width " + std::to_string(p.shape()[1]) + " but W has " + std::to_string(n) + " columns");
   std::vector<double> out(k * m, 0.0);
@@ -152,6 +154,7 @@ void singular_values(Call& c) {
   c.expect_rank("W", w, 2, 2);
   const std::size_t m = w.shape()[0], n = w.shape()[1];
   if (n > 256) c.fail("W has " + std::to_string(n) + " columns; at most 256 are supported");
+  c.check_work(double(m) * n * n, "W^T W");
   std::vector<double> g(n * n, 0.0), vecs;
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = 0; b < n; ++b)
@@ -168,6 +171,7 @@ void covariance(Call& c) {
   const Tensor& x = c.in("x");
   if (x.dimension() != 2) c.fail("x must have shape [n, f] but has shape " + shape_str(shape_of(x)));
   const std::size_t n = x.shape()[0], f = x.shape()[1];
+  c.check_work(double(n) * f * f, "the covariance of x");
   const Stats st = measure(x.data(), Group{1, n, f, 1}, Measure::MeanVar);
   std::vector<double> cov(f * f, 0.0);
   for (std::size_t i = 0; i < n; ++i)

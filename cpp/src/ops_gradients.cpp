@@ -15,6 +15,7 @@ void l2_jacobian(Call& c) {
   const Tensor& x = c.in("x");
   c.expect_rank("x", x, 1, 1);
   const std::size_t d = x.size();
+  checked_size({d, d}, c.op + ": J");
   const double eps = c.num("eps");
   double n = 0;
   for (float v : x) n += double(v) * v;
@@ -36,6 +37,7 @@ void layer_norm_jacobian(Call& c) {
   const Tensor& x = c.in("x");
   c.expect_rank("x", x, 1, 1);
   const std::size_t d = x.size();
+  checked_size({d, d}, c.op + ": J");
   const Stats st = measure(x.data(), Group::rows(1, d), Measure::MeanVar);
   const double s = denominators(st, {true, Denominator::SqrtPlusEps, c.num("eps")}, c.op)[0];
   std::vector<double> y(d);

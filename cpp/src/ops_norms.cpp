@@ -295,15 +295,18 @@ void local_response_norm(Call& c) {
   const long long size = c.integer("size");
   const double alpha = c.num("alpha"), beta = c.num("beta"), k = c.num("k");
   const std::size_t n = s[0], ch = s[1], sp = spatial_size(s);
+  c.check_work(double(x.size()) * double(std::min<long long>(size, ch)), "the channel window");
   const long long before = size / 2, after = (size - 1) / 2;
+  const long long C = static_cast<long long>(ch);
   Tensor y = xt::empty<float>(s);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t q = 0; q < ch; ++q)
       for (std::size_t p = 0; p < sp; ++p) {
         double sum = 0;
-        for (long long o = -before; o <= after; ++o) {
-          const long long cc = static_cast<long long>(q) + o;
-          if (cc < 0 || cc >= static_cast<long long>(ch)) continue;
+        // the window, clipped to the channels that exist (zero padding adds nothing)
+        const long long lo = std::max(0LL, static_cast<long long>(q) - before);
+        const long long hi = std::min(C - 1, static_cast<long long>(q) + after);
+        for (long long cc = lo; cc <= hi; ++cc) {
           const double v = x.data()[(i * ch + cc) * sp + p];
           sum += v * v;
         }

@@ -111,6 +111,7 @@ void whiten(Call& c) {
   const std::size_t n = x.shape()[0], f = x.shape()[1];
   if (f > 256) c.fail("x has " + std::to_string(f) + " features; whitening supports at most 256");
   const double eps = c.num("eps");
+  c.check_work(double(n) * f * f, "the covariance of x");
   const Stats st = measure(x.data(), per_feature(x), Measure::MeanVar);
   std::vector<double> cov(f * f, 0.0);
   for (std::size_t i = 0; i < n; ++i)

@@ -35,7 +35,8 @@ Value shape_value(const Shape& s) {
 void reduction_group(Call& c) {
   const Shape s = dims(c, "shape", false);
   if (s.size() != 3) c.fail("shape must be [B, T, D] (3 sizes) but has " + std::to_string(s.size()));
-  checked_size(s, c.op + ": shape");
+  if (checked_size(s, c.op + ": shape") > (1u << 20))
+    c.fail("shape " + shape_str(s) + " has more than 2^20 elements; a group listing is for figures");
   const auto idx = c.ints("index");
   if (idx.size() != 3) c.fail("index must be [b, t, d] (3 numbers) but has " + std::to_string(idx.size()));
   for (std::size_t a = 0; a < 3; ++a)

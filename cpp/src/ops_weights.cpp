@@ -69,6 +69,7 @@ void spectral_norm(Call& c) {
   };
   std::vector<double> v(n, 0.0);
   const long long steps = c.integer("n_power_iterations");
+  c.check_work(double(steps + 1) * 2 * double(m) * n, "power iteration");
   for (long long s = 0; s < steps; ++s) {
     v = normalized(WTu(u), eps);
     u = normalized(Wv(v), eps);

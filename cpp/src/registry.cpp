@@ -37,6 +37,7 @@ void check_range(const std::string& op, const std::string& name, double v) {
   if ((name == "num_groups" || name == "virtual_batch_size" || name == "size" ||
        name == "normalized_ndim" || name == "n_power_iterations") && v < 1)
     bad(">= 1");
+  if (name == "n_power_iterations" && v > 10000) bad("<= 10000");
   if ((name == "r_max" || name == "d_max") && v < (name == "r_max" ? 1 : 0))
     bad(name == "r_max" ? ">= 1" : ">= 0");
 }
@@ -89,6 +90,11 @@ std::vector<long long> Call::ints(const std::string& name) const {
 }
 
 void Call::fail(const std::string& msg) const { throw InputError(op + ": " + msg); }
+
+void Call::check_work(double work, const std::string& what) const {
+  if (work > kMaxWork)
+    fail(what + " needs about " + num_str(work) + " operations, more than the limit of " + num_str(kMaxWork));
+}
 
 void Call::expect_shape(const std::string& input, const Tensor& t, const Shape& want,
                         const std::string& what) const {

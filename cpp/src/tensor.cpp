@@ -39,16 +39,17 @@ std::string num_str(double v) {
 }
 
 std::size_t checked_size(const Shape& s, const std::string& what) {
+  // Every size counts, even beside a zero: strides are products of sizes.
   std::size_t n = 1;
   for (auto d : s) {
-    if (d != 0 && n > kMaxElements / d)
+    const std::size_t f = d ? d : 1;
+    if (d > kMaxElements || n > kMaxElements / f)
       throw InputError(what + " has shape " + shape_str(s) + ", more than the limit of " +
                        std::to_string(kMaxElements) + " elements");
-    n *= d;
+    n *= f;
   }
-  if (n > kMaxElements)
-    throw InputError(what + " has shape " + shape_str(s) + ", more than the limit of " +
-                     std::to_string(kMaxElements) + " elements");
+  for (auto d : s)
+    if (d == 0) return 0;
   return n;
 }
 

@@ -7,9 +7,9 @@ import { startServer } from '../../scripts/serve.mjs';
 export const shotsDir = fileURLToPath(new URL('../../test-results/', import.meta.url));
 mkdirSync(shotsDir, { recursive: true });
 
-export async function setup() {
+export async function setup(launchOptions = {}) {
   const { server, url } = await startServer({ port: 0 });
-  const browser = await launch();
+  const browser = await launch(launchOptions);
   return {
     url,
     browser,

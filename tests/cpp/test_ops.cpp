@@ -169,3 +169,9 @@ TEST_CASE("Figure helpers: the article's angles, score spreads and singular valu
   expect_close(run("linspace", {}, {{"start", -1.0}, {"stop", 1.0}, {"count", 5.0}}).at("x").f,
                std::vector<double>{-1, -0.5, 0, 0.5, 1});
 }
+
+TEST_CASE("Huge sizes beside a zero size are rejected too (found by fuzzing)", "[errors][limits]") {
+  const std::size_t huge = std::size_t(1) << 40;
+  CHECK_THROWS_WITH(checked_size({huge, huge, 0}, "x"), Contains("limit"));
+  CHECK(checked_size({0, 3}, "x") == 0);
+}

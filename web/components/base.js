@@ -148,6 +148,7 @@ export class NlElement extends Base {
       },
       (err) => {
         this._started = false;
+        this._loadError = err.message;
         this.showStatus(this.t('loadFailed', { reason: err.message }));
       },
     );
@@ -167,6 +168,8 @@ export class NlElement extends Base {
   /** Subclasses: set every text from the catalog. */
   applyLanguage() {
     this.setAttribute('aria-label', this.t('name'));
+    if (this._loadError) this.showStatus(this.t('loadFailed', { reason: this._loadError }));
+    else if (this._started && !this._core) this.showStatus(this.t('loading'));
     if (this._core) this.refresh();
   }
 

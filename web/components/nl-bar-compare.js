@@ -225,7 +225,6 @@ td .ref { color: var(--nl-muted); }
     this._legendRef.replaceChildren(el('span', { class: 'swatch reference' }), this.t('legendReference'));
     this._legendCur.replaceChildren(el('span', { class: 'swatch current' }), this.t('legendCurrent'));
     this._layout = null; // panel titles are text in the SVG
-    if (!this._core) this.showStatus(this._started ? this.t('loading') : '');
   }
 
   // ---- interaction -------------------------------------------------------

@@ -98,6 +98,10 @@ export class Core {
   /** Names of every operation the core provides. */
   readonly ops: readonly string[];
   spec(op: string): OpSpec;
+  /** Bytes currently allocated inside the WASM heap (diagnostics and leak tests). */
+  heapBytes(): number;
+  /** Bytes of the WASM memory (grows up to 1 GiB, never shrinks). */
+  memoryBytes(): number;
   run<K extends OpName>(op: K, inputs?: Inputs, attrs?: Attrs): OpOutputs[K];
   run(op: string, inputs?: Inputs, attrs?: Attrs): Record<string, TensorOutput | IntOutput>;
 

@@ -60,6 +60,16 @@ export class Core {
     this._specs = new Map();
   }
 
+  /** Bytes currently allocated inside the WASM heap (diagnostics and leak tests). */
+  heapBytes() {
+    return this._m.heapBytes();
+  }
+
+  /** Bytes of the WASM memory itself (it grows, up to 1 GiB, and never shrinks). */
+  memoryBytes() {
+    return this._m.HEAP8.length;
+  }
+
   /** Inputs, attributes and outputs of an operation, as the core declares them. */
   spec(op) {
     let s = this._specs.get(op);

@@ -9,8 +9,6 @@ export default {
   },
   barCompare: {
     name: 'Bar comparison of L2 normalization, LayerNorm and RMSNorm',
-    loading: 'Loading the computation core…',
-    loadFailed: 'This figure could not start: the computation core did not load ({reason}).',
     input: 'Input',
     l2: 'L2',
     layer_norm: 'LayerNorm',
@@ -39,8 +37,6 @@ export default {
   },
   axisCube: {
     name: 'Axis cube: which elements of a [B, T, D] tensor share statistics',
-    loading: 'Loading the computation core…',
-    loadFailed: 'This figure could not start: the computation core did not load ({reason}).',
     method: 'Method',
     batch_norm: 'BatchNorm',
     layer_norm: 'LayerNorm',
@@ -80,8 +76,6 @@ export default {
   },
   codeShapes: {
     name: 'PyTorch code with the shape of each highlighted expression',
-    loading: 'Loading the computation core…',
-    loadFailed: 'This figure could not start: the computation core did not load ({reason}).',
     sizes: 'Sizes:',
     sizeLabel: 'size {name}',
     codeLabel: 'PyTorch implementation of L2 normalization, LayerNorm, RMSNorm and AdaLN',

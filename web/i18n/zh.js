@@ -9,8 +9,6 @@ export default {
   },
   barCompare: {
     name: 'L2 normalization、LayerNorm 与 RMSNorm 的柱状对比',
-    loading: '正在加载计算核心…',
-    loadFailed: '图无法启动：计算核心未能加载（{reason}）。',
     input: '输入',
     l2: 'L2',
     layer_norm: 'LayerNorm',
@@ -39,8 +37,6 @@ export default {
   },
   axisCube: {
     name: '坐标轴立方体：[B, T, D] tensor 中哪些元素共享统计量',
-    loading: '正在加载计算核心…',
-    loadFailed: '图无法启动：计算核心未能加载（{reason}）。',
     method: '方法',
     batch_norm: 'BatchNorm',
     layer_norm: 'LayerNorm',
@@ -80,8 +76,6 @@ export default {
   },
   codeShapes: {
     name: '带有每个高亮表达式 shape 的 PyTorch 代码',
-    loading: '正在加载计算核心…',
-    loadFailed: '图无法启动：计算核心未能加载（{reason}）。',
     sizes: '尺寸：',
     sizeLabel: '尺寸 {name}',
     codeLabel: 'L2 normalization、LayerNorm、RMSNorm 与 AdaLN 的 PyTorch 实现',

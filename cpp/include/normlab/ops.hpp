@@ -52,6 +52,9 @@ class Call {
   void expect_rank(const std::string& input, const Tensor& t, std::size_t lo,
                    std::size_t hi = 0) const;
 
+  /// Fails when an operation would do more than kMaxWork arithmetic.
+  void check_work(double work, const std::string& what) const;
+
   void out(const std::string& name, const Tensor& t) { outputs[name] = Value::of(t); }
   void out(const std::string& name, Value v) { outputs[name] = std::move(v); }
 

@@ -25,6 +25,10 @@ using Shape = std::vector<std::size_t>;
 /// Shapes over it are rejected before anything is allocated.
 constexpr std::size_t kMaxElements = std::size_t(1) << 25;
 
+/// Most arithmetic one call may do (about 2^30 multiply-adds, a second or
+/// two): operations whose cost grows faster than their inputs check it first.
+constexpr double kMaxWork = 1073741824.0;
+
 /// An operation's result: float32 data or integers (indices, shapes).
 struct Value {
   Shape shape;

@@ -1,0 +1,142 @@
+// Figures that survive what a page does to them: a thousand connects and
+// disconnects per element release their observers, listeners and memory;
+// markup in any attribute is never parsed; a missing WASM file leaves a
+// readable fallback and a working page.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, setup } from './helpers.mjs';
+
+let env;
+before(async () => {
+  env = await setup({ extraArgs: ['--js-flags=--expose-gc'] });
+});
+after(() => env.close());
+
+const TAGS = ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes', 'nl-softmax-sharpness', 'nl-residual-turn', 'nl-dk-scaling',
+  'nl-batch-dependence', 'nl-adaln', 'nl-spectral', 'nl-l2-jacobian', 'nl-prepost-norm', 'nl-whitening'];
+
+// Count live observers and global listeners by wrapping their constructors and methods.
+const instrument = () => {
+  window.__live = { io: 0, ro: 0, global: 0 };
+  for (const [name, key] of [['IntersectionObserver', 'io'], ['ResizeObserver', 'ro']]) {
+    const Base = window[name];
+    window[name] = class extends Base {
+      observe(...a) {
+        if (!this.__on) (this.__on = true), window.__live[key]++;
+        return super.observe(...a);
+      }
+      disconnect() {
+        if (this.__on) (this.__on = false), window.__live[key]--;
+        return super.disconnect();
+      }
+    };
+  }
+  for (const target of [window, document]) {
+    const add = target.addEventListener.bind(target), remove = target.removeEventListener.bind(target);
+    target.addEventListener = (...a) => (window.__live.global++, add(...a));
+    target.removeEventListener = (...a) => (window.__live.global--, remove(...a));
+  }
+};
+
+test('connecting and disconnecting each element 1000 times releases observers, listeners and memory', async () => {
+  const { page } = await openPage(env.browser, env.url + 'web/index.html');
+  await page.evaluate(instrument);
+  const result = await page.evaluate(async (tags) => {
+    const host = document.createElement('div');
+    document.body.prepend(host);
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    const cycle = async (n) => {
+      for (const tag of tags) {
+        const el = document.createElement(tag);
+        for (let i = 0; i < n; i++) {
+          host.append(el);
+          if (i % 100 === 0) await settle(); // let observers and the core run now and then
+          el.remove();
+        }
+      }
+    };
+    await cycle(50); // warm-up: the shared core loads, styles are built
+    gc();
+    const heap0 = performance.memory.usedJSHeapSize;
+    const live0 = { ...window.__live };
+    await cycle(1000);
+    await settle();
+    gc();
+    return { heap0, heap1: performance.memory.usedJSHeapSize, live0, live1: { ...window.__live } };
+  }, TAGS);
+  console.log(`reliability: ${TAGS.length} elements x 1000 connect/disconnect: JS heap ${result.heap0} -> ${result.heap1} bytes; ` +
+    `live observers/listeners ${JSON.stringify(result.live0)} -> ${JSON.stringify(result.live1)}`);
+  assert.deepEqual(result.live1, result.live0, 'no observer or global listener left behind');
+  assert.ok(result.heap1 - result.heap0 < 2_000_000, `JS heap grew by ${result.heap1 - result.heap0} bytes`);
+});
+
+test('markup in any attribute is shown as text, never parsed', async () => {
+  const { page } = await openPage(env.browser, env.url + 'web/index.html');
+  const payload = '<img src=x onerror="window.__pwned=1"><b>bold</b>';
+  const report = await page.evaluate(async ([tags, payload]) => {
+    const out = [];
+    for (const tag of tags) {
+      const el = document.createElement(tag);
+      document.body.prepend(el);
+      el.start?.(); // start now instead of waiting to scroll into view
+      await new Promise((r) => setTimeout(r, 50));
+      for (const attr of customElements.get(tag).observedAttributes) {
+        el.setAttribute(attr, payload);
+        await new Promise((r) => setTimeout(r, 0));
+        const root = el.shadowRoot;
+        out.push({ tag, attr, parsed: root.querySelectorAll('img, b').length, shown: root.textContent.includes('<img src=x') });
+      }
+      el.remove();
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    return { out, pwned: window.__pwned ?? null };
+  }, [TAGS, payload]);
+  assert.equal(report.pwned, null);
+  for (const r of report.out) assert.equal(r.parsed, 0, `${r.tag} ${r.attr} parsed markup`);
+  const shown = report.out.filter((r) => r.shown).length;
+  assert.ok(shown >= report.out.length - TAGS.length, `the bad value is quoted in the message (${shown}/${report.out.length})`);
+});
+
+test('bad attributes show a message in place and the figure recovers (vector, shape, num-groups)', async () => {
+  const { page } = await openPage(env.browser, env.url + 'web/index.html');
+  const run = (fn, arg) => page.evaluate(fn, arg);
+  for (const [tag, attr, bad, good, pattern] of [
+    ['nl-bar-compare', 'vector', 'a,b', '1,2,3', /at least two numbers/],
+    ['nl-axis-cube', 'shape', '0,3,4', '3,4,5', /shape must be three whole numbers/],
+    ['nl-axis-cube', 'num-groups', '7', '5', /num_groups \(7\) must divide the channel count D \(5\)/],
+  ]) {
+    const msg = await run(async ([t, a, b]) => {
+      const el = document.querySelector(t);
+      el.scrollIntoView();
+      if (t === 'nl-axis-cube') el.setAttribute('method', 'group_norm');
+      await new Promise((r) => { const c = () => (el.state ? r() : setTimeout(c, 20)); c(); });
+      el.setAttribute(a, b);
+      return el.shadowRoot.querySelector('.error').textContent;
+    }, [tag, attr, bad]);
+    assert.match(msg, pattern, `${tag} ${attr}=${bad}`);
+    const after = await run(([t, a, g]) => {
+      const el = document.querySelector(t);
+      el.setAttribute(a, g);
+      return { error: el.shadowRoot.querySelector('.error').textContent, state: el.state.error };
+    }, [tag, attr, good]);
+    assert.deepEqual(after, { error: '', state: null }, `${tag} recovers`);
+  }
+});
+
+test('a WASM file that fails to load leaves a fallback text and a working page', async () => {
+  const context = await env.browser.newContext();
+  await context.route('**/normlab-core.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(env.url + 'web/index.html');
+  await page.locator('nl-bar-compare').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => /could not start/.test(document.querySelector('nl-bar-compare').shadowRoot.textContent));
+  const status = await page.locator('nl-bar-compare').locator('.status').textContent();
+  assert.match(status, /could not start: the computation core did not load \(.*HTTP 404\)/);
+  await page.click('[data-set-lang="zh"]'); // the rest of the page keeps working
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.match(await page.locator('nl-bar-compare').locator('.status').textContent(), /图无法启动/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,110 @@
+// libFuzzer harness over the core's public entry, run_op: arbitrary bytes
+// become an operation, its inputs (shapes and values, including NaN, +-Inf,
+// huge and tiny numbers, zero and huge sizes) and attributes. Bad input must
+// come back as InputError; any other exception, crash, leak, hang or
+// sanitizer report is a bug.
+//   build: cmake -S . -B build/fuzz -DNORMLAB_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "normlab/ops.hpp"
+
+using namespace normlab;
+
+namespace {
+
+struct Bytes {
+  const std::uint8_t* p;
+  std::size_t n;
+  std::uint8_t next() {
+    if (!n) return 0;
+    --n;
+    return *p++;
+  }
+  bool empty() const { return n == 0; }
+};
+
+const double kSpecial[] = {0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 1e-5, 1e-12, 1e-38, 1e-45, 1e30, 3.4e38, -3.4e38,
+                           std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity(), 1000.0, 1e6, -7.0, 100.0};
+
+double number(Bytes& b) {
+  const std::uint8_t k = b.next();
+  if (k < 40) return kSpecial[k % (sizeof kSpecial / sizeof *kSpecial)];
+  return (double(k) - 148.0) / 8.0 + double(b.next()) / 256.0;  // small values
+}
+
+std::size_t dim(Bytes& b) {
+  const std::uint8_t k = b.next();
+  if (k == 255) return std::size_t(1) << 40;  // huge: must be rejected
+  if (k == 254) return 1024;
+  if (k == 253) return 0;
+  return k % 9;  // 0..8
+}
+
+const char* kStrings[] = {"pre", "post", "layer_norm", "rms_norm", "batch_norm", "instance_norm", "group_norm",
+                          "raw", "scaled", "qk_norm", "", "middle"};
+
+Attr attribute(Bytes& b, AttrKind kind) {
+  switch (kind) {
+    case AttrKind::Number: return number(b);
+    case AttrKind::Integer: {
+      const std::uint8_t k = b.next();
+      if (k > 250) return double(k == 255 ? 1e12 : k == 254 ? -1e12 : 2.5);
+      return double(int(k % 12) - 2);
+    }
+    case AttrKind::Bool: return bool(b.next() & 1);
+    case AttrKind::String: return std::string(kStrings[b.next() % (sizeof kStrings / sizeof *kStrings)]);
+    case AttrKind::IntList: {
+      std::vector<double> v(b.next() % 5);
+      for (auto& e : v) e = double(int(b.next() % 12) - 3);
+      return v;
+    }
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  Bytes b{data, size};
+  const Registry& reg = registry();
+  std::vector<const OpSpec*> ops;
+  for (const auto& kv : reg) ops.push_back(&kv.second);
+  const OpSpec& spec = *ops[b.next() % ops.size()];
+  const std::uint8_t flags = b.next();
+
+  std::map<std::string, Tensor> inputs;
+  for (const auto& in : spec.inputs) {
+    if (in.optional && !(b.next() & 1)) continue;
+    Shape shape(b.next() % 5);
+    for (auto& d : shape) d = dim(b);
+    try {
+      checked_size(shape, spec.name);  // the JS boundary rejects these before allocating
+    } catch (const InputError&) {
+      return 0;
+    }
+    Tensor t = xt::empty<float>(shape);
+    for (auto& v : t) v = static_cast<float>(number(b));
+    inputs[in.name] = std::move(t);
+  }
+  std::map<std::string, Attr> attrs;
+  for (const auto& a : spec.attrs)
+    if (b.next() & 1) attrs[a.name] = attribute(b, a.kind);
+  if (flags & 0x80) attrs["bogus"] = 1.0;  // unknown attribute
+  if (flags & 0x40) inputs["bogus"] = xt::ones<float>({2});
+
+  try {
+    const auto out = run_op(spec.name, std::move(inputs), attrs);
+    for (const auto& [name, v] : out)  // outputs are never NaN or Inf: that would have been an error
+      for (float f : v.f)
+        if (!std::isfinite(f)) __builtin_trap();
+  } catch (const InputError&) {
+    // bad input: the expected outcome for most random bytes
+  }
+  return 0;
+}

@@ -1,0 +1,73 @@
+// A million calls through the public JS API, every op, good and bad inputs
+// mixed: the WASM heap does not grow after warm-up, and out-of-range requests
+// are errors, not aborts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+
+const dir = new URL('../conformance/cases/', import.meta.url);
+const decode = (v) => (v === 'NaN' ? NaN : v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : v);
+// One small good case and one bad case per op, from the committed references.
+function workload() {
+  const all = readdirSync(dir).flatMap((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')));
+  const pick = new Map();
+  for (const c of all) {
+    const size = Object.values(c.inputs).reduce((a, t) => a + t.data.length, 0);
+    if (size > 64) continue;
+    const key = `${c.op}:${c.expect.error ? 'bad' : 'good'}`;
+    if (!pick.has(key)) pick.set(key, c);
+  }
+  return [...pick.values()].map((c) => ({
+    op: c.op,
+    bad: !!c.expect.error,
+    inputs: Object.fromEntries(Object.entries(c.inputs).map(([k, t]) => [k, { shape: t.shape, data: Float32Array.from(t.data.map(decode)) }])),
+    attrs: c.attrs,
+  }));
+}
+
+test('a million calls over every op leave the WASM heap where warm-up left it', async () => {
+  const { loadCore } = await import('normlab');
+  const core = await loadCore();
+  const cases = workload();
+  const ops = new Set(cases.map((c) => c.op));
+  assert.ok(ops.size >= 41, `${ops.size} ops in the workload`);
+  const round = () => {
+    let errors = 0;
+    for (const c of cases) {
+      try {
+        core.run(c.op, c.inputs, c.attrs);
+        if (c.bad) throw new Error(`${c.op}: a bad case passed`);
+      } catch (e) {
+        if (!c.bad) throw e;
+        errors++;
+      }
+    }
+    return errors;
+  };
+  for (let i = 0; i < 200; i++) round(); // warm-up
+  const before = core.heapBytes(), memBefore = core.memoryBytes();
+  const total = 1_000_000;
+  const rounds = Math.ceil(total / cases.length);
+  let errors = 0;
+  const t0 = Date.now();
+  for (let i = 0; i < rounds; i++) errors += round();
+  const after = core.heapBytes(), memAfter = core.memoryBytes();
+  console.log(`leak: ${rounds * cases.length} calls over ${ops.size} ops (${errors} rejected as bad input) in ${((Date.now() - t0) / 1000).toFixed(1)} s; ` +
+    `heap in use ${before} -> ${after} bytes, WASM memory ${memBefore} -> ${memAfter} bytes`);
+  assert.ok(rounds * cases.length >= total);
+  assert.ok(after <= before, `heap grew from ${before} to ${after}`);
+  assert.equal(memAfter, memBefore);
+});
+
+test('requests beyond the limits are errors, and the core stays usable', async () => {
+  const { loadCore } = await import('normlab');
+  const core = await loadCore();
+  assert.throws(() => core.run('random_normal', {}, { shape: [1 << 13, 1 << 13] }), /more than the limit/);
+  assert.throws(() => core.run('score_spread', {}, { d_k: 4096, count: 100000 }), /more than the limit/);
+  assert.throws(() => core.run('spectral_norm', { W: { shape: [2, 2], data: [1, 0, 0, 1] } }, { n_power_iterations: 1e9 }), /n_power_iterations/);
+  assert.throws(() => core.run('l2_normalize_jacobian', { x: { shape: [1 << 13], data: new Float32Array(1 << 13).fill(1) } }), /limit/);
+  // the largest tensor allowed still works (2^25 elements, 128 MiB)
+  const big = core.run('random_normal', {}, { shape: [1 << 25], seed: 3 });
+  assert.equal(big.x.data.length, 1 << 25);
+  assert.deepEqual(Array.from(core.l2Normalize([3, 4])), [Math.fround(0.6), Math.fround(0.8)]);
+});
