@@ -1,7 +1,7 @@
 // Bundle the third-party code the figures use into dist/vendor/ as ES
 // modules, so pages need no bundler and no CDN. Skips when up to date.
 import { build } from 'esbuild';
-import { cpSync, existsSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -33,4 +33,33 @@ if (!existsSync(katexDir + 'katex.min.css')) {
   cpSync(root + 'node_modules/katex/dist/katex.min.css', katexDir + 'katex.min.css');
   cpSync(root + 'node_modules/katex/dist/fonts', katexDir + 'fonts', { recursive: true });
   console.log('build-web: dist/vendor/katex/ (stylesheet and fonts)');
+}
+
+// The single-file build: every figure and the WASM core (inlined as base64) in
+// one classic script, for pages opened straight from disk (file://).
+const single = root + 'dist/normlab.single.js';
+const webFiles = [root + 'dist/normlab-core.wasm', root + 'dist/normlab-core.mjs', root + 'dist/vendor/prism.js'];
+const newest = (dir) => {
+  let t = 0;
+  for (const f of readdirRecursive(dir)) t = Math.max(t, statSync(f).mtimeMs);
+  return t;
+};
+function readdirRecursive(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? readdirRecursive(`${dir}/${e.name}`) : [`${dir}/${e.name}`]);
+}
+const inputTime = Math.max(newest(root + 'web'), ...webFiles.map((f) => statSync(f).mtimeMs), statSync(fileURLToPath(import.meta.url)).mtimeMs);
+if (!existsSync(single) || statSync(single).mtimeMs < inputTime) {
+  await build({
+    entryPoints: [root + 'web/auto.js'],
+    outfile: single,
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: 'es2020',
+    logLevel: 'error',
+    define: { __NORMLAB_INLINE_WASM__: JSON.stringify(readFileSync(root + 'dist/normlab-core.wasm').toString('base64')) },
+    banner: { js: '/* normlab single-file build: the figures and the WASM core in one classic script. */' },
+  });
+  console.log(`build-web: dist/normlab.single.js (${statSync(single).size} bytes)`);
 }

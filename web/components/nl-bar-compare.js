@@ -401,7 +401,7 @@ td .ref { color: var(--nl-muted); }
     const d = s.vector.length;
     const caption = el('caption', {}, this.t('tableCaption'));
     const head = el('tr', {}, undefined);
-    head.append(el('th', { scope: 'col' }, ''));
+    head.append(el('th', { scope: 'col' }, this.t('panelColumn')));
     for (let i = 0; i < d; i++) head.append(el('th', { scope: 'col' }, this.t('coordinate', { i: i + 1 })));
     const body = el('tbody');
     for (const p of PANELS) {

@@ -99,7 +99,7 @@ export class NlBatchDependence extends NlFigure {
     });
     this._svg.replaceChildren(...items);
     const head = el('tr');
-    for (const h of ['', 'colMean', 'colVar']) head.append(el('th', {}, h ? this.t(h) : ''));
+    for (const h of ['colStats', 'colMean', 'colVar']) head.append(el('th', { scope: 'col' }, this.t(h)));
     const rows = [
       ['batch1Stats', s.batchStats[0]], ['batch2Stats', s.batchStats[1]], ['runningStats', s.running],
     ].map(([label, st]) => {

@@ -97,9 +97,9 @@ export class NlCodeShapes extends NlElement {
   static observedAttributes = ['sizes', 'selected', 'lang'];
   static css = `
 :host {
-  --nl-code-bg: #f6f7f9; --nl-code-fg: #24292f; --nl-expr: rgba(232, 89, 12, 0.10); --nl-expr-active: rgba(232, 89, 12, 0.28);
-  --nl-tok-keyword: #8250df; --nl-tok-number: #0550ae; --nl-tok-comment: #6e7781; --nl-tok-function: #953800;
-  --nl-tok-operator: #cf222e; --nl-tok-string: #0a3069;
+  --nl-code-bg: #f6f7f9; --nl-code-fg: #24292f; --nl-expr: rgba(232, 89, 12, 0.08); --nl-expr-active: rgba(232, 89, 12, 0.16);
+  --nl-tok-keyword: #6639ba; --nl-tok-number: #0550ae; --nl-tok-comment: #57606a; --nl-tok-function: #953800;
+  --nl-tok-operator: #a40e26; --nl-tok-string: #0a3069;
 }
 @media (prefers-color-scheme: dark) {
   :host {
@@ -130,7 +130,7 @@ pre {
 .info code { font: 12px ui-monospace, monospace; overflow-wrap: anywhere; }
 .info .shape { font: 600 15px ui-monospace, monospace; margin: 8px 0; }
 .info .role { margin: 0; }
-.info h3 { margin: 0 0 6px; font-size: 0.95em; }
+.info .title { margin: 0 0 6px; font-size: 0.95em; font-weight: 600; }
 `;
 
   constructor() {
@@ -220,7 +220,7 @@ pre {
     this._code = el('code', { class: 'language-python' });
     this._pre.append(this._code);
     this._info = el('div', { class: 'info', part: 'info', id: 'info', 'aria-live': 'polite' });
-    this._infoTitle = el('h3');
+    this._infoTitle = el('p', { class: 'title' });
     this._infoCode = el('code');
     this._infoShape = el('p', { class: 'shape', part: 'shape' });
     this._infoRole = el('p', { class: 'role', part: 'role' });

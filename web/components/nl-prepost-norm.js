@@ -26,7 +26,8 @@ export class NlPrepostNorm extends NlFigure {
   static css = figureCss + `
 table.flow { width: 100%; margin-top: 4px; }
 table.flow td, table.flow th { padding: 4px 8px; border-bottom: 1px solid var(--nl-grid); }
-table.flow td.a { color: var(--nl-a); } table.flow td.b { color: var(--nl-b); }
+table.flow td.a { color: var(--nl-text-a, #3b5bdb); } table.flow td.b { color: var(--nl-text-b, #c2410c); }
+@media (prefers-color-scheme: dark) { table.flow td.a { color: var(--nl-text-a, #91a7ff); } table.flow td.b { color: var(--nl-text-b, #ffa94d); } }
 .same { color: var(--nl-c); font-weight: 600; }
 `;
 
@@ -55,7 +56,7 @@ table.flow td.a { color: var(--nl-a); } table.flow td.b { color: var(--nl-b); }
 
   draw(s) {
     const head = el('tr');
-    head.append(el('th', {}, ''), el('th', {}, this.t('tokenA')), el('th', {}, this.t('tokenB')));
+    head.append(el('th', { scope: 'col' }, this.t('step')), el('th', { scope: 'col' }, this.t('tokenA')), el('th', { scope: 'col' }, this.t('tokenB')));
     const rows = [
       ['rowInput', s.x, s.xB],
       ['rowNormalized', s.normalized.a, s.normalized.b],

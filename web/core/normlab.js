@@ -11,6 +11,18 @@ import createNormlabCore from '../../dist/normlab-core.mjs';
 
 const defaultWasmUrl = () => new URL('../../dist/normlab-core.wasm', import.meta.url);
 
+// The single-file build (dist/normlab.single.js) defines this as the WASM
+// bytes in base64, so that a page opened from disk needs no second file.
+/* global __NORMLAB_INLINE_WASM__ */
+const inlineWasm = typeof __NORMLAB_INLINE_WASM__ === 'string' ? __NORMLAB_INLINE_WASM__ : null;
+
+function inlineBytes() {
+  const bin = atob(inlineWasm);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
 /** An error reported by the core; `message` names the operation and argument. */
 export class NormlabError extends Error {
   constructor(message) {
@@ -34,7 +46,7 @@ async function wasmBytesOrResponse(url) {
 }
 
 async function instantiate(url, imports) {
-  const src = await wasmBytesOrResponse(url);
+  const src = url ? await wasmBytesOrResponse(url) : inlineBytes();
   if (typeof Response !== 'undefined' && src instanceof Response) {
     if (WebAssembly.instantiateStreaming && src.headers.get('content-type') === 'application/wasm') {
       return WebAssembly.instantiateStreaming(src, imports);
@@ -216,9 +228,12 @@ let shared = null;
  */
 export function loadCore(options = {}) {
   if (!shared) {
-    const url = options.wasmUrl ? new URL(options.wasmUrl, globalThis.location?.href ?? import.meta.url) : defaultWasmUrl();
+    const url = options.wasmUrl
+      ? new URL(options.wasmUrl, globalThis.location?.href ?? import.meta.url)
+      : inlineWasm ? null : defaultWasmUrl();
     shared = new Promise((resolve, reject) => {
       createNormlabCore({
+        locateFile: () => (url ? url.href : 'inline.wasm'),
         instantiateWasm(imports, receive) {
           instantiate(url, imports).then((r) => receive(r.instance, r.module), reject);
           return {};

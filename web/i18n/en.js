@@ -8,6 +8,7 @@ export default {
     loadFailed: 'This figure could not start: the computation core did not load ({reason}).',
   },
   barCompare: {
+    panelColumn: 'panel',
     name: 'Bar comparison of L2 normalization, LayerNorm and RMSNorm',
     input: 'Input',
     l2: 'L2',
@@ -131,6 +132,7 @@ export default {
     describe: 'With d_k = {dk}, unscaled scores spread with standard deviation {raw}, scaled ones {scaled}, and QK-Norm with g = {g} gives {qk}. Shown: {mode}, standard deviation {std}.',
   },
   batchDependence: {
+    colStats: 'statistics',
     name: 'BatchNorm in training and in evaluation',
     momentum: 'Momentum',
     step1: 'Training step on batch 1',
@@ -184,6 +186,7 @@ export default {
     describe: 'The change δ = {delta} of x = {x} splits into {along} along x, which normalization removes, and {across} across it. To first order u moves by J·δ = {dy}, the across part divided by |x|.',
   },
   prepostNorm: {
+    step: 'step',
     name: 'Pre-Norm and Post-Norm residual blocks',
     factor: 'x_B = factor · x_A',
     norm: 'Normalization',

@@ -8,6 +8,7 @@ export default {
     loadFailed: '图无法启动：计算核心未能加载（{reason}）。',
   },
   barCompare: {
+    panelColumn: '面板',
     name: 'L2 normalization、LayerNorm 与 RMSNorm 的柱状对比',
     input: '输入',
     l2: 'L2',
@@ -131,6 +132,7 @@ export default {
     describe: 'd_k = {dk} 时，未缩放 scores 的标准差为 {raw}，缩放后为 {scaled}，g = {g} 的 QK-Norm 为 {qk}。当前显示：{mode}，标准差 {std}。',
   },
   batchDependence: {
+    colStats: '统计量',
     name: 'BatchNorm 的训练模式与评估模式',
     momentum: 'Momentum',
     step1: '在 batch 1 上训练一步',
@@ -184,6 +186,7 @@ export default {
     describe: 'x = {x} 的变化 δ = {delta} 分成沿 x 的 {along}（被 normalization 去掉）与垂直于 x 的 {across}。一阶近似下 u 移动 J·δ = {dy}，即垂直部分除以 |x|。',
   },
   prepostNorm: {
+    step: '步骤',
     name: 'Pre-Norm 与 Post-Norm residual blocks',
     factor: 'x_B = 倍数 · x_A',
     norm: 'Normalization',

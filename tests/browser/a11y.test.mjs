@@ -1,0 +1,77 @@
+// Accessibility: axe-core finds no violation on the article page (both
+// languages) nor on each figure alone; every figure has an accessible name and
+// a description that follows its state.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { setup } from './helpers.mjs';
+import { startServer } from '../../scripts/serve.mjs';
+
+const require = createRequire(import.meta.url);
+const axePath = require.resolve('axe-core/axe.min.js');
+const TAGS = ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes', 'nl-softmax-sharpness', 'nl-residual-turn', 'nl-dk-scaling',
+  'nl-batch-dependence', 'nl-adaln', 'nl-spectral', 'nl-l2-jacobian', 'nl-prepost-norm', 'nl-whitening'];
+
+let env, extra;
+before(async () => {
+  env = await setup();
+  // test pages live in tests/: a second server without the folder whitelist is not needed; python serves them in embed tests.
+  extra = await startServer({ port: 0 });
+});
+after(async () => {
+  await env.close();
+  extra.server.close();
+});
+
+async function axe(page) {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+}
+
+async function startAll(page) {
+  for (const f of await page.locator('nl-bar-compare, nl-axis-cube, nl-code-shapes, nl-softmax-sharpness, nl-residual-turn, nl-dk-scaling, nl-batch-dependence, nl-adaln, nl-spectral, nl-l2-jacobian, nl-prepost-norm, nl-whitening').all()) {
+    await f.scrollIntoViewIfNeeded();
+    await f.evaluate((el) => new Promise((resolve) => { const c = () => (el.state ? resolve() : setTimeout(c, 25)); c(); }));
+  }
+}
+
+test('axe-core: no violations on the article page, in English and in Chinese, light and dark', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const context = await env.browser.newContext({ bypassCSP: true, colorScheme }); // axe is injected as an inline script
+    const page = await context.newPage();
+    await page.goto(env.url + 'web/index.html');
+    await startAll(page);
+    await page.waitForTimeout(300); // KaTeX
+    assert.deepEqual(await axe(page), [], `English, ${colorScheme}`);
+    await page.click('[data-set-lang="zh"]');
+    assert.deepEqual(await axe(page), [], `Chinese, ${colorScheme}`);
+    await context.close();
+  }
+});
+
+test('axe-core: no violations on each figure alone; each has a name and a description that follows its state', async () => {
+  const context = await env.browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  for (const tag of TAGS) {
+    // one figure on an otherwise empty page
+    await page.goto(env.url + 'web/index.html');
+    await page.evaluate((t) => {
+      const main = document.querySelector('main');
+      main.replaceChildren(Object.assign(document.createElement('h1'), { textContent: 'One figure' }), document.createElement(t));
+    }, tag);
+    await startAll(page);
+    assert.deepEqual(await axe(page), [], tag);
+    const info = await page.evaluate((t) => {
+      const el = document.querySelector(t);
+      const wrap = el.shadowRoot.querySelector('[part~="figure"]');
+      const descId = wrap.getAttribute('aria-describedby');
+      return { name: wrap.getAttribute('aria-label'), desc: el.shadowRoot.getElementById(descId)?.textContent ?? '' };
+    }, tag);
+    assert.ok(info.name && info.name.length > 10, `${tag} has an accessible name`);
+    assert.ok(info.desc.length > 10, `${tag} has a description`);
+  }
+  await context.close();
+});

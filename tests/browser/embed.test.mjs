@@ -1,0 +1,125 @@
+// The ways users embed normlab, each done as a user would: a plain static page
+// served by a generic static server, the single-file build opened from disk,
+// thirty figures sharing one WASM download, a custom theme through custom
+// properties and ::part, and dark mode following prefers-color-scheme.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setup, shotsDir } from './helpers.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+let env;
+before(async () => {
+  env = await setup();
+});
+after(() => env.close());
+
+// A generic static server (Python's) over the repository, and a page opened on it.
+async function withStaticServer(fn) {
+  const port = 18000 + Math.floor(Math.random() * 3000);
+  const server = spawn('/usr/bin/python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1'], { cwd: root, stdio: 'ignore' });
+  const open = async (page, path) => {
+    for (let i = 0; i < 100; i++) {
+      try {
+        return await page.goto(`http://127.0.0.1:${port}/${path}`);
+      } catch {
+        await new Promise((r) => setTimeout(r, 100)); // the server is still starting
+      }
+    }
+    throw new Error('the static server did not start');
+  };
+  try {
+    return await fn(open);
+  } finally {
+    server.kill();
+  }
+}
+
+// Visit every figure on the page (they start when scrolled into view) and wait for its state.
+async function startAll(page) {
+  const figs = await page.locator('main > *:not(h1)').all();
+  for (const f of figs) {
+    await f.scrollIntoViewIfNeeded();
+    await f.evaluate((el) => new Promise((resolve, reject) => {
+      const t0 = Date.now();
+      const check = () => (el.state ? resolve() : Date.now() - t0 > 20000 ? reject(new Error(`${el.localName} never drew`)) : setTimeout(check, 25));
+      check();
+    }));
+  }
+  return figs.length;
+}
+
+test('a plain static page with one module script, served by a generic static server (python3 -m http.server)', () =>
+  withStaticServer(async (open) => {
+    const page = await env.browser.newPage();
+    await open(page, 'tests/browser/pages/static.html');
+    assert.equal(await startAll(page), 12);
+    assert.equal(await page.evaluate(() => document.querySelector('nl-axis-cube').state.members.length), 5);
+    await page.close();
+  }));
+
+test('the single-file build renders every figure from a page opened from disk (file://), with no network', async () => {
+  const context = await env.browser.newContext();
+  const requests = [];
+  context.on('request', (r) => requests.push(r.url()));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(pathToFileURL(join(root, 'tests/browser/pages/offline.html')).href);
+  assert.equal(await startAll(page), 12);
+  const s = await page.evaluate(() => document.querySelector('nl-bar-compare').state);
+  assert.ok(Math.abs(s.current.layer_norm[2] - Math.sqrt(1.5)) < 1e-4);
+  assert.equal(await page.evaluate(() => document.querySelector('nl-code-shapes').shadowRoot.querySelectorAll('.token.keyword').length > 0), true,
+    'the highlighter is inside the single file too');
+  assert.deepEqual(requests.filter((u) => !u.startsWith('file:')), [], 'no network request');
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: join(shotsDir, 'offline-file.png') });
+  await context.close();
+});
+
+test('thirty figures on one page load the WASM once', () =>
+  withStaticServer(async (open) => {
+    const page = await env.browser.newPage();
+    const loads = [];
+    page.on('request', (r) => r.url().endsWith('.wasm') && loads.push(r.url()));
+    await open(page, 'tests/browser/pages/many.html');
+    assert.equal(await startAll(page), 30);
+    console.log(`many figures: 30 figures, ${loads.length} request(s) for the .wasm`);
+    assert.equal(loads.length, 1);
+    await page.close();
+  }));
+
+test('a custom theme through custom properties and ::part; dark mode follows prefers-color-scheme', () =>
+  withStaticServer(async (open) => {
+    for (const scheme of ['light', 'dark']) {
+      const context = await env.browser.newContext({ colorScheme: scheme });
+      const page = await context.newPage();
+      await open(page, 'tests/browser/pages/theme.html');
+      await startAll(page);
+      const look = await page.evaluate(() => {
+        const get = (id) => {
+          const el = document.getElementById(id);
+          const root = el.shadowRoot;
+          return {
+            bg: getComputedStyle(el).backgroundColor,
+            ln: getComputedStyle(root.querySelector('rect.bar.current.layer_norm')).fill,
+            button: getComputedStyle(root.querySelector('button')).backgroundColor,
+            radius: getComputedStyle(root.querySelector('button')).borderTopLeftRadius,
+            font: getComputedStyle(el).fontFamily,
+          };
+        };
+        return { themed: get('themed'), plain: get('plain') };
+      });
+      assert.equal(look.themed.ln, 'rgb(0, 128, 0)');
+      assert.equal(look.themed.button, 'rgb(30, 30, 120)');
+      assert.equal(look.themed.radius, '999px');
+      assert.match(look.themed.font, /Georgia/);
+      assert.notEqual(look.plain.ln, 'rgb(0, 128, 0)');
+      if (scheme === 'dark') assert.equal(look.plain.bg, 'rgb(22, 26, 34)', 'the default dark background');
+      else assert.equal(look.plain.bg, 'rgb(255, 255, 255)');
+      await page.screenshot({ path: join(shotsDir, `theme-${scheme}.png`), fullPage: true });
+      await context.close();
+    }
+  }));
