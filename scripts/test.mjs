@@ -5,6 +5,7 @@
 //      fuzz      libFuzzer over run_op: regression inputs, then FUZZ_SECONDS (30) of fuzzing
 //   3. wasm      the WASM module under Node: API tests and every conformance case
 //   4. browser   the figures in Debian's Chromium (Playwright)
+//   5. package   npm pack, a fresh Vite project built from the tarball, SSR imports
 // Prints "summary: N passed, N failed" last; exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
@@ -94,6 +95,7 @@ tier('types', () => {
 
 tier('wasm', () => nodeTests('tests/js/'));
 tier('browser', () => nodeTests('tests/browser/'));
+tier('package', () => nodeTests('tests/package/'));
 
 console.log('\n=== results ===');
 for (const r of results) {

@@ -1,0 +1,97 @@
+// The package as users get it: `npm pack` ships only what they need (size
+// printed), the tarball installs into a fresh Vite project, `vite build` works,
+// and the built page renders the figures in Chromium; server-rendering docs
+// sites can import the entries in plain Node.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { launch } from '../../scripts/browser.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'normlab-package-'));
+let tarball, browser;
+
+before(async () => {
+  const out = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
+  tarball = join(work, out[0].filename);
+  browser = await launch();
+});
+after(() => browser?.close());
+
+test('npm pack ships only what users need', () => {
+  const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }));
+  const files = info.files.map((f) => f.path);
+  console.log(`npm pack: ${files.length} files, ${info.size} bytes packed, ${info.unpackedSize} bytes unpacked`);
+  for (const need of ['dist/normlab-core.wasm', 'dist/normlab-core.mjs', 'dist/normlab.single.js', 'dist/vendor/prism.js',
+    'web/core/normlab.js', 'web/core/normlab.d.ts', 'web/elements.js', 'web/elements.d.ts', 'web/auto.js', 'web/styles/normlab.css']) {
+    assert.ok(files.includes(need), `ships ${need}`);
+  }
+  for (const f of files) assert.ok(!/^(cpp|tests|scripts|build|node_modules)\//.test(f) && !f.includes('katex'), `does not ship ${f}`);
+  const wasm = readFileSync(join(root, 'dist/normlab-core.wasm'));
+  const glue = readFileSync(join(root, 'dist/normlab-core.mjs'));
+  console.log(`core: wasm ${wasm.length} bytes (${gzipSync(wasm, { level: 9 }).length} gzip), glue ${glue.length} bytes (${gzipSync(glue, { level: 9 }).length} gzip)`);
+});
+
+test('server-rendering docs sites can import normlab and normlab/elements in plain Node', () => {
+  const dir = join(work, 'ssr');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'ssr-check', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
+    const api = await import('normlab');
+    const el = await import('normlab/elements');
+    el.defineElements();
+    const core = await api.loadCore();
+    console.log(JSON.stringify({ elements: Object.keys(el.elements).length, ln: Array.from(core.layerNorm([1, 2, 3], { eps: 0 })) }));
+  `], { cwd: dir, encoding: 'utf8' });
+  const r = JSON.parse(out);
+  assert.equal(r.elements, 12);
+  assert.ok(Math.abs(r.ln[2] - Math.sqrt(1.5)) < 1e-6);
+});
+
+test('the tarball in a fresh Vite project: vite build, then the built page renders the figures', async () => {
+  const dir = join(work, 'vite-app');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'vite-app', private: true, type: 'module' }));
+  writeFileSync(join(dir, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>normlab in Vite</title></head>
+<body><main><h1>normlab in a Vite app</h1>
+<nl-bar-compare vector="1,2,3"></nl-bar-compare>
+<nl-axis-cube method="batch_norm"></nl-axis-cube>
+<nl-code-shapes></nl-code-shapes>
+</main><script type="module" src="/main.js"></script></body></html>`);
+  writeFileSync(join(dir, 'main.js'), `import { defineElements } from 'normlab/elements';\nimport 'normlab/styles.css';\ndefineElements();\n`);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
+  // Vite itself comes from this repository's devDependencies: the test needs no further download.
+  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: dir, stdio: 'inherit' });
+  const server = spawn('/usr/bin/python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1'], { cwd: join(dir, 'dist'), stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const port = await new Promise((resolve, reject) => {
+      const onData = (d) => {
+        const m = String(d).match(/port (\d+)/);
+        if (m) resolve(Number(m[1]));
+      };
+      server.stdout.on('data', onData);
+      server.stderr.on('data', onData);
+      setTimeout(() => reject(new Error('no port from http.server')), 10000);
+    });
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`http://127.0.0.1:${port}/`);
+    for (const tag of ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes']) {
+      await page.locator(tag).scrollIntoViewIfNeeded();
+      await page.waitForFunction((t) => document.querySelector(t)?.state, tag, { timeout: 20000 });
+    }
+    const s = await page.evaluate(() => document.querySelector('nl-axis-cube').state);
+    assert.equal(s.members.length, 12, 'BatchNorm group of a 3x4x5 tensor');
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    server.kill();
+  }
+});
