@@ -160,8 +160,9 @@ export class NlElement extends Base {
     this.attributeChanged(name, value);
   }
 
-  /** Subclasses: react to an attribute. */
-  attributeChanged() {
+  /** React to an attribute: parse it (subclasses define _parseAttribute), then recompute. */
+  attributeChanged(name, value) {
+    this._parseAttribute?.(name, value);
     this.refresh();
   }
 

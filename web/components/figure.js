@@ -7,6 +7,7 @@
 // attributes, reflecting the reader's changes, errors shown in place, the
 // `change` event and the language switch are handled here.
 import { NlElement, el } from './base.js';
+import { bar, scale, yAxis } from './plot.js';
 
 const toCamel = (s) => s.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 
@@ -233,6 +234,32 @@ export class NlFigure extends NlElement {
   op(name, inputs, attrs, output) {
     const out = this._core.run(name, inputs, attrs);
     return Array.from(out[output ?? Object.keys(out)[0]].data);
+  }
+
+  /** A nice axis covering `values`: {domain, ticks}, from the core's axis_ticks. */
+  axis(values, attrs = {}) {
+    const out = this._core.run('axis_ticks', { x: { shape: [values.length], data: values } }, { count: 4, ...attrs });
+    return { domain: Array.from(out.domain.data), ticks: Array.from(out.ticks.data) };
+  }
+
+  /** The same axis as state fields named `domainKey` and `ticksKey`. */
+  axisFields(domainKey, ticksKey, values, attrs) {
+    const a = this.axis(values, attrs);
+    return { [domainKey]: a.domain, [ticksKey]: a.ticks };
+  }
+
+  /** A chart of bar groups, e.g. [['label key', values, 'bar-a'], ...], on one axis. */
+  groupedBars(target, title, groups, axis) {
+    const W = 640, H = 220, m = { l: 44, r: 10, t: 26, b: 34 };
+    const y = scale(axis.domain, [H - m.b, m.t]);
+    const gw = (W - m.l - m.r) / groups.length;
+    const items = [el('text', { class: 'panel-title', x: m.l, y: 14 }, title), yAxis(axis.ticks, y, m.l, W - m.r, (v) => this.fmt(v, 3))];
+    groups.forEach(([label, vals, cls], g) => {
+      const x0 = m.l + gw * g + gw * 0.2;
+      vals.forEach((v, c) => items.push(bar(x0 + c * gw * 0.32, gw * 0.28, y, v, cls)));
+      items.push(el('text', { class: 'tick', x: m.l + gw * (g + 0.5), y: H - 12, 'text-anchor': 'middle' }, this.t(label)));
+    });
+    target.replaceChildren(...items);
   }
 
   /** A 1-D tensor. */

@@ -11,7 +11,7 @@
 // Numbers from the core: layer_norm, ada_layer_norm, gated_residual, axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { bar, scale, svg, yAxis } from './plot.js';
+import { svg } from './plot.js';
 
 const vec = NlFigure.vec;
 
@@ -89,24 +89,12 @@ export class NlAdaln extends NlFigure {
     const all = [...features, ...normalized, ...modulated, ...output];
     return {
       normalized, modulated, output,
-      domain: this.op('axis_ticks', { x: vec(all) }, { symmetric: true, count: 4 }, 'domain'),
-      ticks: this.op('axis_ticks', { x: vec(all) }, { symmetric: true, count: 4 }, 'ticks'),
+      ...this.axisFields('domain', 'ticks', all, { symmetric: true, count: 4 }),
     };
   }
 
   draw(s) {
-    const W = 640, H = 220, m = { l: 44, r: 10, t: 26, b: 34 };
-    const y = scale(s.domain, [H - m.b, m.t]);
-    const f = (v) => this.fmt(v, 3);
-    const groups = [['rowInput', s.features, 'bar-ref'], ['rowNormalized', s.normalized, 'bar-a'], ['rowModulated', s.modulated, 'bar-b'], ['rowOutput', s.output, 'bar-c']];
-    const gw = (W - m.l - m.r) / groups.length;
-    const items = [el('text', { class: 'panel-title', x: m.l, y: 14 }, this.t('chartTitle')), yAxis(s.ticks, y, m.l, W - m.r, f)];
-    groups.forEach(([label, vals, cls], g) => {
-      const x0 = m.l + gw * g + gw * 0.2;
-      vals.forEach((v, c) => items.push(bar(x0 + c * gw * 0.32, gw * 0.28, y, v, cls)));
-      items.push(el('text', { class: 'tick', x: m.l + gw * (g + 0.5), y: H - 12, 'text-anchor': 'middle' }, this.t(label)));
-    });
-    this._svg.replaceChildren(...items);
+    this.groupedBars(this._svg, this.t('chartTitle'), [['rowInput', s.features, 'bar-ref'], ['rowNormalized', s.normalized, 'bar-a'], ['rowModulated', s.modulated, 'bar-b'], ['rowOutput', s.output, 'bar-c']], { domain: s.domain, ticks: s.ticks });
     this._numbers.textContent = this.t('numbers', {
       n: this.fmtList(s.normalized), y: this.fmtList(s.modulated), h: this.fmtList(s.output), g: this.fmt(s.gate),
     });

@@ -100,11 +100,6 @@ select { padding: 2px 6px; }
   }
 
   // ---- attributes ----------------------------------------------------------
-  attributeChanged(name, value) {
-    this._parseAttribute(name, value);
-    this.refresh();
-  }
-
   _parseAttribute(name, value) {
     this._attrErrors.delete(name);
     const ints = (s) => s.split(',').map((p) => (p.trim() === '' ? NaN : Number(p)));

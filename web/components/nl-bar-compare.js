@@ -99,11 +99,6 @@ td .ref { color: var(--nl-muted); }
   }
 
   // ---- attributes --------------------------------------------------------
-  attributeChanged(name, value) {
-    this._parseAttribute(name, value);
-    this.refresh();
-  }
-
   _parseAttribute(name, value) {
     this._attrErrors.delete(name);
     if (name === 'vector') {

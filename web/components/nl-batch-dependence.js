@@ -13,7 +13,7 @@
 // reports a batch's mean and unbiased variance), axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { bar, scale, svg, yAxis } from './plot.js';
+import { svg } from './plot.js';
 
 const vec = NlFigure.vec;
 const COMPANIONS = [
@@ -80,24 +80,12 @@ export class NlBatchDependence extends NlFigure {
     return {
       batches: [0, 1].map((k) => this._batch(k).data),
       train, eval: evalOut, running: { ...this._running }, batchStats, steps: this._steps,
-      domain: this.op('axis_ticks', { x: vec(all) }, { symmetric: true, count: 4 }, 'domain'),
-      ticks: this.op('axis_ticks', { x: vec(all) }, { symmetric: true, count: 4 }, 'ticks'),
+      ...this.axisFields('domain', 'ticks', all, { symmetric: true, count: 4 }),
     };
   }
 
   draw(s) {
-    const W = 640, H = 220, m = { l: 44, r: 10, t: 26, b: 34 };
-    const y = scale(s.domain, [H - m.b, m.t]);
-    const f = (v) => this.fmt(v, 3);
-    const groups = [['trainBatch1', s.train[0], 'bar-a'], ['trainBatch2', s.train[1], 'bar-b'], ['evalBatch1', s.eval[0], 'bar-c'], ['evalBatch2', s.eval[1], 'bar-d']];
-    const gw = (W - m.l - m.r) / groups.length;
-    const items = [el('text', { class: 'panel-title', x: m.l, y: 14 }, this.t('chartTitle')), yAxis(s.ticks, y, m.l, W - m.r, f)];
-    groups.forEach(([label, vals, cls], g) => {
-      const x0 = m.l + gw * g + gw * 0.2;
-      vals.forEach((v, c) => items.push(bar(x0 + c * gw * 0.32, gw * 0.28, y, v, cls)));
-      items.push(el('text', { class: 'tick', x: m.l + gw * (g + 0.5), y: H - 12, 'text-anchor': 'middle' }, this.t(label)));
-    });
-    this._svg.replaceChildren(...items);
+    this.groupedBars(this._svg, this.t('chartTitle'), [['trainBatch1', s.train[0], 'bar-a'], ['trainBatch2', s.train[1], 'bar-b'], ['evalBatch1', s.eval[0], 'bar-c'], ['evalBatch2', s.eval[1], 'bar-d']], { domain: s.domain, ticks: s.ticks });
     const head = el('tr');
     for (const h of ['colStats', 'colMean', 'colVar']) head.append(el('th', { scope: 'col' }, this.t(h)));
     const rows = [

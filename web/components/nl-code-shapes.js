@@ -159,11 +159,6 @@ pre {
     this.setAttribute('selected', id);
   }
 
-  attributeChanged(name, value) {
-    this._parseAttribute(name, value);
-    this.refresh();
-  }
-
   _parseAttribute(name, value) {
     this._attrErrors.delete(name);
     if (name === 'sizes') {

@@ -73,10 +73,8 @@ export class NlL2Jacobian extends NlFigure {
     const all = [0, ...x, ...tip, ...alongTip];
     return {
       u, along, across, dy, tip, alongTip, uMoved, moved,
-      domain: this.op('axis_ticks', { x: vec(all) }, { symmetric: true, count: 3 }, 'domain'),
-      ticks: this.op('axis_ticks', { x: vec(all) }, { symmetric: true, count: 3 }, 'ticks'),
-      unitDomain: this.op('axis_ticks', { x: vec([1.3]) }, { symmetric: true, count: 4 }, 'domain'),
-      unitTicks: this.op('axis_ticks', { x: vec([1.3]) }, { symmetric: true, count: 4 }, 'ticks'),
+      ...this.axisFields('domain', 'ticks', all, { symmetric: true, count: 3 }),
+      ...this.axisFields('unitDomain', 'unitTicks', [1.3], { symmetric: true, count: 4 }),
       circle: Array.from(core.run('unit_circle', {}, { count: 96 }).points.data),
     };
   }

@@ -66,10 +66,8 @@ export class NlSpectral extends NlFigure {
       circle: Array.from(circle.data), ellipse, normalized, sigma, u, estimate,
       singular: this.op('singular_values', { W }),
       normalizedSingular: this.op('singular_values', { W: normalizedW }),
-      domain: this.op('axis_ticks', { x: vec(all) }, { symmetric: true, count: 4 }, 'domain'),
-      ticks: this.op('axis_ticks', { x: vec(all) }, { symmetric: true, count: 4 }, 'ticks'),
-      unitDomain: this.op('axis_ticks', { x: vec([1.2]) }, { symmetric: true, count: 4 }, 'domain'),
-      unitTicks: this.op('axis_ticks', { x: vec([1.2]) }, { symmetric: true, count: 4 }, 'ticks'),
+      ...this.axisFields('domain', 'ticks', all, { symmetric: true, count: 4 }),
+      ...this.axisFields('unitDomain', 'unitTicks', [1.2], { symmetric: true, count: 4 }),
     };
   }
 
