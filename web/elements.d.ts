@@ -107,11 +107,89 @@ export class NlCodeShapes extends NlElement {
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
 
+/** Base of the parameter-driven figures: `change` carries the figure's state. */
+export class NlFigure<S> extends NlElement {
+  static readonly observedAttributes: string[];
+  readonly state: S | null;
+  addEventListener(type: 'change', listener: (ev: CustomEvent<S>) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+}
+
+interface Pair { a: number[]; b: number[] }
+
+export interface SoftmaxSharpnessState {
+  scores: number[]; factor: number; scaled: number[]; weights: number[]; reference: number[]; top: number;
+  gap: number | null; curve: { gaps: number[]; weights: number[]; domain: number[]; ticks: number[] } | null; error: string | null;
+}
+/** <nl-softmax-sharpness>: scores under a common scale; the two-key sigmoid. */
+export class NlSoftmaxSharpness extends NlFigure<SoftmaxSharpnessState> { scores: number[]; factor: number }
+
+interface Turn { start: number[]; end: number[]; angle: number }
+export interface ResidualTurnState { x: number[]; u: number[]; scale: number; small: Turn; large: Turn; error: string | null }
+/** <nl-residual-turn>: the angle one residual update turns a state by. */
+export class NlResidualTurn extends NlFigure<ResidualTurnState> { x: number[]; u: number[]; scale: number }
+
+export interface DkScalingState {
+  dk: string; mode: 'raw' | 'scaled' | 'qk_norm'; g: number; seed: number; std: number; scores: number[];
+  series: { dks: number[]; raw: number[]; scaled: number[]; qk_norm: number[] }; error: string | null;
+}
+/** <nl-dk-scaling>: the spread of q·k scores against the head width. */
+export class NlDkScaling extends NlFigure<DkScalingState> { dk: string; mode: 'raw' | 'scaled' | 'qk_norm'; g: number; seed: number }
+
+export interface BatchDependenceState {
+  example: number[]; momentum: number; batches: number[][]; train: number[][]; eval: number[][];
+  batchStats: Array<{ mean: number[]; var: number[] }>; running: { mean: number[]; var: number[] }; steps: number; error: string | null;
+}
+/** <nl-batch-dependence>: BatchNorm in training and evaluation, running statistics. */
+export class NlBatchDependence extends NlFigure<BatchDependenceState> { example: number[]; momentum: number }
+
+export interface AdalnState {
+  features: number[]; scale: number[]; shift: number[]; gate: number; normalized: number[]; modulated: number[]; output: number[]; error: string | null;
+}
+/** <nl-adaln>: AdaLN modulation and the AdaLN-Zero gate. */
+export class NlAdaln extends NlFigure<AdalnState> { features: number[]; scale: number[]; shift: number[]; gate: number }
+
+export interface SpectralState {
+  matrix: number[]; steps: number; sigma: number; u: number[]; singular: number[]; normalizedSingular: number[]; error: string | null;
+}
+/** <nl-spectral>: spectral normalization by power iteration. */
+export class NlSpectral extends NlFigure<SpectralState> { matrix: number[]; steps: number }
+
+export interface L2JacobianState {
+  x: number[]; delta: number[]; u: number[]; along: number[]; across: number[]; dy: number[]; moved: number[]; error: string | null;
+}
+/** <nl-l2-jacobian>: a change of x, split along and across x, and J·δ. */
+export class NlL2Jacobian extends NlFigure<L2JacobianState> { x: number[]; delta: number[] }
+
+export interface PrepostNormState {
+  x: number[]; factor: number; u: number[]; norm: 'layer_norm' | 'rms_norm'; xB: number[];
+  normalized: Pair; pre: Pair; post: Pair; final: Pair; error: string | null;
+}
+/** <nl-prepost-norm>: Pre-Norm and Post-Norm residual blocks. */
+export class NlPrepostNorm extends NlFigure<PrepostNormState> { x: number[]; factor: number; u: number[]; norm: 'layer_norm' | 'rms_norm' }
+
+export interface WhiteningState {
+  mixing: number; count: number; seed: number; mean: number[]; std: number[];
+  covariance: { raw: number[]; zscore: number[]; whitened: number[] };
+  points: { raw: number[]; zscore: number[]; whitened: number[] }; error: string | null;
+}
+/** <nl-whitening>: z-scoring and ZCA whitening of a correlated cloud. */
+export class NlWhitening extends NlFigure<WhiteningState> { mixing: number; count: number; seed: number }
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
   'nl-axis-cube': typeof NlAxisCube;
   'nl-code-shapes': typeof NlCodeShapes;
+  'nl-softmax-sharpness': typeof NlSoftmaxSharpness;
+  'nl-residual-turn': typeof NlResidualTurn;
+  'nl-dk-scaling': typeof NlDkScaling;
+  'nl-batch-dependence': typeof NlBatchDependence;
+  'nl-adaln': typeof NlAdaln;
+  'nl-spectral': typeof NlSpectral;
+  'nl-l2-jacobian': typeof NlL2Jacobian;
+  'nl-prepost-norm': typeof NlPrepostNorm;
+  'nl-whitening': typeof NlWhitening;
 };
 
 /** Define every figure's element (idempotent). */
@@ -124,5 +202,14 @@ declare global {
     'nl-bar-compare': NlBarCompare;
     'nl-axis-cube': NlAxisCube;
     'nl-code-shapes': NlCodeShapes;
+    'nl-softmax-sharpness': NlSoftmaxSharpness;
+    'nl-residual-turn': NlResidualTurn;
+    'nl-dk-scaling': NlDkScaling;
+    'nl-batch-dependence': NlBatchDependence;
+    'nl-adaln': NlAdaln;
+    'nl-spectral': NlSpectral;
+    'nl-l2-jacobian': NlL2Jacobian;
+    'nl-prepost-norm': NlPrepostNorm;
+    'nl-whitening': NlWhitening;
   }
 }

@@ -48,4 +48,13 @@ const code = document.createElement('nl-code-shapes');
 code.sizes = { B: 2, T: 5, d: 8, d_c: 4 };
 const shape: number[] | null | undefined = code.state?.expressions[0].shape;
 console.log(shape);
+const spectral = document.createElement('nl-spectral');
+spectral.steps = 5;
+spectral.addEventListener('change', (e) => console.log(e.detail.sigma, e.detail.normalizedSingular[1]));
+const dk = document.createElement('nl-dk-scaling');
+dk.mode = 'qk_norm';
+// @ts-expect-error not a mode
+dk.mode = 'cosine';
+const pp: number[] | undefined = document.createElement('nl-prepost-norm').state?.pre.b;
+console.log(pp, (elements['nl-whitening'] as unknown) !== null);
 void main();
