@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,45 @@ test('server-rendering docs sites can import normlab and normlab/elements in pla
   const r = JSON.parse(out);
   assert.equal(r.elements, 12);
   assert.ok(Math.abs(r.ln[2] - Math.sqrt(1.5)) < 1e-6);
+});
+
+// Serve a folder with Python's static server; resolve with the port.
+function serveDir(dir) {
+  const server = spawn('/usr/bin/python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = new Promise((resolve, reject) => {
+    const onData = (d) => {
+      const m = String(d).match(/port (\d+)/);
+      if (m) resolve(Number(m[1]));
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', onData);
+    setTimeout(() => reject(new Error('no port from http.server')), 10000);
+  });
+  return { server, port };
+}
+
+test('VitePress: the recipe in docs/examples/vitepress builds (server render included) and the figure renders', async () => {
+  const dir = join(work, 'vitepress-site');
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(root, 'docs/examples/vitepress/.vitepress'), join(dir, '.vitepress'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'vitepress-site', private: true, type: 'module' }));
+  writeFileSync(join(dir, 'index.md'), '# normlab in VitePress\n\n<nl-bar-compare vector="1,2,3"></nl-bar-compare>\n');
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'vitepress@1.6.4', tarball], { cwd: dir });
+  execFileSync(join(dir, 'node_modules/.bin/vitepress'), ['build', '.'], { cwd: dir, stdio: 'ignore' });
+  const { server, port } = serveDir(join(dir, '.vitepress/dist'));
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`http://127.0.0.1:${await port}/`);
+    await page.locator('nl-bar-compare').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current, null, { timeout: 20000 });
+    assert.deepEqual(await page.evaluate(() => document.querySelector('nl-bar-compare').state.input), [1, 2, 3]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    server.kill();
+  }
 });
 
 test('the tarball in a fresh Vite project: vite build, then the built page renders the figures', async () => {
