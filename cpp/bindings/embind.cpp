@@ -10,6 +10,8 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <string>
 
@@ -160,6 +162,13 @@ std::string op_names() {
 // Bytes the allocator has handed out and not taken back (for leak tests).
 double heap_bytes() { return static_cast<double>(mallinfo().uordblks); }
 
+// For the benchmarks: raw buffers and a plain copy, the machine's copy bandwidth.
+std::uintptr_t bench_alloc(std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(std::malloc(bytes)); }
+void bench_free(std::uintptr_t p) { std::free(reinterpret_cast<void*>(p)); }
+void bench_copy(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes) {
+  std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
+}
+
 // A C++ exception that escaped anyway reaches JS as a pointer: decode it.
 std::string exception_message(std::uintptr_t ptr) {
   return reinterpret_cast<std::exception*>(ptr)->what();
@@ -189,5 +198,8 @@ EMSCRIPTEN_BINDINGS(normlab) {
   function("opSpec", &op_spec);
   function("release", &release);
   function("heapBytes", &heap_bytes);
+  function("benchAlloc", &bench_alloc);
+  function("benchFree", &bench_free);
+  function("benchCopy", &bench_copy);
   function("exceptionMessage", &exception_message);
 }

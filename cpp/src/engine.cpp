@@ -1,5 +1,6 @@
 // The statistics engine: measure a group, standardize, apply params.
 #include "normlab/engine.hpp"
+#include "normlab/kernels.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -136,7 +137,49 @@ void apply_params(Tensor& y, const Params& p) {
   }
 }
 
+namespace {
+
+// A per-coordinate parameter of the row width (or none), read directly.
+bool row_param(const Tensor* p, const Shape& view, std::size_t width, const float** out) {
+  *out = nullptr;
+  if (!p) return true;
+  std::size_t n = 1;
+  for (auto v : view) n *= v;
+  if (n != width || p->size() != width) return false;
+  *out = p->data();
+  return true;
+}
+
+}  // namespace
+
+/// Whether the description can take the fused row kernel: contiguous rows,
+/// mean/variance or mean square with eps inside the root, current statistics,
+/// per-coordinate (or no) scale and shift, nobody asking for the statistics.
+bool fast_rows(const Description& d, const float** gamma, const float** beta) {
+  const Group& g = d.group;
+  return g.stat_inner == 1 && g.reduce_inner == 1 && !d.mode.given && d.params.scale_offset == 0.0f &&
+         d.transform.denominator == Denominator::SqrtPlusEps &&
+         ((d.measure == Measure::MeanVar && d.transform.center) || (d.measure == Measure::MeanSquare && !d.transform.center)) &&
+         row_param(d.params.scale, d.params.scale_view, g.reduce_outer, gamma) &&
+         row_param(d.params.shift, d.params.shift_view, g.reduce_outer, beta);
+}
+
 Tensor run(const Tensor& x, const Description& d, Stats* measured) {
+  assert(d.group.elements() == x.size());
+  const float *gamma = nullptr, *beta = nullptr;
+  if (!measured && fast_rows(d, &gamma, &beta)) {
+    Tensor y = xt::empty<float>(x.shape());
+    const std::size_t rows = d.group.stat_outer, width = d.group.reduce_outer;
+    const std::size_t bad = normalize_rows(x.data(), y.data(), rows, width, d.transform.center, d.transform.eps, gamma, beta);
+    if (bad < rows)
+      throw InputError(d.op + ": group " + std::to_string(bad) +
+                       " has zero spread and eps is 0, so its denominator is zero");
+    return y;
+  }
+  return run_generic(x, d, measured);
+}
+
+Tensor run_generic(const Tensor& x, const Description& d, Stats* measured) {
   assert(d.group.elements() == x.size());
   Stats own;
   const Stats* st = d.mode.given;

@@ -108,3 +108,23 @@ TEST_CASE("A zero denominator with eps 0 is an error, not a NaN", "[engine][erro
   Description d{"layer_norm", Group::rows(1, 3), Measure::MeanVar, {true, Denominator::SqrtPlusEps, 0.0}, {}, {}};
   CHECK_THROWS_WITH(normlab::run(x, d), Catch::Contains("layer_norm") && Catch::Contains("zero"));
 }
+
+TEST_CASE("The SIMD row fast path matches the generic engine on random inputs", "[engine][fast]") {
+  for (std::size_t width : {1u, 3u, 4u, 7u, 16u, 33u, 64u, 768u, 1025u, 3000u}) {
+    for (double offset : {0.0, 1000.0}) {
+      for (bool center : {true, false}) {
+        const std::size_t rows = 5;
+        const Tensor x = tensor({rows, width}, randoms(rows * width, unsigned(width * 7 + center), offset - 2, offset + 3));
+        const Tensor g = tensor({width}, randoms(width, 3, 0.5, 2)), b = tensor({width}, randoms(width, 4, -1, 1));
+        for (double eps : {1e-6, 1e-1}) {
+          Description d{"t", Group::rows(rows, width), center ? Measure::MeanVar : Measure::MeanSquare,
+                        {center, Denominator::SqrtPlusEps, eps}, {&g, center ? &b : nullptr, {width}, {width}, 0.0f}, {}};
+          const float *pg, *pb;
+          REQUIRE(fast_rows(d, &pg, &pb));
+          INFO("width " << width << ", offset " << offset << ", center " << center << ", eps " << eps);
+          expect_close(normlab::run(x, d), normlab::run_generic(x, d), 2e-5, 2e-5);
+        }
+      }
+    }
+  }
+}

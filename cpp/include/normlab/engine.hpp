@@ -108,6 +108,11 @@ void apply_params(Tensor& y, const Params& p);
 
 /// The whole pipeline: measure (unless given), standardize, params.
 /// The measured statistics are returned through `measured` when asked.
+/// Contiguous-row LayerNorm/RMSNorm descriptions take a fused SIMD kernel
+/// (kernels.hpp); run_generic is the reference path they are tested against.
 Tensor run(const Tensor& x, const Description& d, Stats* measured = nullptr);
+Tensor run_generic(const Tensor& x, const Description& d, Stats* measured = nullptr);
+/// Whether run() will take the fast path for d (and the row parameters it would read).
+bool fast_rows(const Description& d, const float** gamma, const float** beta);
 
 }  // namespace normlab
