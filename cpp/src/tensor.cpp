@@ -9,7 +9,7 @@ namespace normlab {
 Value Value::of(const Tensor& t) {
   Value v;
   v.shape.assign(t.shape().begin(), t.shape().end());
-  v.f.assign(t.begin(), t.end());
+  v.f.assign(t.data(), t.data() + t.size());  // contiguous row-major: one memcpy
   return v;
 }
 
