@@ -131,6 +131,8 @@ const perCall = (name, apiFn, jsFn) => {
 };
 perCall('layerNorm', () => core.layerNorm(v3), () => jsLayerNorm(v3, 1, 3, 1e-5, false));
 perCall('rmsNorm', () => core.rmsNorm(v3), () => jsLayerNorm(v3, 1, 3, 1e-6, true));
+const out3 = new Float32Array(3);
+perCall('layerNorm (out)', () => core.layerNorm(v3, { out: out3 }), () => jsLayerNorm(v3, 1, 3, 1e-5, false));
 perCall('l2Normalize', () => core.l2Normalize(v3), () => { let s = 0; for (const e of v3) s += e * e; const n = Math.max(Math.sqrt(s), 1e-12); return v3.map((e) => e / n); });
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}`;

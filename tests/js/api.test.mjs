@@ -95,3 +95,33 @@ test('outputs are copies, not views into WASM memory', async () => {
   core.run('layer_norm', { x: { shape: [1 << 20], data: new Float32Array(1 << 20).fill(1).map((v, i) => i % 7) } });
   assert.deepEqual(Array.from(a), [Math.fround(0.6), Math.fround(0.8)]);
 });
+
+test('the direct per-call path of layerNorm / rmsNorm / l2Normalize agrees with core.run and keeps its errors', async () => {
+  const { loadCore } = await import('normlab');
+  const core = await loadCore();
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 6 - 3;
+  for (const width of [1, 3, 4, 33, 768]) {
+    const rows = 3;
+    const x = Float32Array.from({ length: rows * width }, () => rnd() + 100);
+    const gamma = Float32Array.from({ length: width }, rnd), beta = Float32Array.from({ length: width }, rnd);
+    const t = { shape: [rows, width], data: x };
+    const cases = [
+      [core.layerNorm(x, { shape: [rows, width], gamma, beta, eps: 1e-3 }),
+        core.run('layer_norm', { x: t, gamma: { shape: [width], data: gamma }, beta: { shape: [width], data: beta } }, { eps: 1e-3 }).y.data],
+      [core.rmsNorm(x, { shape: [rows, width], gamma }), core.run('rms_norm', { x: t, gamma: { shape: [width], data: gamma } }).y.data],
+      [core.l2Normalize(x, { shape: [rows, width] }), core.run('l2_normalize', { x: t }).y.data],
+    ];
+    if (width === 1) cases.shift(); // LayerNorm of one number: a zero variance needs eps, tested below
+    for (const [direct, generic] of cases) {
+      assert.equal(direct.length, generic.length);
+      direct.forEach((v, i) => assert.ok(Math.abs(v - generic[i]) <= 2e-5 + 2e-5 * Math.abs(generic[i]), `width ${width} [${i}] ${v} vs ${generic[i]}`));
+    }
+  }
+  assert.throws(() => core.layerNorm([1, NaN, 3]), /layer_norm: x has a non-finite value \(NaN\) at index 1/);
+  assert.throws(() => core.layerNorm([2, 2, 2], { eps: 0 }), /layer_norm: group 0 has zero spread/);
+  assert.throws(() => core.rmsNorm([1, 2], { eps: -1 }), /rms_norm: eps must be >= 0/);
+  const out = new Float32Array(3);
+  assert.equal(core.layerNorm([1, 2, 3], { eps: 0, out }), out, 'writes into a given out array');
+  assert.ok(Math.abs(out[2] - Math.sqrt(1.5)) < 1e-6);
+});

@@ -105,12 +105,13 @@ export class Core {
   run<K extends OpName>(op: K, inputs?: Inputs, attrs?: Attrs): OpOutputs[K];
   run(op: string, inputs?: Inputs, attrs?: Attrs): Record<string, TensorOutput | IntOutput>;
 
-  l2Normalize(x: XInput, options?: Common & { axis?: number; eps?: number }): Float32Array;
+  /** `out`: a Float32Array of the input's length to write into (no allocation). */
+  l2Normalize(x: XInput, options?: Common & { axis?: number; eps?: number; out?: Float32Array }): Float32Array;
   l1Normalize(x: XInput, options?: Common & { axis?: number; eps?: number }): Float32Array;
   maxNormalize(x: XInput, options?: Common & { axis?: number; eps?: number }): Float32Array;
   scaleNorm(x: XInput, options: Common & { g: XInput; axis?: number; eps?: number }): Float32Array;
-  layerNorm(x: XInput, options?: Common & { gamma?: XInput; beta?: XInput; normalizedNdim?: number; eps?: number }): Float32Array;
-  rmsNorm(x: XInput, options?: Common & { gamma?: XInput; normalizedNdim?: number; eps?: number }): Float32Array;
+  layerNorm(x: XInput, options?: Common & { gamma?: XInput; beta?: XInput; normalizedNdim?: number; eps?: number; out?: Float32Array }): Float32Array;
+  rmsNorm(x: XInput, options?: Common & { gamma?: XInput; normalizedNdim?: number; eps?: number; out?: Float32Array }): Float32Array;
   batchNorm(
     x: XInput,
     options?: Common & {

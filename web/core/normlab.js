@@ -200,8 +200,61 @@ function asTensor(v, shape) {
   return { shape: shape ?? [v.length], data: v };
 }
 
+// The per-call fast path of layerNorm / rmsNorm / l2Normalize: the data goes
+// straight into a reused WASM buffer and one direct export runs it. Anything
+// it is unsure about (-1) is repeated through core.run, which owns the checks
+// and the error messages; so results and errors are the same either way.
+const DIRECT = { layerNorm: [0, 1e-5], rmsNorm: [1, 1e-6], l2Normalize: [2, 1e-12] };
+const DIRECT_KEYS = new Set(['eps', 'gamma', 'beta', 'shape', 'out']);
+
+Core.prototype._direct = function (kind, defaultEps, method, x, options) {
+  const data = ArrayBuffer.isView(x) || Array.isArray(x) ? x : x?.data;
+  const shape = options.shape ?? (ArrayBuffer.isView(x) || Array.isArray(x) ? [x.length] : x?.shape);
+  if (!data || !Array.isArray(shape) || shape.length < 1) return null;
+  for (const k of Object.keys(options)) if (!DIRECT_KEYS.has(k)) return null;
+  if (kind === 2 && (options.gamma || options.beta)) return null;
+  if (kind === 1 && options.beta) return null;
+  const width = shape[shape.length - 1];
+  const n = data.length;
+  if (!(width >= 1) || n % width !== 0 || n === 0) return null;
+  const gamma = options.gamma, beta = options.beta;
+  if ((gamma && gamma.length !== width) || (beta && beta.length !== width)) return null;
+  const eps = options.eps ?? defaultEps;
+  if (typeof eps !== 'number') return null;
+  const m = this._m;
+  const need = 2 * n + 2 * width;
+  if (!this._buf || this._bufLen < need) {
+    if (this._buf) m._free(this._buf);
+    this._bufLen = Math.max(need, 1024);
+    this._buf = m._malloc(this._bufLen * 4);
+    if (!this._buf) return null;
+  }
+  const heap = m.HEAPF32;
+  const xp = this._buf, yp = xp + n * 4, gp = yp + n * 4, bp = gp + width * 4;
+  heap.set(data, xp >> 2);
+  if (gamma) heap.set(gamma.data ?? gamma, gp >> 2);
+  if (beta) heap.set(beta.data ?? beta, bp >> 2);
+  if (m._nl_rows(kind, xp, yp, n / width, width, eps, gamma ? gp : 0, beta ? bp : 0) !== 0) return null;
+  const out = options.out;
+  if (out instanceof Float32Array && out.length === n) {
+    out.set(heap.subarray(yp >> 2, (yp >> 2) + n));
+    return out;
+  }
+  return heap.slice(yp >> 2, (yp >> 2) + n);
+};
+
 for (const [method, op] of Object.entries(named)) {
   Core.prototype[method] = function (x, options = {}) {
+    if (DIRECT[method]) {
+      const y = this._direct(DIRECT[method][0], DIRECT[method][1], method, x, options);
+      if (y) return y;
+    }
+    if ('out' in options) {
+      const { out, ...rest } = options;
+      const y = this[method](x, rest);
+      if (out instanceof Float32Array && y instanceof Float32Array && out.length === y.length) return (out.set(y), out);
+      return y;
+    }
     const spec = this.spec(op);
     const { shape, ...rest } = options;
     const inputs = { [spec.inputs[0].name]: asTensor(x, shape) };
