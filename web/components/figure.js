@@ -7,7 +7,7 @@
 // attributes, reflecting the reader's changes, errors shown in place, the
 // `change` event and the language switch are handled here.
 import { NlElement, el } from './base.js';
-import { bar, scale, yAxis } from './plot.js';
+import { bar, scale, svg, yAxis } from './plot.js';
 
 const toCamel = (s) => s.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 
@@ -240,6 +240,16 @@ export class NlFigure extends NlElement {
   axis(values, attrs = {}) {
     const out = this._core.run('axis_ticks', { x: { shape: [values.length], data: values } }, { count: 4, ...attrs });
     return { domain: Array.from(out.domain.data), ticks: Array.from(out.ticks.data) };
+  }
+
+  /** Side-by-side SVG panels of one size in `view`, and a line of numbers below when asked. */
+  panels(view, count, width, height, numbers = true) {
+    const box = el('div', { class: 'panels' });
+    this._svgs = Array.from({ length: count }, () => svg(width, height));
+    box.append(...this._svgs);
+    view.append(box);
+    if (numbers) view.append((this._numbers = el('p', { class: 'numbers' })));
+    return this._svgs;
   }
 
   /** The same axis as state fields named `domainKey` and `ticksKey`. */

@@ -10,7 +10,7 @@
 // angle_between, axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { arrow, scale, svg, xAxis, yAxis } from './plot.js';
+import { arrow, scale, xAxis, yAxis } from './plot.js';
 
 const vec = NlFigure.vec;
 
@@ -24,10 +24,7 @@ export class NlResidualTurn extends NlFigure {
   static css = figureCss;
 
   buildView(view) {
-    const panels = el('div', { class: 'panels' });
-    this._svgs = [svg(260, 260), svg(260, 260)];
-    panels.append(...this._svgs);
-    view.append(panels);
+    this.panels(view, 2, 260, 260, false);
   }
 
   _case(core, x, u) {

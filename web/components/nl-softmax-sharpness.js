@@ -12,7 +12,7 @@
 // linspace and axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { bar, line, scale, svg, xAxis, yAxis } from './plot.js';
+import { bar, line, scale, xAxis, yAxis } from './plot.js';
 
 const vec = NlFigure.vec;
 
@@ -35,12 +35,7 @@ export class NlSoftmaxSharpness extends NlFigure {
   }
 
   buildView(view) {
-    const panels = el('div', { class: 'panels' });
-    this._barsSvg = svg(320, 210);
-    this._curveSvg = svg(320, 210);
-    panels.append(this._barsSvg, this._curveSvg);
-    this._numbers = el('p', { class: 'numbers' });
-    view.append(panels, this._numbers);
+    [this._barsSvg, this._curveSvg] = this.panels(view, 2, 320, 210);
   }
 
   compute(core, { scores, factor }) {

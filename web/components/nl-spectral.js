@@ -12,7 +12,7 @@
 // singular_values, film (sigma * u), axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { arrow, line, scale, svg, xAxis, yAxis } from './plot.js';
+import { arrow, line, scale, xAxis, yAxis } from './plot.js';
 
 const vec = NlFigure.vec;
 
@@ -44,11 +44,7 @@ export class NlSpectral extends NlFigure {
   }
 
   buildView(view) {
-    const panels = el('div', { class: 'panels' });
-    this._svgs = [svg(260, 260), svg(260, 260)];
-    panels.append(...this._svgs);
-    this._numbers = el('p', { class: 'numbers' });
-    view.append(panels, this._numbers);
+    this.panels(view, 2, 260, 260);
   }
 
   compute(core, { matrix, steps }) {
