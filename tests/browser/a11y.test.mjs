@@ -75,3 +75,19 @@ test('axe-core: no violations on each figure alone; each has a name and a descri
   }
   await context.close();
 });
+
+test('keyboard only: Tab from the top of the article reaches the controls of every figure', async () => {
+  const page = await env.browser.newPage();
+  await page.goto(env.url + 'web/index.html');
+  const reached = new Set();
+  for (let i = 0; i < 400 && reached.size < TAGS.length; i++) {
+    await page.keyboard.press('Tab');
+    const host = await page.evaluate(() => {
+      const a = document.activeElement;
+      return a?.shadowRoot?.activeElement ? a.localName : null;
+    });
+    if (host) reached.add(host);
+  }
+  assert.deepEqual([...TAGS].filter((t) => !reached.has(t)), [], 'figures whose controls Tab never reached');
+  await page.close();
+});
