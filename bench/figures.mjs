@@ -1,0 +1,70 @@
+// Figure timings in Chromium, for `npm run bench`: input-to-DOM latency of
+// every figure's first slider (median and p95 over 500 inputs), time from
+// navigation to the first figure drawn, and the bytes the article page loads
+// for the figures (raw and gzip; WASM, JS, CSS; math fonts excluded).
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { launch } from '../scripts/browser.mjs';
+import { startServer } from '../scripts/serve.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { server, url } = await startServer({ port: 0 });
+const browser = await launch();
+const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+const loaded = [];
+page.on('response', (r) => loaded.push(new URL(r.url()).pathname));
+await page.goto(url + 'web/index.html');
+
+// first figure drawn: the page records when the first figure publishes a state
+const firstDrawn = await page.evaluate(() => new Promise((resolve) => {
+  const check = () => {
+    const f = [...document.querySelectorAll('figure > :first-child')].find((el) => el.state);
+    if (f) resolve({ tag: f.localName, ms: performance.now() });
+    else requestAnimationFrame(check);
+  };
+  check();
+}));
+
+const rows = [];
+for (const fig of await page.locator('figure.figure > :first-child').all()) {
+  await fig.scrollIntoViewIfNeeded();
+  const r = await fig.evaluate(async (el) => {
+    while (!el.state) await new Promise((res) => setTimeout(res, 20));
+    const range = el.shadowRoot.querySelector('input[type=range]');
+    if (!range) return { tag: el.localName, note: 'no slider' };
+    const min = Number(range.min), max = Number(range.max);
+    const times = [];
+    for (let i = 0; i < 500; i++) {
+      range.value = String(min + ((max - min) * ((i * 37) % 100)) / 100);
+      const t0 = performance.now();
+      range.dispatchEvent(new Event('input', { bubbles: true }));
+      times.push(performance.now() - t0); // the figure recomputes and updates its DOM synchronously
+    }
+    times.sort((a, b) => a - b);
+    return { tag: el.localName, p50: times[250], p95: times[475] };
+  });
+  rows.push(r);
+}
+
+const files = [...new Set(loaded)].filter((p) => /\.(wasm|js|mjs|css)$/.test(p) && !p.includes('katex'));
+const bytes = { wasm: [0, 0], js: [0, 0], css: [0, 0] };
+for (const p of files) {
+  const f = root + p.replace(/^\//, '');
+  if (!existsSync(f)) continue;
+  const data = readFileSync(f);
+  const kind = p.endsWith('.wasm') ? 'wasm' : p.endsWith('.css') ? 'css' : 'js';
+  bytes[kind][0] += data.length;
+  bytes[kind][1] += gzipSync(data, { level: 9 }).length;
+}
+await browser.close();
+server.close();
+
+console.log(`\nfirst figure drawn ${firstDrawn.ms.toFixed(0)} ms after navigation (${firstDrawn.tag})`);
+console.log('\n| figure | input→DOM median ms | p95 ms |\n|---|---|---|');
+for (const r of rows) console.log(`| ${r.tag} | ${r.p50?.toFixed(3) ?? r.note} | ${r.p95?.toFixed(3) ?? ''} |`);
+console.log('\n| bytes for the figures | raw | gzip |\n|---|---|---|');
+for (const [k, [raw, gz]] of Object.entries(bytes)) console.log(`| ${k} | ${raw} | ${gz} |`);
+const out = root + 'bench/results.json';
+const prev = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
+writeFileSync(out, JSON.stringify({ ...prev, figures: { firstDrawn, latency: rows, bytes } }, null, 2));
