@@ -82,7 +82,7 @@ export class NlDkScaling extends NlFigure {
       this._series = series;
       this._seriesKey = key;
     }
-    const out = this._core.run('score_spread', {}, { d_k: Number(dk), count: 2000, seed, mode, g });
+    const out = this._core.run('score_spread', {}, { d_k: Number(dk), count: 800, seed, mode, g });
     const scores = Array.from(out.scores.data.subarray(0, SHOWN));
     const jitter = this.op('random_normal', {}, { shape: [SHOWN], seed: seed + 1000, std: 0.35 });
     const all = [...this._series.raw, ...this._series.scaled, ...this._series.qk_norm];
