@@ -1,6 +1,9 @@
 // The article page: defines the figures and switches every text and figure
 // between English and Chinese together, remembering the choice.
 import './auto.js';
+import { elements } from './elements.js';
+
+const FIGURES = Object.keys(elements).join(',');
 
 const KEY = 'normlab-lang';
 
@@ -15,7 +18,7 @@ function stored() {
 function setLanguage(lang, remember) {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   for (const node of document.querySelectorAll('[data-lang]')) node.hidden = node.dataset.lang !== lang;
-  for (const fig of document.querySelectorAll('*')) if (fig.localName.startsWith('nl-')) fig.setAttribute('lang', lang);
+  for (const fig of document.querySelectorAll(FIGURES)) fig.setAttribute('lang', lang);
   for (const b of document.querySelectorAll('[data-set-lang]')) b.setAttribute('aria-pressed', String(b.dataset.setLang === lang));
   document.title = lang === 'zh' ? '用图理解 normalization — normlab' : 'Normalization, figure by figure — normlab';
   if (remember) {

@@ -5,23 +5,17 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { setup } from './helpers.mjs';
-import { startServer } from '../../scripts/serve.mjs';
 
 const require = createRequire(import.meta.url);
 const axePath = require.resolve('axe-core/axe.min.js');
 const TAGS = ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes', 'nl-softmax-sharpness', 'nl-residual-turn', 'nl-dk-scaling',
   'nl-batch-dependence', 'nl-adaln', 'nl-spectral', 'nl-l2-jacobian', 'nl-prepost-norm', 'nl-whitening'];
 
-let env, extra;
+let env;
 before(async () => {
   env = await setup();
-  // test pages live in tests/: a second server without the folder whitelist is not needed; python serves them in embed tests.
-  extra = await startServer({ port: 0 });
 });
-after(async () => {
-  await env.close();
-  extra.server.close();
-});
+after(() => env.close());
 
 async function axe(page) {
   await page.addScriptTag({ path: axePath });

@@ -23,17 +23,22 @@ TEST_CASE("Group offsets and stat_of agree for every layout", "[engine][group]")
   }
 }
 
+// The reference: mean and population variance in long double, two-pass.
+static std::pair<long double, long double> mean_var(const float* x, std::size_t n) {
+  long double m = 0, v = 0;
+  for (std::size_t i = 0; i < n; ++i) m += x[i];
+  m /= n;
+  for (std::size_t i = 0; i < n; ++i) v += (x[i] - m) * (x[i] - m);
+  return {m, v / n};
+}
+
 TEST_CASE("MeanVar matches a long-double two-pass reference over a grid", "[engine][measure]") {
   for (std::size_t n : {1u, 3u, 33u, 64u, 1025u}) {
     for (double offset : {0.0, 1000.0, -1e4}) {
       const auto x = randoms(2 * n, unsigned(n), offset - 1, offset + 1);
       const Stats st = measure(x.data(), Group::rows(2, n), Measure::MeanVar);
       for (std::size_t r = 0; r < 2; ++r) {
-        long double m = 0, v = 0;
-        for (std::size_t i = 0; i < n; ++i) m += x[r * n + i];
-        m /= n;
-        for (std::size_t i = 0; i < n; ++i) v += (x[r * n + i] - m) * (x[r * n + i] - m);
-        v /= n;
+        const auto [m, v] = mean_var(&x[r * n], n);
         INFO("n = " << n << ", offset = " << offset << ", row " << r);
         CHECK(st.center[r] == Approx(double(m)).epsilon(1e-12));
         CHECK(st.spread[r] == Approx(double(v)).epsilon(1e-9).margin(1e-15));
@@ -50,11 +55,7 @@ TEST_CASE("LayerNorm over a grid of sizes and eps matches the formula", "[engine
       const auto out = run("layer_norm", {{"x", tensor({3, n}, x)}}, {{"eps", eps}});
       std::vector<double> want(3 * n);
       for (std::size_t r = 0; r < 3; ++r) {
-        long double m = 0, v = 0;
-        for (std::size_t i = 0; i < n; ++i) m += x[r * n + i];
-        m /= n;
-        for (std::size_t i = 0; i < n; ++i) v += (x[r * n + i] - m) * (x[r * n + i] - m);
-        v /= n;
+        const auto [m, v] = mean_var(&x[r * n], n);
         for (std::size_t i = 0; i < n; ++i) want[r * n + i] = double((x[r * n + i] - m) / std::sqrt(v + eps));
       }
       INFO("n = " << n << ", eps = " << eps);

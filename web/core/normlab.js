@@ -207,7 +207,7 @@ function asTensor(v, shape) {
 const DIRECT = { layerNorm: [0, 1e-5], rmsNorm: [1, 1e-6], l2Normalize: [2, 1e-12] };
 const DIRECT_KEYS = new Set(['eps', 'gamma', 'beta', 'shape', 'out']);
 
-Core.prototype._direct = function (kind, defaultEps, method, x, options) {
+Core.prototype._direct = function (kind, defaultEps, x, options) {
   const data = ArrayBuffer.isView(x) || Array.isArray(x) ? x : x?.data;
   const shape = options.shape ?? (ArrayBuffer.isView(x) || Array.isArray(x) ? [x.length] : x?.shape);
   if (!data || !Array.isArray(shape) || shape.length < 1) return null;
@@ -246,7 +246,7 @@ Core.prototype._direct = function (kind, defaultEps, method, x, options) {
 for (const [method, op] of Object.entries(named)) {
   Core.prototype[method] = function (x, options = {}) {
     if (DIRECT[method]) {
-      const y = this._direct(DIRECT[method][0], DIRECT[method][1], method, x, options);
+      const y = this._direct(DIRECT[method][0], DIRECT[method][1], x, options);
       if (y) return y;
     }
     if ('out' in options) {

@@ -3,13 +3,13 @@
 // in a page that contains them, so defining them once is all the
 // re-initialization needed; the subscription below only restores the page
 // language on every navigation.
-import { defineElements } from '../../../web/elements.js'; // in a real site: a copy of normlab's web/ folder, or a CDN-free path you host
+import { defineElements, elements } from '../../../web/elements.js'; // in a real site: a copy of normlab's web/ folder, or a CDN-free path you host
 
 defineElements();
 
 const setLanguage = () => {
   const lang = document.documentElement.lang?.startsWith('zh') ? 'zh' : 'en';
-  for (const el of document.querySelectorAll('*')) if (el.localName.startsWith('nl-')) el.setAttribute('lang', lang);
+  for (const el of document.querySelectorAll(Object.keys(elements).join(','))) el.setAttribute('lang', lang);
 };
 if (window.document$?.subscribe) window.document$.subscribe(setLanguage); // Material's navigation observable
 else setLanguage();
