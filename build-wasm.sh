@@ -46,7 +46,7 @@ em++ "${objs[@]}" -O3 -msimd128 -fexceptions --bind \
   -sENVIRONMENT=web -sDYNAMIC_EXECUTION=0 -sFILESYSTEM=0 \
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb -sABORTING_MALLOC=0 \
   -sINITIAL_MEMORY=16mb -sTOTAL_STACK=1mb \
-  -sEXPORTED_RUNTIME_METHODS=[] -sEXPORTED_FUNCTIONS=_nl_rows,_malloc,_free -sINCOMING_MODULE_JS_API=[instantiateWasm,locateFile,onAbort,print,printErr] \
+  -sEXPORTED_RUNTIME_METHODS=[] -sEXPORTED_FUNCTIONS=_nl_rows,_nl_attention,_malloc,_free -sINCOMING_MODULE_JS_API=[instantiateWasm,locateFile,onAbort,print,printErr] \
   -o "$glue"
 ls -l dist/
 

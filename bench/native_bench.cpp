@@ -1,16 +1,20 @@
-// The same core compiled natively (g++ -O3): the ceiling the WASM build is
-// compared with. Prints {"name": median_ms, ...} as JSON.
+// The same C++ kernels the WASM build runs, compiled natively with g++ -O3:
+// the ceiling the WASM build is compared with. Prints {"name": median_ms} as
+// JSON for the bench's shapes.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
-#include "normlab/ops.hpp"
+#include "normlab/kernels.hpp"
 
 using namespace normlab;
 
-static double median_ms(int rounds, const std::function<void()>& f) {
+template <class F>
+static double median_ms(int rounds, F&& f) {
   std::vector<double> t;
   f();  // warm-up
   for (int i = 0; i < rounds; ++i) {
@@ -22,21 +26,26 @@ static double median_ms(int rounds, const std::function<void()>& f) {
   return t[t.size() / 2];
 }
 
-static Tensor filled(const Shape& s) {
-  Tensor t = xt::empty<float>(s);
-  for (std::size_t i = 0; i < t.size(); ++i) t.data()[i] = float((i * 2654435761u) % 1000) / 500.0f - 1.0f;
-  return t;
+// The bench's fill: the same numbers bench/run.mjs uses.
+static std::vector<float> filled(std::size_t n) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = float((i * 2654435761ull) % 1000) / 500.0f - 1.0f;
+  return v;
 }
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 7;
-  const Tensor x = filled({8, 512, 768}), sm = filled({96 * 128, 128}), gn = filled({8, 32, 64, 64});
-  const Tensor q = filled({8, 12, 128, 64});
-  std::vector<float> dst(x.size());
-  std::printf("{\"layer_norm\": %.4f, ", median_ms(rounds, [&] { run_op("layer_norm", {{"x", x}}, {}); }));
-  std::printf("\"rms_norm\": %.4f, ", median_ms(rounds, [&] { run_op("rms_norm", {{"x", x}}, {}); }));
-  std::printf("\"softmax\": %.4f, ", median_ms(rounds, [&] { run_op("softmax", {{"x", sm}}, {}); }));
-  std::printf("\"group_norm\": %.4f, ", median_ms(rounds, [&] { run_op("group_norm", {{"x", gn}}, {{"num_groups", 8.0}}); }));
-  std::printf("\"attention\": %.4f, ", median_ms(std::max(1, rounds / 3), [&] { run_op("scaled_dot_product_attention", {{"q", q}, {"k", q}, {"v", q}}, {}); }));
-  std::printf("\"copy\": %.4f}\n", median_ms(rounds, [&] { std::memcpy(dst.data(), x.data(), x.size() * 4); }));
+  const std::size_t ln = 8 * 512 * 768, sm = 96 * 128 * 128, gn = 8 * 32 * 64 * 64, qn = 8 * 12 * 128 * 64;
+  const auto x = filled(ln), s = filled(sm), g = filled(gn), q = filled(qn);
+  std::vector<float> y(std::max({ln, sm, gn})), out(qn), w(96 * 128 * 128), kt(128 * 64);
+  std::printf("{\"layer_norm\": %.4f, ", median_ms(rounds, [&] { normalize_rows(x.data(), y.data(), 4096, 768, true, 1e-5, nullptr, nullptr); }));
+  std::printf("\"rms_norm\": %.4f, ", median_ms(rounds, [&] { normalize_rows(x.data(), y.data(), 4096, 768, false, 1e-6, nullptr, nullptr); }));
+  std::printf("\"softmax\": %.4f, ", median_ms(rounds, [&] { softmax_rows(s.data(), y.data(), 96 * 128, 128); }));
+  std::printf("\"group_norm\": %.4f, ", median_ms(rounds, [&] { normalize_rows(g.data(), y.data(), 64, 16384, true, 1e-5, nullptr, nullptr); }));
+  std::printf("\"attention\": %.4f, ", median_ms(rounds, [&] {
+    for (std::size_t b = 0; b < 96; ++b)
+      attention_head(q.data() + b * 8192, q.data() + b * 8192, q.data() + b * 8192, out.data() + b * 8192,
+                     w.data() + b * 16384, 128, 128, 64, 64, 0.125f, kt.data());
+  }));
+  std::printf("\"copy\": %.4f}\n", median_ms(rounds, [&] { std::memcpy(y.data(), x.data(), ln * 4); }));
 }

@@ -1,23 +1,37 @@
 // `npm run bench`: kernels and per-call costs measured side by side in one
-// process, medians over repeated rounds, reported as ratios. Writes
-// bench/results.json. Peers so far: plain JavaScript loops and the same C++
-// compiled natively with g++ -O3; the WASM copy of the same bytes gives the
+// process, medians over repeated rounds, reported as ratios to the peers of
+// the same run. Writes bench/results.json.
+//
+// Peers: plain JavaScript loops (what a docs author might write),
+// onnxruntime-web (WASM backend, one thread, one-node ONNX models built here),
+// @tensorflow/tfjs-backend-wasm, and the same C++ kernels compiled natively
+// with g++ -O3 (the ceiling). A copy of the same bytes inside WASM gives the
 // memory-bandwidth reference.
+//
+// normlab is measured twice: "arrays" passes Float32Arrays through the public
+// named functions (copied into WASM memory and out again), "resident" keeps
+// the tensors in WASM memory (core.tensor) and works in place. tfjs keeps its
+// input tensor resident and reads the result back (dataSync); onnxruntime
+// copies in and out on every run, as its API does.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-web';
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-wasm';
 import { loadCore } from '../web/core/normlab.js';
+import { onnxModel } from './onnx.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 
-function median(fn, rounds = ROUNDS) {
-  fn();
+async function median(fn, rounds = ROUNDS) {
+  await fn();
   const t = [];
   for (let i = 0; i < rounds; i++) {
     const a = performance.now();
-    fn();
+    await fn();
     t.push(performance.now() - a);
   }
   t.sort((x, y) => x - y);
@@ -26,11 +40,11 @@ function median(fn, rounds = ROUNDS) {
 
 function filled(n) {
   const a = new Float32Array(n);
-  for (let i = 0; i < n; i++) a[i] = ((i * 2654435761) % 1000) / 500 - 1;
+  for (let i = 0; i < n; i++) a[i] = Number((BigInt(i) * 2654435761n) % 1000n) / 500 - 1;
   return a;
 }
 
-// ---- plain JavaScript peers (what a docs author might write) ----
+// ---- plain JavaScript peers ----
 function jsLayerNorm(x, rows, d, eps, rms) {
   const y = new Float32Array(x.length);
   for (let r = 0; r < rows; r++) {
@@ -62,15 +76,13 @@ function jsSoftmax(x, rows, d) {
   }
   return y;
 }
-function jsGroupNorm(x, n, c, hw, g) {
-  return jsLayerNorm(x, n * g, (c / g) * hw, 1e-5, false);
-}
 function jsAttention(q, b, t, d) {
-  const out = new Float32Array(b * t * d), s = new Float32Array(t);
+  const out = new Float32Array(b * t * d), w = new Float32Array(b * t * t);
   const scale = 1 / Math.sqrt(d);
   for (let h = 0; h < b; h++) {
     const o = h * t * d;
     for (let i = 0; i < t; i++) {
+      const s = w.subarray((h * t + i) * t, (h * t + i + 1) * t);
       let m = -Infinity;
       for (let j = 0; j < t; j++) {
         let dot = 0;
@@ -81,67 +93,164 @@ function jsAttention(q, b, t, d) {
       let z = 0;
       for (let j = 0; j < t; j++) z += (s[j] = Math.exp(s[j] - m));
       for (let j = 0; j < t; j++) {
-        const w = s[j] / z;
-        for (let e = 0; e < d; e++) out[o + i * d + e] += w * q[o + j * d + e];
+        s[j] /= z;
+        for (let e = 0; e < d; e++) out[o + i * d + e] += s[j] * q[o + j * d + e];
       }
     }
   }
-  return out;
+  return { out, w };
 }
 
+// ---- the cases ----
+const LN = [8, 512, 768], SM = [96 * 128, 128], GN = [8, 32, 64, 64], Q = [8, 12, 128, 64];
+const size = (s) => s.reduce((a, b) => a * b, 1);
+const data = { ln: filled(size(LN)), sm: filled(size(SM)), gn: filled(size(GN)), q: filled(size(Q)) };
+
 const core = await loadCore();
-const LN = { shape: [8, 512, 768], data: filled(8 * 512 * 768) };
-const SM = { shape: [96 * 128, 128], data: filled(96 * 128 * 128) };
-const GN = { shape: [8, 32, 64, 64], data: filled(8 * 32 * 64 * 64) };
-const Q = { shape: [8, 12, 128, 64], data: filled(8 * 12 * 128 * 64) };
+ort.env.wasm.numThreads = 1;
+ort.env.logLevel = 'error';
+await tf.setBackend('wasm');
+await tf.ready();
 
 // WASM copy bandwidth for the LayerNorm tensor: read + write of the same bytes.
-const bytes = LN.data.length * 4;
+const bytes = data.ln.length * 4;
 const src = core._m.benchAlloc(bytes), dst = core._m.benchAlloc(bytes);
-const copyMs = median(() => core._m.benchCopy(dst, src, bytes));
+const copyMs = await median(() => core._m.benchCopy(dst, src, bytes));
 core._m.benchFree(src);
 core._m.benchFree(dst);
 
 console.log('building the native peer (g++ -O3)…');
 mkdirSync(root + 'build', { recursive: true });
-const sources = ['engine', 'kernels', 'linalg', 'registry', 'tensor', 'ops_norms', 'ops_conditioning', 'ops_weights', 'ops_attention',
-  'ops_gradients', 'ops_preprocessing', 'ops_shapes', 'ops_figures'].map((f) => `${root}cpp/src/${f}.cpp`);
-execFileSync('g++', ['-std=c++17', '-O3', '-DNDEBUG', `-I${root}cpp/include`, `${root}bench/native_bench.cpp`, ...sources, '-o', `${root}build/native_bench`], { stdio: 'inherit' });
+execFileSync('g++', ['-std=c++17', '-O3', '-DNDEBUG', `-I${root}cpp/include`, `${root}bench/native_bench.cpp`, `${root}cpp/src/kernels.cpp`, '-o', `${root}build/native_bench`], { stdio: 'inherit' });
 const native = JSON.parse(execFileSync(`${root}build/native_bench`, [String(ROUNDS)], { encoding: 'utf8' }));
 
-const rows = [];
-const kernel = (name, ours, js, nativeMs, moved) => {
-  const row = { name, normlab_ms: ours, js_ms: js, native_ms: nativeMs, vs_js: js / ours, native_over_wasm: nativeMs / ours };
-  if (moved) row.fraction_of_copy_bandwidth = copyMs / ours;
-  rows.push(row);
+// onnxruntime-web: one session per case, built from a one-node model.
+const ones = (n) => new Array(n).fill(1), zeros = (n) => new Array(n).fill(0);
+async function ortCase(model, inputs) {
+  const s = await ort.InferenceSession.create(model, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+  return async () => {
+    const feeds = {};
+    for (const [name, [shape, d]] of Object.entries(inputs)) feeds[name] = new ort.Tensor('float32', d, shape);
+    const r = await s.run(feeds);
+    for (const t of Object.values(r)) void t.data[0];
+  };
+}
+const rowModel = (op, shape, extra, attrs, opset) =>
+  onnxModel({ opset, nodes: [{ op, inputs: ['x', ...extra.map((e) => e[0])], outputs: ['y'], attrs }], inputs: [['x', shape]], outputs: [['y', shape]], initializers: extra });
+const ortRuns = {
+  ln: await ortCase(rowModel('LayerNormalization', LN, [['g', [768], ones(768)], ['b', [768], zeros(768)]], { axis: -1, epsilon: 1e-5 }, 17), { x: [LN, data.ln] }),
+  rms: await ortCase(rowModel('RMSNormalization', LN, [['g', [768], ones(768)]], { axis: -1, epsilon: 1e-6 }, 23), { x: [LN, data.ln] }),
+  sm: await ortCase(rowModel('Softmax', SM, [], { axis: -1 }, 13), { x: [SM, data.sm] }),
+  gn: await ortCase(rowModel('GroupNormalization', GN, [['g', [32], ones(32)], ['b', [32], zeros(32)]], { num_groups: 8, epsilon: 1e-5 }, 21), { x: [GN, data.gn] }),
+  att: await ortCase(onnxModel({ opset: 23, nodes: [{ op: 'Attention', inputs: ['q', 'k', 'v'], outputs: ['y'] }], inputs: [['q', Q], ['k', Q], ['v', Q]], outputs: [['y', Q]] }), { q: [Q, data.q], k: [Q, data.q], v: [Q, data.q] }),
 };
-kernel('layer_norm [8,512,768]', median(() => core.run('layer_norm', { x: LN })), median(() => jsLayerNorm(LN.data, 4096, 768, 1e-5, false)), native.layer_norm, true);
-kernel('rms_norm [8,512,768]', median(() => core.run('rms_norm', { x: LN })), median(() => jsLayerNorm(LN.data, 4096, 768, 1e-6, true)), native.rms_norm, true);
-kernel('softmax [12288,128]', median(() => core.run('softmax', { x: SM })), median(() => jsSoftmax(SM.data, 12288, 128)), native.softmax);
-kernel('group_norm [8,32,64,64] G=8', median(() => core.run('group_norm', { x: GN }, { num_groups: 8 })), median(() => jsGroupNorm(GN.data, 8, 32, 4096, 8)), native.group_norm);
-kernel('attention [8,12,128,64]', median(() => core.run('scaled_dot_product_attention', { q: Q, k: Q, v: Q }), 3), median(() => jsAttention(Q.data, 96, 128, 64), 3), native.attention);
+
+// tfjs-backend-wasm: input tensors resident, the result read back.
+const tfIn = { ln: tf.tensor(data.ln, LN), sm: tf.tensor(data.sm, SM), gn: tf.tensor(data.gn, GN), q: tf.tensor(data.q, Q) };
+const tfRun = (f) => () => {
+  const y = tf.tidy(f);
+  y.dataSync();
+  y.dispose();
+};
+const tfLayer = (x, eps, rms) => {
+  if (rms) return tf.mul(x, tf.rsqrt(tf.add(tf.mean(tf.square(x), -1, true), eps)));
+  const { mean, variance } = tf.moments(x, -1, true);
+  return tf.mul(tf.sub(x, mean), tf.rsqrt(tf.add(variance, eps)));
+};
+const tfRuns = {
+  ln: tfRun(() => tfLayer(tfIn.ln, 1e-5, false)),
+  rms: tfRun(() => tfLayer(tfIn.ln, 1e-6, true)),
+  sm: tfRun(() => tf.softmax(tfIn.sm)),
+  gn: tfRun(() => tf.reshape(tfLayer(tf.reshape(tfIn.gn, [8, 8, 4 * 64 * 64]), 1e-5, false), GN)),
+  att: tfRun(() => {
+    const s = tf.mul(tf.matMul(tfIn.q, tfIn.q, false, true), 1 / Math.sqrt(64));
+    return tf.matMul(tf.softmax(s), tfIn.q);
+  }),
+};
+
+// normlab: arrays through the named functions, and resident tensors.
+const res = Object.fromEntries(Object.entries({ ln: LN, sm: SM, gn: GN, q: Q }).map(([k, s]) => [k, core.tensor(s, data[k])]));
+const resOut = { ln: core.tensor(LN), sm: core.tensor(SM), gn: core.tensor(GN), q: core.tensor(Q), w: core.tensor([8, 12, 128, 128]) };
+const ours = {
+  ln: [() => core.layerNorm(data.ln, { shape: LN }), () => core.layerNorm(res.ln, { out: resOut.ln })],
+  rms: [() => core.rmsNorm(data.ln, { shape: LN }), () => core.rmsNorm(res.ln, { out: resOut.ln })],
+  sm: [() => core.softmax(data.sm, { shape: SM }), () => core.softmax(res.sm, { out: resOut.sm })],
+  gn: [() => core.groupNorm(data.gn, { shape: GN, numGroups: 8 }), () => core.groupNorm(res.gn, { numGroups: 8, out: resOut.gn })],
+  att: [
+    () => core.attention({ shape: Q, data: data.q }, { k: { shape: Q, data: data.q }, v: { shape: Q, data: data.q } }),
+    () => core.attention(res.q, { k: res.q, v: res.q, out: resOut.q, outWeights: resOut.w }),
+  ],
+};
+const js = {
+  ln: () => jsLayerNorm(data.ln, 4096, 768, 1e-5, false),
+  rms: () => jsLayerNorm(data.ln, 4096, 768, 1e-6, true),
+  sm: () => jsSoftmax(data.sm, 12288, 128),
+  gn: () => jsLayerNorm(data.gn, 64, 16384, 1e-5, false),
+  att: () => jsAttention(data.q, 96, 128, 64),
+};
+const cases = [
+  ['ln', 'layer_norm [8,512,768]', 'layer_norm', true],
+  ['rms', 'rms_norm [8,512,768]', 'rms_norm', true],
+  ['sm', 'softmax [12288,128]', 'softmax', false],
+  ['gn', 'group_norm [8,32,64,64] G=8', 'group_norm', false],
+  ['att', 'attention [8,12,128,64]', 'attention', false],
+];
+
+const rows = [];
+for (const [key, name, nativeKey, moved] of cases) {
+  const rounds = key === 'att' ? Math.max(3, ROUNDS >> 1) : ROUNDS;
+  const row = { name };
+  row.normlab_arrays_ms = await median(ours[key][0], rounds);
+  row.normlab_resident_ms = await median(ours[key][1], rounds);
+  row.js_ms = await median(js[key], key === 'att' ? 3 : rounds);
+  row.onnxruntime_ms = await median(ortRuns[key], rounds);
+  row.tfjs_wasm_ms = await median(tfRuns[key], rounds);
+  row.native_ms = native[nativeKey];
+  const best = Math.min(row.normlab_arrays_ms, row.normlab_resident_ms);
+  const peers = { js: row.js_ms, onnxruntime: row.onnxruntime_ms, tfjs_wasm: row.tfjs_wasm_ms };
+  const [fastestName, fastest] = Object.entries(peers).sort((a, b) => a[1] - b[1])[0];
+  row.fastest_peer = fastestName;
+  row.vs_fastest_peer = fastest / best;
+  row.vs_fastest_peer_arrays = fastest / row.normlab_arrays_ms;
+  row.wasm_over_native = row.normlab_resident_ms / row.native_ms;
+  if (moved) row.share_of_copy_bandwidth = copyMs / row.normlab_resident_ms;
+  rows.push(row);
+  console.log(`${name}: resident ${row.normlab_resident_ms.toFixed(2)} ms, arrays ${row.normlab_arrays_ms.toFixed(2)}, fastest peer ${fastestName} ${fastest.toFixed(2)}`);
+}
 
 // Per call: a 3-vector 100k times through the public API vs plain JS.
-const v3 = new Float32Array([1, 2, 3]);
-const perCall = (name, apiFn, jsFn) => {
-  const n = 100000;
-  const api = median(() => { for (let i = 0; i < n; i++) apiFn(); }, 3);
-  const js = median(() => { for (let i = 0; i < n; i++) jsFn(); }, 3);
-  rows.push({ name: `${name} 3-vector x100k`, normlab_ms: api, js_ms: js, vs_js: js / api });
+const perCall = [];
+const v3 = new Float32Array([1, 2, 3]), out3 = new Float32Array(3);
+const jsL2 = (v) => {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
+  const n = Math.max(Math.sqrt(s), 1e-12), y = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) y[i] = v[i] / n;
+  return y;
 };
-perCall('layerNorm', () => core.layerNorm(v3), () => jsLayerNorm(v3, 1, 3, 1e-5, false));
-perCall('rmsNorm', () => core.rmsNorm(v3), () => jsLayerNorm(v3, 1, 3, 1e-6, true));
-const out3 = new Float32Array(3);
-perCall('layerNorm (out)', () => core.layerNorm(v3, { out: out3 }), () => jsLayerNorm(v3, 1, 3, 1e-5, false));
-perCall('l2Normalize', () => core.l2Normalize(v3), () => { let s = 0; for (const e of v3) s += e * e; const n = Math.max(Math.sqrt(s), 1e-12); return v3.map((e) => e / n); });
+for (const [name, api, peer] of [
+  ['layerNorm', () => core.layerNorm(v3), () => jsLayerNorm(v3, 1, 3, 1e-5, false)],
+  ['layerNorm (out)', () => core.layerNorm(v3, { out: out3 }), () => jsLayerNorm(v3, 1, 3, 1e-5, false)],
+  ['rmsNorm', () => core.rmsNorm(v3), () => jsLayerNorm(v3, 1, 3, 1e-6, true)],
+  ['l2Normalize', () => core.l2Normalize(v3), () => jsL2(v3)],
+]) {
+  const n = 100000;
+  const a = await median(() => { for (let i = 0; i < n; i++) api(); }, 5);
+  const b = await median(() => { for (let i = 0; i < n; i++) peer(); }, 5);
+  perCall.push({ name: `${name} 3-vector x100k`, normlab_ms: a, js_ms: b, vs_js: b / a });
+}
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}`;
+const f = (v, d = 2) => (v === undefined ? '' : v.toFixed(d));
 console.log(`\nnormlab bench — ${machine}; WASM copy of ${bytes} bytes: ${copyMs.toFixed(2)} ms (native memcpy ${native.copy.toFixed(2)} ms)\n`);
-console.log('| case | normlab ms | plain JS ms | native g++ -O3 ms | normlab vs JS | native/WASM | share of copy bandwidth |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('| kernel | normlab resident ms | normlab arrays ms | plain JS ms | onnxruntime-web ms | tfjs-wasm ms | native g++ -O3 ms | vs fastest peer | WASM / native | share of copy bandwidth |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  const f = (v, d = 2) => (v === undefined ? '' : v.toFixed(d));
-  console.log(`| ${r.name} | ${f(r.normlab_ms)} | ${f(r.js_ms)} | ${f(r.native_ms)} | ${f(r.vs_js)}× | ${f(r.native_over_wasm)} | ${r.fraction_of_copy_bandwidth ? (100 * r.fraction_of_copy_bandwidth).toFixed(0) + '%' : ''} |`);
+  console.log(`| ${r.name} | ${f(r.normlab_resident_ms)} | ${f(r.normlab_arrays_ms)} | ${f(r.js_ms)} | ${f(r.onnxruntime_ms)} | ${f(r.tfjs_wasm_ms)} | ${f(r.native_ms)} | ${f(r.vs_fastest_peer, 1)}× (${r.fastest_peer}) | ${f(r.wasm_over_native)} | ${r.share_of_copy_bandwidth ? (100 * r.share_of_copy_bandwidth).toFixed(0) + '%' : ''} |`);
 }
-writeFileSync(root + 'bench/results.json', JSON.stringify({ machine, date: new Date().toISOString(), copy_ms: copyMs, native, rows }, null, 2));
+console.log('\n| per call | normlab ms | plain JS ms | normlab vs JS |');
+console.log('|---|---|---|---|');
+for (const r of perCall) console.log(`| ${r.name} | ${f(r.normlab_ms)} | ${f(r.js_ms)} | ${f(r.vs_js)}× |`);
+writeFileSync(root + 'bench/results.json', JSON.stringify({ machine, date: new Date().toISOString(), copy_ms: copyMs, native, rows, per_call: perCall }, null, 2));
 console.log('\nwrote bench/results.json');
+for (const t of [...Object.values(res), ...Object.values(resOut)]) t.free();

@@ -1,8 +1,9 @@
-// Row-normalization fast path (see kernels.hpp).
+// Fast paths (see kernels.hpp).
 #include "normlab/kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace normlab {
@@ -10,7 +11,7 @@ namespace normlab {
 namespace {
 
 typedef float f4 __attribute__((vector_size(16)));
-typedef double d2 __attribute__((vector_size(16)));
+typedef std::int32_t i4 __attribute__((vector_size(16)));
 
 inline f4 load(const float* p) {
   f4 v;
@@ -18,85 +19,326 @@ inline f4 load(const float* p) {
   return v;
 }
 inline void store(float* p, f4 v) { std::memcpy(p, &v, sizeof v); }
+inline f4 splat(float s) { return f4{s, s, s, s}; }
 inline float hsum(f4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
-
-// Sum in double: float lanes are widened pairwise, four accumulators.
-double sum_wide(const float* p, std::size_t n) {
-  d2 a0 = {0, 0}, a1 = {0, 0}, a2 = {0, 0}, a3 = {0, 0};
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const f4 u = load(p + i), v = load(p + i + 4);
-    a0 += d2{u[0], u[1]};
-    a1 += d2{u[2], u[3]};
-    a2 += d2{v[0], v[1]};
-    a3 += d2{v[2], v[3]};
-  }
-  const d2 s = (a0 + a1) + (a2 + a3);
-  double total = s[0] + s[1];
-  for (; i < n; ++i) total += p[i];
-  return total;
+inline f4 select(i4 mask, f4 a, f4 b) {  // mask lanes are all ones or all zeros
+  return reinterpret_cast<f4>((reinterpret_cast<i4>(a) & mask) | (reinterpret_cast<i4>(b) & ~mask));
 }
+#ifdef __wasm_simd128__
+inline f4 vmax(f4 a, f4 b) { return reinterpret_cast<f4>(__builtin_wasm_pmax_f32x4(a, b)); }  // b < a ? a : b
+#else
+inline f4 vmax(f4 a, f4 b) { return select(a > b, a, b); }
+#endif
+inline float hmax(f4 v) { return std::max(std::max(v[0], v[1]), std::max(v[2], v[3])); }
 
-// Sum of (x - c)^2 with c = hi + lo split in two floats, so that x - hi is
-// exact near c and the small lo is subtracted after: float lanes (the values
-// are centered, so small), four accumulators, flushed to double every 1024.
-double sum_sq_centered(const float* p, std::size_t n, float hi, float lo) {
-  const f4 cv = {hi, hi, hi, hi}, lv = {lo, lo, lo, lo};
+// Float partial sums are flushed into a double every kBlock numbers, so long
+// groups (GroupNorm's 16k) keep float32 error per block only.
+constexpr std::size_t kBlock = 1024;
+
+// Sum of p[0..n), four float accumulators per block.
+double sum_f(const float* p, std::size_t n) {
   double total = 0;
-  std::size_t i = 0;
-  while (i < n) {
-    const std::size_t end = std::min(n, i + 1024);
-    f4 a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
+  for (std::size_t i = 0; i < n;) {
+    const std::size_t end = std::min(n, i + kBlock);
+    f4 a0 = splat(0), a1 = a0, a2 = a0, a3 = a0;
     for (; i + 16 <= end; i += 16) {
-      const f4 v0 = (load(p + i) - cv) - lv, v1 = (load(p + i + 4) - cv) - lv;
-      const f4 v2 = (load(p + i + 8) - cv) - lv, v3 = (load(p + i + 12) - cv) - lv;
-      a0 += v0 * v0;
-      a1 += v1 * v1;
-      a2 += v2 * v2;
-      a3 += v3 * v3;
+      a0 += load(p + i);
+      a1 += load(p + i + 4);
+      a2 += load(p + i + 8);
+      a3 += load(p + i + 12);
     }
     float s = hsum((a0 + a1) + (a2 + a3));
-    for (; i < end; ++i) {
-      const float v = (p[i] - hi) - lo;
-      s += v * v;
-    }
+    for (; i < end; ++i) s += p[i];
     total += s;
   }
   return total;
 }
 
+// Sums of d = x - c and of d^2 (c = 0 for RMS: then only d^2 matters).
+void moments_f(const float* p, std::size_t n, float c, double& s1, double& s2) {
+  s1 = s2 = 0;
+  const f4 cv = splat(c);
+  for (std::size_t i = 0; i < n;) {
+    const std::size_t end = std::min(n, i + kBlock);
+    f4 a0 = splat(0), a1 = a0, a2 = a0, a3 = a0, q0 = a0, q1 = a0, q2 = a0, q3 = a0;
+    for (; i + 16 <= end; i += 16) {
+      const f4 d0 = load(p + i) - cv, d1 = load(p + i + 4) - cv;
+      const f4 d2 = load(p + i + 8) - cv, d3 = load(p + i + 12) - cv;
+      a0 += d0;
+      a1 += d1;
+      a2 += d2;
+      a3 += d3;
+      q0 += d0 * d0;
+      q1 += d1 * d1;
+      q2 += d2 * d2;
+      q3 += d3 * d3;
+    }
+    float t1 = hsum((a0 + a1) + (a2 + a3)), t2 = hsum((q0 + q1) + (q2 + q3));
+    for (; i < end; ++i) {
+      const float d = p[i] - c;
+      t1 += d;
+      t2 += d * d;
+    }
+    s1 += t1;
+    s2 += t2;
+  }
+}
+
+// Sum of x^2 (RMS), four accumulators per block.
+double squares_f(const float* p, std::size_t n) {
+  double total = 0;
+  for (std::size_t i = 0; i < n;) {
+    const std::size_t end = std::min(n, i + kBlock);
+    f4 a0 = splat(0), a1 = a0, a2 = a0, a3 = a0;
+    for (; i + 16 <= end; i += 16) {
+      const f4 u0 = load(p + i), u1 = load(p + i + 4), u2 = load(p + i + 8), u3 = load(p + i + 12);
+      a0 += u0 * u0;
+      a1 += u1 * u1;
+      a2 += u2 * u2;
+      a3 += u3 * u3;
+    }
+    float s = hsum((a0 + a1) + (a2 + a3));
+    for (; i < end; ++i) s += p[i] * p[i];
+    total += s;
+  }
+  return total;
+}
+
+// The careful row: every sum in double. Taken when the float sums overflow,
+// underflow or meet a non-finite number. false: the row is not finite.
+bool row_stats_double(const float* p, std::size_t n, bool center, double& mean, double& spread) {
+  double s = 0;
+  if (center) {
+    for (std::size_t i = 0; i < n; ++i) s += p[i];
+    if (!std::isfinite(s)) return false;
+  }
+  mean = center ? s / double(n) : 0.0;
+  double q = 0;
+  for (std::size_t i = 0; i < n; ++i) q += (p[i] - mean) * (p[i] - mean);
+  if (!std::isfinite(q)) return false;
+  spread = q / double(n);
+  return true;
+}
+
+// Below this mean square the float squares may have lost digits to underflow.
+constexpr double kTinySpread = 1e-30;
+
 }  // namespace
 
 std::size_t normalize_rows(const float* x, float* y, std::size_t rows, std::size_t width, bool center, double eps,
                            const float* gamma, const float* beta) {
+  const double n = double(width);
   for (std::size_t r = 0; r < rows; ++r) {
     const float* xr = x + r * width;
     float* yr = y + r * width;
-    double mean = 0;
+    // A first float mean c1 to shift by, then the sums of x - c1 give the
+    // exact correction and a variance without cancellation.
+    float c1 = 0;
+    bool careful = false;
     if (center) {
-      mean = sum_wide(xr, width) / double(width);
+      const double s = sum_f(xr, width);
+      careful = !std::isfinite(s);
+      c1 = careful ? 0.0f : static_cast<float>(s / n);
     }
-    const float m = static_cast<float>(mean), mlo = static_cast<float>(mean - double(m));
-    const double spread = sum_sq_centered(xr, width, m, mlo) / double(width);
+    double s1 = 0, s2 = 0, mean = 0, spread = 0;
+    if (!careful) {
+      if (center) moments_f(xr, width, c1, s1, s2);
+      else s2 = squares_f(xr, width);
+      const double d = center ? s1 / n : 0.0;
+      spread = s2 / n - d * d;
+      mean = double(c1) + d;
+      careful = !std::isfinite(s2) || !std::isfinite(s1) || s2 / n < kTinySpread;
+    }
+    if (careful && !row_stats_double(xr, width, center, mean, spread)) {
+      // Non-finite input: the callers check inputs before, so this is a
+      // guard only; report it as a zero denominator on this row.
+      return r;
+    }
     const double denom = std::sqrt(std::max(spread, 0.0) + eps);
     if (!(denom > 0)) return r;
     const float inv = static_cast<float>(1.0 / denom);
-    const f4 iv = {inv, inv, inv, inv}, mv = {m, m, m, m}, lv = {mlo, mlo, mlo, mlo};
+    // mean as hi + lo floats: x - hi is exact near the mean.
+    const float hi = static_cast<float>(mean), lo = static_cast<float>(mean - double(hi));
+    const f4 iv = splat(inv), hv = splat(hi), lv = splat(lo);
     std::size_t i = 0;
-    for (; i + 4 <= width; i += 4) {
-      f4 v = ((load(xr + i) - mv) - lv) * iv;
-      if (gamma) v *= load(gamma + i);
-      if (beta) v += load(beta + i);
-      store(yr + i, v);
+    if (gamma && beta) {
+      for (; i + 4 <= width; i += 4) store(yr + i, ((load(xr + i) - hv) - lv) * iv * load(gamma + i) + load(beta + i));
+    } else if (gamma) {
+      for (; i + 4 <= width; i += 4) store(yr + i, ((load(xr + i) - hv) - lv) * iv * load(gamma + i));
+    } else if (beta) {
+      for (; i + 4 <= width; i += 4) store(yr + i, ((load(xr + i) - hv) - lv) * iv + load(beta + i));
+    } else {
+      for (; i + 8 <= width; i += 8) {
+        store(yr + i, ((load(xr + i) - hv) - lv) * iv);
+        store(yr + i + 4, ((load(xr + i + 4) - hv) - lv) * iv);
+      }
     }
     for (; i < width; ++i) {
-      float v = ((xr[i] - m) - mlo) * inv;
+      float v = ((xr[i] - hi) - lo) * inv;
       if (gamma) v *= gamma[i];
       if (beta) v += beta[i];
       yr[i] = v;
     }
   }
   return rows;
+}
+
+namespace {
+
+// exp of four floats for x <= 0 (softmax subtracts the max first): Cody-Waite
+// reduction by ln 2 with round-to-nearest by the 1.5 * 2^23 trick, then the
+// Cephes expf polynomial (~1 ulp on [-ln2/2, ln2/2]). Below -87.3 the result
+// is exp(-87.3) ~ 1.2e-38 instead of a subnormal: an absolute error under 1e-37.
+inline f4 exp4(f4 x) {
+  x = vmax(x, splat(-87.3f));
+  const f4 magic = splat(12582912.0f);  // 1.5 * 2^23
+  const f4 big = x * splat(1.44269504088896341f) + magic;
+  const f4 n = big - magic;  // round(x / ln 2)
+  x = x - n * splat(0.693359375f) - n * splat(-2.12194440e-4f);
+  const f4 z = x * x;
+  f4 p = splat(1.9875691500e-4f);
+  p = p * x + splat(1.3981999507e-3f);
+  p = p * x + splat(8.3334519073e-3f);
+  p = p * x + splat(4.1665795894e-2f);
+  p = p * x + splat(1.6666665459e-1f);
+  p = p * x + splat(5.0000001201e-1f);
+  p = p * z + x + splat(1.0f);
+  // 2^n: the integer n sits in the low bits of `big`; shift it into the exponent.
+  const i4 pow2 = (reinterpret_cast<i4>(big) - reinterpret_cast<i4>(magic) + 127) << 23;
+  return p * reinterpret_cast<f4>(pow2);
+}
+
+inline float exp1(float x) {
+  f4 v = exp4(splat(x));
+  return v[0];
+}
+
+// One softmax row in place or not; false when the row is not finite.
+bool softmax_row(const float* x, float* y, std::size_t n) {
+  f4 m0 = splat(-INFINITY), m1 = m0, bad = splat(0);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const f4 u = load(x + i), v = load(x + i + 4);
+    m0 = vmax(m0, u);
+    m1 = vmax(m1, v);
+    bad += u * 0.0f + v * 0.0f;  // NaN as soon as one number is not finite
+  }
+  float m = hmax(vmax(m0, m1)), b = hsum(bad);
+  for (; i < n; ++i) {
+    m = std::max(m, x[i]);
+    b += x[i] * 0.0f;
+  }
+  if (!std::isfinite(b) || !std::isfinite(m)) return false;
+  const f4 mv = splat(m);
+  double z = 0;
+  for (i = 0; i < n;) {
+    const std::size_t end = std::min(n, i + kBlock);
+    f4 a0 = splat(0), a1 = a0;
+    for (; i + 8 <= end; i += 8) {
+      const f4 e0 = exp4(load(x + i) - mv), e1 = exp4(load(x + i + 4) - mv);
+      store(y + i, e0);
+      store(y + i + 4, e1);
+      a0 += e0;
+      a1 += e1;
+    }
+    float s = hsum(a0 + a1);
+    for (; i < end; ++i) s += (y[i] = exp1(x[i] - m));
+    z += s;
+  }
+  const float inv = static_cast<float>(1.0 / z);
+  const f4 iv = splat(inv);
+  for (i = 0; i + 4 <= n; i += 4) store(y + i, load(y + i) * iv);
+  for (; i < n; ++i) y[i] *= inv;
+  return true;
+}
+
+}  // namespace
+
+bool softmax_rows(const float* x, float* y, std::size_t rows, std::size_t width) {
+  for (std::size_t r = 0; r < rows; ++r)
+    if (!softmax_row(x + r * width, y + r * width, width)) return false;
+  return true;
+}
+
+bool attention_head(const float* q, const float* k, const float* v, float* out, float* weights, std::size_t tq,
+                    std::size_t tk, std::size_t dk, std::size_t dv, float scale, float* kt) {
+  // k transposed to [dk, tk]: the scores of one query against 8 keys are then
+  // two vectors, accumulated over dk for 4 queries at once.
+  for (std::size_t j = 0; j < tk; ++j)
+    for (std::size_t e = 0; e < dk; ++e) kt[e * tk + j] = k[j * dk + e];
+  const f4 sv = splat(scale);
+  std::size_t i = 0;
+  for (; i < tq; i += 4) {
+    const std::size_t nr = std::min<std::size_t>(4, tq - i);
+    const float* q0 = q + i * dk;
+    const float* q1 = q + (i + std::min<std::size_t>(1, nr - 1)) * dk;
+    const float* q2 = q + (i + std::min<std::size_t>(2, nr - 1)) * dk;
+    const float* q3 = q + (i + std::min<std::size_t>(3, nr - 1)) * dk;
+    std::size_t j = 0;
+    for (; j + 8 <= tk; j += 8) {
+      f4 a00 = splat(0), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00;
+      for (std::size_t e = 0; e < dk; ++e) {
+        const f4 k0 = load(kt + e * tk + j), k1 = load(kt + e * tk + j + 4);
+        const f4 b0 = splat(q0[e]), b1 = splat(q1[e]), b2 = splat(q2[e]), b3 = splat(q3[e]);
+        a00 += b0 * k0;
+        a01 += b0 * k1;
+        a10 += b1 * k0;
+        a11 += b1 * k1;
+        a20 += b2 * k0;
+        a21 += b2 * k1;
+        a30 += b3 * k0;
+        a31 += b3 * k1;
+      }
+      const f4 rows[4][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
+      for (std::size_t r = 0; r < nr; ++r) {
+        store(weights + (i + r) * tk + j, rows[r][0] * sv);
+        store(weights + (i + r) * tk + j + 4, rows[r][1] * sv);
+      }
+    }
+    for (; j < tk; ++j)
+      for (std::size_t r = 0; r < nr; ++r) {
+        float dot = 0;
+        for (std::size_t e = 0; e < dk; ++e) dot += q[(i + r) * dk + e] * k[j * dk + e];
+        weights[(i + r) * tk + j] = dot * scale;
+      }
+  }
+  if (!softmax_rows(weights, weights, tq, tk)) return false;
+  // out = weights v: 4 queries x 8 output columns per step, over the keys.
+  for (i = 0; i < tq; i += 4) {
+    const std::size_t nr = std::min<std::size_t>(4, tq - i);
+    const float* w0 = weights + i * tk;
+    const float* w1 = weights + (i + std::min<std::size_t>(1, nr - 1)) * tk;
+    const float* w2 = weights + (i + std::min<std::size_t>(2, nr - 1)) * tk;
+    const float* w3 = weights + (i + std::min<std::size_t>(3, nr - 1)) * tk;
+    std::size_t c = 0;
+    for (; c + 8 <= dv; c += 8) {
+      f4 a00 = splat(0), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00;
+      for (std::size_t j = 0; j < tk; ++j) {
+        const f4 v0 = load(v + j * dv + c), v1 = load(v + j * dv + c + 4);
+        const f4 b0 = splat(w0[j]), b1 = splat(w1[j]), b2 = splat(w2[j]), b3 = splat(w3[j]);
+        a00 += b0 * v0;
+        a01 += b0 * v1;
+        a10 += b1 * v0;
+        a11 += b1 * v1;
+        a20 += b2 * v0;
+        a21 += b2 * v1;
+        a30 += b3 * v0;
+        a31 += b3 * v1;
+      }
+      const f4 rows[4][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
+      for (std::size_t r = 0; r < nr; ++r) {
+        store(out + (i + r) * dv + c, rows[r][0]);
+        store(out + (i + r) * dv + c + 4, rows[r][1]);
+      }
+    }
+    for (; c < dv; ++c)
+      for (std::size_t r = 0; r < nr; ++r) {
+        float acc = 0;
+        for (std::size_t j = 0; j < tk; ++j) acc += weights[(i + r) * tk + j] * v[j * dv + c];
+        out[(i + r) * dv + c] = acc;
+      }
+  }
+  return true;
 }
 
 }  // namespace normlab

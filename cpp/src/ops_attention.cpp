@@ -2,6 +2,7 @@
 // QK-Norm attention and Pre-/Post-Norm residual blocks.
 #include <cmath>
 
+#include "normlab/kernels.hpp"
 #include "normlab/norms.hpp"
 
 namespace normlab {
@@ -27,6 +28,8 @@ void softmax(Call& c) {
   const std::size_t axis = norm_axis(c.integer("axis"), s.size(), c.op + ": axis");
   const Group g = Group::along(s, axis);  // one softmax per group
   Tensor y = xt::empty<float>(s);
+  // Along the last axis the rows are contiguous: the SIMD kernel.
+  if (g.stat_inner == 1 && softmax_rows(x.data(), y.data(), g.stat_outer, g.reduce_outer)) return c.out("y", y);
   for (std::size_t i = 0; i < g.stat_outer; ++i)
     for (std::size_t k = 0; k < g.stat_inner; ++k) {
       const std::size_t off = i * g.reduce_outer * g.stat_inner + k;
@@ -60,6 +63,18 @@ Heads check_qkv(const Call& c, const Tensor& q, const Tensor& k, const Tensor& v
   return {b, qs[r - 2], ks[r - 2], qs[r - 1], vs[r - 1]};
 }
 
+// The SIMD kernel head by head (no mask); false when a score overflowed, and
+// the careful double path below then decides.
+bool attention_heads(const float* q, const float* k, const float* v, float* out, float* w, const Heads& h,
+                     double scale) {
+  std::vector<float> scratch(h.tk * h.dk);
+  for (std::size_t b = 0; b < h.batch; ++b)
+    if (!attention_head(q + b * h.tq * h.dk, k + b * h.tk * h.dk, v + b * h.tk * h.dv, out + b * h.tq * h.dv,
+                        w + b * h.tq * h.tk, h.tq, h.tk, h.dk, h.dv, static_cast<float>(scale), scratch.data()))
+      return false;
+  return true;
+}
+
 // softmax(scale * q k^T + masking) v; unit rows first when qk_norm.
 void attend(Call& c, double scale, bool qk_norm) {
   Tensor q = c.in("q"), k = c.in("k");
@@ -87,6 +102,11 @@ void attend(Call& c, double scale, bool qk_norm) {
   os.back() = h.dv;
   ws.back() = h.tk;
   Tensor out = xt::zeros<float>(os), weights = xt::zeros<float>(ws);
+  if (!mask && !causal && attention_heads(q.data(), k.data(), v.data(), out.data(), weights.data(), h, scale)) {
+    c.out("out", out);
+    c.out("weights", weights);
+    return;
+  }
   std::vector<double> sc(h.tk);
   std::vector<char> vis(h.tk);
   for (std::size_t b = 0; b < h.batch; ++b)

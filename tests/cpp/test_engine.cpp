@@ -1,5 +1,7 @@
 // The engine: groups, measurements and transforms, checked against
 // independent long-double loops over grids of sizes and eps.
+#include <array>
+
 #include "helpers.hpp"
 
 using namespace normlab;
@@ -127,5 +129,43 @@ TEST_CASE("The SIMD row fast path matches the generic engine on random inputs", 
         }
       }
     }
+  }
+}
+
+TEST_CASE("The SIMD softmax rows match the strided generic softmax", "[kernels][fast]") {
+  // Along the last axis the op takes the kernel; along axis 0 of the
+  // transpose it takes the generic double loop over the same numbers.
+  for (std::size_t width : {1u, 2u, 7u, 8u, 9u, 128u, 1000u, 2050u}) {
+    for (double spread : {1.0, 30.0, 200.0}) {
+      const std::size_t rows = 3;
+      const auto v = randoms(rows * width, unsigned(width * 13 + spread), -spread, spread);
+      Tensor x = tensor({rows, width}, v), xt_ = xt::empty<float>({width, rows});
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < width; ++c) xt_(c, r) = x(r, c);
+      const auto fast = nt::run("softmax", {{"x", x}})["y"].f;
+      const auto slow = nt::run("softmax", {{"x", xt_}}, {{"axis", 0.0}})["y"].f;
+      INFO("width " << width << ", spread " << spread);
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < width; ++c) {
+          const double f = fast[r * width + c], s = slow[c * rows + r];
+          INFO("row " << r << " column " << c << ": " << f << " vs " << s);
+          REQUIRE(std::fabs(f - s) <= 1e-7 + 2e-6 * s);
+        }
+    }
+  }
+}
+
+TEST_CASE("The SIMD attention heads match the generic path (an all-ones mask takes it)", "[kernels][fast]") {
+  for (auto dims : std::vector<std::array<std::size_t, 5>>{{1, 1, 1, 1, 1}, {2, 5, 7, 3, 9}, {3, 16, 16, 8, 8}, {2, 13, 33, 64, 17}, {1, 128, 128, 64, 64}}) {
+    const auto [b, tq, tk, dk, dv] = dims;
+    const Tensor q = tensor({b, tq, dk}, randoms(b * tq * dk, 11, -2, 2));
+    const Tensor k = tensor({b, tk, dk}, randoms(b * tk * dk, 12, -2, 2));
+    const Tensor v = tensor({b, tk, dv}, randoms(b * tk * dv, 13, -3, 3));
+    const Tensor ones = xt::ones<float>({tq, tk});
+    auto fast = nt::run("scaled_dot_product_attention", {{"q", q}, {"k", k}, {"v", v}});
+    auto slow = nt::run("scaled_dot_product_attention", {{"q", q}, {"k", k}, {"v", v}, {"mask", ones}});
+    INFO("b tq tk dk dv = " << b << " " << tq << " " << tk << " " << dk << " " << dv);
+    expect_close(fast["out"].f, slow["out"].f, 2e-6, 2e-5);
+    expect_close(fast["weights"].f, slow["weights"].f, 1e-7, 2e-5);
   }
 }

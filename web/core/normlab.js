@@ -142,8 +142,10 @@ export class Core {
           if (failed) throw new NormlabError(failed);
           if (!data.length) continue; // an empty input: the core will name it
           const heap = m.HEAPF32;
-          if (data instanceof Float32Array) heap.set(data, ptr / 4);
-          else for (let i = 0; i < data.length; i++) heap[ptr / 4 + i] = toDouble(data[i]);
+          // Read again: addInput may have grown the memory under a resident tensor's view.
+          const src = t.data;
+          if (src instanceof Float32Array) heap.set(src, ptr / 4);
+          else for (let i = 0; i < src.length; i++) heap[ptr / 4 + i] = toDouble(src[i]);
         }
         for (const [name, v] of Object.entries(attrs ?? {})) {
           if (v === undefined) continue;
@@ -196,79 +198,264 @@ const named = {
 
 function asTensor(v, shape) {
   if (v == null) return v;
+  if (v instanceof NlTensor) return shape ? { shape, get data() { return v.data; } } : v;
   if (!ArrayBuffer.isView(v) && !Array.isArray(v) && v.shape) return v;
   return { shape: shape ?? [v.length], data: v };
 }
 
-// The per-call fast path of layerNorm / rmsNorm / l2Normalize: the data goes
-// straight into a reused WASM buffer and one direct export runs it. Anything
-// it is unsure about (-1) is repeated through core.run, which owns the checks
-// and the error messages; so results and errors are the same either way.
-const DIRECT = { layerNorm: [0, 1e-5], rmsNorm: [1, 1e-6], l2Normalize: [2, 1e-12] };
-const DIRECT_KEYS = new Set(['eps', 'gamma', 'beta', 'shape', 'out']);
+/**
+ * A float32 tensor kept in WASM memory (core.tensor). Named functions read
+ * and write it in place, with no copy across the boundary; `data` is a view
+ * of it (take it anew after any call: a growing WASM memory replaces views).
+ */
+export class NlTensor {
+  constructor(core, shape, ptr, size) {
+    Object.defineProperty(this, '_core', { value: core });
+    Object.defineProperty(this, '_ptr', { value: ptr, writable: true });
+    /** Its shape. */
+    this.shape = Object.freeze(shape);
+    /** Its number of elements. */
+    this.size = size;
+  }
 
-Core.prototype._direct = function (kind, defaultEps, x, options) {
-  const data = ArrayBuffer.isView(x) || Array.isArray(x) ? x : x?.data;
-  const shape = options.shape ?? (ArrayBuffer.isView(x) || Array.isArray(x) ? [x.length] : x?.shape);
-  if (!data || !Array.isArray(shape) || shape.length < 1) return null;
-  for (const k of Object.keys(options)) if (!DIRECT_KEYS.has(k)) return null;
-  if (kind === 2 && (options.gamma || options.beta)) return null;
-  if (kind === 1 && options.beta) return null;
-  const width = shape[shape.length - 1];
-  const n = data.length;
-  if (!(width >= 1) || n % width !== 0 || n === 0) return null;
-  const gamma = options.gamma, beta = options.beta;
-  if ((gamma && gamma.length !== width) || (beta && beta.length !== width)) return null;
-  const eps = options.eps ?? defaultEps;
-  if (typeof eps !== 'number') return null;
-  const m = this._m;
-  const need = 2 * n + 2 * width;
-  if (!this._buf || this._bufLen < need) {
-    if (this._buf) m._free(this._buf);
-    this._bufLen = Math.max(need, 1024);
-    this._buf = m._malloc(this._bufLen * 4);
-    if (!this._buf) return null;
+  /** A Float32Array view of the tensor inside WASM memory. */
+  get data() {
+    if (!this._ptr) throw new NormlabError('tensor: this tensor was freed');
+    const heap = this._core._m.HEAPF32;
+    if (this._view?.buffer !== heap.buffer) {
+      Object.defineProperty(this, '_view', { value: heap.subarray(this._ptr >> 2, (this._ptr >> 2) + this.size), configurable: true });
+    }
+    return this._view;
   }
-  const heap = m.HEAPF32;
-  const xp = this._buf, yp = xp + n * 4, gp = yp + n * 4, bp = gp + width * 4;
-  heap.set(data, xp >> 2);
-  if (gamma) heap.set(gamma.data ?? gamma, gp >> 2);
-  if (beta) heap.set(beta.data ?? beta, bp >> 2);
-  if (m._nl_rows(kind, xp, yp, n / width, width, eps, gamma ? gp : 0, beta ? bp : 0) !== 0) return null;
-  const out = options.out;
-  if (out instanceof Float32Array && out.length === n) {
-    out.set(heap.subarray(yp >> 2, (yp >> 2) + n));
-    return out;
+
+  /** Give the memory back (also done when the tensor is garbage-collected). */
+  free() {
+    if (this._ptr) {
+      this._core._m._free(this._ptr);
+      tensorRegistry?.unregister(this);
+      this._ptr = 0;
+    }
   }
-  return heap.slice(yp >> 2, (yp >> 2) + n);
+}
+
+const tensorRegistry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(([m, ptr]) => m._free(ptr)) : null;
+
+/**
+ * A tensor in WASM memory, zero-filled or holding a copy of `data`.
+ * @param {readonly number[]} shape
+ * @param {ArrayLike<number>} [data]
+ */
+Core.prototype.tensor = function (shape, data) {
+  if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) {
+    throw new NormlabError('tensor: shape must be a list of non-negative integers');
+  }
+  const size = shape.reduce((a, b) => a * b, 1);
+  if (size > 2 ** 25) throw new NormlabError(`tensor: ${size} elements is more than the limit of 33554432`);
+  if (data != null && data.length !== size) {
+    throw new NormlabError(`tensor: data has ${data.length} numbers but shape [${shape.join(', ')}] holds ${size}`);
+  }
+  const ptr = this._m._malloc(Math.max(size, 1) * 4);
+  if (!ptr) throw new NormlabError(`tensor: out of WASM memory for ${size} elements`);
+  const t = new NlTensor(this, [...shape], ptr, size);
+  tensorRegistry?.register(t, [this._m, ptr], t);
+  if (data != null) t.data.set(data);
+  else t.data.fill(0);
+  return t;
 };
+
+// The hot paths of the named functions: one direct WASM export per family
+// (nl_rows: LayerNorm / RMSNorm / L2 / softmax over rows, GroupNorm as rows;
+// nl_attention). Resident tensors are used in place; arrays go through a
+// reused staging buffer. Anything a direct export is unsure about (-1), and
+// any option it does not handle, is repeated through core.run, which owns the
+// checks and error messages: results and errors are the same either way.
+const prod = (s, from = 0) => {
+  let p = 1;
+  for (let i = from; i < s.length; i++) p *= s[i];
+  return p;
+};
+const dataOf = (v) => (v instanceof NlTensor || ArrayBuffer.isView(v) || Array.isArray(v) ? v : v?.data);
+const shapeOf = (v) => (v instanceof NlTensor || !(ArrayBuffer.isView(v) || Array.isArray(v)) ? v?.shape : null);
+const isFloat32 = (v) => v instanceof Float32Array;
+const lengthOf = (d) => (d instanceof NlTensor ? d.size : d.length);
+
+// Where a direct call's tensors live. Pass every argument (an array or an
+// NlTensor, null for none) with its length, then `pointers()`.
+class Placement {
+  constructor(core) {
+    this.core = core;
+    this.items = [];
+    this.staged = 0;
+  }
+  add(v, n) {
+    const resident = v instanceof NlTensor;
+    if (resident && (v.size !== n || !v._ptr)) return false;
+    this.items.push([v, n, resident]);
+    if (v && !resident) this.staged += n;
+    return true;
+  }
+  pointers() {
+    const c = this.core, m = c._m;
+    if (this.staged > (c._stageLen ?? 0)) {
+      if (c._stage) m._free(c._stage);
+      c._stage = 0;
+      c._stageLen = Math.max(this.staged, 1024);
+      c._stage = m._malloc(c._stageLen * 4);
+      if (!c._stage) return (c._stageLen = 0), null;
+    }
+    const heap = m.HEAPF32;
+    let at = c._stage;
+    const ptrs = [];
+    for (const [v, n, resident] of this.items) {
+      if (!v) ptrs.push(0);
+      else if (resident) ptrs.push(v._ptr);
+      else {
+        ptrs.push(at);
+        if (v !== OUTPUT) {
+          if (n < 16) for (let i = 0, o = at >> 2; i < n; i++) heap[o + i] = v[i];
+          else heap.set(v, at >> 2);
+        }
+        at += n * 4;
+      }
+    }
+    return ptrs;
+  }
+}
+// Marks a staged output (nothing to copy in).
+const OUTPUT = { length: 0 };
+
+// The result at `ptr` (n floats): into `out` when it is a resident tensor (already there) or a Float32Array of
+// the right length, else a new Float32Array.
+function result(m, ptr, n, out) {
+  if (out instanceof NlTensor) return out;
+  const heap = m.HEAPF32, o = ptr >> 2;
+  const y = isFloat32(out) && out.length === n ? out : new Float32Array(n);
+  if (n < 16) for (let i = 0; i < n; i++) y[i] = heap[o + i];
+  else y.set(heap.subarray(o, o + n));
+  return y;
+}
+
+const ROWS = {
+  layerNorm: { kind: 0, eps: 1e-5, keys: ['eps', 'gamma', 'beta', 'shape', 'out', 'normalizedNdim'] },
+  rmsNorm: { kind: 1, eps: 1e-6, keys: ['eps', 'gamma', 'shape', 'out', 'normalizedNdim'] },
+  l2Normalize: { kind: 2, eps: 1e-12, keys: ['eps', 'shape', 'out', 'axis'] },
+  softmax: { kind: 3, eps: 0, keys: ['shape', 'out', 'axis'] },
+  groupNorm: { kind: 0, eps: 1e-5, keys: ['eps', 'shape', 'out', 'numGroups'] },
+};
+
+// A parameter for rows of `width` read as the last `k` axes of `shape`.
+function rowParam(p, width, k, shape) {
+  if (p == null) return true;
+  const s = shapeOf(p), d = dataOf(p);
+  if (!d || lengthOf(d) !== width) return false;
+  if (!s) return k === 1;
+  return s.length === k && s.every((e, i) => e === shape[shape.length - k + i]);
+}
+
+Core.prototype._rows = function (method, x, options) {
+  const spec = ROWS[method];
+  for (const key in options) if (!spec.keys.includes(key)) return null;
+  const data = dataOf(x);
+  const shape = options.shape ?? shapeOf(x) ?? (data ? [data.length] : null);
+  if (!data || !Array.isArray(shape) || shape.length < 1 || (options.shape && shapeOf(x))) return null;
+  const n = lengthOf(data);
+  if (n === 0 || n !== prod(shape)) return null;
+  let rows, width;
+  if (method === 'groupNorm') {
+    const g = options.numGroups;
+    if (shape.length < 2 || !Number.isInteger(g) || g < 1 || shape[1] % g !== 0) return null;
+    rows = shape[0] * g;
+  } else {
+    let k = 1;
+    if (method === 'layerNorm' || method === 'rmsNorm') {
+      k = options.normalizedNdim ?? 1;
+      if (!Number.isInteger(k) || k < 1 || k > shape.length) return null;
+    } else if (options.axis !== undefined && options.axis !== -1 && options.axis !== shape.length - 1) return null;
+    width = prod(shape, shape.length - k);
+    rows = n / width;
+    if (!rowParam(options.gamma, width, k, shape) || !rowParam(options.beta, width, k, shape)) return null;
+  }
+  width = n / rows;
+  if (!Number.isInteger(width) || width < 1) return null;
+  const eps = options.eps ?? spec.eps;
+  if (typeof eps !== 'number') return null;
+  const out = options.out;
+  if (out != null && !(isFloat32(out) && out.length === n) && !(out instanceof NlTensor && out.size === n)) return null;
+  const place = new Placement(this);
+  if (!place.add(data, n) || !place.add(out instanceof NlTensor ? out : OUTPUT, n)) return null;
+  if (!place.add(dataOf(options.gamma) ?? null, width) || !place.add(dataOf(options.beta) ?? null, width)) return null;
+  const ptrs = place.pointers();
+  if (!ptrs) return null;
+  const [xp, yp, gp, bp] = ptrs;
+  if (this._m._nl_rows(spec.kind, xp, yp, rows, width, eps, gp, bp) !== 0) return null;
+  return result(this._m, yp, n, out);
+};
+
+Core.prototype._attention = function (q, options) {
+  for (const key in options) if (!['k', 'v', 'scale', 'causal', 'out', 'outWeights'].includes(key)) return null;
+  if (options.causal) return null;
+  const { k, v } = options;
+  const qs = shapeOf(q), ks = shapeOf(k), vs = shapeOf(v);
+  const qd = dataOf(q), kd = dataOf(k), vd = dataOf(v);
+  if (!qs || !ks || !vs || !qd || !kd || !vd || qs.length < 2 || ks.length !== qs.length || vs.length !== qs.length) return null;
+  const r = qs.length;
+  for (let a = 0; a < r - 2; a++) if (ks[a] !== qs[a] || vs[a] !== qs[a]) return null;
+  const batch = prod(qs.slice(0, r - 2)), tq = qs[r - 2], dk = qs[r - 1], tk = ks[r - 2], dv = vs[r - 1];
+  if (ks[r - 1] !== dk || vs[r - 2] !== tk || !(batch * tq * tk * dk * dv > 0)) return null;
+  if (lengthOf(qd) !== batch * tq * dk || lengthOf(kd) !== batch * tk * dk || lengthOf(vd) !== batch * tk * dv) return null;
+  const scale = options.scale ?? 1 / Math.sqrt(dk);
+  if (typeof scale !== 'number') return null;
+  const no = batch * tq * dv, nw = batch * tq * tk;
+  const { out, outWeights } = options;
+  for (const [o, len] of [[out, no], [outWeights, nw]]) {
+    if (o != null && !(isFloat32(o) && o.length === len) && !(o instanceof NlTensor && o.size === len)) return null;
+    if (o != null && (o === q || o === k || o === v)) return null; // the kernel does not work in place
+  }
+  if (out != null && out === outWeights) return null;
+  const place = new Placement(this);
+  if (!place.add(qd, lengthOf(qd)) || !place.add(kd, lengthOf(kd)) || !place.add(vd, lengthOf(vd))) return null;
+  if (!place.add(out instanceof NlTensor ? out : OUTPUT, no) || !place.add(outWeights instanceof NlTensor ? outWeights : OUTPUT, nw)) return null;
+  const ptrs = place.pointers();
+  if (!ptrs) return null;
+  const [qp, kp, vp, op, wp] = ptrs;
+  if (this._m._nl_attention(qp, kp, vp, op, wp, batch, tq, tk, dk, dv, scale) !== 0) return null;
+  return { out: result(this._m, op, no, out), weights: result(this._m, wp, nw, outWeights) };
+};
+
+// Copy a checked-path result into the caller's `out` (an array or resident tensor).
+function into(out, y) {
+  if (isFloat32(y) && isFloat32(out) && out.length === y.length) return out.set(y), out;
+  if (isFloat32(y) && out instanceof NlTensor && out.size === y.length) return out.data.set(y), out;
+  return y;
+}
 
 for (const [method, op] of Object.entries(named)) {
   Core.prototype[method] = function (x, options = {}) {
-    if (DIRECT[method]) {
-      const y = this._direct(DIRECT[method][0], DIRECT[method][1], x, options);
+    if (ROWS[method] || method === 'attention') {
+      const y = method === 'attention' ? this._attention(x, options) : this._rows(method, x, options);
       if (y) return y;
     }
-    if ('out' in options) {
-      const { out, ...rest } = options;
+    const { out, outWeights, ...rest } = options;
+    if (out !== undefined || outWeights !== undefined) {
       const y = this[method](x, rest);
-      if (out instanceof Float32Array && y instanceof Float32Array && out.length === y.length) return (out.set(y), out);
+      if (y instanceof Float32Array) return into(out, y);
+      if (y?.out) return { ...y, out: into(out, y.out), weights: into(outWeights, y.weights) };
       return y;
     }
     const spec = this.spec(op);
-    const { shape, ...rest } = options;
+    const { shape, ...attrsIn } = rest;
     const inputs = { [spec.inputs[0].name]: asTensor(x, shape) };
     const attrs = {};
-    for (const [key, value] of Object.entries(rest)) {
+    for (const [key, value] of Object.entries(attrsIn)) {
       const name = snake(key);
       if (spec.inputs.some((i) => i.name === name || i.name === key)) {
         inputs[spec.inputs.find((i) => i.name === name || i.name === key).name] = asTensor(value);
       } else attrs[name] = value;
     }
-    const out = this.run(op, inputs, attrs);
-    const names = Object.keys(out);
-    if (names.length === 1) return out[names[0]].data;
-    return Object.fromEntries(names.map((n) => [camel(n), out[n].data]));
+    const res = this.run(op, inputs, attrs);
+    const names = Object.keys(res);
+    if (names.length === 1) return res[names[0]].data;
+    return Object.fromEntries(names.map((n) => [camel(n), res[n].data]));
   };
 }
 

@@ -1,9 +1,12 @@
-// normlab core: fast paths for the hottest description — statistics over
-// contiguous rows (LayerNorm and RMSNorm over the last axes) with an optional
-// per-coordinate scale and shift. Explicit SIMD (GCC/Clang vector extensions,
-// which become wasm simd128 or SSE), several accumulators, the mean summed in
-// double. The engine uses them behind the same Description and the tests
-// compare them with the generic path on random inputs.
+// normlab core: fast paths for the hottest descriptions, in explicit SIMD
+// (GCC/Clang vector extensions, which become wasm simd128 or SSE) with several
+// accumulators and wider accumulation where accuracy needs it — no global
+// fast-math. The ops use them behind the same checks as the generic engine,
+// and the tests compare both paths on random inputs:
+//   - statistics over contiguous rows (LayerNorm, RMSNorm, GroupNorm without
+//     per-channel parameters) with an optional per-coordinate scale and shift;
+//   - softmax over contiguous rows;
+//   - one head of scaled dot-product attention without a mask.
 #pragma once
 
 #include <cstddef>
@@ -12,9 +15,19 @@ namespace normlab {
 
 /// y[r, :] = (x[r, :] - mean) / sqrt(var + eps) * gamma + beta for each row r
 /// (center = true; mean/var of the row), or x / sqrt(mean(x^2) + eps) * gamma
-/// (center = false). gamma / beta may be null. Returns the index of the first
-/// row whose denominator is zero, or rows when none is.
+/// (center = false). gamma / beta may be null; y may alias x. Returns the
+/// index of the first row whose denominator is zero, or rows when none is.
 std::size_t normalize_rows(const float* x, float* y, std::size_t rows, std::size_t width, bool center, double eps,
                            const float* gamma, const float* beta);
+
+/// y[r, :] = softmax(x[r, :]) for each row (max subtracted first). Returns
+/// false, with y unspecified, when a row holds a non-finite number.
+bool softmax_rows(const float* x, float* y, std::size_t rows, std::size_t width);
+
+/// One head: weights = softmax(scale * q k^T), out = weights v, for
+/// q [tq, dk], k [tk, dk], v [tk, dv], all row-major; `scratch` holds tk * dk
+/// floats. Returns false when a score is not finite (the caller decides).
+bool attention_head(const float* q, const float* k, const float* v, float* out, float* weights, std::size_t tq,
+                    std::size_t tk, std::size_t dk, std::size_t dv, float scale, float* scratch);
 
 }  // namespace normlab
