@@ -125,3 +125,55 @@ test('the direct per-call path of layerNorm / rmsNorm / l2Normalize agrees with 
   assert.equal(core.layerNorm([1, 2, 3], { eps: 0, out }), out, 'writes into a given out array');
   assert.ok(Math.abs(out[2] - Math.sqrt(1.5)) < 1e-6);
 });
+
+test('resident tensors (core.tensor) are read and written in place and agree with core.run', async () => {
+  const { loadCore, NlTensor } = await import('normlab');
+  const core = await loadCore();
+  let seed = 11;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 8 - 4;
+  const close = (got, want, what) => {
+    assert.equal(got.length, want.length, what);
+    for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) <= 1e-6 + 1e-5 * Math.abs(want[i]), `${what} [${i}] ${got[i]} vs ${want[i]}`);
+  };
+  const shape = [2, 6, 20];
+  const data = Float32Array.from({ length: 240 }, rnd);
+  const x = core.tensor(shape, data), y = core.tensor(shape);
+  assert.ok(x instanceof NlTensor);
+  assert.deepEqual([...x.shape], shape);
+  const run = (op, attrs = {}) => core.run(op, { x: { shape, data } }, attrs).y.data;
+  assert.equal(core.layerNorm(x, { out: y }), y, 'the out tensor is returned');
+  close(y.data, run('layer_norm'), 'layerNorm');
+  close(core.rmsNorm(x, { out: y }).data, run('rms_norm'), 'rmsNorm');
+  close(core.softmax(x, { out: y }).data, run('softmax'), 'softmax');
+  close(core.groupNorm(x, { numGroups: 3, out: y }).data, run('group_norm', { num_groups: 3 }), 'groupNorm');
+  close(core.layerNorm(x, { normalizedNdim: 2 }), run('layer_norm', { normalized_ndim: 2 }), 'layerNorm over two axes');
+  // Options the direct path does not take go through core.run with the same tensor.
+  close(core.softmax(x, { axis: 1 }), run('softmax', { axis: 1 }), 'softmax along axis 1');
+  const q = core.tensor([3, 5, 4], Float32Array.from({ length: 60 }, rnd));
+  const k = core.tensor([3, 7, 4], Float32Array.from({ length: 84 }, rnd));
+  const v = core.tensor([3, 7, 2], Float32Array.from({ length: 42 }, rnd));
+  const o = core.tensor([3, 5, 2]), w = core.tensor([3, 5, 7]);
+  const a = core.attention(q, { k, v, out: o, outWeights: w });
+  const b = core.run('scaled_dot_product_attention', { q, k, v });
+  assert.equal(a.out, o);
+  close(o.data, b.out.data, 'attention out');
+  close(w.data, b.weights.data, 'attention weights');
+  // In place: x is both input and output.
+  const copy = Float32Array.from(x.data);
+  core.layerNorm(x, { out: x });
+  close(x.data, core.run('layer_norm', { x: { shape, data: copy } }).y.data, 'layerNorm in place');
+  // A growth of WASM memory replaces views; `data` is taken anew.
+  const before = core.memoryBytes();
+  const big = core.tensor([1 << 24]);
+  assert.ok(core.memoryBytes() > before, 'the big tensor grew the memory');
+  close(core.layerNorm(x), core.run('layer_norm', { x: { shape, data: Float32Array.from(x.data) } }).y.data, 'after growth');
+  big.free();
+  // Errors keep their messages; the tensor stays usable; freed tensors say so.
+  x.data[5] = NaN;
+  assert.throws(() => core.layerNorm(x), /layer_norm: x has a non-finite value \(NaN\) at index 5/);
+  assert.throws(() => core.attention(q, { k, v: core.tensor([3, 7, 2], new Float32Array(42).fill(Infinity)) }), /scaled_dot_product_attention: v has a non-finite value/);
+  assert.throws(() => core.tensor([2, 2], [1, 2, 3]), /tensor: data has 3 numbers but shape \[2, 2\] holds 4/);
+  for (const t of [x, y, q, k, v, o, w]) t.free();
+  assert.throws(() => core.layerNorm(x), /tensor: this tensor was freed/);
+  assert.throws(() => x.data, /tensor: this tensor was freed/);
+});

@@ -1,6 +1,6 @@
 // Compiled by `tsc --noEmit` in the tests: the declarations must describe
 // real use of the public API (and reject misuse, see the @ts-expect-error lines).
-import { loadCore, NormlabError, type Core, type TensorOutput } from 'normlab';
+import { loadCore, NormlabError, type Core, type NlTensor, type TensorOutput } from 'normlab';
 import { defineElements, elements, NlBarCompare, type BarCompareState } from 'normlab/elements';
 import 'normlab/auto';
 
@@ -17,6 +17,16 @@ async function main(): Promise<void> {
   const sigma: number = sn.sigma[0];
   // @ts-expect-error groupNorm needs numGroups
   core.groupNorm([1, 2, 3]);
+  const xs: NlTensor = core.tensor([4, 8], new Float32Array(32));
+  const ys: NlTensor = core.layerNorm(xs, { out: core.tensor([4, 8]) });
+  const copied: Float32Array = core.rmsNorm(xs);
+  const heads = core.attention(xs, { k: xs, v: xs, out: core.tensor([4, 8]), outWeights: new Float32Array(16) });
+  const resident: NlTensor = heads.out;
+  const plain: Float32Array = heads.weights;
+  // @ts-expect-error a resident result is not a Float32Array
+  const wrong: Float32Array = core.softmax(xs, { out: ys });
+  console.log(ys.data[0], copied, resident.size, plain, wrong);
+  ys.free();
   // @ts-expect-error residual placement is 'pre' or 'post'
   core.residualBlock([1, 2], { W: [1, 0, 0, 1], placement: 'middle' });
   try {

@@ -85,8 +85,25 @@ export class NormlabError extends Error {
   name: 'NormlabError';
 }
 
-/** The first input of a named function: a 1-D array (unless `shape` is given) or a tensor. */
-export type XInput = TensorData | TensorInput;
+/**
+ * A float32 tensor kept in WASM memory (from core.tensor). The named functions
+ * read and write it in place, with no copy across the boundary.
+ */
+export class NlTensor {
+  private constructor();
+  readonly shape: readonly number[];
+  readonly size: number;
+  /** A view of the tensor in WASM memory; take it anew after a call (a growing memory replaces views). */
+  readonly data: Float32Array;
+  /** Give the memory back (also done when the tensor is garbage-collected). */
+  free(): void;
+}
+
+/** The first input of a named function: a 1-D array (unless `shape` is given), a tensor, or a resident tensor. */
+export type XInput = TensorData | TensorInput | NlTensor;
+
+/** Where a result goes: a Float32Array of the right length, or a resident tensor (returned as it is). */
+export type OutTarget = Float32Array | NlTensor;
 
 interface Common {
   /** Shape of the first input when it is given as a flat array. */
@@ -104,14 +121,16 @@ export class Core {
   memoryBytes(): number;
   run<K extends OpName>(op: K, inputs?: Inputs, attrs?: Attrs): OpOutputs[K];
   run(op: string, inputs?: Inputs, attrs?: Attrs): Record<string, TensorOutput | IntOutput>;
+  /** A tensor in WASM memory, zero-filled or holding a copy of `data`. */
+  tensor(shape: readonly number[], data?: ArrayLike<number>): NlTensor;
 
   /** `out`: a Float32Array of the input's length to write into (no allocation). */
-  l2Normalize(x: XInput, options?: Common & { axis?: number; eps?: number; out?: Float32Array }): Float32Array;
+  l2Normalize<O extends OutTarget = Float32Array>(x: XInput, options?: Common & { axis?: number; eps?: number; out?: O }): O;
   l1Normalize(x: XInput, options?: Common & { axis?: number; eps?: number }): Float32Array;
   maxNormalize(x: XInput, options?: Common & { axis?: number; eps?: number }): Float32Array;
   scaleNorm(x: XInput, options: Common & { g: XInput; axis?: number; eps?: number }): Float32Array;
-  layerNorm(x: XInput, options?: Common & { gamma?: XInput; beta?: XInput; normalizedNdim?: number; eps?: number; out?: Float32Array }): Float32Array;
-  rmsNorm(x: XInput, options?: Common & { gamma?: XInput; normalizedNdim?: number; eps?: number; out?: Float32Array }): Float32Array;
+  layerNorm<O extends OutTarget = Float32Array>(x: XInput, options?: Common & { gamma?: XInput; beta?: XInput; normalizedNdim?: number; eps?: number; out?: O }): O;
+  rmsNorm<O extends OutTarget = Float32Array>(x: XInput, options?: Common & { gamma?: XInput; normalizedNdim?: number; eps?: number; out?: O }): O;
   batchNorm(
     x: XInput,
     options?: Common & {
@@ -120,7 +139,7 @@ export class Core {
     },
   ): { y: Float32Array; runningMean?: Float32Array; runningVar?: Float32Array } | Float32Array;
   instanceNorm(x: XInput, options?: Common & { gamma?: XInput; beta?: XInput; eps?: number }): Float32Array;
-  groupNorm(x: XInput, options: Common & { numGroups: number; gamma?: XInput; beta?: XInput; eps?: number }): Float32Array;
+  groupNorm<O extends OutTarget = Float32Array>(x: XInput, options: Common & { numGroups: number; gamma?: XInput; beta?: XInput; eps?: number; out?: O }): O;
   adaLayerNorm(x: XInput, options: Common & { scale: XInput; shift: XInput; eps?: number }): Float32Array;
   adaptiveRmsNorm(x: XInput, options: Common & { scale: XInput; shift?: XInput; eps?: number }): Float32Array;
   film(x: XInput, options: Common & { gamma: XInput; beta: XInput }): Float32Array;
@@ -131,11 +150,12 @@ export class Core {
     W: XInput,
     options?: Common & { u0?: XInput; nPowerIterations?: number; eps?: number },
   ): { w: Float32Array; sigma: Float32Array; u: Float32Array };
-  softmax(x: XInput, options?: Common & { axis?: number }): Float32Array;
-  attention(
+  softmax<O extends OutTarget = Float32Array>(x: XInput, options?: Common & { axis?: number; out?: O }): O;
+  /** `out` / `outWeights`: where the two results go (Float32Arrays or resident tensors). */
+  attention<O extends OutTarget = Float32Array, W extends OutTarget = Float32Array>(
     q: XInput,
-    options: Common & { k: XInput; v: XInput; mask?: XInput; causal?: boolean; scale?: number },
-  ): { out: Float32Array; weights: Float32Array };
+    options: Common & { k: XInput; v: XInput; mask?: XInput; causal?: boolean; scale?: number; out?: O; outWeights?: W },
+  ): { out: O; weights: W };
   qkNormAttention(
     q: XInput,
     options: Common & { k: XInput; v: XInput; mask?: XInput; g: number; causal?: boolean },

@@ -70,6 +70,9 @@ export class Core {
     /** Names of every operation the core provides. */
     this.ops = Object.freeze(module.opNames().split(','));
     this._specs = new Map();
+    this._nlRows = module._nl_rows;
+    this._heap = null;
+    this._smallPtr = 0;
   }
 
   /** Bytes currently allocated inside the WASM heap (diagnostics and leak tests). */
@@ -422,6 +425,45 @@ Core.prototype._attention = function (q, options) {
   return { out: result(this._m, op, no, out), weights: result(this._m, wp, nw, outWeights) };
 };
 
+// The per-call lane for the interactive case: a short 1-D Float32Array or
+// list through LayerNorm / RMSNorm / L2 with at most eps, gamma, beta and
+// out. No objects are made besides the result; a fixed region of WASM memory
+// (taken once per core) holds the numbers.
+const SMALL = 64;
+const SMALL_KIND = { layerNorm: 0, rmsNorm: 1, l2Normalize: 2 };
+
+Core.prototype._small = function (kind, eps, x, options) {
+  const n = x.length;
+  let out = null, gamma = null, beta = null;
+  for (const key in options) {
+    const v = options[key];
+    if (key === 'eps') eps = v;
+    else if (key === 'out') out = v;
+    else if (key === 'gamma' && kind !== 2) gamma = v;
+    else if (key === 'beta' && kind === 0) beta = v;
+    else return null;
+  }
+  if (typeof eps !== 'number') return null;
+  if ((gamma && !(gamma.length === n && (ArrayBuffer.isView(gamma) || Array.isArray(gamma)))) ||
+      (beta && !(beta.length === n && (ArrayBuffer.isView(beta) || Array.isArray(beta))))) return null;
+  if (out !== null && !(out instanceof Float32Array && out.length === n)) return null;
+  let base = this._smallPtr;
+  if (!base) base = this._smallPtr = this._m._malloc(SMALL * 4 * 4);
+  if (!base) return null;
+  // The Module object is large (slow property reads): keep the view and the
+  // export on this core, and take the view anew only after a memory growth.
+  let heap = this._heap;
+  if (!heap || heap.length === 0) heap = this._heap = this._m.HEAPF32;
+  const o = base >> 2;
+  for (let i = 0; i < n; i++) heap[o + i] = x[i];
+  if (gamma) for (let i = 0; i < n; i++) heap[o + 2 * SMALL + i] = gamma[i];
+  if (beta) for (let i = 0; i < n; i++) heap[o + 3 * SMALL + i] = beta[i];
+  if (this._nlRows(kind, base, base + SMALL * 4, 1, n, eps, gamma ? base + SMALL * 8 : 0, beta ? base + SMALL * 12 : 0) !== 0) return null;
+  const y = out ?? new Float32Array(n);
+  for (let i = 0; i < n; i++) y[i] = heap[o + SMALL + i];
+  return y;
+};
+
 // Copy a checked-path result into the caller's `out` (an array or resident tensor).
 function into(out, y) {
   if (isFloat32(y) && isFloat32(out) && out.length === y.length) return out.set(y), out;
@@ -430,7 +472,12 @@ function into(out, y) {
 }
 
 for (const [method, op] of Object.entries(named)) {
+  const small = SMALL_KIND[method], smallEps = ROWS[method]?.eps;
   Core.prototype[method] = function (x, options = {}) {
+    if (small !== undefined && x && x.length <= SMALL && x.length > 0 && (x instanceof Float32Array || Array.isArray(x))) {
+      const y = this._small(small, smallEps, x, options);
+      if (y) return y;
+    }
     if (ROWS[method] || method === 'attention') {
       const y = method === 'attention' ? this._attention(x, options) : this._rows(method, x, options);
       if (y) return y;
