@@ -25,7 +25,9 @@ done
 # Debian's emscripten JS optimizer needs Debian's node modules.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
-flags=(-std=c++17 -O3 -msimd128 -fexceptions -DNDEBUG -Icpp/include -I"$inc")
+# Size: -Oz everywhere but the SIMD kernels and their direct exports (-O3);
+# native WebAssembly exceptions (no JS trampolines); plain C exports, no Embind.
+flags=(-std=c++17 -msimd128 -fwasm-exceptions -DNDEBUG -Icpp/include -I"$inc")
 objs=()
 mkdir -p build/wasm-obj
 for src in cpp/src/*.cpp cpp/bindings/*.cpp; do
@@ -33,7 +35,9 @@ for src in cpp/src/*.cpp cpp/bindings/*.cpp; do
   objs+=("$obj")
   if [ ! -f "$obj" ] || [ -n "$(find "$src" cpp/include build-wasm.sh -newer "$obj" -type f | head -1)" ]; then
     echo "build-wasm: em++ $src"
-    em++ "${flags[@]}" -c "$src" -o "$obj" &
+    level=-Oz
+    case "$src" in */kernels.cpp | */direct.cpp) level=-O3 ;; esac
+    em++ "${flags[@]}" "$level" -c "$src" -o "$obj" &
     # two cores: at most two compiles at once
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
   fi
@@ -41,7 +45,7 @@ done
 wait
 
 echo "build-wasm: linking $glue"
-em++ "${objs[@]}" -O3 -msimd128 -fexceptions --bind \
+em++ "${objs[@]}" -Oz -msimd128 -fwasm-exceptions -sMALLOC=emmalloc \
   -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createNormlabCore \
   -sENVIRONMENT=web -sDYNAMIC_EXECUTION=0 -sFILESYSTEM=0 \
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb -sABORTING_MALLOC=0 \

@@ -189,15 +189,15 @@ void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 }  // namespace
 
 void register_attention_ops(Registry& r) {
-  add(r, {"softmax", {{"x"}}, {{"axis", Int, Attr(-1.0)}}, {"y"}, softmax});
+  add(r, {"softmax", {{"x"}}, {{"axis", Int, Default(-1.0)}}, {"y"}, softmax});
   const std::vector<InputSpec> qkv{{"q"}, {"k"}, {"v"}, {"mask", true}};
-  add(r, {"scaled_dot_product_attention", qkv, {{"causal", Bool, Attr(false)}, {"scale", Num, {}}},
+  add(r, {"scaled_dot_product_attention", qkv, {{"causal", Bool, Default(false)}, {"scale", Num, {}}},
           {"out", "weights"}, sdpa});
-  add(r, {"qk_norm_attention", qkv, {{"g", Num, {}}, {"causal", Bool, Attr(false)}},
+  add(r, {"qk_norm_attention", qkv, {{"g", Num, {}}, {"causal", Bool, Default(false)}},
           {"out", "weights"}, [](Call& c) { attend(c, c.num("g"), true); }});
   add(r, {"residual_block", {{"x"}, {"W"}, {"b", true}},
-          {{"placement", Str, Attr(std::string("pre"))}, {"norm", Str, Attr(std::string("layer_norm"))},
-           {"eps", Num, Attr(1e-5)}},
+          {{"placement", Str, Default("pre")}, {"norm", Str, Default("layer_norm")},
+           {"eps", Num, Default(1e-5)}},
           {"y"}, residual_block});
 }
 

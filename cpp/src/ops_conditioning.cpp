@@ -129,18 +129,18 @@ void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 }  // namespace
 
 void register_conditioning_ops(Registry& r) {
-  add(r, {"ada_layer_norm", {{"x"}, {"scale"}, {"shift"}}, {{"eps", Num, Attr(1e-5)}}, {"y"},
+  add(r, {"ada_layer_norm", {{"x"}, {"scale"}, {"shift"}}, {{"eps", Num, Default(1e-5)}}, {"y"},
           [](Call& c) { adaptive(c, Measure::MeanVar, true); }});
-  add(r, {"adaptive_rms_norm", {{"x"}, {"scale"}, {"shift", true}}, {{"eps", Num, Attr(1e-6)}}, {"y"},
+  add(r, {"adaptive_rms_norm", {{"x"}, {"scale"}, {"shift", true}}, {{"eps", Num, Default(1e-6)}}, {"y"},
           [](Call& c) { adaptive(c, Measure::MeanSquare, false); }});
   add(r, {"gated_residual", {{"x"}, {"update"}, {"gate"}}, {}, {"h"}, gated_residual});
   add(r, {"film", {{"x"}, {"gamma"}, {"beta"}}, {}, {"y"}, film});
   add(r, {"conditional_batch_norm",
           {{"x"}, {"gamma"}, {"beta"}, {"running_mean", true}, {"running_var", true}},
-          {{"training", Bool, Attr(true)}, {"momentum", Num, Attr(0.1)}, {"eps", Num, Attr(1e-5)}},
+          {{"training", Bool, Default(true)}, {"momentum", Num, Default(0.1)}, {"eps", Num, Default(1e-5)}},
           {"y", "running_mean", "running_var"}, conditional_batch_norm});
-  add(r, {"adain", {{"x"}, {"style"}}, {{"eps", Num, Attr(1e-5)}}, {"y"}, adain});
-  add(r, {"spade", {{"x"}, {"gamma_map"}, {"beta_map"}}, {{"eps", Num, Attr(1e-5)}}, {"y"}, spade});
+  add(r, {"adain", {{"x"}, {"style"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, adain});
+  add(r, {"spade", {{"x"}, {"gamma_map"}, {"beta_map"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, spade});
 }
 
 }  // namespace normlab

@@ -228,21 +228,21 @@ void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 
 void register_figure_ops(Registry& r) {
   add(r, {"axis_ticks", {{"x"}},
-          {{"count", Int, Attr(5.0)}, {"include_zero", Bool, Attr(true)}, {"symmetric", Bool, Attr(false)}},
+          {{"count", Int, Default(5.0)}, {"include_zero", Bool, Default(true)}, {"symmetric", Bool, Default(false)}},
           {"domain", "ticks"}, axis_ticks});
   add(r, {"angle_between", {{"a"}, {"b"}}, {}, {"degrees"}, angle_between});
   add(r, {"random_normal", {},
-          {{"shape", List, {}}, {"seed", Int, Attr(0.0)}, {"mean", Num, Attr(0.0)}, {"std", Num, Attr(1.0)}},
+          {{"shape", List, {}}, {"seed", Int, Default(0.0)}, {"mean", Num, Default(0.0)}, {"std", Num, Default(1.0)}},
           {"x"}, random_normal});
   add(r, {"score_spread", {},
-          {{"d_k", Int, {}}, {"count", Int, Attr(2000.0)}, {"seed", Int, Attr(0.0)},
-           {"mode", Str, Attr(std::string("raw"))}, {"g", Num, Attr(1.0)}},
+          {{"d_k", Int, {}}, {"count", Int, Default(2000.0)}, {"seed", Int, Default(0.0)},
+           {"mode", Str, Default("raw")}, {"g", Num, Default(1.0)}},
           {"std", "scores"}, score_spread});
   add(r, {"linear_map", {{"W"}, {"points"}}, {}, {"y"}, linear_map});
   add(r, {"singular_values", {{"W"}}, {}, {"s"}, singular_values});
   add(r, {"covariance", {{"x"}}, {}, {"cov"}, covariance});
-  add(r, {"linspace", {}, {{"start", Num, {}}, {"stop", Num, {}}, {"count", Int, Attr(50.0)}}, {"x"}, linspace});
-  add(r, {"unit_circle", {}, {{"count", Int, Attr(64.0)}}, {"points"}, unit_circle});
+  add(r, {"linspace", {}, {{"start", Num, {}}, {"stop", Num, {}}, {"count", Int, Default(50.0)}}, {"x"}, linspace});
+  add(r, {"unit_circle", {}, {{"count", Int, Default(64.0)}}, {"points"}, unit_circle});
   add(r, {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation});
 }
 

@@ -338,43 +338,43 @@ void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 }  // namespace
 
 void register_norm_ops(Registry& r) {
-  const A axis{"axis", Int, Attr(-1.0)}, eps12{"eps", Num, Attr(1e-12)};
+  const A axis{"axis", Int, Default(-1.0)}, eps12{"eps", Num, Default(1e-12)};
   add(r, {"l2_normalize", {{"x"}}, {axis, eps12}, {"y"},
           [](Call& c) { vector_norm(c, Measure::SumSquare, Denominator::MaxSqrtEps); }});
   add(r, {"l1_normalize", {{"x"}}, {axis, eps12}, {"y"},
           [](Call& c) { vector_norm(c, Measure::SumAbs, Denominator::MaxEps); }});
   add(r, {"max_normalize", {{"x"}}, {axis, eps12}, {"y"},
           [](Call& c) { vector_norm(c, Measure::MaxAbs, Denominator::MaxEps); }});
-  add(r, {"scale_norm", {{"x"}, {"g"}}, {axis, {"eps", Num, Attr(1e-5)}}, {"y"},
+  add(r, {"scale_norm", {{"x"}, {"g"}}, {axis, {"eps", Num, Default(1e-5)}}, {"y"},
           [](Call& c) { vector_norm(c, Measure::SumSquare, Denominator::MaxSqrtEps); }});
   add(r, {"layer_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-          {{"normalized_ndim", Int, Attr(1.0)}, {"eps", Num, Attr(1e-5)}}, {"y"},
+          {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-5)}}, {"y"},
           [](Call& c) { layer_like(c, Measure::MeanVar, true); }});
   add(r, {"rms_norm", {{"x"}, {"gamma", true}},
-          {{"normalized_ndim", Int, Attr(1.0)}, {"eps", Num, Attr(1e-6)}}, {"y"},
+          {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-6)}}, {"y"},
           [](Call& c) { layer_like(c, Measure::MeanSquare, false); }});
   const std::vector<InputSpec> bn_inputs{
       {"x"}, {"gamma", true}, {"beta", true}, {"running_mean", true}, {"running_var", true}};
   add(r, {"batch_norm", bn_inputs,
-          {{"training", Bool, Attr(true)}, {"momentum", Num, Attr(0.1)}, {"eps", Num, Attr(1e-5)}},
+          {{"training", Bool, Default(true)}, {"momentum", Num, Default(0.1)}, {"eps", Num, Default(1e-5)}},
           {"y", "running_mean", "running_var"}, batch_norm});
-  add(r, {"instance_norm", {{"x"}, {"gamma", true}, {"beta", true}}, {{"eps", Num, Attr(1e-5)}},
+  add(r, {"instance_norm", {{"x"}, {"gamma", true}, {"beta", true}}, {{"eps", Num, Default(1e-5)}},
           {"y"}, instance_norm});
   add(r, {"group_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-          {{"num_groups", Int, {}}, {"eps", Num, Attr(1e-5)}}, {"y"}, group_norm});
+          {{"num_groups", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, group_norm});
   add(r, {"ghost_batch_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-          {{"virtual_batch_size", Int, {}}, {"eps", Num, Attr(1e-5)}}, {"y"}, ghost_batch_norm});
+          {{"virtual_batch_size", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, ghost_batch_norm});
   add(r, {"batch_renorm", {{"x"}, {"running_mean"}, {"running_var"}, {"gamma", true}, {"beta", true}},
-          {{"r_max", Num, Attr(3.0)}, {"d_max", Num, Attr(5.0)}, {"training", Bool, Attr(true)},
-           {"eps", Num, Attr(1e-5)}},
+          {{"r_max", Num, Default(3.0)}, {"d_max", Num, Default(5.0)}, {"training", Bool, Default(true)},
+           {"eps", Num, Default(1e-5)}},
           {"y"}, batch_renorm});
   add(r, {"switchable_norm",
           {{"x"}, {"gamma", true}, {"beta", true}, {"mean_logits"}, {"var_logits"}},
-          {{"eps", Num, Attr(1e-5)}}, {"y"}, switchable_norm});
+          {{"eps", Num, Default(1e-5)}}, {"y"}, switchable_norm});
   add(r, {"local_response_norm", {{"x"}},
-          {{"size", Int, {}}, {"alpha", Num, Attr(1e-4)}, {"beta", Num, Attr(0.75)}, {"k", Num, Attr(1.0)}},
+          {{"size", Int, {}}, {"alpha", Num, Default(1e-4)}, {"beta", Num, Default(0.75)}, {"k", Num, Default(1.0)}},
           {"y"}, local_response_norm});
-  add(r, {"filter_response_norm", {{"x"}, {"gamma"}, {"beta"}, {"tau"}}, {{"eps", Num, Attr(1e-6)}},
+  add(r, {"filter_response_norm", {{"x"}, {"gamma"}, {"beta"}, {"tau"}}, {{"eps", Num, Default(1e-6)}},
           {"y"}, filter_response_norm});
 }
 

@@ -156,12 +156,12 @@ void register_preprocessing_ops(Registry& r) {
           [](Call& c) { scale_features(c, "mean", "std"); }});
   add(r, {"min_max_fit", {{"x"}}, {}, {"min", "max"}, min_max_fit});
   add(r, {"min_max_apply", {{"x"}, {"min"}, {"max"}},
-          {{"low", Num, Attr(0.0)}, {"high", Num, Attr(1.0)}}, {"y"}, min_max_apply});
-  add(r, {"robust_fit", {{"x"}}, {{"q_low", Num, Attr(25.0)}, {"q_high", Num, Attr(75.0)}},
+          {{"low", Num, Default(0.0)}, {"high", Num, Default(1.0)}}, {"y"}, min_max_apply});
+  add(r, {"robust_fit", {{"x"}}, {{"q_low", Num, Default(25.0)}, {"q_high", Num, Default(75.0)}},
           {"median", "iqr"}, robust_fit});
   add(r, {"robust_apply", {{"x"}, {"median"}, {"iqr"}}, {}, {"y"},
           [](Call& c) { scale_features(c, "median", "iqr"); }});
-  add(r, {"whiten", {{"x"}}, {{"eps", Num, Attr(1e-5)}}, {"z", "mean", "matrix"}, whiten});
+  add(r, {"whiten", {{"x"}}, {{"eps", Num, Default(1e-5)}}, {"z", "mean", "matrix"}, whiten});
 }
 
 }  // namespace normlab

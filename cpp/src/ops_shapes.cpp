@@ -111,7 +111,7 @@ void register_shape_ops(Registry& r) {
   add(r, {"reduction_group", {},
           {{"method", Str, {}}, {"shape", List, {}}, {"index", List, {}}, {"num_groups", Int, {}}},
           {"members"}, reduction_group});
-  add(r, {"reduce_shape", {}, {{"shape", List, {}}, {"axes", List, {}}, {"keepdim", Bool, Attr(false)}},
+  add(r, {"reduce_shape", {}, {{"shape", List, {}}, {"axes", List, {}}, {"keepdim", Bool, Default(false)}},
           {"shape"}, reduce_shape});
   add(r, {"broadcast_shape", {}, {{"a", List, {}}, {"b", List, {}}}, {"shape"}, broadcast_shape});
 }

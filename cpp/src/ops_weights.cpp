@@ -93,9 +93,9 @@ void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 
 void register_weight_ops(Registry& r) {
   add(r, {"weight_norm", {{"v"}, {"g"}}, {}, {"w"}, weight_norm});
-  add(r, {"weight_standardize", {{"w"}}, {{"eps", Num, Attr(1e-5)}}, {"y"}, weight_standardize});
+  add(r, {"weight_standardize", {{"w"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, weight_standardize});
   add(r, {"spectral_norm", {{"W"}, {"u0", true}},
-          {{"n_power_iterations", Int, Attr(1.0)}, {"eps", Num, Attr(1e-12)}}, {"w", "sigma", "u"},
+          {{"n_power_iterations", Int, Default(1.0)}, {"eps", Num, Default(1e-12)}}, {"w", "sigma", "u"},
           spectral_norm});
 }
 

@@ -38,12 +38,25 @@ std::size_t first_non_finite(const float* p, std::size_t n) {
   return n;
 }
 
+}  // namespace
+
+Attr Default::value() const {
+  if (kind == Flag) return flag;
+  if (kind == Text) return std::string(text);
+  return number;
+}
+
+namespace {
+
 bool whole(double v) { return std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9e15; }
 
 template <class T>
 std::string names(const std::vector<T>& v) {
   std::string s;
-  for (const auto& e : v) s += (s.empty() ? "" : ", ") + e.name;
+  for (const auto& e : v) {
+    if (!s.empty()) s += ", ";
+    s += e.name;
+  }
   return s.empty() ? "none" : s;
 }
 
@@ -208,7 +221,7 @@ std::map<std::string, Value> run_op(const std::string& op, std::map<std::string,
     attrs[name] = a;
   }
   for (const auto& s : spec.attrs)
-    if (!attrs.count(s.name) && s.fallback) attrs[s.name] = *s.fallback;
+    if (!attrs.count(s.name) && s.fallback) attrs[s.name] = s.fallback.value();
 
   Call call(op, inputs, attrs);
   spec.body(call);

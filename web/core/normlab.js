@@ -106,8 +106,11 @@ export class Core {
     try {
       return fn();
     } catch (e) {
-      // A C++ exception that escaped arrives as a pointer: decode it.
-      if (typeof e === 'number') throw new NormlabError(this._m.exceptionMessage(e));
+      // The boundary catches every C++ exception; one that escaped anyway
+      // arrives as a WebAssembly.Exception.
+      if (typeof WebAssembly.Exception === 'function' && e instanceof WebAssembly.Exception) {
+        throw new NormlabError('normlab: the core failed unexpectedly (an uncaught C++ exception)');
+      }
       throw e;
     }
   }
@@ -506,6 +509,65 @@ for (const [method, op] of Object.entries(named)) {
   };
 }
 
+// The C exports of cpp/bindings/boundary.cpp under the names the rest of this
+// file uses. Strings go in as NUL-terminated UTF-8 written into a reused WASM
+// buffer and come out as pointers decoded here.
+function adapt(mod) {
+  const enc = new TextEncoder(), dec = new TextDecoder();
+  let buf = 0, cap = 0;
+  const cstrs = (...list) => {
+    const bytes = list.map((s) => enc.encode(String(s)));
+    const need = bytes.reduce((a, b) => a + b.length + 1, 0);
+    if (need > cap) {
+      if (buf) mod._free(buf);
+      cap = Math.max(need, 256);
+      buf = mod._malloc(cap);
+      if (!buf) throw new NormlabError('normlab: out of WASM memory');
+    }
+    const heap = mod.HEAPU8, ptrs = [];
+    let at = buf;
+    for (const b of bytes) {
+      ptrs.push(at);
+      heap.set(b, at);
+      heap[at + b.length] = 0;
+      at += b.length + 1;
+    }
+    return ptrs;
+  };
+  const read = (ptr) => {
+    const heap = mod.HEAPU8;
+    let end = ptr;
+    while (heap[end]) end++;
+    return dec.decode(heap.subarray(ptr, end));
+  };
+  const u = (v) => v >>> 0; // pointers and sizes are unsigned
+  return Object.assign(mod, {
+    scratch: (n) => u(mod._nl_scratch(n)),
+    request: (op) => mod._nl_request(...cstrs(op)),
+    addInput: (name, ndim, count) => u(mod._nl_add_input(...cstrs(name), ndim, count)),
+    attrNumber: (name, v) => mod._nl_attr_number(...cstrs(name), v),
+    attrBool: (name, v) => mod._nl_attr_bool(...cstrs(name), v ? 1 : 0),
+    attrString: (name, v) => mod._nl_attr_string(...cstrs(name, v)),
+    attrList: (name, n) => mod._nl_attr_list(...cstrs(name), n),
+    invoke: () => mod._nl_invoke() !== 0,
+    errorMessage: () => read(mod._nl_error_message()),
+    outputCount: () => u(mod._nl_output_count()),
+    outputName: (i) => read(mod._nl_output_name(i)),
+    outputIsInt: (i) => mod._nl_output_is_int(i) !== 0,
+    outputRank: (i) => u(mod._nl_output_rank(i)),
+    outputDim: (i, a) => mod._nl_output_dim(i, a),
+    outputSize: (i) => u(mod._nl_output_size(i)),
+    outputData: (i) => u(mod._nl_output_data(i)),
+    release: () => mod._nl_release(),
+    opSpec: (op) => read(mod._nl_op_spec(...cstrs(op))),
+    opNames: () => read(mod._nl_op_names()),
+    heapBytes: () => mod._nl_heap_bytes(),
+    benchAlloc: (n) => u(mod._malloc(n)),
+    benchFree: (p) => mod._free(p),
+    benchCopy: (d, s, n) => mod._nl_bench_copy(d, s, n),
+  });
+}
+
 let shared = null;
 
 /**
@@ -526,7 +588,7 @@ export function loadCore(options = {}) {
           return {};
         },
         onAbort: (what) => reject(new NormlabError(`normlab: the WASM core aborted (${what})`)),
-      }).then((m) => resolve(new Core(m)), reject);
+      }).then((m) => resolve(new Core(adapt(m))), reject);
     }).catch((e) => {
       shared = null; // a failed load may be retried
       throw e;

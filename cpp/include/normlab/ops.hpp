@@ -4,9 +4,7 @@
 // so the operation bodies only compute.
 #pragma once
 
-#include <functional>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,14 +14,29 @@ namespace normlab {
 
 enum class AttrKind { Number, Integer, Bool, String, IntList };
 
+/// A default attribute value as plain data (the registry is a table of
+/// literals: no strings or variants to build at start-up, little code).
+struct Default {
+  enum Kind : unsigned char { None, Number, Flag, Text } kind = None;  // None: required
+  double number = 0;
+  bool flag = false;
+  const char* text = nullptr;
+  constexpr Default() = default;
+  constexpr Default(double v) : kind(Number), number(v) {}
+  constexpr Default(bool v) : kind(Flag), flag(v) {}
+  constexpr Default(const char* s) : kind(Text), text(s) {}
+  explicit operator bool() const { return kind != None; }
+  Attr value() const;
+};
+
 struct AttrSpec {
-  std::string name;
+  const char* name;
   AttrKind kind;
-  std::optional<Attr> fallback;  // empty: the attribute is required
+  Default fallback;
 };
 
 struct InputSpec {
-  std::string name;
+  const char* name;
   bool optional = false;
 };
 
@@ -66,11 +79,11 @@ class Call {
 };
 
 struct OpSpec {
-  std::string name;
+  const char* name;
   std::vector<InputSpec> inputs;
   std::vector<AttrSpec> attrs;
-  std::vector<std::string> outputs;
-  std::function<void(Call&)> body;
+  std::vector<const char*> outputs;
+  void (*body)(Call&);
 };
 
 using Registry = std::map<std::string, OpSpec>;

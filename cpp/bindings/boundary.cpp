@@ -1,11 +1,14 @@
-// The Embind layer: nothing but the boundary between JavaScript and the core.
+// The boundary between JavaScript and the core: plain C exports (numbers and
+// pointers only, no Embind), which keep the module and its JS glue small.
 //
-// A call is staged: request(op), then inputs (shape in the scratch area, data
-// written by JS straight into the buffer add_input returns) and attributes,
-// then invoke(). Outputs stay in C++ until the next request; JS copies them
-// out (never keeps a view). Every C++ exception is caught here and turned into
-// a message that the JS layer throws as an Error.
-#include <emscripten/bind.h>
+// A call is staged: nl_request(op), then inputs (shape in the scratch area,
+// data written by JS straight into the buffer nl_add_input returns) and
+// attributes, then nl_invoke(). Outputs stay in C++ until the next request;
+// JS copies them out (never keeps a view). Strings come in as NUL-terminated
+// UTF-8 that JS writes into WASM memory, and go out as pointers JS decodes.
+// Every C++ exception is caught here and kept as a message that the JS layer
+// throws as an Error.
+#include <emscripten/emscripten.h>
 
 #include <malloc.h>
 
@@ -107,10 +110,17 @@ bool invoke() {
   return guarded([&] {
     s.outputs = run_op(s.op, std::move(s.inputs), s.attrs);
     s.inputs.clear();
-    for (const auto& name : registry().at(s.op).outputs)
+    for (const char* name : registry().at(s.op).outputs)
       if (s.outputs.count(name)) s.output_names.push_back(name);
     return true;
   }, false);
+}
+
+// The text handed to JS lives here until the next string result.
+const char* text(std::string s) {
+  static std::string keep;
+  keep = std::move(s);
+  return keep.c_str();
 }
 
 std::string error_message() { return staged().error; }
@@ -143,63 +153,73 @@ std::string op_spec(const std::string& op) {
   auto it = registry().find(op);
   if (it == registry().end()) return "";
   std::string s;
-  for (const auto& i : it->second.inputs) s += (s.empty() ? "" : ",") + i.name + (i.optional ? "?" : "");
+  auto list = [&](const auto& items, auto name) {
+    bool first = true;
+    for (const auto& e : items) {
+      if (!first) s += ",";
+      s += name(e);
+      first = false;
+    }
+  };
+  list(it->second.inputs, [](const InputSpec& i) { return std::string(i.name) + (i.optional ? "?" : ""); });
   s += "|";
-  bool first = true;
-  for (const auto& a : it->second.attrs) s += (first ? "" : ",") + a.name, first = false;
+  list(it->second.attrs, [](const AttrSpec& a) { return std::string(a.name); });
   s += "|";
-  first = true;
-  for (const auto& o : it->second.outputs) s += (first ? "" : ",") + o, first = false;
+  list(it->second.outputs, [](const char* o) { return std::string(o); });
   return s;
 }
 
 std::string op_names() {
   std::string s;
-  for (const auto& [name, spec] : registry()) s += (s.empty() ? "" : ",") + name;
+  for (const auto& entry : registry()) {
+    if (!s.empty()) s += ",";
+    s += entry.first;
+  }
   return s;
 }
 
 // Bytes the allocator has handed out and not taken back (for leak tests).
 double heap_bytes() { return static_cast<double>(mallinfo().uordblks); }
 
-// For the benchmarks: raw buffers and a plain copy, the machine's copy bandwidth.
-std::uintptr_t bench_alloc(std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(std::malloc(bytes)); }
-void bench_free(std::uintptr_t p) { std::free(reinterpret_cast<void*>(p)); }
+// For the benchmarks: a plain copy, the machine's copy bandwidth.
 void bench_copy(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes) {
   std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
 }
 
-// A C++ exception that escaped anyway reaches JS as a pointer: decode it.
-std::string exception_message(std::uintptr_t ptr) {
-  return reinterpret_cast<std::exception*>(ptr)->what();
-}
-
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(normlab) {
-  using namespace emscripten;
-  function("scratch", &scratch_ptr);
-  function("request", &request);
-  function("addInput", &add_input);
-  function("attrNumber", &attr_number);
-  function("attrBool", &attr_bool);
-  function("attrString", &attr_string);
-  function("attrList", &attr_list);
-  function("invoke", &invoke);
-  function("errorMessage", &error_message);
-  function("outputCount", &output_count);
-  function("outputName", &output_name);
-  function("outputIsInt", &output_is_int);
-  function("outputRank", &output_rank);
-  function("outputDim", &output_dim);
-  function("outputSize", &output_size);
-  function("outputData", &output_data);
-  function("opNames", &op_names);
-  function("opSpec", &op_spec);
-  function("release", &release);
-  function("heapBytes", &heap_bytes);
-  function("benchAlloc", &bench_alloc);
-  function("benchFree", &bench_free);
-  function("benchCopy", &bench_copy);
-  function("exceptionMessage", &exception_message);
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE std::uintptr_t nl_scratch(std::size_t n) { return scratch_ptr(n); }
+EMSCRIPTEN_KEEPALIVE void nl_request(const char* op) { request(op); }
+EMSCRIPTEN_KEEPALIVE std::uintptr_t nl_add_input(const char* name, std::size_t ndim, double count) {
+  return add_input(name, ndim, count);
 }
+EMSCRIPTEN_KEEPALIVE void nl_attr_number(const char* name, double v) { attr_number(name, v); }
+EMSCRIPTEN_KEEPALIVE void nl_attr_bool(const char* name, int v) { attr_bool(name, v != 0); }
+EMSCRIPTEN_KEEPALIVE void nl_attr_string(const char* name, const char* v) {
+  guarded([&] { return attr_string(name, v), 0; }, 0);
+}
+EMSCRIPTEN_KEEPALIVE void nl_attr_list(const char* name, std::size_t n) {
+  guarded([&] { return attr_list(name, n), 0; }, 0);
+}
+EMSCRIPTEN_KEEPALIVE int nl_invoke() { return invoke() ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE const char* nl_error_message() { return text(error_message()); }
+EMSCRIPTEN_KEEPALIVE std::size_t nl_output_count() { return output_count(); }
+EMSCRIPTEN_KEEPALIVE const char* nl_output_name(std::size_t i) { return text(output_name(i)); }
+EMSCRIPTEN_KEEPALIVE int nl_output_is_int(std::size_t i) { return output_is_int(i) ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE std::size_t nl_output_rank(std::size_t i) { return output_rank(i); }
+EMSCRIPTEN_KEEPALIVE double nl_output_dim(std::size_t i, std::size_t a) { return output_dim(i, a); }
+EMSCRIPTEN_KEEPALIVE std::size_t nl_output_size(std::size_t i) { return output_size(i); }
+EMSCRIPTEN_KEEPALIVE std::uintptr_t nl_output_data(std::size_t i) {
+  return guarded([&] { return output_data(i); }, std::uintptr_t(0));
+}
+EMSCRIPTEN_KEEPALIVE void nl_release() { release(); }
+EMSCRIPTEN_KEEPALIVE const char* nl_op_spec(const char* op) { return text(op_spec(op)); }
+EMSCRIPTEN_KEEPALIVE const char* nl_op_names() { return text(op_names()); }
+EMSCRIPTEN_KEEPALIVE double nl_heap_bytes() { return heap_bytes(); }
+EMSCRIPTEN_KEEPALIVE void nl_bench_copy(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes) {
+  bench_copy(dst, src, bytes);
+}
+
+}  // extern "C"
