@@ -27,7 +27,7 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
 # Size: -Oz everywhere but the SIMD kernels and their direct exports (-O3);
 # native WebAssembly exceptions (no JS trampolines); plain C exports, no Embind.
-flags=(-std=c++17 -msimd128 -fwasm-exceptions -DNDEBUG -Icpp/include -I"$inc")
+flags=(-std=c++17 -msimd128 -mbulk-memory -fwasm-exceptions -DNDEBUG -Icpp/include -I"$inc")
 objs=()
 mkdir -p build/wasm-obj
 for src in cpp/src/*.cpp cpp/bindings/*.cpp; do
@@ -45,7 +45,7 @@ done
 wait
 
 echo "build-wasm: linking $glue"
-em++ "${objs[@]}" -Oz -msimd128 -fwasm-exceptions -sMALLOC=emmalloc \
+em++ "${objs[@]}" -Oz -msimd128 -mbulk-memory -fwasm-exceptions -sMALLOC=emmalloc \
   -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createNormlabCore \
   -sENVIRONMENT=web -sDYNAMIC_EXECUTION=0 -sFILESYSTEM=0 \
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb -sABORTING_MALLOC=0 \

@@ -110,7 +110,7 @@ bool invoke() {
   return guarded([&] {
     s.outputs = run_op(s.op, std::move(s.inputs), s.attrs);
     s.inputs.clear();
-    for (const char* name : registry().at(s.op).outputs)
+    for (const char* name : registry().at(s.op)->outputs)
       if (s.outputs.count(name)) s.output_names.push_back(name);
     return true;
   }, false);
@@ -161,11 +161,11 @@ std::string op_spec(const std::string& op) {
       first = false;
     }
   };
-  list(it->second.inputs, [](const InputSpec& i) { return std::string(i.name) + (i.optional ? "?" : ""); });
+  list(it->second->inputs, [](const InputSpec& i) { return std::string(i.name) + (i.optional ? "?" : ""); });
   s += "|";
-  list(it->second.attrs, [](const AttrSpec& a) { return std::string(a.name); });
+  list(it->second->attrs, [](const AttrSpec& a) { return std::string(a.name); });
   s += "|";
-  list(it->second.outputs, [](const char* o) { return std::string(o); });
+  list(it->second->outputs, [](const char* o) { return std::string(o); });
   return s;
 }
 
@@ -181,10 +181,6 @@ std::string op_names() {
 // Bytes the allocator has handed out and not taken back (for leak tests).
 double heap_bytes() { return static_cast<double>(mallinfo().uordblks); }
 
-// For the benchmarks: a plain copy, the machine's copy bandwidth.
-void bench_copy(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes) {
-  std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
-}
 
 }  // namespace
 
@@ -218,8 +214,5 @@ EMSCRIPTEN_KEEPALIVE void nl_release() { release(); }
 EMSCRIPTEN_KEEPALIVE const char* nl_op_spec(const char* op) { return text(op_spec(op)); }
 EMSCRIPTEN_KEEPALIVE const char* nl_op_names() { return text(op_names()); }
 EMSCRIPTEN_KEEPALIVE double nl_heap_bytes() { return heap_bytes(); }
-EMSCRIPTEN_KEEPALIVE void nl_bench_copy(std::uintptr_t dst, std::uintptr_t src, std::size_t bytes) {
-  bench_copy(dst, src, bytes);
-}
 
 }  // extern "C"

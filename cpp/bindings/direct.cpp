@@ -89,4 +89,8 @@ EMSCRIPTEN_KEEPALIVE int nl_attention(const float* q, const float* k, const floa
   return status;
 }
 
+/// For the benchmarks: a plain copy of the same bytes (memory.copy with bulk
+/// memory), the machine's copy bandwidth inside WASM.
+EMSCRIPTEN_KEEPALIVE void nl_bench_copy(void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
+
 }  // extern "C"

@@ -184,21 +184,22 @@ void residual_block(Call& c) {
   else c.out("y", run(Tensor(x + linear(x)), nd));
 }
 
-void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 
 }  // namespace
 
 void register_attention_ops(Registry& r) {
-  add(r, {"softmax", {{"x"}}, {{"axis", Int, Default(-1.0)}}, {"y"}, softmax});
-  const std::vector<InputSpec> qkv{{"q"}, {"k"}, {"v"}, {"mask", true}};
-  add(r, {"scaled_dot_product_attention", qkv, {{"causal", Bool, Default(false)}, {"scale", Num, {}}},
-          {"out", "weights"}, sdpa});
-  add(r, {"qk_norm_attention", qkv, {{"g", Num, {}}, {"causal", Bool, Default(false)}},
-          {"out", "weights"}, [](Call& c) { attend(c, c.num("g"), true); }});
-  add(r, {"residual_block", {{"x"}, {"W"}, {"b", true}},
-          {{"placement", Str, Default("pre")}, {"norm", Str, Default("layer_norm")},
-           {"eps", Num, Default(1e-5)}},
-          {"y"}, residual_block});
+  static constexpr OpSpec ops[] = {
+    {"softmax", {{"x"}}, {{"axis", Int, Default(-1.0)}}, {"y"}, softmax},
+    {"scaled_dot_product_attention", {{"q"}, {"k"}, {"v"}, {"mask", true}}, {{"causal", Bool, Default(false)}, {"scale", Num, {}}},
+            {"out", "weights"}, sdpa},
+    {"qk_norm_attention", {{"q"}, {"k"}, {"v"}, {"mask", true}}, {{"g", Num, {}}, {"causal", Bool, Default(false)}},
+            {"out", "weights"}, [](Call& c) { attend(c, c.num("g"), true); }},
+    {"residual_block", {{"x"}, {"W"}, {"b", true}},
+            {{"placement", Str, Default("pre")}, {"norm", Str, Default("layer_norm")},
+             {"eps", Num, Default(1e-5)}},
+            {"y"}, residual_block},
+  };
+  enter(r, ops);
 }
 
 }  // namespace normlab

@@ -124,23 +124,25 @@ void spade(Call& c) {
   c.out("y", run(x, d));
 }
 
-void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 
 }  // namespace
 
 void register_conditioning_ops(Registry& r) {
-  add(r, {"ada_layer_norm", {{"x"}, {"scale"}, {"shift"}}, {{"eps", Num, Default(1e-5)}}, {"y"},
-          [](Call& c) { adaptive(c, Measure::MeanVar, true); }});
-  add(r, {"adaptive_rms_norm", {{"x"}, {"scale"}, {"shift", true}}, {{"eps", Num, Default(1e-6)}}, {"y"},
-          [](Call& c) { adaptive(c, Measure::MeanSquare, false); }});
-  add(r, {"gated_residual", {{"x"}, {"update"}, {"gate"}}, {}, {"h"}, gated_residual});
-  add(r, {"film", {{"x"}, {"gamma"}, {"beta"}}, {}, {"y"}, film});
-  add(r, {"conditional_batch_norm",
-          {{"x"}, {"gamma"}, {"beta"}, {"running_mean", true}, {"running_var", true}},
-          {{"training", Bool, Default(true)}, {"momentum", Num, Default(0.1)}, {"eps", Num, Default(1e-5)}},
-          {"y", "running_mean", "running_var"}, conditional_batch_norm});
-  add(r, {"adain", {{"x"}, {"style"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, adain});
-  add(r, {"spade", {{"x"}, {"gamma_map"}, {"beta_map"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, spade});
+  static constexpr OpSpec ops[] = {
+    {"ada_layer_norm", {{"x"}, {"scale"}, {"shift"}}, {{"eps", Num, Default(1e-5)}}, {"y"},
+            [](Call& c) { adaptive(c, Measure::MeanVar, true); }},
+    {"adaptive_rms_norm", {{"x"}, {"scale"}, {"shift", true}}, {{"eps", Num, Default(1e-6)}}, {"y"},
+            [](Call& c) { adaptive(c, Measure::MeanSquare, false); }},
+    {"gated_residual", {{"x"}, {"update"}, {"gate"}}, {}, {"h"}, gated_residual},
+    {"film", {{"x"}, {"gamma"}, {"beta"}}, {}, {"y"}, film},
+    {"conditional_batch_norm",
+            {{"x"}, {"gamma"}, {"beta"}, {"running_mean", true}, {"running_var", true}},
+            {{"training", Bool, Default(true)}, {"momentum", Num, Default(0.1)}, {"eps", Num, Default(1e-5)}},
+            {"y", "running_mean", "running_var"}, conditional_batch_norm},
+    {"adain", {{"x"}, {"style"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, adain},
+    {"spade", {{"x"}, {"gamma_map"}, {"beta_map"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, spade},
+  };
+  enter(r, ops);
 }
 
 }  // namespace normlab

@@ -222,28 +222,30 @@ void unit_circle(Call& c) {
   c.out("points", from(v, {static_cast<std::size_t>(n), 2}));
 }
 
-void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 
 }  // namespace
 
 void register_figure_ops(Registry& r) {
-  add(r, {"axis_ticks", {{"x"}},
-          {{"count", Int, Default(5.0)}, {"include_zero", Bool, Default(true)}, {"symmetric", Bool, Default(false)}},
-          {"domain", "ticks"}, axis_ticks});
-  add(r, {"angle_between", {{"a"}, {"b"}}, {}, {"degrees"}, angle_between});
-  add(r, {"random_normal", {},
-          {{"shape", List, {}}, {"seed", Int, Default(0.0)}, {"mean", Num, Default(0.0)}, {"std", Num, Default(1.0)}},
-          {"x"}, random_normal});
-  add(r, {"score_spread", {},
-          {{"d_k", Int, {}}, {"count", Int, Default(2000.0)}, {"seed", Int, Default(0.0)},
-           {"mode", Str, Default("raw")}, {"g", Num, Default(1.0)}},
-          {"std", "scores"}, score_spread});
-  add(r, {"linear_map", {{"W"}, {"points"}}, {}, {"y"}, linear_map});
-  add(r, {"singular_values", {{"W"}}, {}, {"s"}, singular_values});
-  add(r, {"covariance", {{"x"}}, {}, {"cov"}, covariance});
-  add(r, {"linspace", {}, {{"start", Num, {}}, {"stop", Num, {}}, {"count", Int, Default(50.0)}}, {"x"}, linspace});
-  add(r, {"unit_circle", {}, {{"count", Int, Default(64.0)}}, {"points"}, unit_circle});
-  add(r, {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation});
+  static constexpr OpSpec ops[] = {
+    {"axis_ticks", {{"x"}},
+            {{"count", Int, Default(5.0)}, {"include_zero", Bool, Default(true)}, {"symmetric", Bool, Default(false)}},
+            {"domain", "ticks"}, axis_ticks},
+    {"angle_between", {{"a"}, {"b"}}, {}, {"degrees"}, angle_between},
+    {"random_normal", {},
+            {{"shape", List, {}}, {"seed", Int, Default(0.0)}, {"mean", Num, Default(0.0)}, {"std", Num, Default(1.0)}},
+            {"x"}, random_normal},
+    {"score_spread", {},
+            {{"d_k", Int, {}}, {"count", Int, Default(2000.0)}, {"seed", Int, Default(0.0)},
+             {"mode", Str, Default("raw")}, {"g", Num, Default(1.0)}},
+            {"std", "scores"}, score_spread},
+    {"linear_map", {{"W"}, {"points"}}, {}, {"y"}, linear_map},
+    {"singular_values", {{"W"}}, {}, {"s"}, singular_values},
+    {"covariance", {{"x"}}, {}, {"cov"}, covariance},
+    {"linspace", {}, {{"start", Num, {}}, {"stop", Num, {}}, {"count", Int, Default(50.0)}}, {"x"}, linspace},
+    {"unit_circle", {}, {{"count", Int, Default(64.0)}}, {"points"}, unit_circle},
+    {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation},
+  };
+  enter(r, ops);
 }
 
 }  // namespace normlab

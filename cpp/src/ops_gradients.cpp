@@ -64,15 +64,17 @@ void clip_grad_norm(Call& c) {
   c.out("total_norm", Tensor({static_cast<float>(total)}));
 }
 
-void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 
 }  // namespace
 
 void register_gradient_ops(Registry& r) {
-  add(r, {"l2_normalize_jacobian", {{"x"}}, {{"eps", Num, Default(1e-12)}}, {"J"}, l2_jacobian});
-  add(r, {"layer_norm_jacobian", {{"x"}}, {{"eps", Num, Default(1e-5)}}, {"J"}, layer_norm_jacobian});
-  add(r, {"clip_grad_norm", {{"g"}}, {{"max_norm", Num, {}}, {"norm_type", Num, Default(2.0)}},
-          {"y", "total_norm"}, clip_grad_norm});
+  static constexpr OpSpec ops[] = {
+    {"l2_normalize_jacobian", {{"x"}}, {{"eps", Num, Default(1e-12)}}, {"J"}, l2_jacobian},
+    {"layer_norm_jacobian", {{"x"}}, {{"eps", Num, Default(1e-5)}}, {"J"}, layer_norm_jacobian},
+    {"clip_grad_norm", {{"g"}}, {{"max_norm", Num, {}}, {"norm_type", Num, Default(2.0)}},
+            {"y", "total_norm"}, clip_grad_norm},
+  };
+  enter(r, ops);
 }
 
 }  // namespace normlab

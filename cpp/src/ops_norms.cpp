@@ -333,49 +333,49 @@ void filter_response_norm(Call& c) {
   c.out("y", Tensor(xt::maximum(y, t)));
 }
 
-void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 
 }  // namespace
 
 void register_norm_ops(Registry& r) {
-  const A axis{"axis", Int, Default(-1.0)}, eps12{"eps", Num, Default(1e-12)};
-  add(r, {"l2_normalize", {{"x"}}, {axis, eps12}, {"y"},
-          [](Call& c) { vector_norm(c, Measure::SumSquare, Denominator::MaxSqrtEps); }});
-  add(r, {"l1_normalize", {{"x"}}, {axis, eps12}, {"y"},
-          [](Call& c) { vector_norm(c, Measure::SumAbs, Denominator::MaxEps); }});
-  add(r, {"max_normalize", {{"x"}}, {axis, eps12}, {"y"},
-          [](Call& c) { vector_norm(c, Measure::MaxAbs, Denominator::MaxEps); }});
-  add(r, {"scale_norm", {{"x"}, {"g"}}, {axis, {"eps", Num, Default(1e-5)}}, {"y"},
-          [](Call& c) { vector_norm(c, Measure::SumSquare, Denominator::MaxSqrtEps); }});
-  add(r, {"layer_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-          {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-5)}}, {"y"},
-          [](Call& c) { layer_like(c, Measure::MeanVar, true); }});
-  add(r, {"rms_norm", {{"x"}, {"gamma", true}},
-          {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-6)}}, {"y"},
-          [](Call& c) { layer_like(c, Measure::MeanSquare, false); }});
-  const std::vector<InputSpec> bn_inputs{
-      {"x"}, {"gamma", true}, {"beta", true}, {"running_mean", true}, {"running_var", true}};
-  add(r, {"batch_norm", bn_inputs,
-          {{"training", Bool, Default(true)}, {"momentum", Num, Default(0.1)}, {"eps", Num, Default(1e-5)}},
-          {"y", "running_mean", "running_var"}, batch_norm});
-  add(r, {"instance_norm", {{"x"}, {"gamma", true}, {"beta", true}}, {{"eps", Num, Default(1e-5)}},
-          {"y"}, instance_norm});
-  add(r, {"group_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-          {{"num_groups", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, group_norm});
-  add(r, {"ghost_batch_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-          {{"virtual_batch_size", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, ghost_batch_norm});
-  add(r, {"batch_renorm", {{"x"}, {"running_mean"}, {"running_var"}, {"gamma", true}, {"beta", true}},
-          {{"r_max", Num, Default(3.0)}, {"d_max", Num, Default(5.0)}, {"training", Bool, Default(true)},
-           {"eps", Num, Default(1e-5)}},
-          {"y"}, batch_renorm});
-  add(r, {"switchable_norm",
-          {{"x"}, {"gamma", true}, {"beta", true}, {"mean_logits"}, {"var_logits"}},
-          {{"eps", Num, Default(1e-5)}}, {"y"}, switchable_norm});
-  add(r, {"local_response_norm", {{"x"}},
-          {{"size", Int, {}}, {"alpha", Num, Default(1e-4)}, {"beta", Num, Default(0.75)}, {"k", Num, Default(1.0)}},
-          {"y"}, local_response_norm});
-  add(r, {"filter_response_norm", {{"x"}, {"gamma"}, {"beta"}, {"tau"}}, {{"eps", Num, Default(1e-6)}},
-          {"y"}, filter_response_norm});
+  constexpr A axis{"axis", Int, Default(-1.0)}, eps12{"eps", Num, Default(1e-12)};
+  static constexpr OpSpec ops[] = {
+    {"l2_normalize", {{"x"}}, {axis, eps12}, {"y"},
+            [](Call& c) { vector_norm(c, Measure::SumSquare, Denominator::MaxSqrtEps); }},
+    {"l1_normalize", {{"x"}}, {axis, eps12}, {"y"},
+            [](Call& c) { vector_norm(c, Measure::SumAbs, Denominator::MaxEps); }},
+    {"max_normalize", {{"x"}}, {axis, eps12}, {"y"},
+            [](Call& c) { vector_norm(c, Measure::MaxAbs, Denominator::MaxEps); }},
+    {"scale_norm", {{"x"}, {"g"}}, {axis, {"eps", Num, Default(1e-5)}}, {"y"},
+            [](Call& c) { vector_norm(c, Measure::SumSquare, Denominator::MaxSqrtEps); }},
+    {"layer_norm", {{"x"}, {"gamma", true}, {"beta", true}},
+            {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-5)}}, {"y"},
+            [](Call& c) { layer_like(c, Measure::MeanVar, true); }},
+    {"rms_norm", {{"x"}, {"gamma", true}},
+            {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-6)}}, {"y"},
+            [](Call& c) { layer_like(c, Measure::MeanSquare, false); }},
+    {"batch_norm", {{"x"}, {"gamma", true}, {"beta", true}, {"running_mean", true}, {"running_var", true}},
+            {{"training", Bool, Default(true)}, {"momentum", Num, Default(0.1)}, {"eps", Num, Default(1e-5)}},
+            {"y", "running_mean", "running_var"}, batch_norm},
+    {"instance_norm", {{"x"}, {"gamma", true}, {"beta", true}}, {{"eps", Num, Default(1e-5)}},
+            {"y"}, instance_norm},
+    {"group_norm", {{"x"}, {"gamma", true}, {"beta", true}},
+            {{"num_groups", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, group_norm},
+    {"ghost_batch_norm", {{"x"}, {"gamma", true}, {"beta", true}},
+            {{"virtual_batch_size", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, ghost_batch_norm},
+    {"batch_renorm", {{"x"}, {"running_mean"}, {"running_var"}, {"gamma", true}, {"beta", true}},
+            {{"r_max", Num, Default(3.0)}, {"d_max", Num, Default(5.0)}, {"training", Bool, Default(true)},
+             {"eps", Num, Default(1e-5)}},
+            {"y"}, batch_renorm},
+    {"switchable_norm",
+            {{"x"}, {"gamma", true}, {"beta", true}, {"mean_logits"}, {"var_logits"}},
+            {{"eps", Num, Default(1e-5)}}, {"y"}, switchable_norm},
+    {"local_response_norm", {{"x"}},
+            {{"size", Int, {}}, {"alpha", Num, Default(1e-4)}, {"beta", Num, Default(0.75)}, {"k", Num, Default(1.0)}},
+            {"y"}, local_response_norm},
+    {"filter_response_norm", {{"x"}, {"gamma"}, {"beta"}, {"tau"}}, {{"eps", Num, Default(1e-6)}},
+            {"y"}, filter_response_norm},
+  };
+  enter(r, ops);
 }
 
 // Exposed for conditioning ops (conditional_batch_norm reuses BatchNorm's path).

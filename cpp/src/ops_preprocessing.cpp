@@ -146,22 +146,24 @@ void whiten(Call& c) {
   c.out("matrix", m);
 }
 
-void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 
 }  // namespace
 
 void register_preprocessing_ops(Registry& r) {
-  add(r, {"z_score_fit", {{"x"}}, {}, {"mean", "std"}, z_score_fit});
-  add(r, {"z_score_apply", {{"x"}, {"mean"}, {"std"}}, {}, {"y"},
-          [](Call& c) { scale_features(c, "mean", "std"); }});
-  add(r, {"min_max_fit", {{"x"}}, {}, {"min", "max"}, min_max_fit});
-  add(r, {"min_max_apply", {{"x"}, {"min"}, {"max"}},
-          {{"low", Num, Default(0.0)}, {"high", Num, Default(1.0)}}, {"y"}, min_max_apply});
-  add(r, {"robust_fit", {{"x"}}, {{"q_low", Num, Default(25.0)}, {"q_high", Num, Default(75.0)}},
-          {"median", "iqr"}, robust_fit});
-  add(r, {"robust_apply", {{"x"}, {"median"}, {"iqr"}}, {}, {"y"},
-          [](Call& c) { scale_features(c, "median", "iqr"); }});
-  add(r, {"whiten", {{"x"}}, {{"eps", Num, Default(1e-5)}}, {"z", "mean", "matrix"}, whiten});
+  static constexpr OpSpec ops[] = {
+    {"z_score_fit", {{"x"}}, {}, {"mean", "std"}, z_score_fit},
+    {"z_score_apply", {{"x"}, {"mean"}, {"std"}}, {}, {"y"},
+            [](Call& c) { scale_features(c, "mean", "std"); }},
+    {"min_max_fit", {{"x"}}, {}, {"min", "max"}, min_max_fit},
+    {"min_max_apply", {{"x"}, {"min"}, {"max"}},
+            {{"low", Num, Default(0.0)}, {"high", Num, Default(1.0)}}, {"y"}, min_max_apply},
+    {"robust_fit", {{"x"}}, {{"q_low", Num, Default(25.0)}, {"q_high", Num, Default(75.0)}},
+            {"median", "iqr"}, robust_fit},
+    {"robust_apply", {{"x"}, {"median"}, {"iqr"}}, {}, {"y"},
+            [](Call& c) { scale_features(c, "median", "iqr"); }},
+    {"whiten", {{"x"}}, {{"eps", Num, Default(1e-5)}}, {"z", "mean", "matrix"}, whiten},
+  };
+  enter(r, ops);
 }
 
 }  // namespace normlab

@@ -103,17 +103,19 @@ void broadcast_shape(Call& c) {
   c.out("shape", shape_value(out));
 }
 
-void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 
 }  // namespace
 
 void register_shape_ops(Registry& r) {
-  add(r, {"reduction_group", {},
-          {{"method", Str, {}}, {"shape", List, {}}, {"index", List, {}}, {"num_groups", Int, {}}},
-          {"members"}, reduction_group});
-  add(r, {"reduce_shape", {}, {{"shape", List, {}}, {"axes", List, {}}, {"keepdim", Bool, Default(false)}},
-          {"shape"}, reduce_shape});
-  add(r, {"broadcast_shape", {}, {{"a", List, {}}, {"b", List, {}}}, {"shape"}, broadcast_shape});
+  static constexpr OpSpec ops[] = {
+    {"reduction_group", {},
+            {{"method", Str, {}}, {"shape", List, {}}, {"index", List, {}}, {"num_groups", Int, {}}},
+            {"members"}, reduction_group},
+    {"reduce_shape", {}, {{"shape", List, {}}, {"axes", List, {}}, {"keepdim", Bool, Default(false)}},
+            {"shape"}, reduce_shape},
+    {"broadcast_shape", {}, {{"a", List, {}}, {"b", List, {}}}, {"shape"}, broadcast_shape},
+  };
+  enter(r, ops);
 }
 
 }  // namespace normlab

@@ -87,16 +87,18 @@ void spectral_norm(Call& c) {
   c.out("u", su);
 }
 
-void add(Registry& r, OpSpec s) { r[s.name] = std::move(s); }
 
 }  // namespace
 
 void register_weight_ops(Registry& r) {
-  add(r, {"weight_norm", {{"v"}, {"g"}}, {}, {"w"}, weight_norm});
-  add(r, {"weight_standardize", {{"w"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, weight_standardize});
-  add(r, {"spectral_norm", {{"W"}, {"u0", true}},
-          {{"n_power_iterations", Int, Default(1.0)}, {"eps", Num, Default(1e-12)}}, {"w", "sigma", "u"},
-          spectral_norm});
+  static constexpr OpSpec ops[] = {
+    {"weight_norm", {{"v"}, {"g"}}, {}, {"w"}, weight_norm},
+    {"weight_standardize", {{"w"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, weight_standardize},
+    {"spectral_norm", {{"W"}, {"u0", true}},
+            {{"n_power_iterations", Int, Default(1.0)}, {"eps", Num, Default(1e-12)}}, {"w", "sigma", "u"},
+            spectral_norm},
+  };
+  enter(r, ops);
 }
 
 }  // namespace normlab

@@ -51,7 +51,7 @@ namespace {
 bool whole(double v) { return std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9e15; }
 
 template <class T>
-std::string names(const std::vector<T>& v) {
+std::string names(const std::initializer_list<T>& v) {
   std::string s;
   for (const auto& e : v) {
     if (!s.empty()) s += ", ";
@@ -172,7 +172,7 @@ std::map<std::string, Value> run_op(const std::string& op, std::map<std::string,
   const auto& reg = registry();
   auto it = reg.find(op);
   if (it == reg.end()) throw InputError("unknown operation '" + op + "'");
-  const OpSpec& spec = it->second;
+  const OpSpec& spec = *it->second;
 
   // Inputs: known names, required ones present, non-empty, finite.
   for (const auto& [name, t] : inputs) {

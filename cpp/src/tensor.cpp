@@ -1,7 +1,7 @@
 #include "normlab/tensor.hpp"
 
 #include <cmath>
-#include <cstdio>
+#include <cstdint>
 #include <limits>
 
 namespace normlab {
@@ -27,15 +27,54 @@ std::string shape_str(const Shape& s) {
   return out + "]";
 }
 
+namespace {
+
+// a * 10^k without overflowing the power on the way.
+double times_pow10(double a, int k) {
+  while (k > 300) a *= 1e300, k -= 300;
+  while (k < -300) a /= 1e300, k += 300;
+  return k >= 0 ? a * std::pow(10.0, k) : a / std::pow(10.0, -k);
+}
+
+}  // namespace
+
+// The shortest decimal (up to 17 significant digits) that reads back as v, in
+// the style of printf's %g ("0.1", "1e-05", "-2.5"); when 17 digits are needed the
+// last may differ by one from printf (double rounding). Written out by hand, as
+// printf would pull ~18 KB of long-double formatting into the WASM module
+// for the numbers in error messages.
 std::string num_str(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  char buf[32];
-  for (int prec = 1; prec <= 17; ++prec) {
-    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
-    if (std::strtod(buf, nullptr) == v) break;
+  if (v == 0) return std::signbit(v) ? "-0" : "0";
+  const double a = std::fabs(v);
+  int e = static_cast<int>(std::floor(std::log10(a)));
+  std::uint64_t m = 0;
+  int p = 1;
+  for (; p <= 17; ++p) {
+    double scaled = std::round(times_pow10(a, p - 1 - e));
+    if (scaled >= std::pow(10.0, p)) {  // log10 fell short: one more digit before the point
+      ++e;
+      scaled = std::round(times_pow10(a, p - 1 - e));
+    }
+    m = static_cast<std::uint64_t>(scaled);
+    if (p == 17 || times_pow10(scaled, e - p + 1) == a) break;
   }
-  return buf;
+  std::string digits = std::to_string(m);
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  std::string out = v < 0 ? "-" : "";
+  if (e < -4 || e >= p) {  // scientific, as %g does
+    out += digits[0];
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    const int x = e < 0 ? -e : e;
+    out += e < 0 ? "e-" : "e+";
+    if (x < 10) out += "0";
+    return out + std::to_string(x);
+  }
+  if (e < 0) return out + "0." + std::string(static_cast<std::size_t>(-e - 1), '0') + digits;
+  if (digits.size() <= static_cast<std::size_t>(e) + 1)
+    return out + digits + std::string(static_cast<std::size_t>(e) + 1 - digits.size(), '0');
+  return out + digits.substr(0, e + 1) + "." + digits.substr(e + 1);
 }
 
 std::size_t checked_size(const Shape& s, const std::string& what) {

@@ -74,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Bytes b{data, size};
   const Registry& reg = registry();
   std::vector<const OpSpec*> ops;
-  for (const auto& kv : reg) ops.push_back(&kv.second);
+  for (const auto& kv : reg) ops.push_back(kv.second);
   const OpSpec& spec = *ops[b.next() % ops.size()];
   const std::uint8_t flags = b.next();
 

@@ -4,6 +4,7 @@
 // so the operation bodies only compute.
 #pragma once
 
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -78,15 +79,23 @@ class Call {
   const std::map<std::string, Attr>& attrs_;
 };
 
+/// One operation: a literal in a constexpr table of its ops_*.cpp file, so the
+/// whole registry is data in the module, not code that builds it.
 struct OpSpec {
   const char* name;
-  std::vector<InputSpec> inputs;
-  std::vector<AttrSpec> attrs;
-  std::vector<const char*> outputs;
+  std::initializer_list<InputSpec> inputs;
+  std::initializer_list<AttrSpec> attrs;
+  std::initializer_list<const char*> outputs;
   void (*body)(Call&);
 };
 
-using Registry = std::map<std::string, OpSpec>;
+using Registry = std::map<std::string, const OpSpec*>;
+
+/// Enter a table of operations into the registry.
+template <std::size_t N>
+void enter(Registry& r, const OpSpec (&ops)[N]) {
+  for (const OpSpec& o : ops) r[o.name] = &o;
+}
 
 /// Every operation, registered once.
 const Registry& registry();
