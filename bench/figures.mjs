@@ -26,25 +26,55 @@ const firstDrawn = await page.evaluate(() => new Promise((resolve) => {
   check();
 }));
 
+// Every control of every figure: sliders by input events, number boxes and
+// selects by change events, the cube's rotation by arrow keys; each 500 times.
 const rows = [];
 for (const fig of await page.locator('figure.figure > :first-child').all()) {
   await fig.scrollIntoViewIfNeeded();
   const r = await fig.evaluate(async (el) => {
-    while (!el.state) await new Promise((res) => setTimeout(res, 20));
-    const range = el.shadowRoot.querySelector('input[type=range]');
-    if (!range) return { tag: el.localName, note: 'no slider' };
-    const min = Number(range.min), max = Number(range.max);
-    const times = [];
-    for (let i = 0; i < 500; i++) {
-      range.value = String(min + ((max - min) * ((i * 37) % 100)) / 100);
-      const t0 = performance.now();
-      range.dispatchEvent(new Event('input', { bubbles: true }));
-      times.push(performance.now() - t0); // the figure recomputes and updates its DOM synchronously
+    const t0 = performance.now();
+    while (!el.state && performance.now() - t0 < 10000) await new Promise((res) => setTimeout(res, 20));
+    if (!el.state) return [{ tag: el.localName, control: 'no state after 10 s', p50: NaN, p95: NaN }];
+    const root = el.shadowRoot;
+    const controls = [
+      ...[...root.querySelectorAll('input[type=range]')].map((c, i) => ['slider ' + (i + 1), c, 'input']),
+      ...[...root.querySelectorAll('input[type=number]')].filter((c) => !c.closest('label')?.querySelector('input[type=range]')).map((c, i) => ['number ' + (i + 1), c, 'change']),
+      ...[...root.querySelectorAll('select')].map((c, i) => ['select ' + (i + 1), c, 'change']),
+    ];
+    const view = root.querySelector('[part=view] [tabindex], [tabindex="0"]');
+    const out = [];
+    for (const [name, c, kind] of controls) {
+      if (c.closest('[hidden]')) continue;
+      const times = [];
+      const options = c.tagName === 'SELECT' ? [...c.options].map((o) => o.value) : null;
+      const min = Number(c.min || 0), max = Number(c.max || (c.tagName === 'INPUT' && c.type === 'number' ? Number(c.min || 0) + 6 : 1));
+      const before = c.value;
+      for (let i = 0; i < 500; i++) {
+        if (options) c.value = options[i % options.length];
+        else if (c.type === 'number') c.value = String(min + (i % (Math.min(max, min + 6) - min + 1)));
+        else c.value = String(min + ((max - min) * ((i * 37) % 100)) / 100);
+        const t0 = performance.now();
+        c.dispatchEvent(new Event(kind, { bubbles: true }));
+        times.push(performance.now() - t0); // the figure recomputes and updates its DOM synchronously
+      }
+      c.value = before;
+      c.dispatchEvent(new Event(kind, { bubbles: true }));
+      times.sort((a, b) => a - b);
+      out.push({ tag: el.localName, control: name, p50: times[250], p95: times[475] });
     }
-    times.sort((a, b) => a - b);
-    return { tag: el.localName, p50: times[250], p95: times[475] };
+    if (el.localName === 'nl-axis-cube' && view) {
+      const times = [];
+      for (let i = 0; i < 500; i++) {
+        const t0 = performance.now();
+        view.dispatchEvent(new KeyboardEvent('keydown', { key: i % 2 ? 'ArrowLeft' : 'ArrowUp', bubbles: true }));
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      out.push({ tag: el.localName, control: 'rotate (keys)', p50: times[250], p95: times[475] });
+    }
+    return out;
   });
-  rows.push(r);
+  rows.push(...r);
 }
 
 const files = [...new Set(loaded)].filter((p) => /\.(wasm|js|mjs|css)$/.test(p) && !p.includes('katex'));
@@ -61,8 +91,8 @@ await browser.close();
 server.close();
 
 console.log(`\nfirst figure drawn ${firstDrawn.ms.toFixed(0)} ms after navigation (${firstDrawn.tag})`);
-console.log('\n| figure | input→DOM median ms | p95 ms |\n|---|---|---|');
-for (const r of rows) console.log(`| ${r.tag} | ${r.p50?.toFixed(3) ?? r.note} | ${r.p95?.toFixed(3) ?? ''} |`);
+console.log('\n| figure | control | input→DOM median ms | p95 ms |\n|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.tag} | ${r.control} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} |`);
 console.log('\n| bytes for the figures | raw | gzip |\n|---|---|---|');
 for (const [k, [raw, gz]] of Object.entries(bytes)) console.log(`| ${k} | ${raw} | ${gz} |`);
 const out = root + 'bench/results.json';

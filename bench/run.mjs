@@ -9,7 +9,8 @@
 // memory-bandwidth reference.
 //
 // normlab is measured twice: "arrays" passes Float32Arrays through the public
-// named functions (copied into WASM memory and out again), "resident" keeps
+// named functions (copied into WASM memory and out again into a Float32Array
+// given as `out`; a fresh 12 MB result array alone costs ~6 ms), "resident" keeps
 // the tensors in WASM memory (core.tensor) and works in place. tfjs keeps its
 // input tensor resident and reads the result back (dataSync); onnxruntime
 // copies in and out on every run, as its API does.
@@ -171,13 +172,14 @@ const tfRuns = {
 // normlab: arrays through the named functions, and resident tensors.
 const res = Object.fromEntries(Object.entries({ ln: LN, sm: SM, gn: GN, q: Q }).map(([k, s]) => [k, core.tensor(s, data[k])]));
 const resOut = { ln: core.tensor(LN), sm: core.tensor(SM), gn: core.tensor(GN), q: core.tensor(Q), w: core.tensor([8, 12, 128, 128]) };
+const arrOut = { ln: new Float32Array(size(LN)), sm: new Float32Array(size(SM)), gn: new Float32Array(size(GN)), q: new Float32Array(size(Q)), w: new Float32Array(96 * 128 * 128) };
 const ours = {
-  ln: [() => core.layerNorm(data.ln, { shape: LN }), () => core.layerNorm(res.ln, { out: resOut.ln })],
-  rms: [() => core.rmsNorm(data.ln, { shape: LN }), () => core.rmsNorm(res.ln, { out: resOut.ln })],
-  sm: [() => core.softmax(data.sm, { shape: SM }), () => core.softmax(res.sm, { out: resOut.sm })],
-  gn: [() => core.groupNorm(data.gn, { shape: GN, numGroups: 8 }), () => core.groupNorm(res.gn, { numGroups: 8, out: resOut.gn })],
+  ln: [() => core.layerNorm(data.ln, { shape: LN, out: arrOut.ln }), () => core.layerNorm(res.ln, { out: resOut.ln })],
+  rms: [() => core.rmsNorm(data.ln, { shape: LN, out: arrOut.ln }), () => core.rmsNorm(res.ln, { out: resOut.ln })],
+  sm: [() => core.softmax(data.sm, { shape: SM, out: arrOut.sm }), () => core.softmax(res.sm, { out: resOut.sm })],
+  gn: [() => core.groupNorm(data.gn, { shape: GN, numGroups: 8, out: arrOut.gn }), () => core.groupNorm(res.gn, { numGroups: 8, out: resOut.gn })],
   att: [
-    () => core.attention({ shape: Q, data: data.q }, { k: { shape: Q, data: data.q }, v: { shape: Q, data: data.q } }),
+    () => core.attention({ shape: Q, data: data.q }, { k: { shape: Q, data: data.q }, v: { shape: Q, data: data.q }, out: arrOut.q, outWeights: arrOut.w }),
     () => core.attention(res.q, { k: res.q, v: res.q, out: resOut.q, outWeights: resOut.w }),
   ],
 };

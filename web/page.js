@@ -2,6 +2,12 @@
 // between English and Chinese together, remembering the choice.
 import './auto.js';
 import { elements } from './elements.js';
+import { loadCore } from './core/normlab.js';
+
+// The article has figures near the top: compile the core now, while the
+// figures are still being defined (they share this one load). The URL is
+// given here so that it holds both for web/page.js and for its bundle dist/page.js.
+const core = loadCore({ wasmUrl: new URL('../dist/normlab-core.wasm', import.meta.url) });
 
 const FIGURES = Object.keys(elements).join(',');
 
@@ -38,8 +44,10 @@ for (const b of document.querySelectorAll('[data-set-lang]')) {
 
 // Typeset the math with KaTeX (shipped in dist/vendor, no CDN). It builds DOM
 // nodes and sets styles through the CSSOM, so the strict CSP holds; without it
-// the TeX source stays readable.
-import('../dist/vendor/katex.js').then(({ default: katex }) => {
+// the TeX source stays readable. It starts once the core is ready (its 260 KB
+// would otherwise hold the main thread while the first figures wait).
+const afterCore = () => new Promise((resolve) => core.finally(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
+afterCore().then(() => import('../dist/vendor/katex.js')).then(({ default: katex }) => {
   for (const node of document.querySelectorAll('.math')) {
     const tex = node.textContent;
     node.dataset.tex = tex;

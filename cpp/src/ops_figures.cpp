@@ -82,11 +82,19 @@ struct Normal {
     z ^= z >> 31;
     return (double(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);  // (0, 1)
   }
+  // Marsaglia's polar method: two normals per accepted pair, no sin/cos
+  // (about half the cost of Box-Muller for the d_k figure's 1.6M draws).
   double next() {
     if (has_spare) return has_spare = false, spare;
-    const double r = std::sqrt(-2 * std::log(uniform())), t = 2 * M_PI * uniform();
-    spare = r * std::sin(t), has_spare = true;
-    return r * std::cos(t);
+    double u, v, r;
+    do {
+      u = 2 * uniform() - 1;
+      v = 2 * uniform() - 1;
+      r = u * u + v * v;
+    } while (r >= 1 || r == 0);
+    const double f = std::sqrt(-2 * std::log(r) / r);
+    spare = v * f, has_spare = true;
+    return u * f;
   }
 };
 

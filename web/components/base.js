@@ -61,14 +61,19 @@ button:hover { border-color: var(--nl-muted); }
 `;
 
 /** Locale-aware number formatting, `digits` significant digits. */
+// Formatters are costly to make (tens of microseconds): one per locale and digits.
+const formatters = new Map();
 export function formatNumber(value, lang, digits = 4) {
   const locale = lang === 'zh' ? 'zh-CN' : 'en-US';
-  return new Intl.NumberFormat(locale, { maximumSignificantDigits: digits }).format(value);
+  const key = `${locale}:${digits}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, { maximumSignificantDigits: digits })));
+  return f.format(value);
 }
 
 /** Create an element (HTML or SVG) with attributes and text, never parsing markup. */
+const svgTags = new Set(['svg', 'g', 'rect', 'line', 'text', 'path', 'circle', 'title', 'polyline', 'ellipse']);
 export function el(tag, attrs = {}, text) {
-  const svgTags = new Set(['svg', 'g', 'rect', 'line', 'text', 'path', 'circle', 'title', 'polyline', 'ellipse']);
   const node = svgTags.has(tag)
     ? document.createElementNS('http://www.w3.org/2000/svg', tag)
     : document.createElement(tag);

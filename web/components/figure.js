@@ -302,6 +302,7 @@ select { padding: 2px 6px; }
 .curve.c { stroke: var(--nl-c); }
 .curve.ref { stroke: var(--nl-reference); stroke-dasharray: 4 3; }
 .marker { fill: var(--nl-b); stroke: var(--nl-bg); stroke-width: 1.5; }
+.dots { fill: none; stroke: var(--nl-a); stroke-linecap: round; stroke-width: 4.4; stroke-opacity: 0.5; }
 .bar-a { fill: var(--nl-a); } .bar-b { fill: var(--nl-b); } .bar-c { fill: var(--nl-c); } .bar-d { fill: var(--nl-d); }
 .bar-ref { fill: var(--nl-reference); }
 .arrow { stroke-width: 2.5; fill: none; }

@@ -11,7 +11,7 @@
 // Every draw comes from the core's seeded generator (score_spread, random_normal).
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { line, scale, svg, yAxis } from './plot.js';
+import { dots, line, scale, svg, yAxis } from './plot.js';
 
 const vec = NlFigure.vec;
 const DKS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -26,7 +26,7 @@ export class NlDkScaling extends NlFigure {
     seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9 },
   };
   static css = figureCss + `
-.strip circle { fill: var(--nl-b); opacity: 0.55; }
+.strip .dots { stroke: var(--nl-b); stroke-width: 5.2; stroke-opacity: 0.55; }
 .legend { display: flex; gap: 14px; font-size: 0.85em; color: var(--nl-muted); margin: 4px 0 0; }
 .sw { display: inline-block; width: 14px; height: 3px; vertical-align: middle; margin-right: 4px; }
 .sw.raw { background: var(--nl-b); } .sw.scaled { background: var(--nl-a); } .sw.qk_norm { background: var(--nl-c); }
@@ -72,28 +72,60 @@ export class NlDkScaling extends NlFigure {
   }
 
   compute(core, { dk, mode, g, seed }) {
-    const key = `${seed}:${g}`;
-    if (this._seriesKey !== key) {
-      // one curve per mode over every d_k, from the same seed
+    // QK-Norm's score is g times a cosine of the same draws, so the core draws
+    // with g = 1 once and scales by g (linear_map with W = [[g]]); moving g
+    // redraws nothing.
+    if (this._seriesSeed !== seed) {
       const series = { dks: DKS };
       for (const m of ['raw', 'scaled', 'qk_norm']) {
-        series[m] = DKS.map((d) => this.op('score_spread', {}, { d_k: d, count: 400, seed, mode: m, g }, 'std')[0]);
+        series[m] = DKS.map((d) => this.op('score_spread', {}, { d_k: d, count: 400, seed, mode: m, g: 1 }, 'std')[0]);
       }
-      this._series = series;
-      this._seriesKey = key;
+      this._base = series;
+      this._seriesSeed = seed;
     }
-    const out = this._core.run('score_spread', {}, { d_k: Number(dk), count: 800, seed, mode, g });
-    const scores = Array.from(out.scores.data.subarray(0, SHOWN));
-    const jitter = this.op('random_normal', {}, { shape: [SHOWN], seed: seed + 1000, std: 0.35 });
-    const all = [...this._series.raw, ...this._series.scaled, ...this._series.qk_norm];
-    const axis = (x, attrs) => ({
-      domain: this.op('axis_ticks', { x: vec(x) }, attrs, 'domain'),
-      ticks: this.op('axis_ticks', { x: vec(x) }, attrs, 'ticks'),
-    });
+    const byG = (v) => this.op('linear_map', { W: { shape: [1, 1], data: [g] }, points: { shape: [v.length, 1], data: v } });
+    const series = { ...this._base, qk_norm: byG(this._base.qk_norm) };
+    const base = this._draw(dk, mode, seed);
+    this._prefetch(mode, seed);
+    const [std, ...scores] = mode === 'qk_norm' ? byG([base.std, ...base.scores]) : [base.std, ...base.scores];
+    const jitter = this._jitter?.seed === seed ? this._jitter.values : (this._jitter = { seed, values: this.op('random_normal', {}, { shape: [SHOWN], seed: seed + 1000, std: 0.35 }) }).values;
+    const all = [...series.raw, ...series.scaled, ...series.qk_norm];
     return {
-      std: out.std.data[0], scores, jitter, series: this._series,
-      lineAxis: axis(all, { count: 4 }), stripAxis: axis(scores, { symmetric: true, count: 4 }),
+      std, scores, jitter, series,
+      lineAxis: this.axis(all), stripAxis: this.axis(scores, { symmetric: true }),
     };
+  }
+
+  // One seeded draw of the core's score_spread (g = 1). Draws are kept per
+  // (d_k, mode, seed) — the same numbers the core gives again — so moving back
+  // and forth along the slider never waits for 800 x 1024 new normals.
+  _draw(dk, mode, seed) {
+    const key = `${dk}:${mode}:${seed}`;
+    this._draws ??= new Map();
+    let d = this._draws.get(key);
+    if (!d) {
+      const out = this._core.run('score_spread', {}, { d_k: Number(dk), count: 800, seed, mode, g: 1 });
+      d = { std: out.std.data[0], scores: Array.from(out.scores.data.subarray(0, SHOWN)) };
+      if (this._draws.size > 200) this._draws.clear();
+      this._draws.set(key, d);
+    }
+    return d;
+  }
+
+  // Draw the other widths of the current mode while the page is idle, one per
+  // idle slot, so that the first drag to d_k = 1024 is instant too.
+  _prefetch(mode, seed) {
+    const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 30));
+    const todo = DKS.filter((d) => !this._draws.has(`${d}:${mode}:${seed}`));
+    if (!todo.length || this._prefetching) return;
+    this._prefetching = true;
+    const next = () => {
+      const d = todo.shift();
+      if (d === undefined || !this.isConnected || !this._core) return void (this._prefetching = false);
+      this._draw(String(d), mode, seed);
+      idle(next);
+    };
+    idle(next);
   }
 
   draw(s) {
@@ -115,7 +147,7 @@ export class NlDkScaling extends NlFigure {
     const sx = scale(s.stripAxis.domain, [m.l, W - m.r]);
     const strip = [el('text', { class: 'panel-title', x: m.l, y: 14 }, this.t('stripTitle', { dk: s.dk }))];
     strip.push(...s.stripAxis.ticks.map((t) => el('text', { class: 'tick', x: sx(t), y: H - m.b + 14, 'text-anchor': 'middle' }, f(t))));
-    s.scores.forEach((v, k) => strip.push(el('circle', { cx: sx(v), cy: (H - m.b + m.t) / 2 + s.jitter[k] * 40, r: 2.6 })));
+    strip.push(dots(s.scores.map((v, k) => [sx(v), (H - m.b + m.t) / 2 + s.jitter[k] * 40]), 'scores'));
     this._strip.replaceChildren(...strip);
     this._legend.replaceChildren(...['raw', 'scaled', 'qk_norm'].map((mode) => {
       const span = el('span');

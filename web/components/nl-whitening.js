@@ -11,7 +11,7 @@
 // z_score_apply, whiten, covariance, axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, xAxis, yAxis } from './plot.js';
+import { dots, scale, svg, xAxis, yAxis } from './plot.js';
 
 const vec = NlFigure.vec;
 
@@ -23,8 +23,7 @@ export class NlWhitening extends NlFigure {
     seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9 },
   };
   static css = figureCss + `
-.cloud circle { opacity: 0.5; }
-.cloud.raw circle { fill: var(--nl-a); } .cloud.zscore circle { fill: var(--nl-b); } .cloud.whitened circle { fill: var(--nl-c); }
+.cloud.raw .dots { stroke: var(--nl-a); } .cloud.zscore .dots { stroke: var(--nl-b); } .cloud.whitened .dots { stroke: var(--nl-c); }
 .cov { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: 10px; font-size: 0.85em; }
 .cov table { margin: 0 auto; }
 .cov caption { color: var(--nl-muted); white-space: nowrap; }
@@ -48,7 +47,11 @@ export class NlWhitening extends NlFigure {
   }
 
   compute(core, { mixing, count, seed }) {
-    const z = core.run('random_normal', {}, { shape: [count, 2], seed }).x;
+    // The sample depends on count and seed only: moving the mixing slider reuses it.
+    if (this._sample?.key !== `${count}:${seed}`) {
+      this._sample = { key: `${count}:${seed}`, z: core.run('random_normal', {}, { shape: [count, 2], seed }).x };
+    }
+    const z = this._sample.z;
     const mixed = core.run('linear_map', { W: { shape: [2, 2], data: [2, 0, mixing * 2, 0.6] }, points: z }).y;
     const shift = { shape: [count, 2], data: new Array(count).fill([3, -1]).flat() };
     const ones = { shape: [count, 2], data: new Array(count * 2).fill(1) };
@@ -57,16 +60,15 @@ export class NlWhitening extends NlFigure {
     const zs = core.run('z_score_apply', { x: raw, mean: fit.mean, std: fit.std }).y;
     const wh = core.run('whiten', { x: raw }, { eps: 1e-5 });
     const cov = (t) => Array.from(core.run('covariance', { x: t }).cov.data);
-    const axis = (data, symmetric) => ({
-      domain: this.op('axis_ticks', { x: { shape: [data.length], data } }, { symmetric, count: 4, include_zero: symmetric }, 'domain'),
-      ticks: this.op('axis_ticks', { x: { shape: [data.length], data } }, { symmetric, count: 4, include_zero: symmetric }, 'ticks'),
-    });
-    const std = [...zs.data, ...wh.z.data];
+    const axis = (data, symmetric) => this.axis(data, { symmetric, include_zero: symmetric });
+    const std = new Float32Array(zs.data.length + wh.z.data.length);
+    std.set(zs.data);
+    std.set(wh.z.data, zs.data.length);
     return {
       points: { raw: Array.from(raw.data), zscore: Array.from(zs.data), whitened: Array.from(wh.z.data) },
       covariance: { raw: cov(raw), zscore: cov(zs), whitened: cov(wh.z) },
       mean: Array.from(fit.mean.data), std: Array.from(fit.std.data),
-      axes: { raw: axis(Array.from(raw.data), false), unit: axis(std, true) },
+      axes: { raw: axis(raw.data, false), unit: axis(std, true) },
     };
   }
 
@@ -79,7 +81,9 @@ export class NlWhitening extends NlFigure {
       const q = scale(axis.domain, [W - m, 8]);
       const items = [xAxis(axis.ticks, p, 8, W - m, f), yAxis(axis.ticks, q, m, W - 8, f)];
       const pts = s.points[k];
-      for (let j = 0; j < pts.length; j += 2) items.push(el('circle', { cx: p(pts[j]).toFixed(1), cy: q(pts[j + 1]).toFixed(1), r: 2.2 }));
+      const xy = [];
+      for (let j = 0; j < pts.length; j += 2) xy.push([p(pts[j]), q(pts[j + 1])]);
+      items.push(dots(xy, k));
       items.push(el('text', { class: 'panel-title', x: m + 4, y: 22 }, this.t(`title_${k}`)));
       this._svgs[i].replaceChildren(...items);
     });

@@ -56,3 +56,15 @@ export function bar(x, width, y, v, cls) {
 export function svg(width, height, cls = '') {
   return el('svg', { viewBox: `0 0 ${width} ${height}`, class: cls, 'aria-hidden': 'true' });
 }
+
+/**
+ * Many dots as one <path> of zero-length round-capped strokes ("Mx,yh0"): one
+ * DOM node for a whole cloud instead of one per point, so a drag redraws in
+ * well under a millisecond. Style it with stroke, stroke-width (the diameter)
+ * and stroke-linecap: round (the `dots` class in figureCss).
+ */
+export function dots(points, cls) {
+  let d = '';
+  for (const [x, y] of points) d += `M${x.toFixed(1)},${y.toFixed(1)}h0`;
+  return el('path', { class: `dots ${cls}`, d });
+}
