@@ -8,6 +8,7 @@ import { loadCore } from './core/normlab.js';
 // figures are still being defined (they share this one load). The URL is
 // given here so that it holds both for web/page.js and for its bundle dist/page.js.
 const core = loadCore({ wasmUrl: new URL('../dist/normlab-core.wasm', import.meta.url) });
+core.catch(() => {}); // a failed load is shown by each figure in its own words
 
 const FIGURES = Object.keys(elements).join(',');
 
@@ -46,7 +47,10 @@ for (const b of document.querySelectorAll('[data-set-lang]')) {
 // nodes and sets styles through the CSSOM, so the strict CSP holds; without it
 // the TeX source stays readable. It starts once the core is ready (its 260 KB
 // would otherwise hold the main thread while the first figures wait).
-const afterCore = () => new Promise((resolve) => core.finally(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
+const afterCore = () => new Promise((resolve) => {
+  const go = () => requestAnimationFrame(() => setTimeout(resolve, 0));
+  core.then(go, go);
+});
 afterCore().then(() => import('../dist/vendor/katex.js')).then(({ default: katex }) => {
   for (const node of document.querySelectorAll('.math')) {
     const tex = node.textContent;
