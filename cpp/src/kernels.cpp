@@ -161,23 +161,32 @@ std::size_t normalize_rows(const float* x, float* y, std::size_t rows, std::size
   for (std::size_t r = 0; r < rows; ++r) {
     const float* xr = x + r * width;
     float* yr = y + r * width;
-    // A first float mean c1 to shift by, then the sums of x - c1 give the
-    // exact correction and a variance without cancellation.
-    float c1 = 0;
-    bool careful = false;
-    if (center) {
-      const double s = sum_f(xr, width);
-      careful = !std::isfinite(s);
-      c1 = careful ? 0.0f : static_cast<float>(s / n);
-    }
+    // Shift by c1 and sum x - c1 and its square in one pass: the exact mean
+    // correction and a variance without cancellation as long as c1 lies within
+    // a few standard deviations of the mean. c1 is first the mean of the first
+    // 16 numbers; when it lies too far (more than 4 sigma) the row takes a
+    // float mean over all its numbers first and sums again.
     double s1 = 0, s2 = 0, mean = 0, spread = 0;
-    if (!careful) {
+    bool careful = false;
+    float c1 = 0;
+    if (center) {
+      const std::size_t head = std::min<std::size_t>(16, width);
+      float h = 0;
+      for (std::size_t i = 0; i < head; ++i) h += xr[i];
+      c1 = h / float(head);
+      careful = !std::isfinite(c1);
+    }
+    for (int attempt = 0; attempt < 2 && !careful; ++attempt) {
       if (center) moments_f(xr, width, c1, s1, s2);
       else s2 = squares_f(xr, width);
       const double d = center ? s1 / n : 0.0;
       spread = s2 / n - d * d;
       mean = double(c1) + d;
       careful = !std::isfinite(s2) || !std::isfinite(s1) || s2 / n < kTinySpread;
+      if (careful || !center || d * d <= 16 * spread) break;
+      const double total = sum_f(xr, width);  // the shift was far off: a float mean over the whole row
+      careful = !std::isfinite(total);
+      c1 = static_cast<float>(total / n);
     }
     if (careful && !row_stats_double(xr, width, center, mean, spread)) {
       // Non-finite input: the callers check inputs before, so this is a
@@ -191,7 +200,15 @@ std::size_t normalize_rows(const float* x, float* y, std::size_t rows, std::size
     const float hi = static_cast<float>(mean), lo = static_cast<float>(mean - double(hi));
     const f4 iv = splat(inv), hv = splat(hi), lv = splat(lo);
     std::size_t i = 0;
-    if (gamma && beta) {
+    if (!center) {  // RMS: the mean is 0, nothing to subtract
+      if (gamma)
+        for (; i + 4 <= width; i += 4) store(yr + i, load(xr + i) * iv * load(gamma + i));
+      else
+        for (; i + 8 <= width; i += 8) {
+          store(yr + i, load(xr + i) * iv);
+          store(yr + i + 4, load(xr + i + 4) * iv);
+        }
+    } else if (gamma && beta) {
       for (; i + 4 <= width; i += 4) store(yr + i, ((load(xr + i) - hv) - lv) * iv * load(gamma + i) + load(beta + i));
     } else if (gamma) {
       for (; i + 4 <= width; i += 4) store(yr + i, ((load(xr + i) - hv) - lv) * iv * load(gamma + i));

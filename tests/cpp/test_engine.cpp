@@ -132,6 +132,24 @@ TEST_CASE("The SIMD row fast path matches the generic engine on random inputs", 
   }
 }
 
+TEST_CASE("The row kernel stays exact when the first numbers of a row are far from its mean", "[engine][fast]") {
+  // The kernel shifts by the mean of the first 16 numbers; here that shift is
+  // thousands of standard deviations off, or the head is constant, so the
+  // kernel must notice and take a full mean first.
+  for (std::size_t width : {17u, 64u, 768u, 5000u}) {
+    for (double head : {1e4, -3e6, 1.0}) {
+      auto v = randoms(2 * width, unsigned(width + 3), -1e-2, 1e-2);
+      for (std::size_t i = 0; i < 16; ++i) v[i] = float(head), v[width + i] = float(head) + float(i) * 1e-3f;
+      const Tensor x = tensor({2, width}, v);
+      for (double eps : {0.0, 1e-5}) {
+        Description d{"t", Group::rows(2, width), Measure::MeanVar, {true, Denominator::SqrtPlusEps, eps}, {}, {}};
+        INFO("width " << width << ", head " << head << ", eps " << eps);
+        expect_close(normlab::run(x, d), normlab::run_generic(x, d), 2e-5, 2e-5);
+      }
+    }
+  }
+}
+
 TEST_CASE("The SIMD softmax rows match the strided generic softmax", "[kernels][fast]") {
   // Along the last axis the op takes the kernel; along axis 0 of the
   // transpose it takes the generic double loop over the same numbers.
