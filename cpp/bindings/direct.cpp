@@ -64,6 +64,7 @@ EMSCRIPTEN_KEEPALIVE int nl_rows(int kind, const float* x, float* y, int rows, i
   }
   // The kernel's sums turn any non-finite input into a failed row.
   if (normlab::normalize_rows(x, y, rows, w, kind == 0, eps, gamma, beta) < std::size_t(rows)) return -1;
+  if (w < 16 && rows == 1) return finite_all(y, w) ? 0 : -1;  // the per-call case: a plain check is cheapest
   // |x - mean| / sqrt(var + eps) <= sqrt(width): the output cannot overflow
   // unless gamma / beta are huge, and only then is it scanned.
   const double bound = std::sqrt(double(w)) * (gamma ? max_abs(gamma, w) : 1.0) + (beta ? max_abs(beta, w) : 0.0);
