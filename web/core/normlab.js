@@ -70,6 +70,9 @@ export class Core {
     /** Names of every operation the core provides. */
     this.ops = Object.freeze(module.opNames().split(','));
     this._specs = new Map();
+    // Emscripten binds an export lazily: its first call swaps in the raw WASM
+    // function. Call once (rows = 0 returns at once) and keep the raw one.
+    module._nl_rows(0, 0, 0, 0, 0, 0, 0, 0);
     this._nlRows = module._nl_rows;
     this._heap = null;
     this._smallPtr = 0;
