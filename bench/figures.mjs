@@ -95,6 +95,20 @@ console.log('\n| figure | control | input→DOM median ms | p95 ms |\n|---|---|-
 for (const r of rows) console.log(`| ${r.tag} | ${r.control} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} |`);
 console.log('\n| bytes for the figures | raw | gzip |\n|---|---|---|');
 for (const [k, [raw, gz]] of Object.entries(bytes)) console.log(`| ${k} | ${raw} | ${gz} |`);
+// What the peers would ship for the same job, measured from their packages:
+// tfjs-core + its WASM backend (SIMD build), onnxruntime-web's WASM build.
+const sizeOf = (files) => files.reduce(([raw, gz], f) => {
+  const d = readFileSync(root + 'node_modules/' + f);
+  return [raw + d.length, gz + gzipSync(d, { level: 9 }).length];
+}, [0, 0]);
+const peers = {
+  'tfjs-core + tfjs-backend-wasm': sizeOf(['@tensorflow/tfjs-core/dist/tf-core.min.js', '@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.min.js', '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm']),
+  'onnxruntime-web (wasm)': sizeOf(['onnxruntime-web/dist/ort.wasm.min.mjs', 'onnxruntime-web/dist/ort-wasm-simd-threaded.wasm']),
+};
+const ours = Object.values(bytes).reduce(([r, g], [a, b]) => [r + a, g + b], [0, 0]);
+console.log('\n| what a page loads | raw | gzip |\n|---|---|---|');
+console.log(`| normlab, all figures | ${ours[0]} | ${ours[1]} |`);
+for (const [k, [raw, gz]] of Object.entries(peers)) console.log(`| ${k} | ${raw} | ${gz} |`);
 const out = root + 'bench/results.json';
 const prev = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
-writeFileSync(out, JSON.stringify({ ...prev, figures: { firstDrawn, latency: rows, bytes } }, null, 2));
+writeFileSync(out, JSON.stringify({ ...prev, figures: { firstDrawn, latency: rows, bytes, peer_bytes: peers } }, null, 2));
