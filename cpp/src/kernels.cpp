@@ -307,84 +307,58 @@ bool softmax_rows(const float* x, float* y, std::size_t rows, std::size_t width)
   return true;
 }
 
-bool attention_head(const float* q, const float* k, const float* v, float* out, float* weights, std::size_t tq,
-                    std::size_t tk, std::size_t dk, std::size_t dv, float scale, float* kt) {
-  // k transposed to [dk, tk]: the scores of one query against 8 keys are then
-  // two vectors, accumulated over dk for 4 queries at once.
-  for (std::size_t j = 0; j < tk; ++j)
-    for (std::size_t e = 0; e < dk; ++e) kt[e * tk + j] = k[j * dk + e];
+namespace {
+
+// c[m, n] = scale * a[m, kd] b[kd, n], all row-major: 4 rows x 8 columns of c
+// per step (8 vector accumulators), accumulated over kd; scalar edges.
+void matmul(const float* a, const float* b, float* c, std::size_t m, std::size_t kd, std::size_t n, float scale) {
   const f4 sv = splat(scale);
-  std::size_t i = 0;
-  for (; i < tq; i += 4) {
-    const std::size_t nr = std::min<std::size_t>(4, tq - i);
-    const float* q0 = q + i * dk;
-    const float* q1 = q + (i + std::min<std::size_t>(1, nr - 1)) * dk;
-    const float* q2 = q + (i + std::min<std::size_t>(2, nr - 1)) * dk;
-    const float* q3 = q + (i + std::min<std::size_t>(3, nr - 1)) * dk;
+  for (std::size_t i = 0; i < m; i += 4) {
+    const std::size_t nr = std::min<std::size_t>(4, m - i);
+    const float* a0 = a + i * kd;  // rows past the end repeat the last one (not stored)
+    const float* a1 = a + (i + std::min<std::size_t>(1, nr - 1)) * kd;
+    const float* a2 = a + (i + std::min<std::size_t>(2, nr - 1)) * kd;
+    const float* a3 = a + (i + std::min<std::size_t>(3, nr - 1)) * kd;
     std::size_t j = 0;
-    for (; j + 8 <= tk; j += 8) {
-      f4 a00 = splat(0), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00;
-      for (std::size_t e = 0; e < dk; ++e) {
-        const f4 k0 = load(kt + e * tk + j), k1 = load(kt + e * tk + j + 4);
-        const f4 b0 = splat(q0[e]), b1 = splat(q1[e]), b2 = splat(q2[e]), b3 = splat(q3[e]);
-        a00 += b0 * k0;
-        a01 += b0 * k1;
-        a10 += b1 * k0;
-        a11 += b1 * k1;
-        a20 += b2 * k0;
-        a21 += b2 * k1;
-        a30 += b3 * k0;
-        a31 += b3 * k1;
+    for (; j + 8 <= n; j += 8) {
+      f4 c00 = splat(0), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+      for (std::size_t e = 0; e < kd; ++e) {
+        const f4 b0 = load(b + e * n + j), b1 = load(b + e * n + j + 4);
+        const f4 r0 = splat(a0[e]), r1 = splat(a1[e]), r2 = splat(a2[e]), r3 = splat(a3[e]);
+        c00 += r0 * b0;
+        c01 += r0 * b1;
+        c10 += r1 * b0;
+        c11 += r1 * b1;
+        c20 += r2 * b0;
+        c21 += r2 * b1;
+        c30 += r3 * b0;
+        c31 += r3 * b1;
       }
-      const f4 rows[4][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
+      const f4 rows[4][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
       for (std::size_t r = 0; r < nr; ++r) {
-        store(weights + (i + r) * tk + j, rows[r][0] * sv);
-        store(weights + (i + r) * tk + j + 4, rows[r][1] * sv);
+        store(c + (i + r) * n + j, rows[r][0] * sv);
+        store(c + (i + r) * n + j + 4, rows[r][1] * sv);
       }
     }
-    for (; j < tk; ++j)
+    for (; j < n; ++j)
       for (std::size_t r = 0; r < nr; ++r) {
         float dot = 0;
-        for (std::size_t e = 0; e < dk; ++e) dot += q[(i + r) * dk + e] * k[j * dk + e];
-        weights[(i + r) * tk + j] = dot * scale;
+        for (std::size_t e = 0; e < kd; ++e) dot += a[(i + r) * kd + e] * b[e * n + j];
+        c[(i + r) * n + j] = dot * scale;
       }
   }
+}
+
+}  // namespace
+
+bool attention_head(const float* q, const float* k, const float* v, float* out, float* weights, std::size_t tq,
+                    std::size_t tk, std::size_t dk, std::size_t dv, float scale, float* kt) {
+  // k transposed to [dk, tk], so that the scores are one row-major product.
+  for (std::size_t j = 0; j < tk; ++j)
+    for (std::size_t e = 0; e < dk; ++e) kt[e * tk + j] = k[j * dk + e];
+  matmul(q, kt, weights, tq, dk, tk, scale);
   if (!softmax_rows(weights, weights, tq, tk)) return false;
-  // out = weights v: 4 queries x 8 output columns per step, over the keys.
-  for (i = 0; i < tq; i += 4) {
-    const std::size_t nr = std::min<std::size_t>(4, tq - i);
-    const float* w0 = weights + i * tk;
-    const float* w1 = weights + (i + std::min<std::size_t>(1, nr - 1)) * tk;
-    const float* w2 = weights + (i + std::min<std::size_t>(2, nr - 1)) * tk;
-    const float* w3 = weights + (i + std::min<std::size_t>(3, nr - 1)) * tk;
-    std::size_t c = 0;
-    for (; c + 8 <= dv; c += 8) {
-      f4 a00 = splat(0), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00;
-      for (std::size_t j = 0; j < tk; ++j) {
-        const f4 v0 = load(v + j * dv + c), v1 = load(v + j * dv + c + 4);
-        const f4 b0 = splat(w0[j]), b1 = splat(w1[j]), b2 = splat(w2[j]), b3 = splat(w3[j]);
-        a00 += b0 * v0;
-        a01 += b0 * v1;
-        a10 += b1 * v0;
-        a11 += b1 * v1;
-        a20 += b2 * v0;
-        a21 += b2 * v1;
-        a30 += b3 * v0;
-        a31 += b3 * v1;
-      }
-      const f4 rows[4][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
-      for (std::size_t r = 0; r < nr; ++r) {
-        store(out + (i + r) * dv + c, rows[r][0]);
-        store(out + (i + r) * dv + c + 4, rows[r][1]);
-      }
-    }
-    for (; c < dv; ++c)
-      for (std::size_t r = 0; r < nr; ++r) {
-        float acc = 0;
-        for (std::size_t j = 0; j < tk; ++j) acc += weights[(i + r) * tk + j] * v[j * dv + c];
-        out[(i + r) * dv + c] = acc;
-      }
-  }
+  matmul(weights, v, out, tq, tk, dv, 1.0f);
   return true;
 }
 
