@@ -35,23 +35,34 @@ inline float hmax(f4 v) { return std::max(std::max(v[0], v[1]), std::max(v[2], v
 // groups (GroupNorm's 16k) keep float32 error per block only.
 constexpr std::size_t kBlock = 1024;
 
-// Sum of p[0..n), four float accumulators per block.
-double sum_f(const float* p, std::size_t n) {
+// Sum of f(p[i]) over p[0..n): four float accumulators per block, the blocks
+// added in double. f takes a float or four of them (a generic lambda).
+template <class F>
+double blocked_sum(const float* p, std::size_t n, F f) {
   double total = 0;
   for (std::size_t i = 0; i < n;) {
     const std::size_t end = std::min(n, i + kBlock);
     f4 a0 = splat(0), a1 = a0, a2 = a0, a3 = a0;
     for (; i + 16 <= end; i += 16) {
-      a0 += load(p + i);
-      a1 += load(p + i + 4);
-      a2 += load(p + i + 8);
-      a3 += load(p + i + 12);
+      a0 += f(load(p + i));
+      a1 += f(load(p + i + 4));
+      a2 += f(load(p + i + 8));
+      a3 += f(load(p + i + 12));
     }
     float s = hsum((a0 + a1) + (a2 + a3));
-    for (; i < end; ++i) s += p[i];
+    for (; i < end; ++i) s += f(p[i]);
     total += s;
   }
   return total;
+}
+
+double sum_f(const float* p, std::size_t n) {
+  return blocked_sum(p, n, [](auto v) { return v; });
+}
+
+// Sum of x^2 (RMS).
+double squares_f(const float* p, std::size_t n) {
+  return blocked_sum(p, n, [](auto v) { return v * v; });
 }
 
 // Sums of d = x - c and of d^2 (c = 0 for RMS: then only d^2 matters).
@@ -82,26 +93,6 @@ void moments_f(const float* p, std::size_t n, float c, double& s1, double& s2) {
     s1 += t1;
     s2 += t2;
   }
-}
-
-// Sum of x^2 (RMS), four accumulators per block.
-double squares_f(const float* p, std::size_t n) {
-  double total = 0;
-  for (std::size_t i = 0; i < n;) {
-    const std::size_t end = std::min(n, i + kBlock);
-    f4 a0 = splat(0), a1 = a0, a2 = a0, a3 = a0;
-    for (; i + 16 <= end; i += 16) {
-      const f4 u0 = load(p + i), u1 = load(p + i + 4), u2 = load(p + i + 8), u3 = load(p + i + 12);
-      a0 += u0 * u0;
-      a1 += u1 * u1;
-      a2 += u2 * u2;
-      a3 += u3 * u3;
-    }
-    float s = hsum((a0 + a1) + (a2 + a3));
-    for (; i < end; ++i) s += p[i] * p[i];
-    total += s;
-  }
-  return total;
 }
 
 // The careful row: every sum in double. Taken when the float sums overflow,
