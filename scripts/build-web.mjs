@@ -49,40 +49,28 @@ function readdirRecursive(dir) {
     e.isDirectory() ? readdirRecursive(`${dir}/${e.name}`) : [`${dir}/${e.name}`]);
 }
 const inputTime = Math.max(newest(root + 'web'), ...webFiles.map((f) => statSync(f).mtimeMs), statSync(fileURLToPath(import.meta.url)).mtimeMs);
-if (!existsSync(single) || statSync(single).mtimeMs < inputTime) {
-  await build({
-    entryPoints: [root + 'web/auto.js'],
-    outfile: single,
-    bundle: true,
-    format: 'iife',
-    minify: true,
-    target: 'es2020',
-    logLevel: 'error',
-    define: { __NORMLAB_INLINE_WASM__: JSON.stringify(readFileSync(root + 'dist/normlab-core.wasm').toString('base64')) },
-    banner: { js: '/* normlab single-file build: the figures and the WASM core in one classic script. */' },
-  });
-  console.log(`build-web: dist/normlab.single.js (${statSync(single).size} bytes)`);
+// One bundle of the web sources, rebuilt when any input is newer than it.
+async function bundleWeb(entry, out, options) {
+  if (existsSync(out) && statSync(out).mtimeMs >= inputTime) return;
+  await build({ entryPoints: [root + entry], outfile: out, bundle: true, minify: true, target: 'es2020', logLevel: 'error', ...options });
+  console.log(`build-web: ${out.slice(root.length)} (${statSync(out).size} bytes)`);
 }
+
+await bundleWeb('web/auto.js', single, {
+  format: 'iife',
+  define: { __NORMLAB_INLINE_WASM__: JSON.stringify(readFileSync(root + 'dist/normlab-core.wasm').toString('base64')) },
+  banner: { js: '/* normlab single-file build: the figures and the WASM core in one classic script. */' },
+});
 
 // The article page as one minified module: one request instead of a waterfall
 // of 25 imports. KaTeX and Prism stay separate files, loaded when needed.
-const pageOut = root + 'dist/page.js';
-if (!existsSync(pageOut) || statSync(pageOut).mtimeMs < inputTime) {
-  await build({
-    entryPoints: [root + 'web/page.js'],
-    outfile: pageOut,
-    bundle: true,
-    format: 'esm',
-    minify: true,
-    target: 'es2020',
-    logLevel: 'error',
-    plugins: [{
-      name: 'vendor-external',
-      setup(b) {
-        b.onResolve({ filter: /dist\/vendor\/(prism|katex)\.js$/ }, (a) => ({ path: './vendor/' + a.path.split('/').pop(), external: true }));
-      },
-    }],
-    banner: { js: '/* normlab article page: the figures and the page script (source: web/page.js). */' },
-  });
-  console.log(`build-web: dist/page.js (${statSync(pageOut).size} bytes)`);
-}
+await bundleWeb('web/page.js', root + 'dist/page.js', {
+  format: 'esm',
+  plugins: [{
+    name: 'vendor-external',
+    setup(b) {
+      b.onResolve({ filter: /dist\/vendor\/(prism|katex)\.js$/ }, (a) => ({ path: './vendor/' + a.path.split('/').pop(), external: true }));
+    },
+  }],
+  banner: { js: '/* normlab article page: the figures and the page script (source: web/page.js). */' },
+});
