@@ -465,9 +465,9 @@ Core.prototype._small = function (kind, eps, x, options) {
   if (gamma) for (let i = 0; i < n; i++) heap[o + 2 * SMALL + i] = gamma[i];
   if (beta) for (let i = 0; i < n; i++) heap[o + 3 * SMALL + i] = beta[i];
   if (this._nlRows(kind, base, base + SMALL * 4, 1, n, eps, gamma ? base + SMALL * 8 : 0, beta ? base + SMALL * 12 : 0) !== 0) return null;
-  const y = out ?? new Float32Array(n);
-  for (let i = 0; i < n; i++) y[i] = heap[o + SMALL + i];
-  return y;
+  if (!out) return heap.slice(o + SMALL, o + SMALL + n); // cheaper than new Float32Array(n) and a loop
+  for (let i = 0; i < n; i++) out[i] = heap[o + SMALL + i];
+  return out;
 };
 
 // Copy a checked-path result into the caller's `out` (an array or resident tensor).
