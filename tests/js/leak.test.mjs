@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 
 const dir = new URL('../conformance/cases/', import.meta.url);
 const decode = (v) => (v === 'NaN' ? NaN : v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : v);
@@ -57,6 +59,53 @@ test('a million calls over every op leave the WASM heap where warm-up left it', 
   assert.ok(rounds * cases.length >= total);
   assert.ok(after <= before, `heap grew from ${before} to ${after}`);
   assert.equal(memAfter, memBefore);
+});
+
+test('the direct paths and resident tensors give back all they take', async () => {
+  const { loadCore } = await import('normlab');
+  const core = await loadCore();
+  const x = Float32Array.from({ length: 96 }, (_, i) => Math.sin(i));
+  const round = () => {
+    const t = core.tensor([4, 24], x), u = core.tensor([4, 24]);
+    core.layerNorm(t, { out: u });
+    core.rmsNorm(x, { shape: [4, 24], gamma: x.subarray(0, 24) });
+    core.softmax(t);
+    core.groupNorm(x, { shape: [2, 4, 12], numGroups: 2, out: u.data.length === 96 ? new Float32Array(96) : undefined });
+    core.attention(t, { k: t, v: t });
+    core.l2Normalize([3, 4]);
+    const bad = core.tensor([2], [1, NaN]);
+    assert.throws(() => core.layerNorm(bad), /non-finite/);
+    bad.free();
+    t.free();
+    u.free();
+  };
+  for (let i = 0; i < 200; i++) round();
+  globalThis.gc?.();
+  const before = core.heapBytes();
+  for (let i = 0; i < 20000; i++) round();
+  const after = core.heapBytes();
+  console.log(`leak: 20,000 rounds of direct calls and resident tensors: heap in use ${before} -> ${after} bytes`);
+  assert.ok(after <= before, `heap grew from ${before} to ${after}`);
+
+  // Tensors nobody frees are freed once the garbage collector takes them.
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  core.tensor([64]).free(); // the allocator's own first-use bookkeeping
+  gc();
+  await new Promise((r) => setTimeout(r, 10));
+  const start = core.heapBytes();
+  (() => {
+    for (let i = 0; i < 2000; i++) core.tensor([64]);
+  })();
+  const held = core.heapBytes();
+  for (let i = 0; i < 10 && core.heapBytes() > start; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 10)); // finalizers run after the collection
+  }
+  console.log(`leak: 2,000 forgotten tensors: heap ${start} -> ${held} -> ${core.heapBytes()} bytes after garbage collection`);
+  assert.ok(held >= start + 2000 * 256, 'the tensors took their memory');
+  // All of it back, up to the allocator's bookkeeping (less than one 64-number tensor, 264 bytes).
+  assert.ok(core.heapBytes() <= start + 64, 'the garbage collector gave it back');
 });
 
 test('requests beyond the limits are errors, and the core stays usable', async () => {
