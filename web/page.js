@@ -51,10 +51,24 @@ const afterCore = () => new Promise((resolve) => {
   const go = () => requestAnimationFrame(() => setTimeout(resolve, 0));
   core.then(go, go);
 });
-afterCore().then(() => import('../dist/vendor/katex.js')).then(({ default: katex }) => {
-  for (const node of document.querySelectorAll('.math')) {
-    const tex = node.textContent;
-    node.dataset.tex = tex;
-    katex.render(tex, node, { displayMode: node.classList.contains('display'), throwOnError: false, output: 'htmlAndMathml' });
-  }
-}, () => {});
+// KaTeX's stylesheet comes with it (not in the page head, where it would hold
+// back the page script until it loaded).
+function katexStyles() {
+  return new Promise((resolve) => {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = new URL('../dist/vendor/katex/katex.min.css', import.meta.url).href;
+    link.addEventListener('load', resolve);
+    link.addEventListener('error', resolve);
+    document.head.append(link);
+  });
+}
+afterCore()
+  .then(() => Promise.all([import('../dist/vendor/katex.js'), katexStyles()]))
+  .then(([{ default: katex }]) => {
+    for (const node of document.querySelectorAll('.math')) {
+      const tex = node.textContent;
+      node.dataset.tex = tex;
+      katex.render(tex, node, { displayMode: node.classList.contains('display'), throwOnError: false, output: 'htmlAndMathml' });
+    }
+  }, () => {});
