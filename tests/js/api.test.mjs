@@ -173,6 +173,13 @@ test('resident tensors (core.tensor) are read and written in place and agree wit
   assert.throws(() => core.layerNorm(x), /layer_norm: x has a non-finite value \(NaN\) at index 5/);
   assert.throws(() => core.attention(q, { k, v: core.tensor([3, 7, 2], new Float32Array(42).fill(Infinity)) }), /scaled_dot_product_attention: v has a non-finite value/);
   assert.throws(() => core.tensor([2, 2], [1, 2, 3]), /tensor: data has 3 numbers but shape \[2, 2\] holds 4/);
+  // A target that does not fit is an error, not a silently fresh array.
+  assert.throws(() => core.layerNorm(new Float32Array(5), { out: new Float32Array(4) }), /layerNorm: out must be a Float32Array or resident tensor of 5 elements \(got a Float32Array of 4\)/);
+  assert.throws(() => core.instanceNorm([1, 2, 3, 4], { shape: [1, 2, 2], out: [0, 0, 0, 0] }), /instanceNorm: out must be .* of 4 elements \(got another kind of object\)/);
+  assert.throws(() => core.attention(q, { k, v, outWeights: core.tensor([3]) }), /attention: outWeights must be .* of 105 elements \(got a resident tensor of 3\)/);
+  assert.throws(() => core.batchNorm([1, 3], { shape: [2, 1], runningMean: [0], runningVar: [1], out: new Float32Array(2) }), /batchNorm: out is not an option here/);
+  const inst = new Float32Array(4);
+  assert.equal(core.instanceNorm([1, 2, 3, 4], { shape: [1, 2, 2], out: inst }), inst, 'out through the checked path');
   for (const t of [x, y, q, k, v, o, w]) t.free();
   assert.throws(() => core.layerNorm(x), /tensor: this tensor was freed/);
   assert.throws(() => x.data, /tensor: this tensor was freed/);

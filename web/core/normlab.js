@@ -471,10 +471,13 @@ Core.prototype._small = function (kind, eps, x, options) {
 };
 
 // Copy a checked-path result into the caller's `out` (an array or resident tensor).
-function into(out, y) {
-  if (isFloat32(y) && isFloat32(out) && out.length === y.length) return out.set(y), out;
-  if (isFloat32(y) && out instanceof NlTensor && out.size === y.length) return out.data.set(y), out;
-  return y;
+// A target that does not fit is an error naming the function and the option.
+function into(out, y, method, option) {
+  if (out == null) return y;
+  if (isFloat32(out) && out.length === y.length) return out.set(y), out;
+  if (out instanceof NlTensor && out.size === y.length) return out.data.set(y), out;
+  const got = out instanceof NlTensor ? `a resident tensor of ${out.size}` : isFloat32(out) ? `a Float32Array of ${out.length}` : typeof out === 'object' ? 'another kind of object' : String(out);
+  throw new NormlabError(`${method}: ${option} must be a Float32Array or resident tensor of ${y.length} elements (got ${got})`);
 }
 
 for (const [method, op] of Object.entries(named)) {
@@ -491,9 +494,10 @@ for (const [method, op] of Object.entries(named)) {
     const { out, outWeights, ...rest } = options;
     if (out !== undefined || outWeights !== undefined) {
       const y = this[method](x, rest);
-      if (y instanceof Float32Array) return into(out, y);
-      if (y?.out) return { ...y, out: into(out, y.out), weights: into(outWeights, y.weights) };
-      return y;
+      if (y instanceof Float32Array && outWeights === undefined) return into(out, y, method, 'out');
+      if (y?.out && y?.weights) return { ...y, out: into(out, y.out, method, 'out'), weights: into(outWeights, y.weights, method, 'outWeights') };
+      throw new NormlabError(`${method}: ${outWeights === undefined ? 'out' : 'outWeights'} is not an option here ` +
+        `(out is for functions with one result and for the attentions, outWeights for the attentions)`);
     }
     const spec = this.spec(op);
     const { shape, ...attrsIn } = rest;
