@@ -173,6 +173,17 @@ test('resident tensors (core.tensor) are read and written in place and agree wit
   assert.throws(() => core.layerNorm(x), /layer_norm: x has a non-finite value \(NaN\) at index 5/);
   assert.throws(() => core.attention(q, { k, v: core.tensor([3, 7, 2], new Float32Array(42).fill(Infinity)) }), /scaled_dot_product_attention: v has a non-finite value/);
   assert.throws(() => core.tensor([2, 2], [1, 2, 3]), /tensor: data has 3 numbers but shape \[2, 2\] holds 4/);
+  // A view of WASM memory passed as a plain array survives a growth the call itself causes.
+  const n = 1 << 23;
+  const big2 = core.tensor([n / 64, 64], Float32Array.from({ length: n }, (_, i) => Math.sin(i)));
+  const copy2 = Float32Array.from(big2.data);
+  const grown = core.memoryBytes();
+  const viaView = core.softmax(big2.data, { shape: [n / 64, 64] });
+  const viaRun = core.run('softmax', { x: { shape: [n / 64, 64], data: big2.data } }).y.data;
+  assert.ok(core.memoryBytes() > grown, 'the calls grew the memory');
+  const want = core.softmax(copy2, { shape: [n / 64, 64] });
+  for (const got of [viaView, viaRun]) for (let i = 0; i < n; i += 4099) assert.equal(got[i], want[i], `[${i}]`);
+  big2.free();
   // A target that does not fit is an error, not a silently fresh array.
   assert.throws(() => core.layerNorm(new Float32Array(5), { out: new Float32Array(4) }), /layerNorm: out must be a Float32Array or resident tensor of 5 elements \(got a Float32Array of 4\)/);
   assert.throws(() => core.instanceNorm([1, 2, 3, 4], { shape: [1, 2, 2], out: [0, 0, 0, 0] }), /instanceNorm: out must be .* of 4 elements \(got another kind of object\)/);

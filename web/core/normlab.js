@@ -141,7 +141,10 @@ export class Core {
         for (const [name, t] of Object.entries(inputs ?? {})) {
           if (t == null) continue; // an omitted optional input
           const shape = Array.isArray(t.shape) ? t.shape.map(toDouble) : null;
-          const data = t.data;
+          // A view of WASM memory itself (say, a resident tensor's data) is copied out
+          // first: allocating the input below may grow the memory and detach it.
+          const resident = t instanceof NlTensor ? t : t.resident instanceof NlTensor ? t.resident : null;
+          const data = !resident && ArrayBuffer.isView(t.data) && t.data.buffer === m.HEAP8.buffer ? t.data.slice() : t.data;
           if (!shape || data == null || typeof data.length !== 'number') {
             throw new NormlabError(`${op}: input ${name} must be {shape: number[], data: number[] | Float32Array}`);
           }
@@ -152,7 +155,7 @@ export class Core {
           if (!data.length) continue; // an empty input: the core will name it
           const heap = m.HEAPF32;
           // Read again: addInput may have grown the memory under a resident tensor's view.
-          const src = t.data;
+          const src = resident ? resident.data : data;
           if (src instanceof Float32Array) heap.set(src, ptr / 4);
           else for (let i = 0; i < src.length; i++) heap[ptr / 4 + i] = toDouble(src[i]);
         }
@@ -207,7 +210,7 @@ const named = {
 
 function asTensor(v, shape) {
   if (v == null) return v;
-  if (v instanceof NlTensor) return shape ? { shape, get data() { return v.data; } } : v;
+  if (v instanceof NlTensor) return shape ? { shape, data: v.data, resident: v } : v;
   if (!ArrayBuffer.isView(v) && !Array.isArray(v) && v.shape) return v;
   return { shape: shape ?? [v.length], data: v };
 }
@@ -299,6 +302,8 @@ class Placement {
   add(v, n) {
     const resident = v instanceof NlTensor;
     if (resident && (v.size !== n || !v._ptr)) return false;
+    // A view of WASM memory (not the tensor itself) would detach if staging grows the memory: copy it.
+    if (!resident && ArrayBuffer.isView(v) && v.buffer === this.core._m.HEAP8.buffer) v = v.slice();
     this.items.push([v, n, resident]);
     if (v && !resident) this.staged += n;
     return true;
