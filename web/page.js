@@ -1,14 +1,8 @@
 // The article page: defines the figures and switches every text and figure
 // between English and Chinese together, remembering the choice.
+import { core } from './start-core.js'; // first: the core loads while the figures are defined
 import './auto.js';
 import { elements } from './elements.js';
-import { loadCore } from './core/normlab.js';
-
-// The article has figures near the top: compile the core now, while the
-// figures are still being defined (they share this one load). The URL is
-// given here so that it holds both for web/page.js and for its bundle dist/page.js.
-const core = loadCore({ wasmUrl: new URL('../dist/normlab-core.wasm', import.meta.url) });
-core.catch(() => {}); // a failed load is shown by each figure in its own words
 
 const FIGURES = Object.keys(elements).join(',');
 
