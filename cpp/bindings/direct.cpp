@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "normlab/kernels.hpp"
+#include "normlab/tensor.hpp"
 
 namespace {
 
@@ -49,6 +50,7 @@ EMSCRIPTEN_KEEPALIVE int nl_rows(int kind, const float* x, float* y, int rows, i
                                  const float* gamma, const float* beta) {
   if (rows < 1 || width < 1 || !(eps >= 0) || !std::isfinite(eps)) return -1;
   const std::size_t n = std::size_t(rows) * std::size_t(width), w = std::size_t(width);
+  if (n > normlab::kMaxElements) return -1;  // the checked path names the limit
   if (kind == 3) return normlab::softmax_rows(x, y, rows, w) ? 0 : -1;
   if ((gamma && !finite_all(gamma, w)) || (beta && !finite_all(beta, w))) return -1;
   if (kind == 2) {
@@ -76,6 +78,12 @@ EMSCRIPTEN_KEEPALIVE int nl_rows(int kind, const float* x, float* y, int rows, i
 EMSCRIPTEN_KEEPALIVE int nl_attention(const float* q, const float* k, const float* v, float* out, float* weights,
                                       int batch, int tq, int tk, int dk, int dv, double scale) {
   if (batch < 1 || tq < 1 || tk < 1 || dk < 1 || dv < 1 || !std::isfinite(scale)) return -1;
+  // The same limits as the checked path (which names them): sizes, and work.
+  const double b = batch;
+  if (b * tq * dk > normlab::kMaxElements || b * tk * dk > normlab::kMaxElements || b * tk * dv > normlab::kMaxElements ||
+      b * tq * tk > normlab::kMaxElements || b * tq * dv > normlab::kMaxElements ||
+      b * tq * tk * double(dk + dv) > normlab::kMaxWork)
+    return -1;
   // NaN or infinity in q or k makes a score non-finite, which the kernel
   // reports; v is checked here.
   if (!finite_all(v, std::size_t(batch) * tk * dv)) return -1;

@@ -262,7 +262,7 @@ Core.prototype.tensor = function (shape, data) {
     throw new NormlabError('tensor: shape must be a list of non-negative integers');
   }
   const size = shape.reduce((a, b) => a * b, 1);
-  if (size > 2 ** 25) throw new NormlabError(`tensor: ${size} elements is more than the limit of 33554432`);
+  if (size > MAX_ELEMENTS) throw new NormlabError(`tensor: ${size} elements is more than the limit of ${MAX_ELEMENTS}`);
   if (data != null && data.length !== size) {
     throw new NormlabError(`tensor: data has ${data.length} numbers but shape [${shape.join(', ')}] holds ${size}`);
   }
@@ -289,6 +289,7 @@ const prod = (s, from = 0) => {
 const dataOf = (v) => (v instanceof NlTensor || ArrayBuffer.isView(v) || Array.isArray(v) ? v : v?.data);
 const shapeOf = (v) => (v instanceof NlTensor || !(ArrayBuffer.isView(v) || Array.isArray(v)) ? v?.shape : null);
 const isFloat32 = (v) => v instanceof Float32Array;
+const MAX_ELEMENTS = 2 ** 25; // the core's limit per tensor (tensor.hpp)
 const lengthOf = (d) => (d instanceof NlTensor ? d.size : d.length);
 
 // Where a direct call's tensors live. Pass every argument (an array or an
@@ -373,7 +374,7 @@ Core.prototype._rows = function (method, x, options) {
   const shape = options.shape ?? shapeOf(x) ?? (data ? [data.length] : null);
   if (!data || !Array.isArray(shape) || shape.length < 1 || (options.shape && shapeOf(x))) return null;
   const n = lengthOf(data);
-  if (n === 0 || n !== prod(shape)) return null;
+  if (n === 0 || n !== prod(shape) || n > MAX_ELEMENTS) return null; // the checked path names the limit
   let rows, width;
   if (method === 'groupNorm') {
     const g = options.numGroups;
@@ -420,6 +421,7 @@ Core.prototype._attention = function (q, options) {
   const scale = options.scale ?? 1 / Math.sqrt(dk);
   if (typeof scale !== 'number') return null;
   const no = batch * tq * dv, nw = batch * tq * tk;
+  if (no > MAX_ELEMENTS || nw > MAX_ELEMENTS) return null; // the checked path names the limits (and the work one)
   const { out, outWeights } = options;
   for (const [o, len] of [[out, no], [outWeights, nw]]) {
     if (o != null && !(isFloat32(o) && o.length === len) && !(o instanceof NlTensor && o.size === len)) return null;
