@@ -25,7 +25,8 @@ done
 # Debian's emscripten JS optimizer needs Debian's node modules.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
-# Size: -Oz everywhere but the SIMD kernels and their direct exports (-O3);
+# Size: -Oz everywhere but the SIMD kernels, their direct exports and the
+# generic ops' inner loops (linalg.cpp) (-O3);
 # native WebAssembly exceptions (no JS trampolines); plain C exports, no Embind.
 flags=(-std=c++17 -msimd128 -mbulk-memory -fwasm-exceptions -DNDEBUG -Icpp/include -I"$inc")
 objs=()
@@ -36,7 +37,7 @@ for src in cpp/src/*.cpp cpp/bindings/*.cpp; do
   if [ ! -f "$obj" ] || [ -n "$(find "$src" cpp/include build-wasm.sh -newer "$obj" -type f | head -1)" ]; then
     echo "build-wasm: em++ $src"
     level=-Oz
-    case "$src" in */kernels.cpp | */direct.cpp) level=-O3 ;; esac
+    case "$src" in */kernels.cpp | */direct.cpp | */linalg.cpp) level=-O3 ;; esac
     em++ "${flags[@]}" "$level" -c "$src" -o "$obj" &
     # two cores: at most two compiles at once
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done

@@ -342,13 +342,43 @@ void matmul(const float* a, const float* b, float* c, std::size_t m, std::size_t
 
 }  // namespace
 
+namespace {
+
+// Softmax of one score row over its visible keys only; hidden weights are 0.
+bool masked_softmax_row(float* s, std::size_t n, const float* mask, std::size_t last) {
+  auto visible = [&](std::size_t j) { return j <= last && (!mask || mask[j] != 0); };
+  float m = -INFINITY;
+  bool any = false;
+  for (std::size_t j = 0; j < n; ++j)
+    if (visible(j)) {
+      if (!std::isfinite(s[j])) return false;
+      m = std::max(m, s[j]);
+      any = true;
+    }
+  if (!any) return false;
+  double z = 0;
+  for (std::size_t j = 0; j < n; ++j) z += (s[j] = visible(j) ? exp1(s[j] - m) : 0.0f);
+  const float inv = static_cast<float>(1.0 / z);
+  for (std::size_t j = 0; j < n; ++j) s[j] *= inv;
+  return true;
+}
+
+}  // namespace
+
 bool attention_head(const float* q, const float* k, const float* v, float* out, float* weights, std::size_t tq,
-                    std::size_t tk, std::size_t dk, std::size_t dv, float scale, float* kt) {
+                    std::size_t tk, std::size_t dk, std::size_t dv, float scale, float* kt, const float* mask,
+                    bool causal) {
   // k transposed to [dk, tk], so that the scores are one row-major product.
   for (std::size_t j = 0; j < tk; ++j)
     for (std::size_t e = 0; e < dk; ++e) kt[e * tk + j] = k[j * dk + e];
   matmul(q, kt, weights, tq, dk, tk, scale);
-  if (!softmax_rows(weights, weights, tq, tk)) return false;
+  if (mask || causal) {
+    for (std::size_t i = 0; i < tq; ++i)
+      if (!masked_softmax_row(weights + i * tk, tk, mask ? mask + i * tk : nullptr, causal ? i : tk))
+        return false;
+  } else if (!softmax_rows(weights, weights, tq, tk)) {
+    return false;
+  }
   matmul(weights, v, out, tq, tk, dv, 1.0f);
   return true;
 }

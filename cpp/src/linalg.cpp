@@ -9,10 +9,15 @@ void jacobi_eigen(std::vector<double>& a, std::size_t n, std::vector<double>& ve
   vecs.assign(n * n, 0.0);
   for (std::size_t i = 0; i < n; ++i) vecs[i * n + i] = 1;
   for (int sweep = 0; sweep < 100; ++sweep) {
-    double off = 0;
-    for (std::size_t p = 0; p < n; ++p)
+    // Done when what is off the diagonal is negligible next to what is on it
+    // (relative: an absolute bound never holds for large matrices and would
+    // run all 100 sweeps).
+    double off = 0, diag = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+      diag += a[p * n + p] * a[p * n + p];
       for (std::size_t q = p + 1; q < n; ++q) off += a[p * n + q] * a[p * n + q];
-    if (off < 1e-30) break;
+    }
+    if (off <= 1e-28 * diag || off < 1e-300) break;
     for (std::size_t p = 0; p < n; ++p)
       for (std::size_t q = p + 1; q < n; ++q) {
         const double apq = a[p * n + q];
@@ -37,6 +42,55 @@ void jacobi_eigen(std::vector<double>& a, std::size_t n, std::vector<double>& ve
         }
       }
   }
+}
+
+double dot(const float* a, const float* b, std::size_t n) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;  // four chains: the adds overlap
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 += double(a[i]) * b[i];
+    s1 += double(a[i + 1]) * b[i + 1];
+    s2 += double(a[i + 2]) * b[i + 2];
+    s3 += double(a[i + 3]) * b[i + 3];
+  }
+  for (; i < n; ++i) s0 += double(a[i]) * b[i];
+  return (s0 + s1) + (s2 + s3);
+}
+
+double dot(const double* a, const float* b, std::size_t n) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 += a[i] * b[i];
+    s1 += a[i + 1] * b[i + 1];
+    s2 += a[i + 2] * b[i + 2];
+    s3 += a[i + 3] * b[i + 3];
+  }
+  for (; i < n; ++i) s0 += a[i] * b[i];
+  return (s0 + s1) + (s2 + s3);
+}
+
+void axpy(double s, const float* x, double* y, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) y[i] += s * x[i];
+}
+
+void add_squares(const float* x, double* acc, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) acc[i] += double(x[i]) * x[i];
+}
+
+std::vector<double> covariance_of(const float* x, std::size_t n, std::size_t f, const std::vector<double>& center) {
+  std::vector<double> cov(f * f, 0.0), d(f);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t a = 0; a < f; ++a) d[a] = x[i * f + a] - center[a];
+    for (std::size_t a = 0; a < f; ++a) {
+      double* ca = cov.data() + a * f;
+      const double da = d[a];
+      for (std::size_t b = a; b < f; ++b) ca[b] += da * d[b];
+    }
+  }
+  for (std::size_t a = 0; a < f; ++a)
+    for (std::size_t b = a; b < f; ++b) cov[b * f + a] = cov[a * f + b] /= double(n);
+  return cov;
 }
 
 }  // namespace normlab

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "normlab/kernels.hpp"
+#include "normlab/linalg.hpp"
 #include "normlab/norms.hpp"
 
 namespace normlab {
@@ -63,14 +64,15 @@ Heads check_qkv(const Call& c, const Tensor& q, const Tensor& k, const Tensor& v
   return {b, qs[r - 2], ks[r - 2], qs[r - 1], vs[r - 1]};
 }
 
-// The SIMD kernel head by head (no mask); false when a score overflowed, and
-// the careful double path below then decides.
+// The SIMD kernel head by head; false when a visible score overflowed or a
+// query sees no key, and the careful double path below then decides.
 bool attention_heads(const float* q, const float* k, const float* v, float* out, float* w, const Heads& h,
-                     double scale) {
+                     double scale, const float* mask, bool causal) {
   std::vector<float> scratch(h.tk * h.dk);
   for (std::size_t b = 0; b < h.batch; ++b)
     if (!attention_head(q + b * h.tq * h.dk, k + b * h.tk * h.dk, v + b * h.tk * h.dv, out + b * h.tq * h.dv,
-                        w + b * h.tq * h.tk, h.tq, h.tk, h.dk, h.dv, static_cast<float>(scale), scratch.data()))
+                        w + b * h.tq * h.tk, h.tq, h.tk, h.dk, h.dv, static_cast<float>(scale), scratch.data(),
+                        mask, causal))
       return false;
   return true;
 }
@@ -102,11 +104,14 @@ void attend(Call& c, double scale, bool qk_norm) {
   os.back() = h.dv;
   ws.back() = h.tk;
   Tensor out = xt::zeros<float>(os), weights = xt::zeros<float>(ws);
-  if (!mask && !causal && attention_heads(q.data(), k.data(), v.data(), out.data(), weights.data(), h, scale)) {
+  if (attention_heads(q.data(), k.data(), v.data(), out.data(), weights.data(), h, scale,
+                      mask ? mask->data() : nullptr, causal)) {
     c.out("out", out);
     c.out("weights", weights);
     return;
   }
+  out.fill(0.0f);  // the careful path writes visible weights only
+  weights.fill(0.0f);
   std::vector<double> sc(h.tk);
   std::vector<char> vis(h.tk);
   for (std::size_t b = 0; b < h.batch; ++b)
@@ -173,11 +178,8 @@ void residual_block(Call& c) {
   auto linear = [&](const Tensor& z) {
     Tensor r = xt::empty<float>(s);
     for (std::size_t row = 0; row < z.size() / d; ++row)
-      for (std::size_t o = 0; o < d; ++o) {
-        double acc = b ? (*b)(o) : 0.0;
-        for (std::size_t e = 0; e < d; ++e) acc += double(z.data()[row * d + e]) * w(o, e);
-        r.data()[row * d + o] = static_cast<float>(acc);
-      }
+      for (std::size_t o = 0; o < d; ++o)
+        r.data()[row * d + o] = static_cast<float>((b ? double(b->data()[o]) : 0.0) + dot(z.data() + row * d, w.data() + o * d, d));
     return r;
   };
   if (placement == "pre") c.out("y", Tensor(x + linear(run(x, nd))));

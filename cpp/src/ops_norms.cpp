@@ -2,6 +2,7 @@
 // Read any op as: group, measure, transform, params, mode.
 #include <cmath>
 
+#include "normlab/linalg.hpp"
 #include "normlab/norms.hpp"
 
 namespace normlab {
@@ -299,22 +300,22 @@ void local_response_norm(Call& c) {
   const long long before = size / 2, after = (size - 1) / 2;
   const long long C = static_cast<long long>(ch);
   Tensor y = xt::empty<float>(s);
+  std::vector<double> sum(sp);
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t q = 0; q < ch; ++q)
+    for (std::size_t q = 0; q < ch; ++q) {
+      // the window, clipped to the channels that exist (zero padding adds nothing),
+      // summed a whole channel plane at a time (contiguous, vectorized)
+      const long long lo = std::max(0LL, static_cast<long long>(q) - before);
+      const long long hi = std::min(C - 1, static_cast<long long>(q) + after);
+      std::fill(sum.begin(), sum.end(), 0.0);
+      for (long long cc = lo; cc <= hi; ++cc) add_squares(x.data() + (i * ch + cc) * sp, sum.data(), sp);
       for (std::size_t p = 0; p < sp; ++p) {
-        double sum = 0;
-        // the window, clipped to the channels that exist (zero padding adds nothing)
-        const long long lo = std::max(0LL, static_cast<long long>(q) - before);
-        const long long hi = std::min(C - 1, static_cast<long long>(q) + after);
-        for (long long cc = lo; cc <= hi; ++cc) {
-          const double v = x.data()[(i * ch + cc) * sp + p];
-          sum += v * v;
-        }
-        const double base = k + alpha * sum / static_cast<double>(size);
+        const double base = k + alpha * sum[p] / static_cast<double>(size);
         if (!(base > 0)) c.fail("k + alpha * mean(x^2) is not positive, so its power is undefined");
         const std::size_t off = (i * ch + q) * sp + p;
         y.data()[off] = static_cast<float>(x.data()[off] / std::pow(base, beta));
       }
+    }
   c.out("y", y);
 }
 

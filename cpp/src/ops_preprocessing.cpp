@@ -113,11 +113,7 @@ void whiten(Call& c) {
   const double eps = c.num("eps");
   c.check_work(double(n) * f * f, "the covariance of x");
   const Stats st = measure(x.data(), per_feature(x), Measure::MeanVar);
-  std::vector<double> cov(f * f, 0.0);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t a = 0; a < f; ++a)
-      for (std::size_t b = 0; b < f; ++b)
-        cov[a * f + b] += (x(i, a) - st.center[a]) * (x(i, b) - st.center[b]) / double(n);
+  std::vector<double> cov = covariance_of(x.data(), n, f, st.center);
   for (std::size_t a = 0; a < f; ++a) cov[a * f + a] += eps;
   std::vector<double> vecs;
   jacobi_eigen(cov, f, vecs);
@@ -135,12 +131,12 @@ void whiten(Call& c) {
       m(a, b) = static_cast<float>(s);
     }
   Tensor z = xt::empty<float>({n, f});
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t a = 0; a < f; ++a) {
-      double s = 0;
-      for (std::size_t b = 0; b < f; ++b) s += (x(i, b) - st.center[b]) * double(m(a, b));
-      z(i, a) = static_cast<float>(s);
-    }
+  std::vector<double> d(f);
+  for (std::size_t i = 0; i < n; ++i) {  // raw rows: xtensor's element access would cost more than the math
+    const float* xi = x.data() + i * f;
+    for (std::size_t b = 0; b < f; ++b) d[b] = xi[b] - st.center[b];
+    for (std::size_t a = 0; a < f; ++a) z.data()[i * f + a] = static_cast<float>(dot(d.data(), m.data() + a * f, f));
+  }
   c.out("z", z);
   c.out("mean", feature_vector(st.center));
   c.out("matrix", m);

@@ -173,17 +173,48 @@ TEST_CASE("The SIMD softmax rows match the strided generic softmax", "[kernels][
   }
 }
 
-TEST_CASE("The SIMD attention heads match the generic path (an all-ones mask takes it)", "[kernels][fast]") {
+TEST_CASE("The SIMD attention heads match a long-double reference, with and without mask and causal", "[kernels][fast]") {
   for (auto dims : std::vector<std::array<std::size_t, 5>>{{1, 1, 1, 1, 1}, {2, 5, 7, 3, 9}, {3, 16, 16, 8, 8}, {2, 13, 33, 64, 17}, {1, 128, 128, 64, 64}}) {
     const auto [b, tq, tk, dk, dv] = dims;
     const Tensor q = tensor({b, tq, dk}, randoms(b * tq * dk, 11, -2, 2));
     const Tensor k = tensor({b, tk, dk}, randoms(b * tk * dk, 12, -2, 2));
     const Tensor v = tensor({b, tk, dv}, randoms(b * tk * dv, 13, -3, 3));
-    const Tensor ones = xt::ones<float>({tq, tk});
-    auto fast = nt::run("scaled_dot_product_attention", {{"q", q}, {"k", k}, {"v", v}});
-    auto slow = nt::run("scaled_dot_product_attention", {{"q", q}, {"k", k}, {"v", v}, {"mask", ones}});
-    INFO("b tq tk dk dv = " << b << " " << tq << " " << tk << " " << dk << " " << dv);
-    expect_close(fast["out"].f, slow["out"].f, 2e-6, 2e-5);
-    expect_close(fast["weights"].f, slow["weights"].f, 1e-7, 2e-5);
+    auto bits = randoms(tq * tk, 14, 0, 1);
+    for (auto& e : bits) e = e < 0.35f ? 0.0f : 1.0f;
+    for (std::size_t i = 0; i < tq; ++i) bits[i * tk] = 1;  // every query sees key 0
+    const Tensor mask = tensor({tq, tk}, bits);
+    for (int variant = 0; variant < 3; ++variant) {  // plain, mask, causal
+      const bool use_mask = variant == 1, causal = variant == 2;
+      std::map<std::string, Tensor> in{{"q", q}, {"k", k}, {"v", v}};
+      if (use_mask) in["mask"] = mask;
+      auto got = nt::run("scaled_dot_product_attention", in, {{"causal", causal}});
+      const long double scale = 1.0L / std::sqrt((long double)dk);
+      std::vector<double> want_w(b * tq * tk, 0.0), want_o(b * tq * dv, 0.0);
+      for (std::size_t h = 0; h < b; ++h)
+        for (std::size_t i = 0; i < tq; ++i) {
+          std::vector<long double> s(tk);
+          long double m = -INFINITY, z = 0;
+          auto visible = [&](std::size_t j) { return (!causal || j <= i) && (!use_mask || bits[i * tk + j] != 0); };
+          for (std::size_t j = 0; j < tk; ++j) {
+            if (!visible(j)) continue;
+            long double dot = 0;
+            for (std::size_t e = 0; e < dk; ++e) dot += (long double)q.data()[(h * tq + i) * dk + e] * k.data()[(h * tk + j) * dk + e];
+            s[j] = dot * scale;
+            m = std::max(m, s[j]);
+          }
+          for (std::size_t j = 0; j < tk; ++j)
+            if (visible(j)) z += (s[j] = std::exp(s[j] - m));
+          for (std::size_t j = 0; j < tk; ++j) {
+            if (!visible(j)) continue;
+            want_w[(h * tq + i) * tk + j] = double(s[j] / z);
+            for (std::size_t e = 0; e < dv; ++e) want_o[(h * tq + i) * dv + e] += double(s[j] / z * v.data()[(h * tk + j) * dv + e]);
+          }
+        }
+      INFO("b tq tk dk dv = " << b << " " << tq << " " << tk << " " << dk << " " << dv << ", variant " << variant);
+      expect_close(got["out"].f, want_o, 2e-6, 2e-5);
+      expect_close(got["weights"].f, want_w, 1e-7, 2e-5);
+      for (std::size_t e = 0; e < want_w.size(); ++e)
+        if (want_w[e] == 0) REQUIRE(got["weights"].f[e] == 0.0f);  // hidden keys weigh exactly 0
+    }
   }
 }

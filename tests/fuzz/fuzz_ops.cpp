@@ -5,6 +5,8 @@
 // sanitizer report is a bug.
 //   build: cmake -S . -B build/fuzz -DNORMLAB_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -98,6 +100,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (flags & 0x80) attrs["bogus"] = 1.0;  // unknown attribute
   if (flags & 0x40) inputs["bogus"] = xt::ones<float>({2});
 
+  if (std::getenv("NORMLAB_FUZZ_SHOW")) {  // which op and shapes an input makes, for a slow or crashing one
+    std::fprintf(stderr, "%s:", spec.name);
+    for (const auto& [name, t] : inputs) std::fprintf(stderr, " %s%s", name.c_str(), shape_str(Shape(t.shape().begin(), t.shape().end())).c_str());
+    for (const auto& [name, a] : attrs)
+      if (const double* d = std::get_if<double>(&a)) std::fprintf(stderr, " %s=%g", name.c_str(), *d);
+    std::fprintf(stderr, "\n");
+  }
   try {
     const auto out = run_op(spec.name, std::move(inputs), attrs);
     for (const auto& [name, v] : out)  // outputs are never NaN or Inf: that would have been an error

@@ -26,8 +26,12 @@ bool softmax_rows(const float* x, float* y, std::size_t rows, std::size_t width)
 
 /// One head: weights = softmax(scale * q k^T), out = weights v, for
 /// q [tq, dk], k [tk, dk], v [tk, dv], all row-major; `scratch` holds tk * dk
-/// floats. Returns false when a score is not finite (the caller decides).
+/// floats. With `mask` ([tq, tk], nonzero = visible) and/or `causal` (key j
+/// visible to query i when j <= i) hidden keys get weight exactly 0. Returns
+/// false when a visible score is not finite or a query sees no key (the
+/// caller's careful path then decides and names the problem).
 bool attention_head(const float* q, const float* k, const float* v, float* out, float* weights, std::size_t tq,
-                    std::size_t tk, std::size_t dk, std::size_t dv, float scale, float* scratch);
+                    std::size_t tk, std::size_t dk, std::size_t dv, float scale, float* scratch,
+                    const float* mask = nullptr, bool causal = false);
 
 }  // namespace normlab
