@@ -65,7 +65,7 @@ double squares_f(const float* p, std::size_t n) {
   return blocked_sum(p, n, [](auto v) { return v * v; });
 }
 
-// Sums of d = x - c and of d^2 (c = 0 for RMS: then only d^2 matters).
+// Sums of d = x - c and of d^2 (LayerNorm; RMSNorm needs only squares_f).
 void moments_f(const float* p, std::size_t n, float c, double& s1, double& s2) {
   s1 = s2 = 0;
   const f4 cv = splat(c);
