@@ -107,17 +107,9 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
   // Vite itself comes from this repository's devDependencies: the test needs no further download.
   execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: dir, stdio: 'inherit' });
-  const server = spawn('/usr/bin/python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1'], { cwd: join(dir, 'dist'), stdio: ['ignore', 'pipe', 'pipe'] });
+  const { server, port: served } = serveDir(join(dir, 'dist'));
   try {
-    const port = await new Promise((resolve, reject) => {
-      const onData = (d) => {
-        const m = String(d).match(/port (\d+)/);
-        if (m) resolve(Number(m[1]));
-      };
-      server.stdout.on('data', onData);
-      server.stderr.on('data', onData);
-      setTimeout(() => reject(new Error('no port from http.server')), 10000);
-    });
+    const port = await served;
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
