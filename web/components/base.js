@@ -83,6 +83,33 @@ export function el(tag, attrs = {}, text) {
 }
 
 export class NlElement extends Base {
+  /**
+   * Public properties that mirror attributes: `props` maps a property name to
+   * [attribute, read], where read(element) gives the current value. Reading
+   * returns it (a copy for lists); writing sets the attribute (lists joined by
+   * commas), which then goes through the element's own parsing.
+   */
+  static attributeProperties(props) {
+    for (const [name, [attr, read]] of Object.entries(props)) {
+      Object.defineProperty(this.prototype, name, {
+        get() {
+          const v = read(this);
+          return Array.isArray(v) ? [...v] : v;
+        },
+        set(v) {
+          this.setAttribute(attr, Array.isArray(v) || ArrayBuffer.isView(v) ? Array.from(v).join(',') : String(v));
+        },
+        configurable: true,
+      });
+    }
+    return this;
+  }
+
+  /** The figure's current numbers and error (read-only). */
+  get state() {
+    return this._state;
+  }
+
   constructor() {
     super();
     this._core = null;

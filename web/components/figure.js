@@ -21,19 +21,7 @@ export class NlFigure extends NlElement {
 
   /** Define a property per parameter on the class (no DOM is touched). */
   static defineProperties() {
-    for (const [key, p] of Object.entries(this.params)) {
-      Object.defineProperty(this.prototype, key, {
-        get() {
-          const v = this._values[key];
-          return Array.isArray(v) ? [...v] : v;
-        },
-        set(v) {
-          this.setAttribute(p.attr, Array.isArray(v) ? v.join(',') : String(v));
-        },
-        configurable: true,
-      });
-    }
-    return this;
+    return this.attributeProperties(Object.fromEntries(Object.entries(this.params).map(([key, p]) => [key, [p.attr, (el) => el._values[key]]])));
   }
 
   constructor() {
@@ -44,10 +32,6 @@ export class NlFigure extends NlElement {
     this._coreError = '';
     this._state = null;
     this._controls = {};
-  }
-
-  get state() {
-    return this._state;
   }
 
   // ---- parameters -------------------------------------------------------------

@@ -65,40 +65,6 @@ select { padding: 2px 6px; }
     this._anim = 0;
   }
 
-  get state() {
-    return this._state;
-  }
-  get shape() {
-    return [...this._shape];
-  }
-  set shape(v) {
-    this.setAttribute('shape', Array.from(v).join(','));
-  }
-  get method() {
-    return this._method;
-  }
-  set method(v) {
-    this.setAttribute('method', v);
-  }
-  get numGroups() {
-    return this._numGroups;
-  }
-  set numGroups(v) {
-    this.setAttribute('num-groups', String(v));
-  }
-  get index() {
-    return [...this._index];
-  }
-  set index(v) {
-    this.setAttribute('index', Array.from(v).join(','));
-  }
-  get reading() {
-    return this._reading;
-  }
-  set reading(v) {
-    this.setAttribute('reading', v);
-  }
-
   // ---- attributes ----------------------------------------------------------
   _parseAttribute(name, value) {
     this._attrErrors.delete(name);
@@ -433,3 +399,10 @@ select { padding: 2px 6px; }
     });
   }
 }
+NlAxisCube.attributeProperties({
+  shape: ['shape', (el) => el._shape],
+  method: ['method', (el) => el._method],
+  numGroups: ['num-groups', (el) => el._numGroups],
+  index: ['index', (el) => el._index],
+  reading: ['reading', (el) => el._reading],
+});

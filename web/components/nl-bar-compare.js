@@ -69,34 +69,6 @@ td .ref { color: var(--nl-muted); }
     this._columns = 4;
   }
 
-  // ---- public properties -------------------------------------------------
-  get state() {
-    return this._state;
-  }
-  get vector() {
-    return [...this._vector];
-  }
-  set vector(v) {
-    this.setAttribute('vector', Array.from(v).join(','));
-  }
-  get scale() {
-    return this._scale;
-  }
-  set scale(v) {
-    this.setAttribute('scale', String(v));
-  }
-  get offset() {
-    return this._offset;
-  }
-  set offset(v) {
-    this.setAttribute('offset', String(v));
-  }
-  get eps() {
-    return this._eps;
-  }
-  set eps(v) {
-    this.setAttribute('eps', String(v));
-  }
 
   // ---- attributes --------------------------------------------------------
   _parseAttribute(name, value) {
@@ -428,3 +400,9 @@ td .ref { color: var(--nl-muted); }
     return `${this.t('describeInput', { values: list(s.input), scale: this.fmt(s.scale), vector: list(s.vector), offset: this.fmt(s.offset) })} ${parts.join(this.t('sentenceSep'))}${this.t('end')}`;
   }
 }
+NlBarCompare.attributeProperties({
+  vector: ['vector', (el) => el._vector],
+  scale: ['scale', (el) => el._scale],
+  offset: ['offset', (el) => el._offset],
+  eps: ['eps', (el) => el._eps],
+});

@@ -143,20 +143,11 @@ pre {
     this._shapes = new Map();
   }
 
-  get state() {
-    return this._state;
-  }
   get sizes() {
     return { ...this._sizes };
   }
   set sizes(v) {
     this.setAttribute('sizes', SIZE_NAMES.map((k) => `${k}=${v[k] ?? this._sizes[k]}`).join(','));
-  }
-  get selected() {
-    return this._selected;
-  }
-  set selected(id) {
-    this.setAttribute('selected', id);
   }
 
   _parseAttribute(name, value) {
@@ -411,6 +402,7 @@ pre {
     this._infoRole.textContent = e.role;
   }
 }
+NlCodeShapes.attributeProperties({ selected: ['selected', (el) => el._selected] });
 
 function fmtShape(s) {
   return `[${s.join(', ')}]`;
