@@ -74,9 +74,11 @@ EMSCRIPTEN_KEEPALIVE int nl_rows(int kind, const float* x, float* y, int rows, i
 }
 
 /// Scaled dot-product attention without a mask over `batch` heads:
-/// q [batch, tq, dk], k [batch, tk, dk], v [batch, tk, dv].
+/// q [batch, tq, dk], k [batch, tk, dk], v [batch, tk, dv]; scale NaN means
+/// the op's default, 1 / sqrt(dk).
 EMSCRIPTEN_KEEPALIVE int nl_attention(const float* q, const float* k, const float* v, float* out, float* weights,
                                       int batch, int tq, int tk, int dk, int dv, double scale) {
+  if (std::isnan(scale) && dk >= 1) scale = normlab::default_attention_scale(dk);
   if (batch < 1 || tq < 1 || tk < 1 || dk < 1 || dv < 1 || !std::isfinite(scale)) return -1;
   // The same limits as the checked path (which names them): sizes, and work.
   const double b = batch;

@@ -151,7 +151,7 @@ void attend(Call& c, double scale, bool qk_norm) {
 
 void sdpa(Call& c) {
   const std::size_t dk = c.in("q").shape().back();
-  const double scale = c.has("scale") ? c.num("scale") : 1.0 / std::sqrt(double(dk));
+  const double scale = c.has("scale") ? c.num("scale") : default_attention_scale(dk);
   attend(c, scale, false);
 }
 

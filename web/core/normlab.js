@@ -418,8 +418,9 @@ Core.prototype._attention = function (q, options) {
   const batch = prod(qs.slice(0, r - 2)), tq = qs[r - 2], dk = qs[r - 1], tk = ks[r - 2], dv = vs[r - 1];
   if (ks[r - 1] !== dk || vs[r - 2] !== tk || !(batch * tq * tk * dk * dv > 0)) return null;
   if (lengthOf(qd) !== batch * tq * dk || lengthOf(kd) !== batch * tk * dk || lengthOf(vd) !== batch * tk * dv) return null;
-  const scale = options.scale ?? 1 / Math.sqrt(dk);
-  if (typeof scale !== 'number') return null;
+  // No scale: NaN tells the core to use its default, 1/sqrt(dk). A given scale must be finite (else the checked path names it).
+  const scale = options.scale === undefined ? NaN : options.scale;
+  if (options.scale !== undefined && !(typeof scale === 'number' && Number.isFinite(scale))) return null;
   const no = batch * tq * dv, nw = batch * tq * tk;
   if (no > MAX_ELEMENTS || nw > MAX_ELEMENTS) return null; // the checked path names the limits (and the work one)
   const { out, outWeights } = options;

@@ -9,6 +9,7 @@
 //   - one head of scaled dot-product attention without a mask.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
 namespace normlab {
@@ -23,6 +24,9 @@ std::size_t normalize_rows(const float* x, float* y, std::size_t rows, std::size
 /// y[r, :] = softmax(x[r, :]) for each row (max subtracted first). Returns
 /// false, with y unspecified, when a row holds a non-finite number.
 bool softmax_rows(const float* x, float* y, std::size_t rows, std::size_t width);
+
+/// Scaled dot-product attention's default scale, 1 / sqrt(dk).
+inline double default_attention_scale(std::size_t dk) { return 1.0 / std::sqrt(double(dk)); }
 
 /// One head: weights = softmax(scale * q k^T), out = weights v, for
 /// q [tq, dk], k [tk, dk], v [tk, dv], all row-major; `scratch` holds tk * dk
