@@ -1,5 +1,6 @@
 // Fast paths (see kernels.hpp).
 #include "normlab/kernels.hpp"
+#include "normlab/tensor.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +30,8 @@ inline f4 vmax(f4 a, f4 b) { return reinterpret_cast<f4>(__builtin_wasm_pmax_f32
 #else
 inline f4 vmax(f4 a, f4 b) { return select(a > b, a, b); }
 #endif
+inline f4 abs4(f4 v) { return reinterpret_cast<f4>(reinterpret_cast<i4>(v) & i4{0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff}); }
+inline float abs4(float v) { return std::fabs(v); }
 inline float hmax(f4 v) { return std::max(std::max(v[0], v[1]), std::max(v[2], v[3])); }
 
 // Float partial sums are flushed into a double every kBlock numbers, so long
@@ -144,6 +147,23 @@ std::size_t normalize_short_rows(const float* x, float* y, std::size_t rows, std
 }
 
 }  // namespace
+
+// (tensor.hpp) // Branch-free OR over blocks of 64, so that it vectorizes.
+std::size_t first_non_finite(const float* p, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    std::uint32_t any = 0;
+    for (std::size_t k = 0; k < 64; ++k) {
+      std::uint32_t b;
+      std::memcpy(&b, p + i + k, 4);
+      any |= ((b & 0x7f800000u) == 0x7f800000u);
+    }
+    if (any) break;
+  }
+  for (; i < n; ++i)
+    if (!std::isfinite(p[i])) return i;
+  return n;
+}
 
 std::size_t normalize_rows(const float* x, float* y, std::size_t rows, std::size_t width, bool center, double eps,
                            const float* gamma, const float* beta) {
@@ -292,10 +312,60 @@ bool softmax_row(const float* x, float* y, std::size_t n) {
 
 }  // namespace
 
-bool softmax_rows(const float* x, float* y, std::size_t rows, std::size_t width) {
+std::size_t softmax_rows(const float* x, float* y, std::size_t rows, std::size_t width) {
   for (std::size_t r = 0; r < rows; ++r)
-    if (!softmax_row(x + r * width, y + r * width, width)) return false;
-  return true;
+    if (!softmax_row(x + r * width, y + r * width, width)) return r;
+  return rows;
+}
+
+std::size_t scale_rows(const float* x, float* y, std::size_t rows, std::size_t width, RowNorm kind, double eps) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * width;
+    float* yr = y + r * width;
+    double s = 0;
+    if (kind == RowNorm::L2) {
+      s = squares_f(xr, width);
+      // float squares overflow past ~1.8e19 and lose digits below ~1e-19: the careful sum in double
+      if (!std::isfinite(s) || s < 1e-30) {
+        s = 0;
+        for (std::size_t i = 0; i < width; ++i) s += double(xr[i]) * xr[i];
+      }
+      s = std::sqrt(s);
+    } else if (kind == RowNorm::L1) {
+      s = blocked_sum(xr, width, [](auto v) { return abs4(v); });
+      if (!std::isfinite(s)) {
+        s = 0;
+        for (std::size_t i = 0; i < width; ++i) s += std::fabs(double(xr[i]));
+      }
+    } else {
+      f4 m = splat(0), bad = splat(0);
+      std::size_t i = 0;
+      for (; i + 4 <= width; i += 4) {
+        const f4 v = load(xr + i);
+        m = vmax(m, abs4(v));
+        bad += v * 0.0f;
+      }
+      float mm = hmax(m), b = hsum(bad);
+      for (; i < width; ++i) {
+        mm = std::max(mm, std::fabs(xr[i]));
+        b += xr[i] * 0.0f;
+      }
+      s = b == 0 ? double(mm) : NAN;
+    }
+    const double d = std::max(s, eps);
+    if (!std::isfinite(s) || !(d > 0)) return r;
+    const double inv = 1.0 / d;
+    if (!(std::isfinite(inv)) || inv > 1e30) {  // a tiny denominator: divide in double
+      for (std::size_t i = 0; i < width; ++i) yr[i] = static_cast<float>(xr[i] / d);
+      continue;
+    }
+    const float fi = static_cast<float>(inv);
+    const f4 iv = splat(fi);
+    std::size_t i = 0;
+    for (; i + 4 <= width; i += 4) store(yr + i, load(xr + i) * iv);
+    for (; i < width; ++i) yr[i] = xr[i] * fi;
+  }
+  return rows;
 }
 
 namespace {
@@ -376,7 +446,7 @@ bool attention_head(const float* q, const float* k, const float* v, float* out, 
     for (std::size_t i = 0; i < tq; ++i)
       if (!masked_softmax_row(weights + i * tk, tk, mask ? mask + i * tk : nullptr, causal ? i : tk))
         return false;
-  } else if (!softmax_rows(weights, weights, tq, tk)) {
+  } else if (softmax_rows(weights, weights, tq, tk) < tq) {
     return false;
   }
   matmul(weights, v, out, tq, tk, dv, 1.0f);

@@ -15,35 +15,34 @@ namespace {
 using A = AttrSpec;
 const AttrKind Num = AttrKind::Number, Bool = AttrKind::Bool;
 
-// x [B, T, d]; a [B, d] condition broadcasts over the T tokens as [B, 1, d].
-Shape token_condition(const Call& c, const Tensor& x, const char* name, const Tensor* t) {
-  const Shape s = shape_of(x);
-  if (t) c.expect_shape(name, *t, {s[0], s[2]}, "[B, d], one per example and feature");
-  return {s[0], 1, s[2]};
-}
-
 void need_btd(const Call& c, const Tensor& x) {
   if (x.dimension() != 3) c.fail("x must have shape [B, T, d] but has shape " + shape_str(shape_of(x)));
 }
 
 void need_nc(const Call& c, const Tensor& x, std::size_t lo) {
   if (x.dimension() < lo)
-    c.fail("x must have rank at least " + std::to_string(lo) + " ([N, C, ...]) but has shape " +
-           shape_str(shape_of(x)));
+    c.fail(Msg() << "x must have rank at least " << std::to_string(lo) << " ([N, C, ...]) but has shape " << shape_str(shape_of(x)));
 }
 
-void adaptive(Call& c, Measure m, bool center) {
-  const Tensor& x = c.in("x");
-  need_btd(c, x);
+// x [B, T, d]; a [B, d] condition broadcasts over the T tokens as [B, 1, d].
+Shape token_condition(const Call& c, const Shape& s, const char* name, const View* t) {
+  if (t) c.expect_shape(name, t->shape, {s[0], s[2]}, "[B, d], one per example and feature");
+  return {s[0], 1, s[2]};
+}
+
+void adaptive(const Call& c, Description& d, Measure m, bool center) {
+  const Shape& s = c.view("x").shape;
+  if (s.size() != 3) c.fail("x must have shape [B, T, d] but has shape " + shape_str(s));
   Params p;
-  p.scale = &c.in("scale");
-  p.shift = c.opt("shift");
-  p.scale_view = token_condition(c, x, "scale", p.scale);
-  p.shift_view = token_condition(c, x, "shift", p.shift);
+  const View *scale = c.opt_view("scale"), *shift = c.opt_view("shift");
+  p.scale = scale ? scale->data : nullptr;
+  p.shift = shift ? shift->data : nullptr;
+  p.scale_view = token_condition(c, s, "scale", scale);
+  p.shift_view = token_condition(c, s, "shift", shift);
   p.scale_offset = 1.0f;  // (1 + scale): a zero prediction leaves features unchanged
-  Description d{c.op, layer_group(shape_of(x), 1), m,
-                {center, Denominator::SqrtPlusEps, c.num("eps")}, p, {}};
-  c.out("y", run(x, d));
+  p.scale_name = "scale";
+  p.shift_name = "shift";
+  d = {c.op, layer_group(s, 1), m, {center, Denominator::SqrtPlusEps, c.num("eps")}, p, {}};
 }
 
 void gated_residual(Call& c) {
@@ -58,10 +57,9 @@ void gated_residual(Call& c) {
   else if (gs == Shape{s[2]}) view = {s[2]};            // LayerScale: per feature
   else if (gs == Shape{1}) view = {1};                  // ReZero: one scalar
   else
-    c.fail("gate has shape " + shape_str(gs) + " but must be [B, d] = " + shape_str({s[0], s[2]}) +
-           ", [d] = " + shape_str({s[2]}) + " or [1]");
+    c.fail(Msg() << "gate has shape " << shape_str(gs) << " but must be [B, d] = " << shape_str({s[0], s[2]}) << ", [d] = " << shape_str({s[2]}) << " or [1]");
   Tensor u = c.in("update");
-  apply_params(u, Params{&gate, nullptr, view, {}, 0.0f});
+  apply_params(u, Params{gate.data(), nullptr, view, {}, 0.0f});
   c.out("h", Tensor(x + u));
 }
 
@@ -77,7 +75,7 @@ void film(Call& c) {
   const Shape view = per_example_channel(c, x, "gamma");
   per_example_channel(c, x, "beta");
   Tensor y = x;
-  apply_params(y, Params{&c.in("gamma"), &c.in("beta"), view, view, 0.0f});
+  apply_params(y, Params{c.in("gamma").data(), c.in("beta").data(), view, view, 0.0f});
   c.out("y", y);
 }
 
@@ -86,7 +84,7 @@ void conditional_batch_norm(Call& c) {
   need_nc(c, x, 2);
   const Shape view = per_example_channel(c, x, "gamma");
   per_example_channel(c, x, "beta");
-  batch_norm_conditioned(c, Params{&c.in("gamma"), &c.in("beta"), view, view, 0.0f});
+  batch_norm_conditioned(c, Params{c.in("gamma").data(), c.in("beta").data(), view, view, 0.0f});
 }
 
 void adain(Call& c) {
@@ -95,8 +93,7 @@ void adain(Call& c) {
   need_nc(c, x, 3);
   const Shape s = shape_of(x), ss = shape_of(style);
   if (ss.size() < 3 || ss[0] != s[0] || ss[1] != s[1])
-    c.fail("style has shape " + shape_str(ss) + " but must be [N, C, ...] with N = " +
-           std::to_string(s[0]) + " and C = " + std::to_string(s[1]) + " like x");
+    c.fail(Msg() << "style has shape " << shape_str(ss) << " but must be [N, C, ...] with N = " << std::to_string(s[0]) << " and C = " << std::to_string(s[1]) << " like x");
   // The style's own statistics become the params: sigma (no eps) and mu per (n, c).
   const Stats st = measure(style.data(), instance_group(ss), Measure::MeanVar);
   Tensor scale = xt::empty<float>({s[0], s[1]}), shift = xt::empty<float>({s[0], s[1]});
@@ -106,7 +103,7 @@ void adain(Call& c) {
   }
   const Shape view = example_channel_view(s.size(), s[0], s[1]);
   Description d{c.op, instance_group(s), Measure::MeanVar,
-                {true, Denominator::SqrtPlusEps, c.num("eps")}, {&scale, &shift, view, view, 0.0f}, {}};
+                {true, Denominator::SqrtPlusEps, c.num("eps")}, {scale.data(), shift.data(), view, view, 0.0f}, {}};
   c.out("y", run(x, d));
 }
 
@@ -118,9 +115,9 @@ void spade(Call& c) {
   c.expect_shape("beta_map", c.in("beta_map"), s, "the shape of x");
   Description d{c.op, batch_group(s, s[0]), Measure::MeanVar,
                 {true, Denominator::SqrtPlusEps, c.num("eps")},
-                {&c.in("gamma_map"), &c.in("beta_map"), s, s, 1.0f}, {}};
+                {c.in("gamma_map").data(), c.in("beta_map").data(), s, s, 1.0f}, {}};
   if (d.group.members() < 2)
-    c.fail("batch statistics need more than one value per channel (x has shape " + shape_str(s) + ")");
+    c.fail(Msg() << "batch statistics need more than one value per channel (x has shape " << shape_str(s) << ")");
   c.out("y", run(x, d));
 }
 
@@ -129,10 +126,10 @@ void spade(Call& c) {
 
 void register_conditioning_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
-    {"ada_layer_norm", {{"x"}, {"scale"}, {"shift"}}, {{"eps", Num, Default(1e-5)}}, {"y"},
-            [](Call& c) { adaptive(c, Measure::MeanVar, true); }},
-    {"adaptive_rms_norm", {{"x"}, {"scale"}, {"shift", true}}, {{"eps", Num, Default(1e-6)}}, {"y"},
-            [](Call& c) { adaptive(c, Measure::MeanSquare, false); }},
+    {"ada_layer_norm", {{"x"}, {"scale"}, {"shift"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, nullptr,
+            [](const Call& c, Description& d) { adaptive(c, d, Measure::MeanVar, true); }},
+    {"adaptive_rms_norm", {{"x"}, {"scale"}, {"shift", true}}, {{"eps", Num, Default(1e-6)}}, {"y"}, nullptr,
+            [](const Call& c, Description& d) { adaptive(c, d, Measure::MeanSquare, false); }},
     {"gated_residual", {{"x"}, {"update"}, {"gate"}}, {}, {"h"}, gated_residual},
     {"film", {{"x"}, {"gamma"}, {"beta"}}, {}, {"y"}, film},
     {"conditional_batch_norm",

@@ -39,7 +39,7 @@ void axis_ticks(Call& c) {
   if (c.flag("symmetric")) hi = std::max(std::fabs(lo), std::fabs(hi)), lo = -hi;
   if (hi - lo < 1e-12 * std::max(1.0, std::fabs(hi))) lo -= 1, hi += 1;
   const long long count = c.integer("count");
-  if (count < 1 || count > 50) c.fail("count must be in [1, 50] (got " + std::to_string(count) + ")");
+  if (count < 1 || count > 50) c.fail(Msg() << "count must be in [1, 50] (got " << std::to_string(count) << ")");
   const double step = nice_step(hi - lo, count);
   const double a = std::floor(lo / step + 1e-9) * step, b = std::ceil(hi / step - 1e-9) * step;
   std::vector<double> ticks;
@@ -99,15 +99,11 @@ struct Normal {
 };
 
 void random_normal(Call& c) {
-  Shape s;
-  for (long long d : c.ints("shape")) {
-    if (d < 1) c.fail("shape sizes must be >= 1 (got " + std::to_string(d) + ")");
-    s.push_back(static_cast<std::size_t>(d));
-  }
+  const Shape s = c.sizes("shape", 1);
   const std::size_t n = checked_size(s, c.op + ": shape");
   Normal g{static_cast<std::uint64_t>(c.integer("seed"))};
   const double mean = c.num("mean"), std = c.num("std");
-  if (std < 0) c.fail("std must be >= 0 (got " + num_str(std) + ")");
+  if (std < 0) c.fail(Msg() << "std must be >= 0 (got " << num_str(std) << ")");
   std::vector<double> v(n);
   for (auto& e : v) e = mean + std * g.next();
   c.out("x", from(v, s));
@@ -117,11 +113,11 @@ void random_normal(Call& c) {
 // raw q.k, scaled q.k / sqrt(d_k), or QK-Norm g * (q/|q|).(k/|k|).
 void score_spread(Call& c) {
   const long long dk = c.integer("d_k"), count = c.integer("count");
-  if (dk < 1 || dk > 4096) c.fail("d_k must be in [1, 4096] (got " + std::to_string(dk) + ")");
-  if (count < 2 || count > 100000) c.fail("count must be in [2, 100000] (got " + std::to_string(count) + ")");
+  if (dk < 1 || dk > 4096) c.fail(Msg() << "d_k must be in [1, 4096] (got " << std::to_string(dk) << ")");
+  if (count < 2 || count > 100000) c.fail(Msg() << "count must be in [2, 100000] (got " << std::to_string(count) << ")");
   const std::string& mode = c.str("mode");
   if (mode != "raw" && mode != "scaled" && mode != "qk_norm")
-    c.fail("mode must be \"raw\", \"scaled\" or \"qk_norm\" (got \"" + mode + "\")");
+    c.fail(Msg() << "mode must be \"raw\", \"scaled\" or \"qk_norm\" (got \"" << mode << "\")");
   const double g = c.num("g");
   // ~25 ns a normal in WASM: weighted so that the limit is about a second
   c.check_work(double(count) * double(dk) * 48, "drawing count * d_k normals");
@@ -149,7 +145,7 @@ void linear_map(Call& c) {
   const std::size_t m = w.shape()[0], n = w.shape()[1], k = p.shape()[0];
   c.check_work(double(k) * m * n, "mapping the points");
   if (p.shape()[1] != n)
-    c.fail("points have width " + std::to_string(p.shape()[1]) + " but W has " + std::to_string(n) + " columns");
+    c.fail(Msg() << "points have width " << std::to_string(p.shape()[1]) << " but W has " << std::to_string(n) << " columns");
   std::vector<double> out(k * m, 0.0);
   for (std::size_t r = 0; r < k; ++r)
     for (std::size_t i = 0; i < m; ++i) out[r * m + i] = dot(w.data() + i * n, p.data() + r * n, n);
@@ -161,7 +157,7 @@ void singular_values(Call& c) {
   const Tensor& w = c.in("W");
   c.expect_rank("W", w, 2, 2);
   const std::size_t m = w.shape()[0], n = w.shape()[1];
-  if (n > 256) c.fail("W has " + std::to_string(n) + " columns; at most 256 are supported");
+  if (n > 256) c.fail(Msg() << "W has " << std::to_string(n) << " columns; at most 256 are supported");
   c.check_work(double(m) * n * n, "W^T W");
   // W^T W is the covariance of W's rows around 0, times m.
   std::vector<double> g = covariance_of(w.data(), m, n, std::vector<double>(n, 0.0)), vecs;
@@ -209,7 +205,7 @@ void split_perturbation(Call& c) {
 void linspace(Call& c) {
   const double a = c.num("start"), b = c.num("stop");
   const long long n = c.integer("count");
-  if (n < 2 || n > 100000) c.fail("count must be in [2, 100000] (got " + std::to_string(n) + ")");
+  if (n < 2 || n > 100000) c.fail(Msg() << "count must be in [2, 100000] (got " << std::to_string(n) << ")");
   std::vector<double> v(n);
   for (long long i = 0; i < n; ++i) v[i] = a + (b - a) * double(i) / double(n - 1);
   c.out("x", from(v, {static_cast<std::size_t>(n)}));
@@ -218,7 +214,7 @@ void linspace(Call& c) {
 // count points (cos t, sin t) around the unit circle, the first at t = 0.
 void unit_circle(Call& c) {
   const long long n = c.integer("count");
-  if (n < 3 || n > 100000) c.fail("count must be in [3, 100000] (got " + std::to_string(n) + ")");
+  if (n < 3 || n > 100000) c.fail(Msg() << "count must be in [3, 100000] (got " << std::to_string(n) << ")");
   std::vector<double> v(2 * n);
   for (long long i = 0; i < n; ++i) v[2 * i] = std::cos(2 * M_PI * i / n), v[2 * i + 1] = std::sin(2 * M_PI * i / n);
   c.out("points", from(v, {static_cast<std::size_t>(n), 2}));

@@ -38,7 +38,7 @@ void layer_norm_jacobian(Call& c) {
   c.expect_rank("x", x, 1, 1);
   const std::size_t d = x.size();
   checked_size({d, d}, c.op + ": J");
-  const Stats st = measure(x.data(), Group::rows(1, d), Measure::MeanVar);
+  const Stats st = measure(x.data(), Group::trailing({d}, 1), Measure::MeanVar);
   const double s = denominators(st, {true, Denominator::SqrtPlusEps, c.num("eps")}, c.op)[0];
   std::vector<double> y(d);
   for (std::size_t a = 0; a < d; ++a) y[a] = (x(a) - st.center[0]) / s;
@@ -52,8 +52,8 @@ void layer_norm_jacobian(Call& c) {
 void clip_grad_norm(Call& c) {
   const Tensor& g = c.in("g");
   const double max_norm = c.num("max_norm"), p = c.num("norm_type");
-  if (max_norm < 0) c.fail("max_norm must be >= 0 (got " + num_str(max_norm) + ")");
-  if (!(p > 0)) c.fail("norm_type must be > 0 (got " + num_str(p) + ")");
+  if (max_norm < 0) c.fail(Msg() << "max_norm must be >= 0 (got " << num_str(max_norm) << ")");
+  if (!(p > 0)) c.fail(Msg() << "norm_type must be > 0 (got " << num_str(p) << ")");
   double total = 0;
   for (float v : g) total += std::pow(std::fabs(double(v)), p);
   total = std::pow(total, 1 / p);

@@ -22,22 +22,26 @@ Shape example_channel_view(std::size_t rank, std::size_t n, std::size_t c) {
   return s;
 }
 
-Group layer_group(const Shape& x, std::size_t ndim) {
-  std::size_t rows = 1, width = 1;
-  for (std::size_t a = 0; a < x.size(); ++a) (a + ndim < x.size() ? rows : width) *= x[a];
-  return Group::rows(rows, width);
-}
+Group layer_group(const Shape& x, std::size_t ndim) { return Group::trailing(x, ndim); }
 
 Group batch_group(const Shape& x, std::size_t chunk) { return Group::per_channel(x, chunk); }
 
 Group instance_group(const Shape& x) {
-  const std::size_t spatial = x.size() > 2 ? layer_group(x, x.size() - 2).reduce_outer : 1;
-  return Group::rows(x[0] * x[1], spatial);
+  std::vector<std::size_t> reduced;
+  for (std::size_t a = 2; a < x.size(); ++a) reduced.push_back(a);
+  return Group::of(x, reduced);
 }
 
+// [N, C, spatial...] read as [N, G, C/G, spatial...]: the last axes from C/G on.
 Group channel_group(const Shape& x, std::size_t groups) {
-  const std::size_t per_example = layer_group(x, x.size() - 1).reduce_outer;
-  return Group::rows(x[0] * groups, per_example / groups);
+  Shape layout{x[0], groups, x[1] / groups};
+  std::vector<std::size_t> source{0, 1, 1}, reduced{2};
+  for (std::size_t a = 2; a < x.size(); ++a) {
+    layout.push_back(x[a]);
+    source.push_back(a);
+    reduced.push_back(a + 1);
+  }
+  return Group::of(layout, reduced, source);
 }
 
 namespace {
@@ -47,9 +51,15 @@ const AttrKind Num = AttrKind::Number, Int = AttrKind::Integer, Bool = AttrKind:
 
 // ---- shared checks -------------------------------------------------------
 
+void expect_channels(const Call& c, const char* name, const View* t, std::size_t ch) {
+  if (t) c.expect_shape(name, t->shape, {ch}, "one per channel, C = " + std::to_string(ch));
+}
+
 void expect_channels(const Call& c, const char* name, const Tensor* t, std::size_t ch) {
   if (t) c.expect_shape(name, *t, {ch}, "one per channel, C = " + std::to_string(ch));
 }
+
+const float* data_of(const View* v) { return v ? v->data : nullptr; }
 
 std::size_t spatial_size(const Shape& x) {
   std::size_t s = 1;
@@ -59,59 +69,66 @@ std::size_t spatial_size(const Shape& x) {
 
 Params channel_affine(const Call& c, std::size_t rank, std::size_t ch) {
   Params p;
-  p.scale = c.opt("gamma");
-  p.shift = c.opt("beta");
+  const View *g = c.opt_view("gamma"), *b = c.opt_view("beta");
+  expect_channels(c, "gamma", g, ch);
+  expect_channels(c, "beta", b, ch);
+  p.scale = data_of(g);
+  p.shift = data_of(b);
   p.scale_view = p.shift_view = channel_view(rank, ch);
-  expect_channels(c, "gamma", p.scale, ch);
-  expect_channels(c, "beta", p.shift, ch);
+  p.scale_name = "gamma";
+  p.shift_name = "beta";
   return p;
 }
 
-void need_rank(const Call& c, const Tensor& x, std::size_t lo, const char* layout) {
-  if (x.dimension() < lo)
-    c.fail("x must have rank at least " + std::to_string(lo) + " (" + layout +
-           ") but has shape " + shape_str(shape_of(x)));
+void need_rank(const Call& c, const Shape& x, std::size_t lo, const char* layout) {
+  if (x.size() < lo)
+    c.fail(Msg() << "x must have rank at least " << std::to_string(lo) << " (" << layout << ") but has shape " << shape_str(x));
 }
+
+void need_rank(const Call& c, const Tensor& x, std::size_t lo, const char* layout) { need_rank(c, shape_of(x), lo, layout); }
 
 void check_nonnegative(const Call& c, const char* name, const Tensor& t) {
   for (std::size_t k = 0; k < t.size(); ++k)
     if (t.data()[k] < 0)
-      c.fail(std::string(name) + " has a negative value (" + num_str(t.data()[k]) +
-             ") at index " + std::to_string(k));
+      c.fail(Msg() << std::string(name) << " has a negative value (" << num_str(t.data()[k]) << ") at index " << std::to_string(k));
 }
 
 // ---- vector norms ---------------------------------------------------------
 
-void vector_norm(Call& c, Measure m, Denominator d) {
-  const Tensor& x = c.in("x");
-  const Shape s = shape_of(x);
+void vector_norm(const Call& c, Description& d, Measure m, Denominator den) {
+  const Shape& s = c.view("x").shape;
   const std::size_t axis = norm_axis(c.integer("axis"), s.size(), c.op + ": axis");
-  Description desc{c.op, Group::along(s, axis), m, {false, d, c.num("eps")}, {}, {}};
-  if (const Tensor* g = c.opt("g")) {  // ScaleNorm: one learned scalar
-    c.expect_shape("g", *g, {1}, "one learned scalar");
-    desc.params.scale = g;
-    desc.params.scale_view = {1};
+  d = {c.op, Group::along(s, axis), m, {false, den, c.num("eps")}, {}, {}};
+  if (c.op == "scale_norm") {  // ScaleNorm: one learned scalar
+    const View* g = c.opt_view("g");
+    if (g) c.expect_shape("g", g->shape, {1}, "one learned scalar");
+    d.params.scale = data_of(g);
+    d.params.scale_view = {1};
+    d.params.scale_name = "g";
   }
-  c.out("y", run(x, desc));
 }
 
 // ---- LayerNorm family -----------------------------------------------------
 
-void layer_like(Call& c, Measure m, bool center) {
-  const Tensor& x = c.in("x");
-  const Shape s = shape_of(x);
+void layer_like(const Call& c, Description& d, Measure m, bool center) {
+  const Shape& s = c.view("x").shape;
   const std::size_t k = static_cast<std::size_t>(c.integer("normalized_ndim"));
   if (k > s.size())
-    c.fail("normalized_ndim (" + std::to_string(k) + ") exceeds the rank of x " + shape_str(s));
+    c.fail(Msg() << "normalized_ndim (" << std::to_string(k) << ") exceeds the rank of x " << shape_str(s));
   const Shape norm_shape(s.end() - k, s.end());
+  const View *g = c.opt_view("gamma"), *b = c.opt_view("beta");
+  if (g) c.expect_shape("gamma", g->shape, norm_shape, "the last normalized_ndim axes of x");
+  if (b) c.expect_shape("beta", b->shape, norm_shape, "the last normalized_ndim axes of x");
   Params p;
-  p.scale = c.opt("gamma");
-  p.shift = c.opt("beta");
-  p.scale_view = p.shift_view = norm_shape;
-  if (p.scale) c.expect_shape("gamma", *p.scale, norm_shape, "the last normalized_ndim axes of x");
-  if (p.shift) c.expect_shape("beta", *p.shift, norm_shape, "the last normalized_ndim axes of x");
-  Description d{c.op, layer_group(s, k), m, {center, Denominator::SqrtPlusEps, c.num("eps")}, p, {}};
-  c.out("y", run(x, d));
+  p.scale = data_of(g);
+  p.shift = data_of(b);
+  p.scale_view = norm_shape;
+  p.scale_name = "gamma";
+  if (center) {
+    p.shift_view = norm_shape;
+    p.shift_name = "beta";
+  }
+  d = {c.op, layer_group(s, k), m, {center, Denominator::SqrtPlusEps, c.num("eps")}, p, {}};
 }
 
 // ---- BatchNorm family -----------------------------------------------------
@@ -120,6 +137,16 @@ struct Running {
   const Tensor* mean;
   const Tensor* var;
 };
+
+// BatchNorm's description: per channel over batch and space.
+void describe_batch_norm(const Call& c, Description& d) {
+  const Shape& s = c.view("x").shape;
+  need_rank(c, s, 2, "[N, C, ...]");
+  d = {c.op, batch_group(s, s[0]), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
+       channel_affine(c, s.size(), s[1]), {}};
+  d.channel_axis = 1;
+  d.mode.running = c.has("training") && !c.flag("training");
+}
 
 Running running_inputs(const Call& c, std::size_t ch, bool required) {
   Running r{c.opt("running_mean"), c.opt("running_var")};
@@ -155,11 +182,12 @@ void batch_norm_with(Call& c, const Params& params) {
   const Shape s = shape_of(x);
   const bool training = c.flag("training");
   const Running r = running_inputs(c, s[1], !training);
-  Description d{c.op, batch_group(s, s[0]), Measure::MeanVar,
-                {true, Denominator::SqrtPlusEps, c.num("eps")}, params, {}};
+  Description d{c.op, batch_group(s, s[0]), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
+                params, {}};
+  d.channel_axis = 1;
   const double count = static_cast<double>(d.group.members());
   if (training && count < 2)
-    c.fail("training needs more than one value per channel (x has shape " + shape_str(s) + ")");
+    c.fail(Msg() << "training needs more than one value per channel (x has shape " << shape_str(s) << ")");
   Stats given;
   if (!training) {
     given = running_stats(r);
@@ -180,44 +208,38 @@ void batch_norm(Call& c) {
   batch_norm_with(c, channel_affine(c, x.dimension(), x.shape()[1]));
 }
 
-void instance_norm(Call& c) {
-  const Tensor& x = c.in("x");
-  need_rank(c, x, 3, "[N, C, spatial...]");
-  const Shape s = shape_of(x);
+void instance_norm(const Call& c, Description& d) {
+  const Shape& s = c.view("x").shape;
+  need_rank(c, s, 3, "[N, C, spatial...]");
   if (spatial_size(s) < 2)
-    c.fail("needs more than one spatial value per channel (x has shape " + shape_str(s) + ")");
-  Description d{c.op, instance_group(s), Measure::MeanVar,
-                {true, Denominator::SqrtPlusEps, c.num("eps")}, channel_affine(c, s.size(), s[1]), {}};
-  c.out("y", run(x, d));
+    c.fail(Msg() << "needs more than one spatial value per channel (x has shape " << shape_str(s) << ")");
+  d = {c.op, instance_group(s), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
+       channel_affine(c, s.size(), s[1]), {}};
+  d.channel_axis = 1;
 }
 
-void group_norm(Call& c) {
-  const Tensor& x = c.in("x");
-  need_rank(c, x, 2, "[N, C, ...]");
-  const Shape s = shape_of(x);
+void group_norm(const Call& c, Description& d) {
+  const Shape& s = c.view("x").shape;
+  need_rank(c, s, 2, "[N, C, ...]");
   const auto g = static_cast<std::size_t>(c.integer("num_groups"));
   if (s[1] % g)
-    c.fail("num_groups (" + std::to_string(g) + ") must divide the channel count C (" +
-           std::to_string(s[1]) + ")");
-  Description d{c.op, channel_group(s, g), Measure::MeanVar,
-                {true, Denominator::SqrtPlusEps, c.num("eps")}, channel_affine(c, s.size(), s[1]), {}};
-  c.out("y", run(x, d));
+    c.fail(Msg() << "num_groups (" << std::to_string(g) << ") must divide the channel count C (" << std::to_string(s[1]) << ")");
+  d = {c.op, channel_group(s, g), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
+       channel_affine(c, s.size(), s[1]), {}};
+  d.channel_axis = 1;
 }
 
-void ghost_batch_norm(Call& c) {
-  const Tensor& x = c.in("x");
-  need_rank(c, x, 2, "[N, C, ...]");
-  const Shape s = shape_of(x);
+void ghost_batch_norm(const Call& c, Description& d) {
+  const Shape& s = c.view("x").shape;
+  need_rank(c, s, 2, "[N, C, ...]");
   const auto v = static_cast<std::size_t>(c.integer("virtual_batch_size"));
   if (s[0] % v)
-    c.fail("virtual_batch_size (" + std::to_string(v) + ") must divide the batch size N (" +
-           std::to_string(s[0]) + ")");
-  Description d{c.op, batch_group(s, v), Measure::MeanVar,
-                {true, Denominator::SqrtPlusEps, c.num("eps")}, channel_affine(c, s.size(), s[1]), {}};
+    c.fail(Msg() << "virtual_batch_size (" << std::to_string(v) << ") must divide the batch size N (" << std::to_string(s[0]) << ")");
+  d = {c.op, batch_group(s, v), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
+       channel_affine(c, s.size(), s[1]), {}};
+  d.channel_axis = 1;
   if (d.group.members() < 2)
-    c.fail("each virtual batch needs more than one value per channel (virtual_batch_size " +
-           std::to_string(v) + ", x shape " + shape_str(s) + ")");
-  c.out("y", run(x, d));
+    c.fail(Msg() << "each virtual batch needs more than one value per channel (virtual_batch_size " << std::to_string(v) << ", x shape " << shape_str(s) << ")");
 }
 
 void batch_renorm(Call& c) {
@@ -236,7 +258,7 @@ void batch_renorm(Call& c) {
   }
   const Group g = batch_group(s, s[0]);
   if (g.members() < 2)
-    c.fail("training needs more than one value per channel (x has shape " + shape_str(s) + ")");
+    c.fail(Msg() << "training needs more than one value per channel (x has shape " << shape_str(s) << ")");
   const Stats batch = measure(x.data(), g, Measure::MeanVar);
   // Correction per channel, folded into the affine: gamma*r and gamma*d + beta.
   const double r_max = c.num("r_max"), d_max = c.num("d_max");
@@ -245,12 +267,12 @@ void batch_renorm(Call& c) {
     const double sb = std::sqrt(batch.spread[k] + eps), sr = std::sqrt((*r.var)(k) + eps);
     const double rr = std::min(std::max(sb / sr, 1 / r_max), r_max);
     const double dd = std::min(std::max((batch.center[k] - (*r.mean)(k)) / sr, -d_max), d_max);
-    const double gk = affine.scale ? (*affine.scale)(k) : 1.0;
-    const double bk = affine.shift ? (*affine.shift)(k) : 0.0;
+    const double gk = affine.scale ? affine.scale[k] : 1.0;
+    const double bk = affine.shift ? affine.shift[k] : 0.0;
     scale(k) = static_cast<float>(gk * rr);
     shift(k) = static_cast<float>(gk * dd + bk);
   }
-  Params folded{&scale, &shift, channel_view(s.size(), ch), channel_view(s.size(), ch), 0.0f};
+  Params folded{scale.data(), shift.data(), channel_view(s.size(), ch), channel_view(s.size(), ch), 0.0f};
   Description d{c.op, g, Measure::MeanVar, {true, Denominator::SqrtPlusEps, eps}, folded, {&batch}};
   c.out("y", run(x, d));
 }
@@ -340,29 +362,29 @@ void filter_response_norm(Call& c) {
 void register_norm_ops(Registry& r) {
   constexpr A axis{"axis", Int, Default(-1.0)}, eps12{"eps", Num, Default(1e-12)};
   static constexpr OpSpec ops[] = {
-    {"l2_normalize", {{"x"}}, {axis, eps12}, {"y"},
-            [](Call& c) { vector_norm(c, Measure::SumSquare, Denominator::MaxSqrtEps); }},
-    {"l1_normalize", {{"x"}}, {axis, eps12}, {"y"},
-            [](Call& c) { vector_norm(c, Measure::SumAbs, Denominator::MaxEps); }},
-    {"max_normalize", {{"x"}}, {axis, eps12}, {"y"},
-            [](Call& c) { vector_norm(c, Measure::MaxAbs, Denominator::MaxEps); }},
-    {"scale_norm", {{"x"}, {"g"}}, {axis, {"eps", Num, Default(1e-5)}}, {"y"},
-            [](Call& c) { vector_norm(c, Measure::SumSquare, Denominator::MaxSqrtEps); }},
+    {"l2_normalize", {{"x"}}, {axis, eps12}, {"y"}, nullptr,
+            [](const Call& c, Description& d) { vector_norm(c, d, Measure::SumSquare, Denominator::MaxSqrtEps); }},
+    {"l1_normalize", {{"x"}}, {axis, eps12}, {"y"}, nullptr,
+            [](const Call& c, Description& d) { vector_norm(c, d, Measure::SumAbs, Denominator::MaxEps); }},
+    {"max_normalize", {{"x"}}, {axis, eps12}, {"y"}, nullptr,
+            [](const Call& c, Description& d) { vector_norm(c, d, Measure::MaxAbs, Denominator::MaxEps); }},
+    {"scale_norm", {{"x"}, {"g"}}, {axis, {"eps", Num, Default(1e-5)}}, {"y"}, nullptr,
+            [](const Call& c, Description& d) { vector_norm(c, d, Measure::SumSquare, Denominator::MaxSqrtEps); }},
     {"layer_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-            {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-5)}}, {"y"},
-            [](Call& c) { layer_like(c, Measure::MeanVar, true); }},
+            {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-5)}}, {"y"}, nullptr,
+            [](const Call& c, Description& d) { layer_like(c, d, Measure::MeanVar, true); }},
     {"rms_norm", {{"x"}, {"gamma", true}},
-            {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-6)}}, {"y"},
-            [](Call& c) { layer_like(c, Measure::MeanSquare, false); }},
+            {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-6)}}, {"y"}, nullptr,
+            [](const Call& c, Description& d) { layer_like(c, d, Measure::MeanSquare, false); }},
     {"batch_norm", {{"x"}, {"gamma", true}, {"beta", true}, {"running_mean", true}, {"running_var", true}},
             {{"training", Bool, Default(true)}, {"momentum", Num, Default(0.1)}, {"eps", Num, Default(1e-5)}},
-            {"y", "running_mean", "running_var"}, batch_norm},
+            {"y", "running_mean", "running_var"}, batch_norm, describe_batch_norm},
     {"instance_norm", {{"x"}, {"gamma", true}, {"beta", true}}, {{"eps", Num, Default(1e-5)}},
-            {"y"}, instance_norm},
+            {"y"}, nullptr, instance_norm},
     {"group_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-            {{"num_groups", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, group_norm},
+            {{"num_groups", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, nullptr, group_norm},
     {"ghost_batch_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-            {{"virtual_batch_size", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, ghost_batch_norm},
+            {{"virtual_batch_size", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, nullptr, ghost_batch_norm},
     {"batch_renorm", {{"x"}, {"running_mean"}, {"running_var"}, {"gamma", true}, {"beta", true}},
             {{"r_max", Num, Default(3.0)}, {"d_max", Num, Default(5.0)}, {"training", Bool, Default(true)},
              {"eps", Num, Default(1e-5)}},

@@ -14,7 +14,7 @@ using A = AttrSpec;
 const AttrKind Num = AttrKind::Number;
 
 // One group per feature: the n rows of a column ([1, n, f, 1]).
-Group per_feature(const Tensor& x) { return Group{1, x.shape()[0], x.shape()[1], 1}; }
+Group per_feature(const Tensor& x) { return Group::of({x.shape()[0], x.shape()[1]}, {0}); }
 
 const Tensor& data_matrix(const Call& c) {
   const Tensor& x = c.in("x");
@@ -40,7 +40,7 @@ void scale_features(Call& c, const char* center, const char* divisor) {
   expect_features(c, divisor, f);
   const Tensor& dv = c.in(divisor);
   for (std::size_t k = 0; k < f; ++k)
-    if (dv(k) == 0) c.fail(std::string(divisor) + " is zero at index " + std::to_string(k));
+    if (dv(k) == 0) c.fail(Msg() << std::string(divisor) << " is zero at index " << std::to_string(k));
   Tensor y = (x - xt::view(c.in(center), xt::newaxis(), xt::all())) /
              xt::view(dv, xt::newaxis(), xt::all());
   c.out("y", y);
@@ -70,7 +70,7 @@ void min_max_apply(Call& c) {
   Tensor y = xt::empty<float>(x.shape());
   for (std::size_t k = 0; k < f; ++k) {
     if (hi(k) < lo(k))
-      c.fail("max (" + num_str(hi(k)) + ") is below min (" + num_str(lo(k)) + ") at index " + std::to_string(k));
+      c.fail(Msg() << "max (" << num_str(hi(k)) << ") is below min (" << num_str(lo(k)) << ") at index " << std::to_string(k));
     const double range = hi(k) > lo(k) ? double(hi(k)) - lo(k) : 1.0;  // zero range counts as 1
     for (std::size_t i = 0; i < x.shape()[0]; ++i)
       y(i, k) = static_cast<float>(low + (x(i, k) - double(lo(k))) * (high - low) / range);
@@ -91,8 +91,7 @@ void robust_fit(Call& c) {
   const Tensor& x = data_matrix(c);
   const double ql = c.num("q_low"), qh = c.num("q_high");
   if (ql < 0 || qh > 100 || ql > qh)
-    c.fail("q_low (" + num_str(ql) + ") and q_high (" + num_str(qh) +
-           ") must satisfy 0 <= q_low <= q_high <= 100");
+    c.fail(Msg() << "q_low (" << num_str(ql) << ") and q_high (" << num_str(qh) << ") must satisfy 0 <= q_low <= q_high <= 100");
   const std::size_t n = x.shape()[0], f = x.shape()[1];
   std::vector<double> med(f), iqr(f);
   for (std::size_t k = 0; k < f; ++k) {
@@ -109,7 +108,7 @@ void robust_fit(Call& c) {
 void whiten(Call& c) {
   const Tensor& x = data_matrix(c);
   const std::size_t n = x.shape()[0], f = x.shape()[1];
-  if (f > 256) c.fail("x has " + std::to_string(f) + " features; whitening supports at most 256");
+  if (f > 256) c.fail(Msg() << "x has " << std::to_string(f) << " features; whitening supports at most 256");
   const double eps = c.num("eps");
   c.check_work(double(n) * f * f, "the covariance of x");
   const Stats st = measure(x.data(), per_feature(x), Measure::MeanVar);
@@ -121,8 +120,7 @@ void whiten(Call& c) {
   for (std::size_t k = 0; k < f; ++k) top = std::max(top, cov[k * f + k]);
   for (std::size_t k = 0; k < f; ++k)
     if (!(cov[k * f + k] > 1e-12 * std::max(top, 1e-300)))
-      c.fail("the covariance plus eps * I is singular (eigenvalue " + num_str(cov[k * f + k]) +
-             "); use a larger eps");
+      c.fail(Msg() << "the covariance plus eps * I is singular (eigenvalue " << num_str(cov[k * f + k]) << "); use a larger eps");
   Tensor m = xt::empty<float>({f, f});
   for (std::size_t a = 0; a < f; ++a)
     for (std::size_t b = 0; b < f; ++b) {

@@ -14,56 +14,59 @@ using A = AttrSpec;
 const AttrKind Int = AttrKind::Integer, Bool = AttrKind::Bool, Str = AttrKind::String,
                List = AttrKind::IntList;
 
-Shape dims(const Call& c, const char* name, bool allow_zero) {
-  Shape s;
-  for (long long v : c.ints(name)) {
-    if (v < (allow_zero ? 0 : 1))
-      c.fail(std::string(name) + " has a size " + std::to_string(v) + "; sizes must be >= " +
-             (allow_zero ? "0" : "1"));
-    s.push_back(static_cast<std::size_t>(v));
-  }
-  return s;
-}
-
 Value shape_value(const Shape& s) {
   return Value::ints({s.size()}, std::vector<std::int64_t>(s.begin(), s.end()));
 }
 
-// Members of the group holding element index of a [B, T, D] tensor.
-// LN / RMSNorm read it as [B, T, D]; BN / IN / GN take channels first, so
-// the same numbers are laid out as [B, D, T] and their offsets mapped back.
+// The method's own description on a tensor of shape s (no data).
+Description describe_method(const Call& c, const std::string& method, const Shape& s) {
+  Request r;
+  r.op = {method, double(method.size())};
+  Request::Input x;
+  x.name = {"x", 1};
+  x.dims.assign(s.begin(), s.end());
+  x.rank = double(s.size());
+  r.inputs.push_back(std::move(x));
+  if (c.has("num_groups")) r.attrs.push_back({{"num_groups", 10}, c.num("num_groups"), 0});
+  return describe_request(r);
+}
+
+// Members of the group holding element `index` of a [B, T, D] tensor, read
+// from the method's description. A method whose channels sit on axis 1
+// (BatchNorm, InstanceNorm, GroupNorm: [N, C, L]) reads the sequence as
+// [B, D, T], as x.transpose(1, 2) hands it to them.
 void reduction_group(Call& c) {
-  const Shape s = dims(c, "shape", false);
+  const Shape s = c.sizes("shape", 1);
   if (s.size() != 3) c.fail("shape must be [B, T, D] (3 sizes) but has " + std::to_string(s.size()));
   if (checked_size(s, c.op + ": shape") > (1u << 20))
-    c.fail("shape " + shape_str(s) + " has more than 2^20 elements; a group listing is for figures");
+    c.fail(Msg() << "shape " << shape_str(s) << " has more than 2^20 elements; a group listing is for figures");
   const auto idx = c.ints("index");
   if (idx.size() != 3) c.fail("index must be [b, t, d] (3 numbers) but has " + std::to_string(idx.size()));
   for (std::size_t a = 0; a < 3; ++a)
     if (idx[a] < 0 || idx[a] >= static_cast<long long>(s[a]))
-      c.fail("index[" + std::to_string(a) + "] (" + std::to_string(idx[a]) + ") is out of range for shape " +
-             shape_str(s));
-  const std::size_t B = s[0], T = s[1], D = s[2];
-  const std::size_t b = idx[0], t = idx[1], d = idx[2];
+      c.fail(Msg() << "index[" << std::to_string(a) << "] (" << std::to_string(idx[a]) << ") is out of range for shape " << shape_str(s));
   const std::string& m = c.str("method");
-  const bool tokens = m == "layer_norm" || m == "rms_norm";
-  const Shape cf{B, D, T};  // channels-first view for BN / IN / GN
-  Group g;
-  if (tokens) g = layer_group(s, 1);
-  else if (m == "batch_norm") g = batch_group(cf, B);
-  else if (m == "instance_norm") g = instance_group(cf);
-  else if (m == "group_norm") {
-    if (!c.has("num_groups")) c.fail("method group_norm needs the attribute num_groups");
-    const auto G = static_cast<std::size_t>(c.integer("num_groups"));
-    if (D % G)
-      c.fail("num_groups (" + std::to_string(G) + ") must divide the channel count D (" + std::to_string(D) + ")");
-    g = channel_group(cf, G);
-  } else
-    c.fail("method must be one of batch_norm, layer_norm, rms_norm, instance_norm, group_norm (got \"" + m + "\")");
-  const std::size_t off = tokens ? (b * T + t) * D + d : (b * D + d) * T + t;
+  const std::size_t B = s[0], T = s[1], D = s[2];
+  const Shape cf{B, D, T};
+  Description d;
+  bool channels_first = false;
+  try {
+    d = describe_method(c, m, s);
+    channels_first = d.channel_axis == 1;
+  } catch (const InputError&) {
+    channels_first = true;  // it may hold only with channels on axis 1; that try names the problem
+  }
+  try {
+    if (channels_first) d = describe_method(c, m, cf);
+  } catch (const InputError& e) {
+    c.fail(std::string("method ") + e.what());
+  }
+  const std::size_t b = idx[0], t = idx[1], dd = idx[2];
+  const Group& g = d.group;
+  const std::size_t off = channels_first ? (b * D + dd) * T + t : (b * T + t) * D + dd;
   std::vector<std::array<std::int64_t, 3>> members;
   for (std::size_t o : g.offsets(g.stat_of(off))) {
-    if (tokens) members.push_back({std::int64_t(o / (T * D)), std::int64_t(o / D % T), std::int64_t(o % D)});
+    if (!channels_first) members.push_back({std::int64_t(o / (T * D)), std::int64_t(o / D % T), std::int64_t(o % D)});
     else members.push_back({std::int64_t(o / (D * T)), std::int64_t(o % T), std::int64_t(o / T % D)});
   }
   std::sort(members.begin(), members.end());
@@ -73,11 +76,11 @@ void reduction_group(Call& c) {
 }
 
 void reduce_shape(Call& c) {
-  const Shape s = dims(c, "shape", true);
+  const Shape s = c.sizes("shape", 0);
   std::vector<bool> reduced(s.size(), false);
   for (long long a : c.ints("axes")) {
     const std::size_t ax = norm_axis(a, s.size(), c.op + ": axes entry");
-    if (reduced[ax]) c.fail("axes lists axis " + std::to_string(ax) + " twice");
+    if (reduced[ax]) c.fail(Msg() << "axes lists axis " << std::to_string(ax) << " twice");
     reduced[ax] = true;
   }
   const bool keep = c.flag("keepdim");
@@ -89,15 +92,14 @@ void reduce_shape(Call& c) {
 }
 
 void broadcast_shape(Call& c) {
-  const Shape a = dims(c, "a", true), b = dims(c, "b", true);
+  const Shape a = c.sizes("a", 0), b = c.sizes("b", 0);
   const std::size_t r = std::max(a.size(), b.size());
   Shape out(r);
   for (std::size_t k = 0; k < r; ++k) {  // align from the right
     const std::size_t x = k < r - a.size() ? 1 : a[k - (r - a.size())];
     const std::size_t y = k < r - b.size() ? 1 : b[k - (r - b.size())];
     if (x != y && x != 1 && y != 1)
-      c.fail("a " + shape_str(a) + " and b " + shape_str(b) + " are incompatible at axis " +
-             std::to_string(long(k) - long(r)) + " (" + std::to_string(x) + " vs " + std::to_string(y) + ")");
+      c.fail(Msg() << "a " << shape_str(a) << " and b " << shape_str(b) << " are incompatible at axis " << std::to_string(long(k) - long(r)) << " (" << std::to_string(x) << " vs " << std::to_string(y) << ")");
     out[k] = x == 1 ? y : x;
   }
   c.out("shape", shape_value(out));

@@ -27,7 +27,7 @@ void weight_norm(Call& c) {
   c.expect_shape("g", c.in("g"), {v.shape()[0]}, "one per output, O = " + std::to_string(v.shape()[0]));
   // measure: L2 over the output's weights; no eps, so a zero row is an error
   Description d{c.op, per_output(v), Measure::SumSquare, {false, Denominator::MaxSqrtEps, 0.0},
-                {&c.in("g"), nullptr, output_view(v), {}, 0.0f}, {}};
+                {c.in("g").data(), nullptr, output_view(v), {}, 0.0f, "g"}, {}};
   c.out("w", run(v, d));
 }
 

@@ -1,6 +1,7 @@
 // The operation registry: name lookup and every check made at the door.
 #include <cmath>
 #include <cstdint>
+#include <cctype>
 #include <cstring>
 
 #include "normlab/ops.hpp"
@@ -20,24 +21,6 @@ const char* kind_name(AttrKind k) {
   return "?";
 }
 
-// Index of the first NaN or +-Inf in p[0..n), or n: exponent bits all ones.
-// Written as a branch-free OR over blocks so that it vectorizes.
-std::size_t first_non_finite(const float* p, std::size_t n) {
-  std::size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    std::uint32_t any = 0;
-    for (std::size_t k = 0; k < 64; ++k) {
-      std::uint32_t b;
-      std::memcpy(&b, p + i + k, 4);
-      any |= ((b & 0x7f800000u) == 0x7f800000u);
-    }
-    if (any) break;
-  }
-  for (; i < n; ++i)
-    if (!std::isfinite(p[i])) return i;
-  return n;
-}
-
 }  // namespace
 
 Attr Default::value() const {
@@ -49,6 +32,12 @@ Attr Default::value() const {
 namespace {
 
 bool whole(double v) { return std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9e15; }
+
+std::string names_of(const std::initializer_list<const char*>& v) {
+  std::string s;
+  for (const char* e : v) s += (s.empty() ? "" : ", ") + std::string(e);
+  return s.empty() ? "none" : s;
+}
 
 template <class T>
 std::string names(const std::initializer_list<T>& v) {
@@ -63,7 +52,7 @@ std::string names(const std::initializer_list<T>& v) {
 // Range rules shared by every operation, by attribute name.
 void check_range(const std::string& op, const std::string& name, double v) {
   auto bad = [&](const std::string& rule) {
-    throw InputError(op + ": " + name + " must be " + rule + " (got " + num_str(v) + ")");
+    (Msg() << op << ": " << name << " must be " << rule << " (got " << num_str(v) << ")").raise();
   };
   if (name == "eps" && v < 0) bad(">= 0");
   if (name == "momentum" && (v < 0 || v > 1)) bad("in [0, 1]");
@@ -77,18 +66,93 @@ void check_range(const std::string& op, const std::string& name, double v) {
 
 }  // namespace
 
+// ---- Outputs ------------------------------------------------------------
+
+float* Outputs::allocate(const std::string& op, const std::string& name, const Shape& shape, bool checked) {
+  Output o;
+  o.name = name;
+  o.shape = shape;
+  o.checked = checked;
+  const std::size_t n = o.size();
+  for (const Target& t : targets) {
+    if (t.name != name) continue;
+    if (t.size != n)
+      (Msg() << op << ": the target for output " << name << " holds " << std::to_string(t.size) << " numbers but " << name << " has " << std::to_string(n) << " (shape " << shape_str(shape) << ")").raise();
+    bool overlaps = false;
+    for (const auto& [p, m] : inputs) overlaps |= p < t.data + t.size && t.data < p + m;
+    if (!overlaps) {
+      o.data = t.data;
+      list.push_back(std::move(o));
+      return t.data;
+    }
+    // Written beside the target, copied in when the op is done (an input may still be read).
+    owned_.emplace_back(new float[std::max<std::size_t>(n, 1)]);
+    pending_.emplace_back(t.data, owned_.back().get());
+    pending_size_.push_back(n);
+    o.data = owned_.back().get();
+    list.push_back(std::move(o));
+    return list.back().data;
+  }
+  owned_.emplace_back(new float[std::max<std::size_t>(n, 1)]);
+  o.data = owned_.back().get();
+  list.push_back(std::move(o));
+  return list.back().data;
+}
+
+Output& Outputs::add_ints(const std::string& name, const Shape& shape, const std::vector<std::int64_t>& v) {
+  Output o;
+  o.name = name;
+  o.shape = shape;
+  o.integer = true;
+  o.checked = true;
+  o.ints.assign(v.begin(), v.end());
+  list.push_back(std::move(o));
+  return list.back();
+}
+
+void Outputs::finish() {
+  for (std::size_t k = 0; k < pending_.size(); ++k)
+    std::memcpy(pending_[k].first, pending_[k].second, pending_size_[k] * sizeof(float));
+  for (Output& o : list)
+    for (std::size_t k = 0; k < pending_.size(); ++k)
+      if (o.data == pending_[k].second) o.data = pending_[k].first;
+  pending_.clear();
+  pending_size_.clear();
+}
+
+void Outputs::clear() {
+  list.clear();
+  targets.clear();
+  inputs.clear();
+  owned_.clear();
+  pending_.clear();
+  pending_size_.clear();
+}
+
 // ---- Call --------------------------------------------------------------
 
-const Tensor& Call::in(const std::string& name) const {
+const View& Call::view(const std::string& name) const {
   auto it = inputs_.find(name);
   if (it == inputs_.end()) fail("missing input '" + name + "'");
   return it->second;
 }
 
-const Tensor* Call::opt(const std::string& name) const {
+const View* Call::opt_view(const std::string& name) const {
   auto it = inputs_.find(name);
   return it == inputs_.end() ? nullptr : &it->second;
 }
+
+const Tensor& Call::in(const std::string& name) const {
+  const View& v = view(name);
+  auto it = tensors_.find(name);
+  if (it != tensors_.end()) return it->second;
+  if (!v.data) fail("input " + name + " has no data here");
+  Tensor t = xt::empty<float>(v.shape);
+  std::memcpy(t.data(), v.data, v.size() * sizeof(float));
+  return tensors_.emplace(name, std::move(t)).first->second;
+}
+
+const Tensor* Call::opt(const std::string& name) const { return inputs_.count(name) ? &in(name) : nullptr; }
 
 bool Call::has(const std::string& name) const { return attrs_.count(name) > 0; }
 
@@ -98,9 +162,7 @@ double Call::num(const std::string& name) const {
   return std::get<double>(it->second);
 }
 
-long long Call::integer(const std::string& name) const {
-  return static_cast<long long>(num(name));
-}
+long long Call::integer(const std::string& name) const { return static_cast<long long>(num(name)); }
 
 bool Call::flag(const std::string& name) const {
   auto it = attrs_.find(name);
@@ -122,23 +184,36 @@ std::vector<long long> Call::ints(const std::string& name) const {
   return out;
 }
 
-void Call::fail(const std::string& msg) const { throw InputError(op + ": " + msg); }
+Shape Call::sizes(const std::string& name, std::size_t lo) const {
+  Shape s;
+  for (long long v : ints(name)) {
+    if (v < static_cast<long long>(lo))
+      fail(name + " has a size " + std::to_string(v) + "; sizes must be >= " + std::to_string(lo));
+    if (v > static_cast<long long>(kMaxElements))
+      fail(name + " has a size " + std::to_string(v) + ", more than the limit of " + std::to_string(kMaxElements));
+    s.push_back(static_cast<std::size_t>(v));
+  }
+  return s;
+}
+
+void Call::fail(const std::string& msg) const { (Msg() << op << ": " << msg).raise(); }
 
 void Call::check_work(double work, const std::string& what) const {
   if (work > kMaxWork)
     fail(what + " needs about " + num_str(work) + " operations, more than the limit of " + num_str(kMaxWork));
 }
 
-void Call::expect_shape(const std::string& input, const Tensor& t, const Shape& want,
-                        const std::string& what) const {
-  Shape got(t.shape().begin(), t.shape().end());
+void Call::expect_shape(const std::string& input, const Shape& got, const Shape& want, const std::string& what) const {
   if (got != want)
     fail(input + " has shape " + shape_str(got) + " but must have shape " + shape_str(want) +
          (what.empty() ? "" : " (" + what + ")"));
 }
 
-void Call::expect_rank(const std::string& input, const Tensor& t, std::size_t lo,
-                       std::size_t hi) const {
+void Call::expect_shape(const std::string& input, const Tensor& t, const Shape& want, const std::string& what) const {
+  expect_shape(input, Shape(t.shape().begin(), t.shape().end()), want, what);
+}
+
+void Call::expect_rank(const std::string& input, const Tensor& t, std::size_t lo, std::size_t hi) const {
   const std::size_t r = t.dimension();
   if (r < lo || (hi && r > hi)) {
     std::string want = hi == lo ? std::to_string(lo)
@@ -147,6 +222,25 @@ void Call::expect_rank(const std::string& input, const Tensor& t, std::size_t lo
     fail(input + " must have rank " + want + " but has shape " +
          shape_str(Shape(t.shape().begin(), t.shape().end())));
   }
+}
+
+float* Call::output(const std::string& name, const Shape& shape, bool checked) {
+  if (!outputs_) fail("describing only: no output " + name);
+  return outputs_->allocate(op, name, shape, checked);
+}
+
+void Call::out(const std::string& name, const Tensor& t) {
+  float* y = output(name, Shape(t.shape().begin(), t.shape().end()));
+  std::memcpy(y, t.data(), t.size() * sizeof(float));
+}
+
+void Call::out(const std::string& name, const Value& v) {
+  if (!v.integer) {
+    std::memcpy(output(name, v.shape), v.f.data(), v.f.size() * sizeof(float));
+    return;
+  }
+  if (!outputs_) fail("describing only: no output " + name);
+  outputs_->add_ints(name, v.shape, v.i);
 }
 
 // ---- registry ------------------------------------------------------------
@@ -167,71 +261,236 @@ const Registry& registry() {
   return r;
 }
 
-std::map<std::string, Value> run_op(const std::string& op, std::map<std::string, Tensor> inputs,
-                                    const std::map<std::string, Attr>& given) {
-  const auto& reg = registry();
-  auto it = reg.find(op);
-  if (it == reg.end()) throw InputError("unknown operation '" + op + "'");
-  const OpSpec& spec = *it->second;
+namespace {
 
-  // Inputs: known names, required ones present, non-empty, finite.
-  for (const auto& [name, t] : inputs) {
+// A caller's name, checked before it is used or printed: at most kMaxName
+// letters, digits and underscores. A bad one is shown escaped and cut short.
+std::string shown(const std::string& s) {
+  std::string out;
+  for (unsigned char ch : s.substr(0, 40)) {
+    if (ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '\'') out += static_cast<char>(ch);
+    else {
+      const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[ch >> 4];
+      out += hex[ch & 15];
+    }
+  }
+  return s.size() > 40 ? out + "..." : out;
+}
+
+__attribute__((noinline)) void check_name(const std::string& prefix, const char* what, const Request::Name& n) {
+  if (!(n.length >= 1))
+    (Msg() << prefix << what << " is empty").raise();
+  if (n.length > kMaxName)
+    (Msg() << prefix << what << " '" << shown(n.text) << "' is too long (" << num_str(n.length) << " characters; at most " << std::to_string(kMaxName) << ")").raise();
+  for (unsigned char ch : n.text)
+    if (!(std::isalnum(ch) || ch == '_'))
+      (Msg() << prefix << what << " '" << shown(n.text) << "' may hold only letters, digits and underscores").raise();
+}
+
+// A size or count from the caller: a whole number from 0 to 2^53.
+bool whole_size(double d) { return d >= 0 && d <= 9007199254740992.0 && std::floor(d) == d; }
+
+// Integers that become sizes: no larger than the element limit, so no
+// conversion can wrap.
+__attribute__((noinline)) void check_integer_range(const std::string& op, const std::string& name, double v) {
+  static const char* sizes[] = {"num_groups", "virtual_batch_size", "size", "normalized_ndim", "count", "d_k",
+                                "n_power_iterations"};
+  for (const char* s : sizes)
+    if (name == s && v > double(kMaxElements))
+      (Msg() << op << ": " << name << " must be at most " << std::to_string(kMaxElements) << " (got " << num_str(v) << ")").raise();
+  if (name == "axis" && std::fabs(v) > 2147483647.0)
+    (Msg() << op << ": axis (" << num_str(v) << ") is out of range").raise();
+}
+
+struct Checked {
+  const OpSpec* spec = nullptr;
+  std::map<std::string, View> inputs;
+  std::map<std::string, Attr> attrs;
+};
+
+Checked check(const Request& r, bool describing) {
+  check_name("", "operation name", r.op);
+  const auto& reg = registry();
+  auto it = reg.find(r.op.text);
+  if (it == reg.end()) (Msg() << "unknown operation '" << r.op.text << "'").raise();
+  Checked c;
+  c.spec = it->second;
+  const OpSpec& spec = *c.spec;
+  const std::string& op = r.op.text;
+  const std::string at = op + ": ";
+
+  for (const auto& in : r.inputs) {
+    check_name(at, "input name", in.name);
+    const std::string& name = in.name.text;
     bool known = false;
     for (const auto& s : spec.inputs) known |= s.name == name;
-    if (!known)
-      throw InputError(op + ": unknown input '" + name + "' (inputs: " + names(spec.inputs) + ")");
-    if (t.size() == 0)
-      throw InputError(op + ": " + name + " is empty (shape " +
-                       shape_str(Shape(t.shape().begin(), t.shape().end())) + ")");
-    if (const std::size_t k = first_non_finite(t.data(), t.size()); k < t.size())
-      throw InputError(op + ": " + name + " has a non-finite value (" + num_str(t.data()[k]) + ") at index " +
-                       std::to_string(k));
+    if (!known) (Msg() << at << "unknown input '" << name << "' (inputs: " << names(spec.inputs) << ")").raise();
+    if (c.inputs.count(name)) (Msg() << at << "input " << name << " is given twice").raise();
+    if (!(in.rank <= kMaxRank) || in.dims.size() != in.rank)
+      (Msg() << at << name << " has rank " << num_str(in.rank) << ", more than " << std::to_string(kMaxRank)).raise();
+    Shape shape;
+    for (std::size_t a = 0; a < in.dims.size(); ++a) {
+      const double d = in.dims[a];
+      if (!whole_size(d))
+        (Msg() << at << name << " has an invalid size " << num_str(d) << " at axis " << std::to_string(a) << " (sizes are whole numbers >= 0)").raise();
+      if (d > double(kMaxElements))
+        (Msg() << at << name << " has a size " << num_str(d) << " at axis " << std::to_string(a) << ", more than the limit of " << std::to_string(kMaxElements) << " elements").raise();
+      shape.push_back(static_cast<std::size_t>(d));
+    }
+    const std::size_t n = checked_size(shape, at + name);
+    if (!describing && in.count != double(n))
+      (Msg() << at << name << " has " << num_str(in.count) << " values but shape " << shape_str(shape) << " needs " << std::to_string(n)).raise();
+    if (n == 0) (Msg() << at << name << " is empty (shape " << shape_str(shape) << ")").raise();
+    if (!describing && !in.data) (Msg() << at << name << " has no data").raise();
+    // Pure descriptions check their main input in the kernels, as they read it.
+    const bool engine_checks = !spec.body && name == spec.inputs.begin()->name;
+    if (in.data && !engine_checks)
+      if (const std::size_t k = first_non_finite(in.data, n); k < n)
+        (Msg() << at << name << " has a non-finite value (" << num_str(in.data[k]) << ") at index " << std::to_string(k)).raise();
+    c.inputs.emplace(name, View{in.data, std::move(shape)});
   }
   for (const auto& s : spec.inputs)
-    if (!s.optional && !inputs.count(s.name))
-      throw InputError(op + ": missing input '" + s.name + "'");
+    if (!s.optional && !c.inputs.count(s.name) && !(describing && s.name == spec.inputs.begin()->name))
+      if (!describing) (Msg() << at << "missing input '" << s.name << "'").raise();
 
-  // Attributes: known names, right kinds, finite, in range; defaults filled in.
-  std::map<std::string, Attr> attrs;
-  for (const auto& [name, a] : given) {
+  for (const auto& a : r.attrs) {
+    check_name(at, "attribute name", a.name);
+    const std::string& name = a.name.text;
     const AttrSpec* spec_a = nullptr;
     for (const auto& s : spec.attrs)
       if (s.name == name) spec_a = &s;
     if (!spec_a)
-      throw InputError(op + ": unknown attribute '" + name + "' (attributes: " +
-                       names(spec.attrs) + ")");
+      (Msg() << at << "unknown attribute '" << name << "' (attributes: " << names(spec.attrs) << ")").raise();
+    if (c.attrs.count(name)) (Msg() << at << "attribute " << name << " is given twice").raise();
     const AttrKind k = spec_a->kind;
-    const bool ok = ((k == AttrKind::Number || k == AttrKind::Integer) &&
-                     std::holds_alternative<double>(a)) ||
-                    (k == AttrKind::Bool && std::holds_alternative<bool>(a)) ||
-                    (k == AttrKind::String && std::holds_alternative<std::string>(a)) ||
-                    (k == AttrKind::IntList && std::holds_alternative<std::vector<double>>(a));
-    if (!ok) throw InputError(op + ": attribute " + name + " must be " + kind_name(k));
-    if (auto* d = std::get_if<double>(&a)) {
-      if (!std::isfinite(*d))
-        throw InputError(op + ": " + name + " must be finite (got " + num_str(*d) + ")");
+    const Attr& v = a.value;
+    const bool ok = ((k == AttrKind::Number || k == AttrKind::Integer) && std::holds_alternative<double>(v)) ||
+                    (k == AttrKind::Bool && std::holds_alternative<bool>(v)) ||
+                    (k == AttrKind::String && std::holds_alternative<std::string>(v)) ||
+                    (k == AttrKind::IntList && std::holds_alternative<std::vector<double>>(v));
+    if (!ok) (Msg() << at << "attribute " << name << " must be " << kind_name(k)).raise();
+    if (auto* d = std::get_if<double>(&v)) {
+      if (!std::isfinite(*d)) (Msg() << at << name << " must be finite (got " << num_str(*d) << ")").raise();
       if (k == AttrKind::Integer && !whole(*d))
-        throw InputError(op + ": " + name + " must be an integer (got " + num_str(*d) + ")");
+        (Msg() << at << name << " must be an integer from -2^53 to 2^53 (got " << num_str(*d) << ")").raise();
+      if (k == AttrKind::Integer) check_integer_range(op, name, *d);
       check_range(op, name, *d);
     }
-    if (auto* l = std::get_if<std::vector<double>>(&a))
-      for (double v : *l)
-        if (!whole(v))
-          throw InputError(op + ": " + name + " must hold integers (got " + num_str(v) + ")");
-    attrs[name] = a;
+    if (auto* text = std::get_if<std::string>(&v)) {
+      if (a.text_length > kMaxName)
+        (Msg() << at << name << " is too long (" << num_str(a.text_length) << " characters; at most " << std::to_string(kMaxName) << ")").raise();
+      for (unsigned char ch : *text)
+        if (ch < 0x20 || ch == 0x7f)
+          (Msg() << at << name << " '" << shown(*text) << "' holds a control character").raise();
+    }
+    if (auto* l = std::get_if<std::vector<double>>(&v))
+      for (double e : *l)
+        if (!whole(e))
+          (Msg() << at << name << " must hold integers from -2^53 to 2^53 (got " << num_str(e) << ")").raise();
+    c.attrs[name] = v;
   }
   for (const auto& s : spec.attrs)
-    if (!attrs.count(s.name) && s.fallback) attrs[s.name] = s.fallback.value();
+    if (!c.attrs.count(s.name) && s.fallback) c.attrs[s.name] = s.fallback.value();
+  return c;
+}
 
-  Call call(op, inputs, attrs);
-  spec.body(call);
+// The body of an op that is a description: the engine, from x into y.
+void run_description(Call& call, const OpSpec& spec) {
+  Description d;
+  spec.describe(call, d);
+  const View& x = call.view(spec.inputs.begin()->name);
+  float* y = call.output(*spec.outputs.begin(), x.shape, true);
+  execute(d, x.data, y, x.shape);
+}
 
-  for (const auto& [name, v] : call.outputs)
-    if (!v.integer)
-      if (const std::size_t k = first_non_finite(v.f.data(), v.f.size()); k < v.f.size())
-        throw InputError(op + ": output " + name + " is not finite at index " + std::to_string(k) +
-                         " (float32 overflow)");
-  return std::move(call.outputs);
+}  // namespace
+
+void execute_request(const Request& r, Outputs& outs) {
+  const Checked c = check(r, false);
+  const OpSpec& spec = *c.spec;
+  const std::string& op = r.op.text;
+  for (const auto& [name, target] : r.targets) {
+    check_name(op + ": ", "output name", name);
+    bool known = false;
+    for (const char* o : spec.outputs) known |= name.text == o;
+    if (!known) (Msg() << op << ": no output named '" << name.text << "' (outputs: " << names_of(spec.outputs) << ")").raise();
+    if (!target.data) (Msg() << op << ": the target for output " << name.text << " is not a tensor").raise();
+    for (const Target& t : outs.targets) {
+      if (t.name == name.text) (Msg() << op << ": output " << name.text << " has two targets").raise();
+      if (t.data < target.data + target.size && target.data < t.data + t.size)
+        (Msg() << op << ": the targets for outputs " << t.name << " and " << name.text << " overlap").raise();
+    }
+    Target t = target;
+    t.name = name.text;
+    outs.targets.push_back(t);
+  }
+  for (const auto& [name, v] : c.inputs) outs.inputs.emplace_back(v.data, v.size());
+
+  Call call(op, c.inputs, c.attrs, &outs);
+  if (spec.body) spec.body(call);
+  else run_description(call, spec);
+
+  for (const Output& o : outs.list)
+    if (!o.integer && !o.checked)
+      if (const std::size_t k = first_non_finite(o.data, o.size()); k < o.size())
+        (Msg() << op << ": output " << o.name << " is not finite at index " << std::to_string(k) << " (float32 overflow)").raise();
+  outs.finish();
+}
+
+Description describe_request(const Request& r) {
+  const Checked c = check(r, true);
+  if (!c.spec->describe) {
+    std::string list;
+    for (const auto& n : described_ops()) list += (list.empty() ? "" : ", ") + n;
+    (Msg() << r.op.text << ": not a normalization with a description (those are: " << list << ")").raise();
+  }
+  if (!c.inputs.count(c.spec->inputs.begin()->name))
+    (Msg() << r.op.text << ": describing needs the shape of " << c.spec->inputs.begin()->name).raise();
+  Call call(r.op.text, c.inputs, c.attrs, nullptr);
+  Description d;
+  c.spec->describe(call, d);
+  return d;
+}
+
+std::vector<std::string> described_ops() {
+  std::vector<std::string> out;
+  for (const auto& [name, spec] : registry())
+    if (spec->describe) out.push_back(name);
+  return out;
+}
+
+std::map<std::string, Value> run_op(const std::string& op, const std::map<std::string, Tensor>& inputs,
+                                    const std::map<std::string, Attr>& attrs) {
+  Request r;
+  r.op = {op, double(op.size())};
+  for (const auto& [name, t] : inputs) {
+    Request::Input in;
+    in.name = {name, double(name.size())};
+    in.dims.assign(t.shape().begin(), t.shape().end());
+    in.rank = double(in.dims.size());
+    in.data = t.data();
+    in.count = double(t.size());
+    r.inputs.push_back(std::move(in));
+  }
+  for (const auto& [name, a] : attrs) {
+    Request::Attribute at{{name, double(name.size())}, a, 0};
+    if (auto* s = std::get_if<std::string>(&a)) at.text_length = double(s->size());
+    r.attrs.push_back(std::move(at));
+  }
+  Outputs outs;
+  execute_request(r, outs);
+  std::map<std::string, Value> result;
+  for (const Output& o : outs.list) {
+    Value v;
+    v.shape = o.shape;
+    v.integer = o.integer;
+    if (o.integer) v.i.assign(o.ints.begin(), o.ints.end());
+    else v.f.assign(o.data, o.data + o.size());
+    result[o.name] = std::move(v);
+  }
+  return result;
 }
 
 }  // namespace normlab

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace normlab {
@@ -21,6 +22,18 @@ Value Value::ints(Shape shape, std::vector<std::int64_t> data) {
   return v;
 }
 
+Msg& Msg::operator<<(const char* s) {
+  text += s;
+  return *this;
+}
+
+Msg& Msg::operator<<(const std::string& s) {
+  text += s;
+  return *this;
+}
+
+void Msg::raise() const { throw InputError(text); }
+
 std::string shape_str(const Shape& s) {
   std::string out = "[";
   for (std::size_t a = 0; a < s.size(); ++a) out += (a ? ", " : "") + std::to_string(s[a]);
@@ -38,11 +51,11 @@ double times_pow10(double a, int k) {
 
 }  // namespace
 
-// The shortest decimal (up to 17 significant digits) that reads back as v, in
-// the style of printf's %g ("0.1", "1e-05", "-2.5"); when 17 digits are needed the
-// last may differ by one from printf (double rounding). Written out by hand, as
-// printf would pull ~18 KB of long-double formatting into the WASM module
-// for the numbers in error messages.
+// The shortest decimal (up to 17 significant digits) that reads back as v,
+// laid out as JavaScript's Number#toString does ("0.1", "20", "1e-7",
+// "1e+21"); when 17 digits are needed the last may differ by one (double
+// rounding). Written out by hand, as printf would pull ~18 KB of long-double
+// formatting into the WASM module for the numbers in error messages.
 std::string num_str(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
@@ -63,13 +76,11 @@ std::string num_str(double v) {
   std::string digits = std::to_string(m);
   while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
   std::string out = v < 0 ? "-" : "";
-  if (e < -4 || e >= p) {  // scientific, as %g does
+  if (e < -6 || e >= 21) {  // scientific, where JavaScript switches to it
     out += digits[0];
     if (digits.size() > 1) out += "." + digits.substr(1);
-    const int x = e < 0 ? -e : e;
     out += e < 0 ? "e-" : "e+";
-    if (x < 10) out += "0";
-    return out + std::to_string(x);
+    return out + std::to_string(e < 0 ? -e : e);
   }
   if (e < 0) return out + "0." + std::string(static_cast<std::size_t>(-e - 1), '0') + digits;
   if (digits.size() <= static_cast<std::size_t>(e) + 1)
@@ -83,8 +94,7 @@ std::size_t checked_size(const Shape& s, const std::string& what) {
   for (auto d : s) {
     const std::size_t f = d ? d : 1;
     if (d > kMaxElements || n > kMaxElements / f)
-      throw InputError(what + " has shape " + shape_str(s) + ", more than the limit of " +
-                       std::to_string(kMaxElements) + " elements");
+      (Msg() << what << " has shape " << shape_str(s) << ", more than the limit of " << std::to_string(kMaxElements) << " elements").raise();
     n *= f;
   }
   for (auto d : s)
@@ -95,8 +105,7 @@ std::size_t checked_size(const Shape& s, const std::string& what) {
 std::size_t norm_axis(long long axis, std::size_t rank, const std::string& what) {
   const long long r = static_cast<long long>(rank);
   if (axis < -r || axis >= r)
-    throw InputError(what + " (" + std::to_string(axis) + ") is out of range for rank " +
-                     std::to_string(rank));
+    (Msg() << what << " (" << std::to_string(axis) << ") is out of range for rank " << std::to_string(rank)).raise();
   return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
 }
 

@@ -9,7 +9,8 @@ using namespace nt;
 
 TEST_CASE("Group offsets and stat_of agree for every layout", "[engine][group]") {
   const std::vector<Group> layouts{Group::rows(4, 5), Group::along({2, 3, 4}, 1), Group::per_channel({4, 3, 2, 2}, 4),
-                                   Group::per_channel({6, 2, 5}, 3), Group{2, 3, 4, 5}};
+                                   Group::per_channel({6, 2, 5}, 3), Group::of({2, 3, 4, 5}, {1, 3}),
+                                   Group::of({4, 2, 3, 5}, {2, 3}, {0, 1, 1, 2})};
   for (const auto& g : layouts) {
     std::vector<int> seen(g.elements(), 0);
     for (std::size_t s = 0; s < g.stats(); ++s) {
@@ -112,6 +113,40 @@ TEST_CASE("A zero denominator with eps 0 is an error, not a NaN", "[engine][erro
   CHECK_THROWS_WITH(normlab::run(x, d), Catch::Contains("layer_norm") && Catch::Contains("zero"));
 }
 
+TEST_CASE("Groups come from axes: kept and reduced runs give the four extents", "[engine][group]") {
+  const Group bn = Group::of({4, 3, 5}, {0, 2});
+  CHECK((std::array<std::size_t, 4>{bn.stat_outer, bn.reduce_outer, bn.stat_inner, bn.reduce_inner}) ==
+        std::array<std::size_t, 4>{1, 4, 3, 5});
+  const Group ln = Group::trailing({2, 3, 4}, 2);
+  CHECK((std::array<std::size_t, 4>{ln.stat_outer, ln.reduce_outer, ln.stat_inner, ln.reduce_inner}) ==
+        std::array<std::size_t, 4>{2, 12, 1, 1});
+  const Group along = Group::along({2, 3, 4}, 1);
+  CHECK((std::array<std::size_t, 4>{along.stat_outer, along.reduce_outer, along.stat_inner, along.reduce_inner}) ==
+        std::array<std::size_t, 4>{2, 3, 4, 1});
+}
+
+TEST_CASE("Every row kernel the engine picks matches the generic engine on random inputs", "[engine][fast]") {
+  // L2 / L1 / max norms and softmax over rows take kernels of their own.
+  const std::vector<std::pair<Measure, Transform>> kinds{
+      {Measure::SumSquare, {false, Denominator::MaxSqrtEps, 1e-12}},
+      {Measure::SumAbs, {false, Denominator::MaxEps, 1e-12}},
+      {Measure::MaxAbs, {false, Denominator::MaxEps, 1e-12}},
+      {Measure::SumExp, {true, Denominator::Exp, 0.0}}};
+  for (std::size_t width : {1u, 3u, 4u, 7u, 16u, 33u, 768u, 3000u})
+    for (double scale : {1e-20, 1.0, 1e15})
+      for (std::size_t k = 0; k < kinds.size(); ++k) {
+        if (kinds[k].first == Measure::SumExp && scale != 1.0) continue;
+        auto v = randoms(4 * width, unsigned(width * 3 + k), -3, 3);
+        for (auto& e : v) e = float(e * scale);
+        const Tensor x = tensor({4, width}, v), g = tensor({width}, randoms(width, 9, 0.5, 2));
+        Description d{"t", Group::rows(4, width), kinds[k].first, kinds[k].second, {}, {}};
+        INFO("width " << width << ", scale " << scale << ", kind " << k);
+        expect_close(normlab::run(x, d), normlab::run_generic(x, d), 2e-6, 2e-5);
+        d.params = {g.data(), nullptr, {width}, {}, 0.0f};
+        expect_close(normlab::run(x, d), normlab::run_generic(x, d), 2e-6, 2e-5);
+      }
+}
+
 TEST_CASE("The SIMD row fast path matches the generic engine on random inputs", "[engine][fast]") {
   for (std::size_t width : {1u, 3u, 4u, 7u, 16u, 33u, 64u, 768u, 1025u, 3000u}) {
     for (double offset : {0.0, 1000.0}) {
@@ -121,9 +156,7 @@ TEST_CASE("The SIMD row fast path matches the generic engine on random inputs", 
         const Tensor g = tensor({width}, randoms(width, 3, 0.5, 2)), b = tensor({width}, randoms(width, 4, -1, 1));
         for (double eps : {1e-6, 1e-1}) {
           Description d{"t", Group::rows(rows, width), center ? Measure::MeanVar : Measure::MeanSquare,
-                        {center, Denominator::SqrtPlusEps, eps}, {&g, center ? &b : nullptr, {width}, {width}, 0.0f}, {}};
-          const float *pg, *pb;
-          REQUIRE(fast_rows(d, &pg, &pb));
+                        {center, Denominator::SqrtPlusEps, eps}, {g.data(), center ? b.data() : nullptr, {width}, {width}, 0.0f}, {}};
           INFO("width " << width << ", offset " << offset << ", center " << center << ", eps " << eps);
           expect_close(normlab::run(x, d), normlab::run_generic(x, d), 2e-5, 2e-5);
         }

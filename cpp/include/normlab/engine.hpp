@@ -6,10 +6,11 @@
 //   transform  - center or not, divide by what, where eps goes,
 //   params     - learned scale and shift and how they broadcast over the input,
 //   mode       - current (batch) statistics, or given (running) ones.
-// A named normalization is a Description built in a few lines; run() does the work.
+// A named normalization is a Description built in a few lines; execute() does
+// the work and picks the kernel from the description; describe_op() hands the
+// same description to JavaScript (core.describe) and to reduction_group.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,33 +26,46 @@ namespace normlab {
 /// along an axis:   [outer, axis, inner, 1]
 /// BatchNorm:       [1, N, C, spatial]
 /// GroupNorm:       [N*G, (C/G)*spatial, 1, 1]
+/// The extents come from axes: a `layout` of the input (its shape, or the
+/// shape with one axis split, as GroupNorm splits C into [G, C/G]) and the
+/// layout axes reduced together (kept, reduced, kept, reduced runs at most).
 struct Group {
   std::size_t stat_outer = 1, reduce_outer = 1, stat_inner = 1, reduce_inner = 1;
+  Shape layout;                      // the input read as this shape
+  std::vector<std::size_t> reduced;  // layout axes measured together, ascending
+  std::vector<std::size_t> source;   // for each layout axis, the input axis it comes from
 
   std::size_t stats() const { return stat_outer * stat_inner; }
   std::size_t members() const { return reduce_outer * reduce_inner; }
   std::size_t elements() const { return stats() * members(); }
+  bool rows() const { return stat_inner == 1 && reduce_inner == 1; }
   /// The statistic an element (flat offset) belongs to.
   std::size_t stat_of(std::size_t offset) const;
   /// Flat offsets of every element in statistic s, ascending.
   std::vector<std::size_t> offsets(std::size_t s) const;
 
-  /// Contiguous rows: the last `width` numbers form a group.
-  static Group rows(std::size_t count, std::size_t width);
+  /// The group of `reduced` axes of `layout`; `source` maps layout axes to
+  /// input axes (identity when empty).
+  static Group of(const Shape& layout, std::vector<std::size_t> reduced, std::vector<std::size_t> source = {});
+  /// `count` contiguous rows of `width` numbers.
+  static Group rows(std::size_t count, std::size_t width) { return of({count, width}, {1}); }
+  /// [N, C, spatial...]: per channel over the batch (in chunks of `chunk`
+  /// examples, the layout splitting N into [N / chunk, chunk]) and space.
+  static Group per_channel(const Shape& x, std::size_t chunk);
+  /// Contiguous rows: the last `ndim` axes of x form a group.
+  static Group trailing(const Shape& x, std::size_t ndim);
   /// One group per position outside `axis`, running along it.
   static Group along(const Shape& shape, std::size_t axis);
-  /// One group per channel (axis 1) over batch and spatial axes, for
-  /// chunks of `chunk` consecutive examples (chunk = N: ordinary BatchNorm).
-  static Group per_channel(const Shape& nc_shape, std::size_t chunk);
 };
 
 /// What is measured over a group. Results are accumulated in double.
 enum class Measure {
-  MeanVar,     // center = mean, spread = population variance (two-pass)
+  MeanVar,     // center = mean, spread = population variance
   MeanSquare,  // spread = mean(x^2)
   SumSquare,   // spread = sum(x^2)
   SumAbs,      // spread = sum |x|
   MaxAbs,      // spread = max |x|
+  SumExp,      // center = max, spread = sum exp(x - max) (softmax)
 };
 
 struct Stats {
@@ -64,6 +78,7 @@ enum class Denominator {
   SqrtPlusEps,  // sqrt(spread + eps)          LayerNorm, RMSNorm, BatchNorm
   MaxSqrtEps,   // max(sqrt(spread), eps)      L2 normalization
   MaxEps,       // max(spread, eps)            L1 / max normalization
+  Exp,          // exp(x - center) / spread    softmax
 };
 
 struct Transform {
@@ -73,18 +88,24 @@ struct Transform {
 };
 
 /// Learned (or predicted) scale and shift: y = y * (scale_offset + scale) + shift.
-/// `view` is the shape the parameter is read as before broadcasting against
-/// the input, e.g. a per-channel [C] viewed as [1, C, 1, 1].
+/// `*_view` is the shape the parameter is read as before broadcasting against
+/// the input (aligned from the right), e.g. a per-channel [C] viewed as
+/// [1, C, 1, 1]. The names are the inputs they come from (for core.describe);
+/// a view may be set with a null pointer (the op has the parameter, this call
+/// does not pass it).
 struct Params {
-  const Tensor* scale = nullptr;
-  const Tensor* shift = nullptr;
+  const float* scale = nullptr;
+  const float* shift = nullptr;
   Shape scale_view, shift_view;
   float scale_offset = 0.0f;
+  const char* scale_name = nullptr;
+  const char* shift_name = nullptr;
 };
 
 /// Where the statistics come from.
 struct Mode {
   const Stats* given = nullptr;  // null: measure the input (training / per-sample)
+  bool running = false;          // the given statistics are running ones (eval mode)
 };
 
 struct Description {
@@ -94,6 +115,9 @@ struct Description {
   Transform transform;
   Params params;
   Mode mode;
+  /// The input axis whose entries are channels (per-channel params and
+  /// statistics), or -1: BatchNorm-like ops read [N, C, ...].
+  int channel_axis = -1;
 };
 
 /// Measure every group of x.
@@ -103,16 +127,19 @@ std::vector<double> denominators(const Stats& s, const Transform& t, const std::
 /// y = (x - center) / denominator, group-wise (y may alias x).
 void standardize(const float* x, float* y, const Group& g, const Stats& s,
                  const Transform& t, const std::vector<double>& denom);
-/// Apply params in place, broadcasting them over y.
+/// y = y * (offset + scale) + shift, the parameters broadcast over y of `shape`.
+void apply_params(float* y, const Shape& shape, const Params& p);
 void apply_params(Tensor& y, const Params& p);
 
-/// The whole pipeline: measure (unless given), standardize, params.
-/// The measured statistics are returned through `measured` when asked.
-/// Contiguous-row LayerNorm/RMSNorm descriptions take a fused SIMD kernel
-/// (kernels.hpp); run_generic is the reference path they are tested against.
+/// The whole pipeline on x (of `shape`) into y (y may equal x): measure
+/// (unless given), standardize, params. The engine picks the kernel from the
+/// description: contiguous rows of any measure take the SIMD row kernels
+/// (kernels.hpp); everything else the generic path, which the tests compare
+/// them against. `measured` receives the statistics when asked.
+void execute(const Description& d, const float* x, float* y, const Shape& shape, Stats* measured = nullptr);
+void execute_generic(const Description& d, const float* x, float* y, const Shape& shape, Stats* measured = nullptr);
+/// The same on tensors, returning a new tensor.
 Tensor run(const Tensor& x, const Description& d, Stats* measured = nullptr);
 Tensor run_generic(const Tensor& x, const Description& d, Stats* measured = nullptr);
-/// Whether run() will take the fast path for d (and the row parameters it would read).
-bool fast_rows(const Description& d, const float** gamma, const float** beta);
 
 }  // namespace normlab

@@ -5,6 +5,7 @@
 // and the tests compare both paths on random inputs:
 //   - statistics over contiguous rows (LayerNorm, RMSNorm, GroupNorm without
 //     per-channel parameters) with an optional per-coordinate scale and shift;
+//   - the L2 / L1 / max norms over contiguous rows;
 //   - softmax over contiguous rows;
 //   - one head of scaled dot-product attention without a mask.
 #pragma once
@@ -22,8 +23,16 @@ std::size_t normalize_rows(const float* x, float* y, std::size_t rows, std::size
                            const float* gamma, const float* beta);
 
 /// y[r, :] = softmax(x[r, :]) for each row (max subtracted first). Returns
-/// false, with y unspecified, when a row holds a non-finite number.
-bool softmax_rows(const float* x, float* y, std::size_t rows, std::size_t width);
+/// the index of the first row holding a non-finite number (y unspecified
+/// from there), or rows.
+std::size_t softmax_rows(const float* x, float* y, std::size_t rows, std::size_t width);
+
+/// The vector norms over contiguous rows: y = x / max(||x||_2, eps) (L2),
+/// x / max(sum |x|, eps) (L1) or x / max(max |x|, eps) (Max). y may alias x.
+/// Returns the index of the first row that is not finite or whose
+/// denominator is zero, or rows.
+enum class RowNorm { L2, L1, Max };
+std::size_t scale_rows(const float* x, float* y, std::size_t rows, std::size_t width, RowNorm kind, double eps);
 
 /// Scaled dot-product attention's default scale, 1 / sqrt(dk).
 inline double default_attention_scale(std::size_t dk) { return 1.0 / std::sqrt(double(dk)); }

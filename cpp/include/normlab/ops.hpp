@@ -6,9 +6,11 @@
 
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "normlab/engine.hpp"
 #include "normlab/tensor.hpp"
 
 namespace normlab {
@@ -41,15 +43,66 @@ struct InputSpec {
   bool optional = false;
 };
 
+
+
+/// A float output as the door hands it back: in a caller's target (a resident
+/// tensor) or in a buffer the door owns until the caller has copied it.
+struct Output {
+  std::string name;
+  Shape shape;
+  float* data = nullptr;      // float outputs
+  std::vector<double> ints;   // integer outputs, widened so that JS reads them exactly
+  bool integer = false;
+  bool checked = false;       // its finiteness was already checked (by the engine)
+  std::size_t size() const {
+    std::size_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+  }
+};
+
+/// Where a caller wants an output written (a resident tensor).
+struct Target {
+  std::string name;
+  float* data = nullptr;
+  std::size_t size = 0;
+};
+
+/// The outputs of one call, and the memory they live in.
+class Outputs {
+ public:
+  std::vector<Output> list;
+  std::vector<Target> targets;
+  /// Input ranges: a target overlapping one is written after the op, from a buffer.
+  std::vector<std::pair<const float*, std::size_t>> inputs;
+
+  /// A buffer for output `name` of `shape`: its target, or one owned here.
+  float* allocate(const std::string& op, const std::string& name, const Shape& shape, bool checked);
+  Output& add_ints(const std::string& name, const Shape& shape, const std::vector<std::int64_t>& v);
+  /// Copy results staged beside an overlapping target into it.
+  void finish();
+  /// Give every owned buffer back.
+  void clear();
+
+ private:
+  std::vector<std::unique_ptr<float[]>> owned_;
+  std::vector<std::pair<float*, const float*>> pending_;  // target <- staged
+  std::vector<std::size_t> pending_size_;
+};
+
 /// One validated invocation, handed to an operation body.
 class Call {
  public:
-  Call(const std::string& op, std::map<std::string, Tensor>& inputs,
-       const std::map<std::string, Attr>& attrs)
-      : op(op), inputs_(inputs), attrs_(attrs) {}
+  Call(const std::string& op, const std::map<std::string, View>& inputs,
+       const std::map<std::string, Attr>& attrs, Outputs* outputs)
+      : op(op), inputs_(inputs), attrs_(attrs), outputs_(outputs) {}
 
   const std::string& op;
 
+  /// An input in place (no copy): the hot ops read these.
+  const View& view(const std::string& name) const;
+  const View* opt_view(const std::string& name) const;
+  /// An input as a tensor (copied once, on first use): the generic ops read these.
   const Tensor& in(const std::string& name) const;
   const Tensor* opt(const std::string& name) const;
   double num(const std::string& name) const;
@@ -57,36 +110,50 @@ class Call {
   bool flag(const std::string& name) const;
   const std::string& str(const std::string& name) const;
   std::vector<long long> ints(const std::string& name) const;
+  /// A list attribute of sizes: whole numbers from `lo` up to kMaxElements.
+  Shape sizes(const std::string& name, std::size_t lo) const;
   bool has(const std::string& name) const;
+  /// True when the call only describes (core.describe): no data, no outputs.
+  bool describing() const { return outputs_ == nullptr; }
 
   [[noreturn]] void fail(const std::string& msg) const;
+  [[noreturn]] void fail(const Msg& msg) const { fail(msg.text); }
   /// Fails unless t has exactly `want`, naming the input and `what` it must match.
-  void expect_shape(const std::string& input, const Tensor& t, const Shape& want,
-                    const std::string& what) const;
-  void expect_rank(const std::string& input, const Tensor& t, std::size_t lo,
-                   std::size_t hi = 0) const;
+  void expect_shape(const std::string& input, const Shape& got, const Shape& want, const std::string& what) const;
+  void expect_shape(const std::string& input, const Tensor& t, const Shape& want, const std::string& what) const;
+  void expect_rank(const std::string& input, const Tensor& t, std::size_t lo, std::size_t hi = 0) const;
 
   /// Fails when an operation would do more than kMaxWork arithmetic.
   void check_work(double work, const std::string& what) const;
 
-  void out(const std::string& name, const Tensor& t) { outputs[name] = Value::of(t); }
-  void out(const std::string& name, Value v) { outputs[name] = std::move(v); }
-
-  std::map<std::string, Value> outputs;
+  /// The buffer a float output is written into (no copy afterwards);
+  /// `checked`: the writer guarantees finite values.
+  float* output(const std::string& name, const Shape& shape, bool checked = false);
+  /// A finished tensor as an output (one copy).
+  void out(const std::string& name, const Tensor& t);
+  /// A native Value as an output (integers, or floats copied).
+  void out(const std::string& name, const Value& v);
 
  private:
-  std::map<std::string, Tensor>& inputs_;
+  const std::map<std::string, View>& inputs_;
   const std::map<std::string, Attr>& attrs_;
+  Outputs* outputs_;
+  mutable std::map<std::string, Tensor> tensors_;
 };
 
 /// One operation: a literal in a constexpr table of its ops_*.cpp file, so the
 /// whole registry is data in the module, not code that builds it.
+/// An op that is a normalization has a `describe`: its five pieces from the
+/// shapes and attributes alone. With no `body` the engine runs the
+/// description on the first input into output "y" (no copies); with one, the
+/// body runs and `describe` serves core.describe and reduction_group.
 struct OpSpec {
   const char* name;
   std::initializer_list<InputSpec> inputs;
   std::initializer_list<AttrSpec> attrs;
   std::initializer_list<const char*> outputs;
   void (*body)(Call&);
+  void (*describe)(const Call&, Description&) = nullptr;
 };
 
 using Registry = std::map<std::string, const OpSpec*>;
@@ -100,8 +167,46 @@ void enter(Registry& r, const OpSpec (&ops)[N]) {
 /// Every operation, registered once.
 const Registry& registry();
 
-/// Run an operation by name. Throws InputError for bad input.
-std::map<std::string, Value> run_op(const std::string& op, std::map<std::string, Tensor> inputs,
+/// A call as it arrives at the door, before any check: names with the length
+/// the caller had (only a prefix is kept), sizes as the caller's numbers.
+struct Request {
+  struct Name {
+    std::string text;    // at most kMaxName + 1 characters of it
+    double length = 0;   // the caller's length
+  };
+  struct Input {
+    Name name;
+    std::vector<double> dims;
+    double rank = 0;     // the caller's rank (dims holds at most kMaxRank + 1)
+    const float* data = nullptr;
+    double count = 0;    // numbers the caller supplied
+  };
+  struct Attribute {
+    Name name;
+    Attr value;
+    double text_length = 0;  // of a string value
+  };
+  Name op;
+  std::vector<Input> inputs;
+  std::vector<Attribute> attrs;
+  std::vector<std::pair<Name, Target>> targets;
+};
+
+constexpr std::size_t kMaxName = 64;
+constexpr std::size_t kMaxRank = 32;
+
+/// The one door: check everything about a request, run it, leave the results
+/// in `outs`. Throws InputError (the message names the op and the argument).
+void execute_request(const Request& r, Outputs& outs);
+/// The description an operation runs with, from shapes and attributes alone
+/// (inputs without data). Throws InputError, also for ops that are not
+/// normalizations.
+Description describe_request(const Request& r);
+/// The names of every op with a description.
+std::vector<std::string> described_ops();
+
+/// Native convenience over the door. Throws InputError for bad input.
+std::map<std::string, Value> run_op(const std::string& op, const std::map<std::string, Tensor>& inputs,
                                     const std::map<std::string, Attr>& attrs);
 
 // Registration, one function per concern (cpp/src/ops_*.cpp).

@@ -29,7 +29,20 @@ constexpr std::size_t kMaxElements = std::size_t(1) << 25;
 /// two): operations whose cost grows faster than their inputs check it first.
 constexpr double kMaxWork = 1073741824.0;
 
-/// An operation's result: float32 data or integers (indices, shapes).
+/// An input as the door hands it to an operation: float32 data it does not
+/// own (the boundary's arena, a resident tensor, a native caller's tensor).
+struct View {
+  const float* data = nullptr;  // null when only the shape is known (core.describe)
+  Shape shape;
+  std::size_t size() const {
+    std::size_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+  }
+};
+
+/// An operation's result as native callers receive it: float32 data or
+/// integers (indices, shapes).
 struct Value {
   Shape shape;
   std::vector<float> f;
@@ -49,10 +62,24 @@ struct InputError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// An error message built piece by piece, out of line: string sums written
+/// inline at every throw would cost the WASM module many kilobytes.
+class Msg {
+ public:
+  Msg& operator<<(const char* s);
+  Msg& operator<<(const std::string& s);
+  /// Throws InputError with the message.
+  [[noreturn]] void raise() const;
+  std::string text;
+};
+
 /// "[2, 3, 4]"
 std::string shape_str(const Shape& s);
-/// Shortest round-trip text for a number ("0.1", "1e-05", "NaN").
+/// Shortest round-trip text for a number, as JavaScript writes it ("0.1",
+/// "20", "1e-7", "NaN").
 std::string num_str(double v);
+/// Index of the first NaN or +-Inf in p[0..n), or n.
+std::size_t first_non_finite(const float* p, std::size_t n);
 /// Element count of a shape, with overflow and kMaxElements checked.
 std::size_t checked_size(const Shape& s, const std::string& what);
 /// Python-style axis (negative counts from the end), checked against rank.
