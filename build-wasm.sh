@@ -59,7 +59,8 @@ em++ "${objs[@]}" -lembind -Oz -msimd128 -mbulk-memory -fwasm-exceptions -sMALLO
   -o "$glue"
 # Emscripten minifies whitespace only: esbuild (a devDependency) renames the
 # glue's locals too (Embind's glue: 47 KB -> 25 KB).
-node node_modules/esbuild/bin/esbuild --minify --format=esm --log-level=warning "$glue" --outfile="$glue.min" && mv "$glue.min" "$glue"
+node_modules/.bin/esbuild --minify --format=esm --log-level=warning "$glue" --outfile="$glue.min"
+mv "$glue.min" "$glue"
 ls -l dist/
 
 # The web bundle: third-party modules the figures import, as ES modules in dist/vendor/.

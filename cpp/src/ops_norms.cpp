@@ -211,7 +211,7 @@ void batch_norm(Call& c) {
 void instance_norm(const Call& c, Description& d) {
   const Shape& s = c.view("x").shape;
   need_rank(c, s, 3, "[N, C, spatial...]");
-  if (spatial_size(s) < 2)
+  if (spatial_size(s) < 2 && !c.describing())  // a group of one is still a group to draw
     c.fail(Msg() << "needs more than one spatial value per channel (x has shape " << shape_str(s) << ")");
   d = {c.op, instance_group(s), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
        channel_affine(c, s.size(), s[1]), {}};
@@ -238,7 +238,7 @@ void ghost_batch_norm(const Call& c, Description& d) {
   d = {c.op, batch_group(s, v), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
        channel_affine(c, s.size(), s[1]), {}};
   d.channel_axis = 1;
-  if (d.group.members() < 2)
+  if (d.group.members() < 2 && !c.describing())
     c.fail(Msg() << "each virtual batch needs more than one value per channel (virtual_batch_size " << std::to_string(v) << ", x shape " << shape_str(s) << ")");
 }
 

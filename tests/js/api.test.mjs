@@ -96,7 +96,7 @@ test('outputs are copies, not views into WASM memory', async () => {
   assert.deepEqual(Array.from(a), [Math.fround(0.6), Math.fround(0.8)]);
 });
 
-test('the direct per-call path of layerNorm / rmsNorm / l2Normalize agrees with core.run and keeps its errors', async () => {
+test('the camelCase functions agree with core.run and keep its errors', async () => {
   const { loadCore } = await import('normlab');
   const core = await loadCore();
   let seed = 7;
@@ -113,9 +113,9 @@ test('the direct per-call path of layerNorm / rmsNorm / l2Normalize agrees with 
       [core.l2Normalize(x, { shape: [rows, width] }), core.run('l2_normalize', { x: t }).y.data],
     ];
     if (width === 1) cases.shift(); // LayerNorm of one number: a zero variance needs eps, tested below
-    for (const [direct, generic] of cases) {
-      assert.equal(direct.length, generic.length);
-      direct.forEach((v, i) => assert.ok(Math.abs(v - generic[i]) <= 2e-5 + 2e-5 * Math.abs(generic[i]), `width ${width} [${i}] ${v} vs ${generic[i]}`));
+    for (const [named, viaRun] of cases) {
+      assert.equal(named.length, viaRun.length);
+      named.forEach((v, i) => assert.equal(v, viaRun[i], `width ${width} [${i}] ${v} vs ${viaRun[i]}`));
     }
   }
   assert.throws(() => core.layerNorm([1, NaN, 3]), /layer_norm: x has a non-finite value \(NaN\) at index 1/);
@@ -147,7 +147,6 @@ test('resident tensors (core.tensor) are read and written in place and agree wit
   close(core.softmax(x, { out: y }).data, run('softmax'), 'softmax');
   close(core.groupNorm(x, { numGroups: 3, out: y }).data, run('group_norm', { num_groups: 3 }), 'groupNorm');
   close(core.layerNorm(x, { normalizedNdim: 2 }), run('layer_norm', { normalized_ndim: 2 }), 'layerNorm over two axes');
-  // Options the direct path does not take go through core.run with the same tensor.
   close(core.softmax(x, { axis: 1 }), run('softmax', { axis: 1 }), 'softmax along axis 1');
   const q = core.tensor([3, 5, 4], Float32Array.from({ length: 60 }, rnd));
   const k = core.tensor([3, 7, 4], Float32Array.from({ length: 84 }, rnd));
@@ -186,12 +185,13 @@ test('resident tensors (core.tensor) are read and written in place and agree wit
   big2.free();
   // A target that does not fit is an error, not a silently fresh array.
   assert.throws(() => core.layerNorm(new Float32Array(5), { out: new Float32Array(4) }), /layerNorm: out must be a Float32Array or resident tensor of 5 elements \(got a Float32Array of 4\)/);
-  assert.throws(() => core.instanceNorm([1, 2, 3, 4], { shape: [1, 2, 2], out: [0, 0, 0, 0] }), /instanceNorm: out must be .* of 4 elements \(got another kind of object\)/);
-  assert.throws(() => core.attention(q, { k, v, outWeights: core.tensor([3]) }), /attention: outWeights must be .* of 105 elements \(got a resident tensor of 3\)/);
-  assert.throws(() => core.batchNorm([1, 3], { shape: [2, 1], runningMean: [0], runningVar: [1], out: new Float32Array(2) }), /batchNorm: out is not an option here/);
+  assert.throws(() => core.instanceNorm([1, 2, 3, 4], { shape: [1, 2, 2], out: [0, 0, 0, 0] }), /instanceNorm: out must be a Float32Array or resident tensor for output y \(got another kind of object\)/);
+  assert.throws(() => core.attention(q, { k, v, outWeights: core.tensor([3]) }), /scaled_dot_product_attention: the target for output weights holds 3 numbers but weights has 105/);
+  const bnOut = new Float32Array(2);
+  assert.equal(core.batchNorm([1, 3], { shape: [2, 1], runningMean: [0], runningVar: [1], out: bnOut }).y, bnOut, 'out is the first output');
   const inst = new Float32Array(4);
   assert.equal(core.instanceNorm([1, 2, 3, 4], { shape: [1, 2, 2], out: inst }), inst, 'out through the checked path');
   for (const t of [x, y, q, k, v, o, w]) t.free();
-  assert.throws(() => core.layerNorm(x), /tensor: this tensor was freed/);
+  assert.throws(() => core.layerNorm(x), /layer_norm: input x is a resident tensor that was freed/);
   assert.throws(() => x.data, /tensor: this tensor was freed/);
 });

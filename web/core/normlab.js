@@ -443,7 +443,8 @@ export class Core {
   // The camelCase spelling, sugar over the same door: the first input
   // positional (a Float32Array, list, {shape, data} or resident tensor), the
   // rest options — other inputs and attributes by camelCase or snake_case
-  // name, `shape` for the first input, `out` for the first output and
+  // name, `shape` for the first input (an attribute for ops without inputs),
+  // `out` for the first output and
   // `out<Name>` for the others. One output comes back as its data, several as
   // an object of camelCase names.
   _named(op, method, x, options) {
@@ -459,11 +460,11 @@ export class Core {
       const first = spec.inputs[0].name;
       if (x == null) throw new NormlabError(`${method}: the first argument is the input ${first}`);
       const given = o.shape !== undefined && x && typeof x === 'object' && !isList(x) && !handles.has(x) ? { shape: o.shape, data: x.data } : tensorOf(x, o.shape);
-      ins.push([first, readInput(method, first, given)]);
+      ins.push([first, readInput(op, first, given)]);
     }
     for (const key of Object.keys(o)) {
       const v = o[key];
-      if (key === 'shape' || v === undefined) continue;
+      if ((key === 'shape' && spec.inputs.length) || v === undefined) continue; // `shape` reshapes the first input
       if (key === 'out' || /^out[A-Z]/.test(key)) {
         const output = key === 'out' ? spec.outputs[0] : snake(key.slice(3)).replace(/^_/, '');
         if (v !== null) outs.push([output, readTarget(method, key, output, v)]);
@@ -471,14 +472,16 @@ export class Core {
       }
       const name = snake(key);
       const input = spec.inputs.find((i) => i.name === name || i.name === key);
-      if (input) {
-        if (v !== null) ins.push([input.name, readInput(method, input.name, tensorOf(v))]);
-      } else ats.push([name, readAttr(method, key, v)]);
+      const attr = spec.attrs.find((a) => a.name === name || a.name === key);
+      // A name the op does not know goes as an input when it holds a tensor (the core names it either way).
+      const tensorLike = handles.has(v) || (v !== null && typeof v === 'object' && !isList(v) && 'shape' in v);
+      if (input || (!attr && tensorLike)) {
+        if (v !== null) ins.push([input?.name ?? name, readInput(op, input?.name ?? name, tensorOf(v))]);
+      } else ats.push([attr?.name ?? name, readAttr(op, attr?.name ?? name, v)]);
     }
     const res = this._call(op, ins, ats, outs);
-    const names = Object.keys(res);
-    if (names.length === 1) return res[names[0]].data;
-    return Object.fromEntries(names.map((n) => [camel(n), res[n].data]));
+    if (spec.outputs.length === 1) return res[spec.outputs[0]].data;
+    return Object.fromEntries(Object.keys(res).map((n) => [camel(n), res[n].data]));
   }
 }
 
