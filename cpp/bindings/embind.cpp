@@ -147,7 +147,8 @@ Request parse(double at, double header, double text_bytes, bool describing) {
     const double where = rd.num();
     in.count = rd.num();
     if (source == 0) {
-      in.data = arena_floats(where, in.count);
+      in.scratch = const_cast<float*>(arena_floats(where, in.count));  // the arena is the core's own scratch
+      in.data = in.scratch;
     } else if (source == 1) {
       const Block* b = resident(where);
       if (!b) (Msg() << r.op.text << ": input " << in.name.text << " is a resident tensor that was freed").raise();

@@ -99,6 +99,25 @@ float* Outputs::allocate(const std::string& op, const std::string& name, const S
   return list.back().data;
 }
 
+float* Outputs::allocate_over(const std::string& op, const std::string& name, const View& x) {
+  const std::size_t n = x.size();
+  const Target* target = nullptr;
+  for (const Target& t : targets)
+    if (t.name == name) target = &t;
+  float* over = target ? (target->data == x.data && target->size == n ? target->data : nullptr) : x.scratch;
+  if (over)
+    for (const auto& [p, m] : inputs)
+      if (!(p == x.data && m == n) && p < x.data + n && x.data < p + m) over = nullptr;  // another input shares it
+  if (!over) return allocate(op, name, x.shape, true);
+  Output o;
+  o.name = name;
+  o.shape = x.shape;
+  o.checked = true;
+  o.data = over;
+  list.push_back(std::move(o));
+  return over;
+}
+
 Output& Outputs::add_ints(const std::string& name, const Shape& shape, const std::vector<std::int64_t>& v) {
   Output o;
   o.name = name;
@@ -222,6 +241,11 @@ void Call::expect_rank(const std::string& input, const Tensor& t, std::size_t lo
     fail(input + " must have rank " + want + " but has shape " +
          shape_str(Shape(t.shape().begin(), t.shape().end())));
   }
+}
+
+float* Call::output_over(const std::string& name, const View& x) {
+  if (!outputs_) fail("describing only: no output " + name);
+  return outputs_->allocate_over(op, name, x);
 }
 
 float* Call::output(const std::string& name, const Shape& shape, bool checked) {
@@ -349,7 +373,7 @@ Checked check(const Request& r, bool describing) {
     if (in.data && !engine_checks)
       if (const std::size_t k = first_non_finite(in.data, n); k < n)
         (Msg() << at << name << " has a non-finite value (" << num_str(in.data[k]) << ") at index " << std::to_string(k)).raise();
-    c.inputs.emplace(name, View{in.data, std::move(shape)});
+    c.inputs.emplace(name, View{in.data, std::move(shape), in.scratch});
   }
   for (const auto& s : spec.inputs)
     if (!s.optional && !c.inputs.count(s.name) && !(describing && s.name == spec.inputs.begin()->name))
@@ -401,7 +425,7 @@ void run_description(Call& call, const OpSpec& spec) {
   Description d;
   spec.describe(call, d);
   const View& x = call.view(spec.inputs.begin()->name);
-  float* y = call.output(*spec.outputs.begin(), x.shape, true);
+  float* y = call.output_over(*spec.outputs.begin(), x);
   execute(d, x.data, y, x.shape);
 }
 

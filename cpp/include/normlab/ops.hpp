@@ -78,6 +78,10 @@ class Outputs {
 
   /// A buffer for output `name` of `shape`: its target, or one owned here.
   float* allocate(const std::string& op, const std::string& name, const Shape& shape, bool checked);
+  /// The same for an output of x's shape that may be written over x itself
+  /// (kernels that read each element before writing it): x's scratch numbers
+  /// or a target that is exactly x, when no other input shares its memory.
+  float* allocate_over(const std::string& op, const std::string& name, const View& x);
   Output& add_ints(const std::string& name, const Shape& shape, const std::vector<std::int64_t>& v);
   /// Copy results staged beside an overlapping target into it.
   void finish();
@@ -129,6 +133,8 @@ class Call {
   /// The buffer a float output is written into (no copy afterwards);
   /// `checked`: the writer guarantees finite values.
   float* output(const std::string& name, const Shape& shape, bool checked = false);
+  /// An output of x's shape that may be written over x (see Outputs::allocate_over).
+  float* output_over(const std::string& name, const View& x);
   /// A finished tensor as an output (one copy).
   void out(const std::string& name, const Tensor& t);
   /// A native Value as an output (integers, or floats copied).
@@ -179,6 +185,7 @@ struct Request {
     std::vector<double> dims;
     double rank = 0;     // the caller's rank (dims holds at most kMaxRank + 1)
     const float* data = nullptr;
+    float* scratch = nullptr;  // data the caller hands over (an op may write over it)
     double count = 0;    // numbers the caller supplied
   };
   struct Attribute {

@@ -34,6 +34,9 @@ constexpr double kMaxWork = 1073741824.0;
 struct View {
   const float* data = nullptr;  // null when only the shape is known (core.describe)
   Shape shape;
+  /// The same numbers when the caller hands them over as scratch (the
+  /// boundary's arena): an op may write its output over them.
+  float* scratch = nullptr;
   std::size_t size() const {
     std::size_t n = 1;
     for (auto d : shape) n *= d;
