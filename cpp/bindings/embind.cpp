@@ -1,6 +1,6 @@
 // The binding layer: Embind, as the design card names it.
 //
-// Bound here: the registry (`registry`, as JSON), the door (`run`,
+// Bound here: the registry (`registry`, as JSON), the door (`invoke`,
 // `describe`, `lastError`, `release`), the arena JS places a call in
 // (`reserve`), the resident tensor (class `Resident`, freed by delete()) and
 // `heapBytes`.
@@ -491,7 +491,7 @@ double heap_bytes() { return static_cast<double>(mallinfo().uordblks); }
 EMSCRIPTEN_BINDINGS(normlab) {
   using namespace emscripten;
   function("reserve", &reserve);
-  function("run", &run_call);
+  function("invoke", &run_call);
   function("release", &release);
   function("lastError", &error);
   function("describe", &describe_call);

@@ -214,7 +214,14 @@ class Request {
     this.name(op);
   }
   name(s) {
-    const bytes = encoder.encode(s.length > NAME_KEEP ? s.slice(0, NAME_KEEP) : s);
+    const kept = s.length > NAME_KEEP ? s.slice(0, NAME_KEEP) : s;
+    let bytes = kept; // ASCII (every real name) is written byte for byte; anything else as UTF-8
+    for (let i = 0; i < kept.length; i++) {
+      if (kept.charCodeAt(i) > 0x7f) {
+        bytes = encoder.encode(kept);
+        break;
+      }
+    }
     this.h.push(s.length, bytes.length);
     this.texts.push(bytes);
     this.textBytes += bytes.length;
@@ -257,17 +264,17 @@ class Request {
     }
   }
   // Write it into the arena; returns [base, headerAt, headerCount, textBytes].
-  place(m) {
+  place(m, arena) {
     const headerAt = this.floats * 4;
-    const base = m.reserve(headerAt + this.h.length * 8 + this.textBytes);
-    if (!base) throw new NormlabError(m.lastError());
+    const base = arena.reserve(headerAt + this.h.length * 8 + this.textBytes);
     const f32 = m.HEAPF32, f64 = m.HEAPF64, u8 = m.HEAPU8;
     wasmBuffer = f32.buffer;
     for (const [d, at] of this.data) f32.set(d, (base >> 2) + at);
     f64.set(this.h, (base + headerAt) >> 3);
     let t = base + headerAt + this.h.length * 8;
     for (const b of this.texts) {
-      u8.set(b, t);
+      if (typeof b === 'string') for (let i = 0; i < b.length; i++) u8[t + i] = b.charCodeAt(i);
+      else u8.set(b, t);
       t += b.length;
     }
     return [base, headerAt, this.h.length, this.textBytes];
@@ -282,10 +289,38 @@ function unexpected(e) {
   return e;
 }
 
+// The arena as JS sees it: the block the last reserve() returned, used again
+// while it is large enough (an Embind call saved per op call). After a call
+// that moved much data, release() hands the core's results back (and the core
+// gives a large arena back), so the block is asked for anew.
+class ArenaView {
+  constructor(m) {
+    this.m = m;
+    this.base = 0;
+    this.bytes = 0;
+  }
+  reserve(bytes) {
+    if (this.base && bytes <= this.bytes) return this.base;
+    this.base = 0;
+    const base = this.m.reserve(bytes);
+    if (!base) throw new NormlabError(this.m.lastError());
+    this.base = base;
+    this.bytes = bytes;
+    return base;
+  }
+  // After a call: small calls keep their (small) results until the next one.
+  done(floats) {
+    if (floats < 65536 && this.bytes < 1 << 20) return;
+    this.m.release();
+    this.base = 0;
+  }
+}
+
 /** The loaded core. Obtain it with loadCore(). */
 export class Core {
   constructor(module) {
     this._m = module;
+    this._arena = new ArenaView(module);
     wasmBuffer = module.HEAPF32.buffer;
     this._specs = deepFreeze(JSON.parse(module.registry()));
     /** Names of every operation the core provides. */
@@ -362,8 +397,8 @@ export class Core {
     req.attrs(ats);
     req.targets(outs);
     try {
-      const [base, headerAt, headerCount, textBytes] = req.place(m);
-      const n = m.run(headerAt, headerCount, textBytes);
+      const [base, headerAt, headerCount, textBytes] = req.place(m, this._arena);
+      const n = m.invoke(headerAt, headerCount, textBytes);
       if (n < 0) throw new NormlabError(m.lastError());
       const outputs = this._specs[op].outputs;
       const f64 = m.HEAPF64, f32 = m.HEAPF32;
@@ -373,11 +408,13 @@ export class Core {
       for (let i = 0; i < n; i++) {
         const name = outputs[f64[at]];
         const integer = f64[at + 1] === 1, rank = f64[at + 2];
-        const shape = Array.from(f64.subarray(at + 3, at + 3 + rank));
+        const shape = [];
+        for (let a = 0; a < rank; a++) shape.push(f64[at + 3 + a]);
         at += 3 + rank;
         const ptr = f64[at], size = f64[at + 1];
         at += 2;
-        const target = outs.find(([o]) => o === name)?.[1];
+        let target = null;
+        for (const [o, t] of outs) if (o === name) target = t;
         let data;
         if (integer) data = Array.from(f64.subarray(ptr / 8, ptr / 8 + size));
         else if (target?.resident) data = target.tensor;
@@ -394,7 +431,7 @@ export class Core {
     } catch (e) {
       throw unexpected(e);
     } finally {
-      m.release();
+      this._arena.done(req.floats);
     }
   }
 
@@ -429,14 +466,14 @@ export class Core {
     req.attrs(ats);
     req.targets([]);
     try {
-      const [, headerAt, headerCount, textBytes] = req.place(m);
+      const [, headerAt, headerCount, textBytes] = req.place(m, this._arena);
       const json = m.describe(headerAt, headerCount, textBytes);
       if (!json) throw new NormlabError(m.lastError());
       return deepFreeze(JSON.parse(json));
     } catch (e) {
       throw unexpected(e);
     } finally {
-      m.release();
+      this._arena.done(0);
     }
   }
 
@@ -496,14 +533,11 @@ Core.prototype.tensor = function (shape, data) {
   const m = this._m;
   let handle;
   try {
-    const base = m.reserve(8 * (dims.shape.length + 1));
-    if (!base) throw new NormlabError(m.lastError());
+    const base = this._arena.reserve(8 * (dims.shape.length + 1));
     m.HEAPF64.set(dims.shape, base >> 3);
     handle = new m.Resident(0, dims.rank);
   } catch (e) {
     throw unexpected(e);
-  } finally {
-    m.release();
   }
   if (!handle.id()) {
     handle.delete();
