@@ -78,13 +78,15 @@ void min_max_apply(Call& c) {
   c.out("y", y);
 }
 
-// numpy.percentile's default: linear interpolation between order statistics.
-double percentile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
+// numpy.percentile's default: linear interpolation between order statistics,
+// found by selection (linear time) rather than a sort; v is reordered.
+double percentile(std::vector<double>& v, double q) {
   const double pos = q / 100.0 * double(v.size() - 1);
   const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - double(lo));
+  std::nth_element(v.begin(), v.begin() + lo, v.end());
+  const double a = v[lo];
+  const double b = lo + 1 < v.size() ? *std::min_element(v.begin() + lo + 1, v.end()) : a;
+  return a + (b - a) * (pos - double(lo));
 }
 
 void robust_fit(Call& c) {
@@ -93,10 +95,12 @@ void robust_fit(Call& c) {
   if (ql < 0 || qh > 100 || ql > qh)
     c.fail(Msg() << "q_low (" << num_str(ql) << ") and q_high (" << num_str(qh) << ") must satisfy 0 <= q_low <= q_high <= 100");
   const std::size_t n = x.shape()[0], f = x.shape()[1];
-  std::vector<double> med(f), iqr(f);
+  // three selections over every column, ~10 passes each
+  c.check_work(double(n) * double(f) * 32, "three percentiles of every column");
+  std::vector<double> med(f), iqr(f), col(n);
   for (std::size_t k = 0; k < f; ++k) {
-    std::vector<double> col(n);
-    for (std::size_t i = 0; i < n; ++i) col[i] = x(i, k);
+    const float* p = x.data() + k;
+    for (std::size_t i = 0; i < n; ++i) col[i] = p[i * f];
     med[k] = percentile(col, 50);
     iqr[k] = percentile(col, qh) - percentile(col, ql);
     if (!(iqr[k] > 0)) iqr[k] = 1;  // zero range reported as 1

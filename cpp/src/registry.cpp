@@ -363,7 +363,12 @@ Checked check(const Request& r, bool describing) {
         (Msg() << at << name << " has a size " << num_str(d) << " at axis " << std::to_string(a) << ", more than the limit of " << std::to_string(kMaxElements) << " elements").raise();
       shape.push_back(static_cast<std::size_t>(d));
     }
-    const std::size_t n = checked_size(shape, at + name);
+    // A description reads shapes only: no element limit beyond what its extents can count.
+    double described = 1;
+    for (auto d : shape) described *= double(d);
+    if (describing && described > 2147483647.0)
+      (Msg() << at << name << " has shape " << shape_str(shape) << ", more than 2^31 elements to describe").raise();
+    const std::size_t n = describing ? static_cast<std::size_t>(described) : checked_size(shape, at + name);
     if (!describing && in.count != double(n))
       (Msg() << at << name << " has " << num_str(in.count) << " values but shape " << shape_str(shape) << " needs " << std::to_string(n)).raise();
     if (n == 0) (Msg() << at << name << " is empty (shape " << shape_str(shape) << ")").raise();

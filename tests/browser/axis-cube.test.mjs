@@ -84,7 +84,7 @@ test('GroupNorm: G = D gives InstanceNorm groups, G = 1 the whole example', asyn
 test('a num-groups that does not divide D shows the core error, then recovers', async () => {
   await set({ shape: '3,4,5', method: 'group_norm', 'num-groups': '7' });
   const err = page.locator('nl-axis-cube').locator('.error');
-  assert.match(await err.textContent(), /reduction_group: num_groups \(7\) must divide the channel count D \(5\)/);
+  assert.match(await err.textContent(), /reduction_group: method group_norm: num_groups \(7\) must divide the channel count C \(5\)/);
   assert.equal(await page.locator('nl-axis-cube').locator('circle.point').count(), 60, 'the grid is still drawn');
   assert.equal((await drawnOrange()).length, 0);
   await set({ 'num-groups': '5' });

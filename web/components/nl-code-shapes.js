@@ -56,20 +56,23 @@ def ada_layer_norm(x, c, W_scale, W_shift, eps=1e-6):
 
 // Symbolic operands and how each expression's shape is obtained from the core.
 const X = ['B', 'T', 'd'];
-const tokenStat = { reduce: X, axes: [-1], keepdim: true }; // [B, T, 1]
+// The statistics' shape (keepdim) and the parameters' views come from the
+// core's description of each normalization (core.describe): no axes here.
+const stat = (op) => ({ stat: op, of: X }); // [B, T, 1] for the per-token norms
+const param = (op, role) => ({ param: op, role, of: X }); // e.g. gamma's [d]
 const condition = { matmul: [['B', 'd_c'], ['d_c', 'd']], keepdim: true }; // [B, 1, d]
 export const EXPRESSIONS = [
-  { id: 'l2-norm', code: 'x.float().pow(2).sum(-1, keepdim=True).sqrt()', recipe: tokenStat },
-  { id: 'l2-divide', code: 'x.float() / norm.clamp_min(eps)', recipe: { broadcast: [X, tokenStat] } },
-  { id: 'ln-mean', code: 'xf.mean(-1, keepdim=True)', recipe: tokenStat },
-  { id: 'ln-var', code: '(xf - mu).pow(2).mean(-1, keepdim=True)', recipe: tokenStat },
-  { id: 'ln-hat', code: '(xf - mu) * torch.rsqrt(var + eps)', recipe: { broadcast: [X, tokenStat] } },
-  { id: 'ln-affine', code: 'x_hat * gamma + beta', recipe: { broadcast: [X, ['d']] } },
-  { id: 'rms-ms', code: 'xf.pow(2).mean(-1, keepdim=True)', recipe: tokenStat },
-  { id: 'rms-out', code: 'xf * torch.rsqrt(ms + eps) * gamma', recipe: { broadcast: [{ broadcast: [X, tokenStat] }, ['d']] } },
+  { id: 'l2-norm', code: 'x.float().pow(2).sum(-1, keepdim=True).sqrt()', recipe: stat('l2_normalize') },
+  { id: 'l2-divide', code: 'x.float() / norm.clamp_min(eps)', recipe: { broadcast: [X, stat('l2_normalize')] } },
+  { id: 'ln-mean', code: 'xf.mean(-1, keepdim=True)', recipe: stat('layer_norm') },
+  { id: 'ln-var', code: '(xf - mu).pow(2).mean(-1, keepdim=True)', recipe: stat('layer_norm') },
+  { id: 'ln-hat', code: '(xf - mu) * torch.rsqrt(var + eps)', recipe: { broadcast: [X, stat('layer_norm')] } },
+  { id: 'ln-affine', code: 'x_hat * gamma + beta', recipe: { broadcast: [X, param('layer_norm', 'scale')] } },
+  { id: 'rms-ms', code: 'xf.pow(2).mean(-1, keepdim=True)', recipe: stat('rms_norm') },
+  { id: 'rms-out', code: 'xf * torch.rsqrt(ms + eps) * gamma', recipe: { broadcast: [{ broadcast: [X, stat('rms_norm')] }, param('rms_norm', 'scale')] } },
   { id: 'ada-scale', code: '(c @ W_scale).unsqueeze(1)', recipe: condition },
   { id: 'ada-shift', code: '(c @ W_shift).unsqueeze(1)', recipe: condition },
-  { id: 'ada-var', code: 'xf.var(-1, keepdim=True, unbiased=False)', recipe: tokenStat },
+  { id: 'ada-var', code: 'xf.var(-1, keepdim=True, unbiased=False)', recipe: stat('ada_layer_norm') },
   { id: 'ada-out', code: '(1 + scale) * x_hat + shift', recipe: { broadcast: [condition, X] } },
 ];
 
@@ -326,6 +329,8 @@ pre {
   _shapeOf(recipe, sizes) {
     const core = this._core;
     if (Array.isArray(recipe)) return recipe.map((s) => sizes[s]);
+    if (recipe.stat) return core.describe(recipe.stat, { shape: this._shapeOf(recipe.of, sizes) }).group.statShape;
+    if (recipe.param) return core.describe(recipe.param, { shape: this._shapeOf(recipe.of, sizes) }).params[recipe.role].view;
     if (recipe.reduce) {
       return core.run('reduce_shape', {}, { shape: this._shapeOf(recipe.reduce, sizes), axes: recipe.axes, keepdim: recipe.keepdim }).shape.data;
     }
