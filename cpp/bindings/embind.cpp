@@ -11,8 +11,8 @@
 // then the names' UTF-8 bytes, then the input data. JS writes it once; C++
 // reads it with every offset checked and hands a Request to the core's one
 // door (execute_request), which checks everything a caller can get wrong.
-// Results stay in C++ until release(): `run` writes where they are at the
-// start of the arena and JS copies them out once.
+// Results stay in C++ until the next call or release(): `invoke` lists where
+// they are and JS copies them out once.
 #include <emscripten/bind.h>
 
 #include <malloc.h>
@@ -38,7 +38,7 @@ struct Arena {
   std::size_t capacity = 0;
 };
 Arena arena;
-constexpr std::size_t kArenaMin = 4096;     // room for the output listing
+constexpr std::size_t kArenaMin = 4096;
 constexpr std::size_t kArenaKeep = 1 << 20;  // kept between calls; larger ones go back
 
 std::string last_error;
@@ -270,10 +270,13 @@ class Resident {
   double id_ = 0;
 };
 
-/// Run the call in the arena. Returns the number of outputs, listed at the
-/// start of the arena as doubles (index in the op's outputs, integer flag,
-/// rank, sizes, byte address, element count), or -1 (see lastError).
-int run_call(double at, double header, double text_bytes) {
+/// Run the call in the arena. Returns the byte address of a listing of the
+/// outputs (doubles: their count, then for each: index in the op's outputs,
+/// integer flag, rank, sizes, byte address, element count), or 0 (see
+/// lastError). The listing lives apart from the arena, which may hold outputs.
+std::vector<double> listing;
+
+double run_call(double at, double header, double text_bytes) {
   results.clear();
   last_error.clear();
   std::string op;
@@ -281,34 +284,28 @@ int run_call(double at, double header, double text_bytes) {
     const Request r = parse(at, header, text_bytes, false);
     op = r.op.text;
     execute_request(r, results);
+    const OpSpec& spec = *registry().at(op);
+    listing.assign(1, double(results.list.size()));
+    for (const Output& o : results.list) {
+      double index = 0;
+      for (const char* name : spec.outputs) {
+        if (o.name == name) break;
+        ++index;
+      }
+      listing.push_back(index);
+      listing.push_back(o.integer ? 1 : 0);
+      listing.push_back(double(o.shape.size()));
+      for (auto d : o.shape) listing.push_back(double(d));
+      listing.push_back(double(reinterpret_cast<std::uintptr_t>(
+          o.integer ? static_cast<const void*>(o.ints.data()) : static_cast<const void*>(o.data))));
+      listing.push_back(double(o.size()));
+    }
   });
   if (!ok) {
     results.clear();
-    return -1;
+    return 0;
   }
-  const OpSpec& spec = *registry().at(op);
-  double* out = reinterpret_cast<double*>(arena.base);
-  std::size_t k = 0;
-  for (const Output& o : results.list) {
-    if ((k + 5 + o.shape.size()) * 8 > arena.capacity) {
-      last_error = op + ": too many outputs to list";
-      results.clear();
-      return -1;
-    }
-    double index = 0;
-    for (const char* name : spec.outputs) {
-      if (o.name == name) break;
-      ++index;
-    }
-    out[k++] = index;
-    out[k++] = o.integer ? 1 : 0;
-    out[k++] = double(o.shape.size());
-    for (auto d : o.shape) out[k++] = double(d);
-    out[k++] = double(reinterpret_cast<std::uintptr_t>(o.integer ? static_cast<const void*>(o.ints.data())
-                                                                     : static_cast<const void*>(o.data)));
-    out[k++] = double(o.size());
-  }
-  return static_cast<int>(results.list.size());
+  return double(reinterpret_cast<std::uintptr_t>(listing.data()));
 }
 
 /// Give the last call's results back (JS has copied them); a large arena too.

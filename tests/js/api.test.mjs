@@ -166,7 +166,6 @@ test('resident tensors (core.tensor) are read and written in place and agree wit
   const big = core.tensor([1 << 24]);
   assert.ok(core.memoryBytes() > before, 'the big tensor grew the memory');
   close(core.layerNorm(x), core.run('layer_norm', { x: { shape, data: Float32Array.from(x.data) } }).y.data, 'after growth');
-  big.free();
   // Errors keep their messages; the tensor stays usable; freed tensors say so.
   x.data[5] = NaN;
   assert.throws(() => core.layerNorm(x), /layer_norm: x has a non-finite value \(NaN\) at index 5/);
@@ -183,6 +182,7 @@ test('resident tensors (core.tensor) are read and written in place and agree wit
   const want = core.softmax(copy2, { shape: [n / 64, 64] });
   for (const got of [viaView, viaRun]) for (let i = 0; i < n; i += 4099) assert.equal(got[i], want[i], `[${i}]`);
   big2.free();
+  big.free();
   // A target that does not fit is an error, not a silently fresh array.
   assert.throws(() => core.layerNorm(new Float32Array(5), { out: new Float32Array(4) }), /layerNorm: out must be a Float32Array or resident tensor of 5 elements \(got a Float32Array of 4\)/);
   assert.throws(() => core.instanceNorm([1, 2, 3, 4], { shape: [1, 2, 2], out: [0, 0, 0, 0] }), /instanceNorm: out must be a Float32Array or resident tensor for output y \(got another kind of object\)/);

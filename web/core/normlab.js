@@ -86,7 +86,7 @@ const isList = (v) => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instance
 
 // Resident tensors: NlTensor -> its Embind handle, out of reach of callers.
 const handles = new WeakMap();
-let wasmBuffer = null; // the WASM memory's current buffer
+let wasmModule = null; // the one loaded module (its memory's buffer changes as it grows)
 
 /**
  * A float32 tensor kept in WASM memory (core.tensor). Ops read it and write
@@ -160,7 +160,7 @@ function readShape(op, name, shape) {
 // The numbers of an input as a Float32Array that is not a view of WASM memory
 // (a growing memory would detach such a view in the middle of the call).
 function floats(op, name, d) {
-  if (d instanceof Float32Array) return d.buffer === wasmBuffer ? d.slice() : d;
+  if (d instanceof Float32Array) return d.buffer === wasmModule?.HEAP8.buffer ? d.slice() : d;
   if (isList(d)) {
     const f = new Float32Array(d.length);
     for (let i = 0; i < d.length; i++) f[i] = num(d[i]);
@@ -183,7 +183,7 @@ function readTarget(method, option, output, t) {
   const resident = handles.get(t);
   if (resident) return { resident, tensor: t };
   if (t instanceof Float32Array) {
-    const inWasm = t.buffer === wasmBuffer;
+    const inWasm = t.buffer === wasmModule?.HEAP8.buffer;
     return { array: t, method, option, inWasm, offset: t.byteOffset, length: t.length };
   }
   const got = t === null ? 'null' : typeof t === 'object' ? 'another kind of object' : short(String(t));
@@ -268,7 +268,6 @@ class Request {
     const headerAt = this.floats * 4;
     const base = arena.reserve(headerAt + this.h.length * 8 + this.textBytes);
     const f32 = m.HEAPF32, f64 = m.HEAPF64, u8 = m.HEAPU8;
-    wasmBuffer = f32.buffer;
     for (const [d, at] of this.data) f32.set(d, (base >> 2) + at);
     f64.set(this.h, (base + headerAt) >> 3);
     let t = base + headerAt + this.h.length * 8;
@@ -321,7 +320,7 @@ export class Core {
   constructor(module) {
     this._m = module;
     this._arena = new ArenaView(module);
-    wasmBuffer = module.HEAPF32.buffer;
+    wasmModule = module;
     this._specs = deepFreeze(JSON.parse(module.registry()));
     /** Names of every operation the core provides. */
     this.ops = Object.freeze(Object.keys(this._specs));
@@ -397,14 +396,14 @@ export class Core {
     req.attrs(ats);
     req.targets(outs);
     try {
-      const [base, headerAt, headerCount, textBytes] = req.place(m, this._arena);
-      const n = m.invoke(headerAt, headerCount, textBytes);
-      if (n < 0) throw new NormlabError(m.lastError());
+      const [, headerAt, headerCount, textBytes] = req.place(m, this._arena);
+      const listing = m.invoke(headerAt, headerCount, textBytes);
+      if (!listing) throw new NormlabError(m.lastError());
       const outputs = this._specs[op].outputs;
       const f64 = m.HEAPF64, f32 = m.HEAPF32;
-      wasmBuffer = f32.buffer;
-      const result = {};
-      let at = base >> 3;
+        const result = {};
+      let at = listing >> 3;
+      const n = f64[at++];
       for (let i = 0; i < n; i++) {
         const name = outputs[f64[at]];
         const integer = f64[at + 1] === 1, rank = f64[at + 2];
