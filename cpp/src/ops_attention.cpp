@@ -133,7 +133,8 @@ void attend(Call& c, double scale, bool qk_norm) {
 }
 
 void sdpa(Call& c) {
-  const std::size_t dk = c.view("q").shape.back();
+  const Shape& qs = c.view("q").shape;
+  const std::size_t dk = qs.empty() ? 1 : qs.back();  // a rank-0 q is refused by attend
   const double scale = c.has("scale") ? c.num("scale") : default_attention_scale(dk);
   attend(c, scale, false);
 }

@@ -255,12 +255,13 @@ float* Call::output(const std::string& name, const Shape& shape, bool checked) {
 
 void Call::out(const std::string& name, const Tensor& t) {
   float* y = output(name, Shape(t.shape().begin(), t.shape().end()));
-  std::memcpy(y, t.data(), t.size() * sizeof(float));
+  if (t.size()) std::memcpy(y, t.data(), t.size() * sizeof(float));
 }
 
 void Call::out(const std::string& name, const Value& v) {
   if (!v.integer) {
-    std::memcpy(output(name, v.shape), v.f.data(), v.f.size() * sizeof(float));
+    float* y = output(name, v.shape);
+    if (!v.f.empty()) std::memcpy(y, v.f.data(), v.f.size() * sizeof(float));
     return;
   }
   if (!outputs_) fail("describing only: no output " + name);
