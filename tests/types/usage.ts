@@ -1,6 +1,15 @@
 // Compiled by `tsc --noEmit` in the tests: the declarations must describe
 // real use of the public API (and reject misuse, see the @ts-expect-error lines).
-import { loadCore, NormlabError, type Core, type NlTensor, type TensorOutput } from 'normlab';
+import {
+  loadCore,
+  NormlabError,
+  type Core,
+  type Description,
+  type IntOutput,
+  type NlTensor,
+  type ResidentOutput,
+  type TensorOutput,
+} from 'normlab';
 import { defineElements, elements, NlBarCompare, type BarCompareState } from 'normlab/elements';
 import 'normlab/auto';
 
@@ -29,6 +38,43 @@ async function main(): Promise<void> {
   ys.free();
   // @ts-expect-error residual placement is 'pre' or 'post'
   core.residualBlock([1, 2], { W: [1, 0, 0, 1], placement: 'middle' });
+  // Every op of the registry has a typed named function (generated: web/core/ops.generated.d.ts).
+  const ghost: Float32Array = core.ghostBatchNorm({ shape: [4, 2], data: new Float32Array(8) }, { virtualBatchSize: 2 });
+  // @ts-expect-error ghostBatchNorm needs virtualBatchSize
+  core.ghostBatchNorm([1, 2], { eps: 1e-5 });
+  const fit = core.robustFit({ shape: [4, 1], data: [1, 2, 3, 4] }, { qLow: 10, qHigh: 90, outIqr: core.tensor([1]) });
+  const median: Float32Array = fit.median;
+  const iqr: NlTensor = fit.iqr;
+  // @ts-expect-error robustFit's attribute is qLow, not qlow
+  core.robustFit({ shape: [4, 1], data: [1, 2, 3, 4] }, { qlow: 10 });
+  const stats = core.batchNorm([1, 3], { shape: [2, 1], runningMean: [0], runningVar: [1] });
+  const runningMean: Float32Array = stats.runningMean; // given running stats, they come back
+  const noStats: Float32Array | undefined = core.batchNorm([1, 3], { shape: [2, 1] }).runningMean;
+  const grid: Float32Array = core.linspace({ start: 0, stop: 1, count: 5 });
+  const kept: number[] = core.reduceShape({ shape: [2, 3, 4], axes: [1], keepdim: true });
+  // run: inputs, attributes and outputs typed by the op's name
+  const gn = core.run('group_norm', { x: xs }, { num_groups: 2, eps: 1e-5 }, { out: { y: core.tensor([4, 8]) } });
+  const landed: NlTensor = gn.y.data;
+  // @ts-expect-error a misspelled attribute (num_group)
+  core.run('group_norm', { x: xs }, { num_group: 2 });
+  // @ts-expect-error group_norm needs num_groups
+  core.run('group_norm', { x: xs }, { eps: 1e-5 });
+  // @ts-expect-error layer_norm has no output z
+  core.run('layer_norm', { x: xs }, {}, { out: { z: core.tensor([4, 8]) } });
+  const dynamic: string = core.ops.find((op) => core.spec(op).inputs.length === 0) ?? 'unit_circle';
+  const anyOp: Record<string, TensorOutput | IntOutput | ResidentOutput> = core.run(dynamic, {}, { count: 8 });
+  // describe: the five pieces as the core runs them
+  const d: Description = core.describe('group_norm', { shape: [2, 4, 5], attrs: { num_groups: 2 } });
+  const statShape: readonly number[] = d.group.statShape;
+  const groupSize: number = d.group.size;
+  const measure: 'mean_var' | 'mean_square' | 'sum_square' | 'sum_abs' | 'max_abs' | 'sum_exp' = d.measure;
+  const eps: number = d.transform.eps;
+  const per: string | undefined = d.params.scale?.per;
+  const running: boolean = core.describe('batch_norm', { shape: [2, 4], attrs: { training: false } }).mode === 'running';
+  // @ts-expect-error film has no description
+  core.describe('film', { shape: [2, 4] });
+  const attrs = core.spec('layer_norm').attrs.map((a) => `${a.name}: ${a.kind}`);
+  console.log(ghost, median, iqr.size, runningMean, noStats, grid, kept, landed, anyOp, statShape, groupSize, measure, eps, per, running, attrs, d.channelAxis);
   try {
     core.run('layer_norm', { x: { shape: [1], data: [Number.NaN] } });
   } catch (e) {

@@ -1,13 +1,31 @@
 // Type declarations for the normlab core API (package entry `normlab`).
+//
+// The per-operation part — OpName, OpInputs, OpAttrs, OpOutputs, the options
+// of every named function and the NamedFunctions interface — is generated from
+// the core's registry into ops.generated.d.ts (`node scripts/gen-types.mjs`)
+// and re-exported here; this file holds the rest.
+import type {
+  DescribedOpName,
+  NamedFunctions,
+  OpAttrs,
+  OpInputs,
+  OpName,
+  OpOutputs,
+} from './ops.generated.js';
+
+export * from './ops.generated.js';
 
 /** Tensor values: float32 data or any list of numbers (converted to float32). */
 export type TensorData = Float32Array | ArrayLike<number>;
 
-/** An input tensor, row-major. */
+/** An input tensor, row-major; `data` may also be a resident tensor (read with this shape). */
 export interface TensorInput {
   shape: readonly number[];
-  data: TensorData;
+  data: TensorData | NlTensor;
 }
+
+/** An input of core.run: a tensor, or a resident tensor with its own shape. */
+export type RunInput = TensorInput | NlTensor;
 
 /** A float output: a fresh Float32Array, never a view of WASM memory. */
 export interface TensorOutput {
@@ -21,64 +39,123 @@ export interface IntOutput {
   data: number[];
 }
 
+/** A float output written into a resident tensor given as its target (returned as it is). */
+export interface ResidentOutput {
+  shape: number[];
+  data: NlTensor;
+}
+
 export type AttrValue = number | boolean | string | readonly number[];
-export type Inputs = Record<string, TensorInput | null | undefined>;
+/** Inputs of an operation whose name is not known statically. */
+export type Inputs = Record<string, RunInput | null | undefined>;
+/** Attributes of an operation whose name is not known statically. */
 export type Attrs = Record<string, AttrValue | undefined>;
 
-/** Outputs of every operation of ops.md, by name. */
-export interface OpOutputs {
-  l2_normalize: { y: TensorOutput };
-  l1_normalize: { y: TensorOutput };
-  max_normalize: { y: TensorOutput };
-  scale_norm: { y: TensorOutput };
-  layer_norm: { y: TensorOutput };
-  rms_norm: { y: TensorOutput };
-  batch_norm: { y: TensorOutput; running_mean?: TensorOutput; running_var?: TensorOutput };
-  instance_norm: { y: TensorOutput };
-  group_norm: { y: TensorOutput };
-  ghost_batch_norm: { y: TensorOutput };
-  batch_renorm: { y: TensorOutput };
-  switchable_norm: { y: TensorOutput };
-  local_response_norm: { y: TensorOutput };
-  filter_response_norm: { y: TensorOutput };
-  ada_layer_norm: { y: TensorOutput };
-  adaptive_rms_norm: { y: TensorOutput };
-  gated_residual: { h: TensorOutput };
-  film: { y: TensorOutput };
-  conditional_batch_norm: { y: TensorOutput; running_mean?: TensorOutput; running_var?: TensorOutput };
-  adain: { y: TensorOutput };
-  spade: { y: TensorOutput };
-  weight_norm: { w: TensorOutput };
-  weight_standardize: { y: TensorOutput };
-  spectral_norm: { w: TensorOutput; sigma: TensorOutput; u: TensorOutput };
-  softmax: { y: TensorOutput };
-  scaled_dot_product_attention: { out: TensorOutput; weights: TensorOutput };
-  qk_norm_attention: { out: TensorOutput; weights: TensorOutput };
-  residual_block: { y: TensorOutput };
-  clip_grad_norm: { y: TensorOutput; total_norm: TensorOutput };
-  z_score_fit: { mean: TensorOutput; std: TensorOutput };
-  z_score_apply: { y: TensorOutput };
-  min_max_fit: { min: TensorOutput; max: TensorOutput };
-  min_max_apply: { y: TensorOutput };
-  robust_fit: { median: TensorOutput; iqr: TensorOutput };
-  robust_apply: { y: TensorOutput };
-  whiten: { z: TensorOutput; mean: TensorOutput; matrix: TensorOutput };
-  l2_normalize_jacobian: { J: TensorOutput };
-  layer_norm_jacobian: { J: TensorOutput };
-  reduction_group: { members: IntOutput };
-  reduce_shape: { shape: IntOutput };
-  broadcast_shape: { shape: IntOutput };
-  /** A figure helper beyond ops.md: a nice axis covering x. */
-  axis_ticks: { domain: TensorOutput; ticks: TensorOutput };
+/** An attribute as the registry declares it. */
+export interface AttrSpec {
+  readonly name: string;
+  readonly kind: 'number' | 'integer' | 'boolean' | 'string' | 'integers';
+  /** The value used when the attribute is not given. */
+  readonly default?: number | boolean | string;
+  /** No default: the op needs the attribute (or, for a few, computes a value of its own). */
+  readonly required?: true;
 }
 
-export type OpName = keyof OpOutputs;
-
+/** An operation as the registry declares it (core.spec). */
 export interface OpSpec {
-  inputs: ReadonlyArray<{ name: string; optional: boolean }>;
-  attrs: readonly string[];
-  outputs: readonly string[];
+  readonly name: string;
+  readonly inputs: ReadonlyArray<{ readonly name: string; readonly optional: boolean }>;
+  readonly attrs: readonly AttrSpec[];
+  readonly outputs: readonly string[];
+  /** Whether core.describe knows the op. */
+  readonly described: boolean;
 }
+
+/** Where core.run writes outputs: output name → Float32Array or resident tensor (integer outputs take none). */
+export type OutTargets<K extends OpName> = {
+  [N in keyof OpOutputs[K]]?: (OpOutputs[K][N] extends IntOutput ? never : OutTarget) | null;
+};
+
+type Landed<Target, Output> = Target extends NlTensor ? ResidentOutput : Output;
+
+/** What core.run returns: every output the op gave, resident targets as the tensors themselves. */
+export type RunResult<K extends OpName, T = {}> = {
+  [N in keyof OpOutputs[K]]: N extends keyof T ? Landed<T[N], OpOutputs[K][N]> : OpOutputs[K][N];
+};
+
+export interface RunOptions<T> {
+  /** Where outputs go, by output name. */
+  out?: T;
+}
+
+/** core.run's arguments after the name: inputs and attributes may be left out when the op needs none. */
+export type RunArgs<K extends OpName, T> = {} extends OpAttrs[K]
+  ? {} extends OpInputs[K]
+    ? [inputs?: OpInputs[K], attrs?: OpAttrs[K], options?: RunOptions<T>]
+    : [inputs: OpInputs[K], attrs?: OpAttrs[K], options?: RunOptions<T>]
+  : [inputs: OpInputs[K], attrs: OpAttrs[K], options?: RunOptions<T>];
+
+/** Which elements a parameter varies along (core.describe). */
+export interface ParamView {
+  /** The input that holds it. */
+  readonly input: string;
+  /** Its shape as it broadcasts against the input. */
+  readonly view: readonly number[];
+  /** The input's axes it varies along. */
+  readonly axes: readonly number[];
+  readonly per: 'coordinate' | 'scalar' | 'channel' | 'example_channel' | 'example_coordinate' | 'element';
+}
+
+/** The five pieces of a normalization for one input shape (core.describe), as the core runs it. */
+export interface Description {
+  readonly op: DescribedOpName;
+  /** The shape of the first input. */
+  readonly shape: readonly number[];
+  /** Which elements share statistics. */
+  readonly group: {
+    /** The input's elements laid out as the group sees them (an axis may be split, as GroupNorm splits C). */
+    readonly layout: readonly number[];
+    /** The axes of `layout` reduced over. */
+    readonly reduced: readonly number[];
+    /** For each axis of `layout`, the input axis it comes from. */
+    readonly source: readonly number[];
+    /** The input axes a group spans (wholly or in part). */
+    readonly axes: readonly number[];
+    /** The shape of the statistics with reduced axes kept as 1 (split axes keep their groups). */
+    readonly statShape: readonly number[];
+    /** [statOuter, reduceOuter, statInner, reduceInner]. */
+    readonly extents: readonly [number, number, number, number];
+    /** Number of groups (statistics). */
+    readonly count: number;
+    /** Elements per group. */
+    readonly size: number;
+  };
+  /** What is measured over a group. */
+  readonly measure: 'mean_var' | 'mean_square' | 'sum_square' | 'sum_abs' | 'max_abs' | 'sum_exp';
+  readonly transform: {
+    /** Whether the mean is subtracted. */
+    readonly center: boolean;
+    /** How the measured spread and eps make the denominator. */
+    readonly denominator: 'sqrt_spread_plus_eps' | 'max_sqrt_spread_eps' | 'max_spread_eps' | 'exp_over_spread';
+    readonly eps: number;
+  };
+  readonly params: {
+    readonly scale: ParamView | null;
+    readonly shift: ParamView | null;
+    /** Added to the scale (1 for AdaLN's 1 + scale). */
+    readonly scaleOffset: number;
+  };
+  /** 'running': statistics come from running_mean/running_var (evaluation mode). */
+  readonly mode: 'current' | 'running';
+  /** The channel axis, or -1 when the op has none. */
+  readonly channelAxis: number;
+}
+
+/** What core.describe takes for op K: the first input's shape, other inputs' shapes, attributes. */
+export type DescribeOptions<K extends DescribedOpName> = {
+  shape: readonly number[];
+  inputs?: { [N in keyof OpInputs[K]]?: readonly number[] };
+} & ({} extends OpAttrs[K] ? { attrs?: OpAttrs[K] } : { attrs: OpAttrs[K] });
 
 /** An error reported by the core; the message names the operation and the argument. */
 export class NormlabError extends Error {
@@ -95,6 +172,8 @@ export class NlTensor {
   readonly size: number;
   /** A view of the tensor in WASM memory; take it anew after a call (a growing memory replaces views). */
   readonly data: Float32Array;
+  /** Whether free() was called. */
+  readonly freed: boolean;
   /** Give the memory back (also done when the tensor is garbage-collected). */
   free(): void;
 }
@@ -105,67 +184,44 @@ export type XInput = TensorData | TensorInput | NlTensor;
 /** Where a result goes: a Float32Array of the right length, or a resident tensor (returned as it is). */
 export type OutTarget = Float32Array | NlTensor;
 
-interface Common {
-  /** Shape of the first input when it is given as a flat array. */
-  shape?: readonly number[];
-}
-
+/**
+ * The loaded core. Besides the members below it has one named function per
+ * operation (NamedFunctions, generated from the registry): `core.layerNorm(x, options)`.
+ */
+export interface Core extends NamedFunctions {}
 export class Core {
   private constructor();
   /** Names of every operation the core provides. */
   readonly ops: readonly string[];
+  /** Inputs, attributes (kind, default) and outputs of an operation, as the core declares them. */
   spec(op: string): OpSpec;
   /** Bytes currently allocated inside the WASM heap (diagnostics and leak tests). */
   heapBytes(): number;
   /** Bytes of the WASM memory (grows up to 1 GiB, never shrinks). */
   memoryBytes(): number;
-  run<K extends OpName>(op: K, inputs?: Inputs, attrs?: Attrs): OpOutputs[K];
-  run(op: string, inputs?: Inputs, attrs?: Attrs): Record<string, TensorOutput | IntOutput>;
+  /** Run an operation whose name is not known statically. */
+  run<S extends string>(
+    op: S & Exclude<S, OpName>,
+    inputs?: Inputs,
+    attrs?: Attrs,
+    options?: RunOptions<Record<string, OutTarget | null | undefined>>,
+  ): Record<string, TensorOutput | IntOutput | ResidentOutput>;
+  /**
+   * Run an operation by name, inputs and attributes by their registry (snake_case) names;
+   * `options.out` names where outputs go. Inputs and attributes may be left out when the op needs none.
+   */
+  run<K extends OpName, T extends OutTargets<K> = {}>(op: K, ...args: RunArgs<K, T>): RunResult<K, T>;
+  /**
+   * The five pieces of a normalization for an input of `shape` — group,
+   * measurement, transform, parameter views and mode — the very description the core runs.
+   */
+  describe<S extends string>(
+    op: S & Exclude<S, OpName>,
+    options: { shape: readonly number[]; inputs?: Record<string, readonly number[]>; attrs?: Attrs },
+  ): Description;
+  describe<K extends DescribedOpName>(op: K, options: DescribeOptions<K>): Description;
   /** A tensor in WASM memory, zero-filled or holding a copy of `data`. */
   tensor(shape: readonly number[], data?: ArrayLike<number>): NlTensor;
-
-  /** `out`: a Float32Array of the input's length to write into (no allocation). */
-  l2Normalize<O extends OutTarget = Float32Array>(x: XInput, options?: Common & { axis?: number; eps?: number; out?: O }): O;
-  l1Normalize(x: XInput, options?: Common & { axis?: number; eps?: number }): Float32Array;
-  maxNormalize(x: XInput, options?: Common & { axis?: number; eps?: number }): Float32Array;
-  scaleNorm(x: XInput, options: Common & { g: XInput; axis?: number; eps?: number }): Float32Array;
-  layerNorm<O extends OutTarget = Float32Array>(x: XInput, options?: Common & { gamma?: XInput; beta?: XInput; normalizedNdim?: number; eps?: number; out?: O }): O;
-  rmsNorm<O extends OutTarget = Float32Array>(x: XInput, options?: Common & { gamma?: XInput; normalizedNdim?: number; eps?: number; out?: O }): O;
-  batchNorm(
-    x: XInput,
-    options?: Common & {
-      gamma?: XInput; beta?: XInput; runningMean?: XInput; runningVar?: XInput;
-      training?: boolean; momentum?: number; eps?: number;
-    },
-  ): { y: Float32Array; runningMean?: Float32Array; runningVar?: Float32Array } | Float32Array;
-  instanceNorm(x: XInput, options?: Common & { gamma?: XInput; beta?: XInput; eps?: number }): Float32Array;
-  groupNorm<O extends OutTarget = Float32Array>(x: XInput, options: Common & { numGroups: number; gamma?: XInput; beta?: XInput; eps?: number; out?: O }): O;
-  adaLayerNorm(x: XInput, options: Common & { scale: XInput; shift: XInput; eps?: number }): Float32Array;
-  adaptiveRmsNorm(x: XInput, options: Common & { scale: XInput; shift?: XInput; eps?: number }): Float32Array;
-  film(x: XInput, options: Common & { gamma: XInput; beta: XInput }): Float32Array;
-  adain(x: XInput, options: Common & { style: XInput; eps?: number }): Float32Array;
-  weightNorm(v: XInput, options: Common & { g: XInput }): Float32Array;
-  weightStandardize(w: XInput, options?: Common & { eps?: number }): Float32Array;
-  spectralNorm(
-    W: XInput,
-    options?: Common & { u0?: XInput; nPowerIterations?: number; eps?: number },
-  ): { w: Float32Array; sigma: Float32Array; u: Float32Array };
-  softmax<O extends OutTarget = Float32Array>(x: XInput, options?: Common & { axis?: number; out?: O }): O;
-  /** `out` / `outWeights`: where the two results go (Float32Arrays or resident tensors). */
-  attention<O extends OutTarget = Float32Array, W extends OutTarget = Float32Array>(
-    q: XInput,
-    options: Common & { k: XInput; v: XInput; mask?: XInput; causal?: boolean; scale?: number; out?: O; outWeights?: W },
-  ): { out: O; weights: W };
-  qkNormAttention(
-    q: XInput,
-    options: Common & { k: XInput; v: XInput; mask?: XInput; g: number; causal?: boolean },
-  ): { out: Float32Array; weights: Float32Array };
-  residualBlock(
-    x: XInput,
-    options: Common & { W: XInput; b?: XInput; placement?: 'pre' | 'post'; norm?: 'layer_norm' | 'rms_norm'; eps?: number },
-  ): Float32Array;
-  clipGradNorm(g: XInput, options: Common & { maxNorm: number; normType?: number }): { y: Float32Array; totalNorm: Float32Array };
-  whiten(x: XInput, options?: Common & { eps?: number }): { z: Float32Array; mean: Float32Array; matrix: Float32Array };
 }
 
 export interface LoadOptions {

@@ -1,0 +1,379 @@
+#!/usr/bin/env node
+// Writes web/core/ops.generated.d.ts — the per-operation part of the core
+// API's TypeScript declarations — from the core's own registry (core.spec of
+// every op), so that the declarations cannot drift from it:
+//
+//   bash build-wasm.sh && node scripts/gen-types.mjs
+//
+// tests/js/types-current.test.mjs fails when the committed file differs from
+// what this script generates. The hand-written rest of the API (Core, run,
+// describe, NlTensor, ...) is web/core/normlab.d.ts, which re-exports this file.
+//
+// The registry does not say everything the types need: its outputs are bare
+// names (not whether they hold integers, nor whether an op may leave one
+// out), an attribute without a default shows as `required` even when the op
+// does without it, and a string attribute's values are checked in the op's
+// body. FACTS holds those few things; checkFacts() confirms each of them
+// against the core with a small call before anything is written.
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadCore } from '../web/core/normlab.js';
+
+/** Where the generated declarations go. */
+export const outputPath = fileURLToPath(new URL('../web/core/ops.generated.d.ts', import.meta.url));
+
+// The same spellings as web/core/normlab.js uses for the named functions.
+const camel = (s) => s.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+const snake = (s) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+const pascal = (s) => camel(s).replace(/^./, (c) => c.toUpperCase());
+
+/** What the registry does not declare; each entry is checked against the core (checkFacts). */
+export const FACTS = {
+  /** Outputs that hold integers (they come back as number[]). */
+  integerOutputs: {
+    broadcast_shape: ['shape'],
+    reduce_shape: ['shape'],
+    reduction_group: ['members'],
+  },
+  /** Outputs an op gives only when the listed inputs are given. */
+  conditionalOutputs: {
+    batch_norm: { outputs: ['running_mean', 'running_var'], when: ['running_mean', 'running_var'] },
+    conditional_batch_norm: { outputs: ['running_mean', 'running_var'], when: ['running_mean', 'running_var'] },
+  },
+  /** Attributes without a default (the registry marks them required) that the op does without, with a note. */
+  optionalAttrs: {
+    reduction_group: { num_groups: 'only method group_norm takes it (and needs it)' },
+    scaled_dot_product_attention: { scale: 'by default 1/sqrt(d_k), d_k the last size of q' },
+  },
+  /** The values of string attributes; 'described' means the ops the registry marks as described. */
+  stringValues: {
+    reduction_group: { method: 'described' },
+    residual_block: { placement: ['pre', 'post'], norm: ['layer_norm', 'rms_norm'] },
+    score_spread: { mode: ['raw', 'scaled', 'qk_norm'] },
+  },
+};
+
+// Small calls that succeed, for checkFacts: inputs by shape (filled with 1, 2, 3, ...).
+const PROBES = {
+  broadcast_shape: { attrs: { a: [2, 1], b: [3] } },
+  reduce_shape: { attrs: { shape: [2, 3], axes: [0] } },
+  reduction_group: { attrs: { method: 'layer_norm', shape: [1, 1, 2], index: [0, 0, 0] } },
+  batch_norm: { inputs: { x: [2, 1] }, extra: { running_mean: [1], running_var: [1] } },
+  conditional_batch_norm: { inputs: { x: [2, 1], gamma: [2, 1], beta: [2, 1] }, extra: { running_mean: [1], running_var: [1] } },
+  scaled_dot_product_attention: { inputs: { q: [1, 2], k: [1, 2], v: [1, 2] } },
+  residual_block: { inputs: { x: [2], W: [2, 2] } },
+  score_spread: { attrs: { d_k: 2, count: 4 } },
+};
+
+const filled = (shape) => {
+  const n = shape.reduce((a, b) => a * b, 1);
+  return { shape, data: Float32Array.from({ length: n }, (_, i) => i + 1) };
+};
+
+function probe(core, op, { inputs = {}, attrs = {} } = {}, more = {}) {
+  const ins = {};
+  for (const [name, shape] of Object.entries({ ...inputs, ...more })) ins[name] = filled(shape);
+  return core.run(op, ins, attrs);
+}
+
+/** Check FACTS against the registry and, by small calls, against the core; throws on the first mismatch. */
+export function checkFacts(core) {
+  const fail = (msg) => {
+    throw new Error(`gen-types: ${msg} — update FACTS in scripts/gen-types.mjs`);
+  };
+  const spec = (op) => (core.ops.includes(op) ? core.spec(op) : fail(`FACTS names an unknown op '${op}'`));
+  const ran = (op, call, more) => {
+    if (!PROBES[op]) fail(`no probe call for ${op}`);
+    try {
+      return probe(core, op, call, more);
+    } catch (e) {
+      return fail(`the probe call of ${op} fails: ${e.message}`);
+    }
+  };
+  for (const [op, names] of Object.entries(FACTS.integerOutputs)) {
+    const s = spec(op);
+    for (const n of names) if (!s.outputs.includes(n)) fail(`${op} has no output '${n}'`);
+    const res = ran(op, PROBES[op]);
+    for (const [n, o] of Object.entries(res)) {
+      if (Array.isArray(o.data) !== names.includes(n)) fail(`${op}.${n} ${Array.isArray(o.data) ? 'holds' : 'does not hold'} integers`);
+    }
+  }
+  for (const [op, { outputs, when }] of Object.entries(FACTS.conditionalOutputs)) {
+    const s = spec(op);
+    for (const n of outputs) if (!s.outputs.includes(n)) fail(`${op} has no output '${n}'`);
+    for (const n of when) if (!s.inputs.find((i) => i.name === n)?.optional) fail(`${op} has no optional input '${n}'`);
+    const without = ran(op, PROBES[op]);
+    const withInputs = ran(op, PROBES[op], PROBES[op].extra);
+    for (const n of outputs) {
+      if (n in without) fail(`${op} gives ${n} without ${when.join(', ')}`);
+      if (!(n in withInputs)) fail(`${op} does not give ${n} with ${when.join(', ')}`);
+    }
+  }
+  for (const [op, notes] of Object.entries(FACTS.optionalAttrs)) {
+    const s = spec(op);
+    for (const n of Object.keys(notes)) {
+      if (!s.attrs.find((a) => a.name === n)?.required) fail(`${op} has no attribute '${n}' without a default`);
+      if (PROBES[op].attrs && n in PROBES[op].attrs) fail(`the probe call of ${op} gives ${n}`);
+    }
+    ran(op, PROBES[op]);
+  }
+  for (const [op, attrs] of Object.entries(FACTS.stringValues)) {
+    const s = spec(op);
+    for (const [name, values] of Object.entries(attrs)) {
+      if (s.attrs.find((a) => a.name === name)?.kind !== 'string') fail(`${op} has no string attribute '${name}'`);
+      const call = (v) => ({ ...PROBES[op], attrs: { ...PROBES[op].attrs, [name]: v } });
+      if (Array.isArray(values)) for (const v of values) ran(op, call(v));
+      else if (values !== 'described') fail(`${op}.${name}: values must be a list or 'described'`);
+      let refused = false;
+      try {
+        probe(core, op, call('not-a-value'));
+      } catch {
+        refused = true;
+      }
+      if (!refused) fail(`${op} takes any ${name}, not only the listed values`);
+    }
+  }
+}
+
+// ---- writing the declarations ----------------------------------------------------
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const RESERVED = new Set(('break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+  'function if import in instanceof new null return super switch this throw true try typeof var void while with yield ' +
+  'let static implements interface package private protected public await').split(' '));
+// Core's own members: a named function of the same name would hide them (normlab.js defines them per instance).
+const CORE_MEMBERS = new Set(['run', 'describe', 'spec', 'tensor', 'ops', 'heapBytes', 'memoryBytes', 'attention', 'constructor']);
+
+const lit = (v) => (typeof v === 'string' ? `'${v.replace(/[\\']/g, '\\$&')}'` : JSON.stringify(v));
+const key = (name) => (IDENT.test(name) ? name : lit(name));
+const union = (values) => values.map(lit).join(' | ');
+
+/** The TypeScript text of web/core/ops.generated.d.ts for the core's registry. */
+export async function generateTypes(core) {
+  core ??= await loadCore();
+  checkFacts(core);
+  const specs = core.ops.map((op) => core.spec(op));
+  const described = specs.filter((s) => s.described).map((s) => s.name);
+  const isInt = (op, o) => (FACTS.integerOutputs[op] ?? []).includes(o);
+  const conditional = (op, o) => (FACTS.conditionalOutputs[op]?.outputs ?? []).includes(o);
+  const attrNote = (op, a) => FACTS.optionalAttrs[op]?.[a.name];
+  const attrOptional = (op, a) => !a.required || attrNote(op, a) !== undefined;
+
+  const attrType = (op, a) => {
+    if (a.kind === 'boolean') return 'boolean';
+    if (a.kind === 'integers') return 'readonly number[]';
+    if (a.kind === 'string') {
+      const v = FACTS.stringValues[op]?.[a.name];
+      return v === 'described' ? 'DescribedOpName' : v ? union(v) : 'string';
+    }
+    return 'number';
+  };
+  const attrDoc = (op, a) => {
+    const parts = [];
+    if (a.kind === 'integer') parts.push('An integer');
+    if (a.kind === 'integers') parts.push('Integers');
+    if ('default' in a) parts.push(`${parts.length ? 'default' : 'Default'} ${lit(a.default)}`);
+    else if (attrNote(op, a)) parts.push(`${parts.length ? 'optional' : 'Optional'}: ${attrNote(op, a)}`);
+    return parts.length ? `/** ${parts.join(', ')}. */` : '';
+  };
+
+  // The names a named function's options use must come back to the registry's names
+  // the way normlab.js reads them.
+  const checkNames = (s) => {
+    const seen = new Set();
+    const claim = (k, what) => {
+      if (seen.has(k)) throw new Error(`gen-types: ${s.name}: option '${k}' would mean two things (${what})`);
+      seen.add(k);
+    };
+    if (s.inputs.length) claim('shape', 'the first input\'s shape');
+    s.outputs.forEach((o, i) => {
+      if (i === 0) return claim('out', `output ${o}`);
+      const k = `out${pascal(o)}`;
+      if (snake(k.slice(3)).replace(/^_/, '') !== o) throw new Error(`gen-types: ${s.name}: output ${o} cannot be named as an option`);
+      claim(k, `output ${o}`);
+    });
+    for (const { name } of [...s.inputs.slice(1), ...s.attrs]) {
+      const k = camel(name);
+      if (snake(k) !== name && k !== name) throw new Error(`gen-types: ${s.name}: '${name}' does not come back from '${k}'`);
+      if (/^out[A-Z]/.test(k) || k === 'out') throw new Error(`gen-types: ${s.name}: option '${k}' reads as an output target`);
+      claim(k, name);
+    }
+    if (s.inputs[0] && (!IDENT.test(s.inputs[0].name) || RESERVED.has(s.inputs[0].name))) {
+      throw new Error(`gen-types: ${s.name}: input ${s.inputs[0].name} is not a parameter name`);
+    }
+    if (new Set(s.outputs.map(camel)).size !== s.outputs.length) throw new Error(`gen-types: ${s.name}: two outputs share a camelCase name`);
+    const method = camel(s.name);
+    if (CORE_MEMBERS.has(method)) throw new Error(`gen-types: op ${s.name} would hide core.${method}`);
+  };
+
+  const L = [];
+  const out = (line = '') => L.push(line);
+  out('// Generated by scripts/gen-types.mjs from the core\'s registry (core.spec of every op). Do not edit:');
+  out('// after changing an operation, rebuild (bash build-wasm.sh) and run `node scripts/gen-types.mjs`.');
+  out('// tests/js/types-current.test.mjs checks that this file is current.');
+  out("import type { IntOutput, NlTensor, OutTarget, RunInput, TensorOutput, XInput } from './normlab.js';");
+  out();
+  out('/** Names of every operation of the core. */');
+  out(`export type OpName =\n${specs.map((s) => `  | ${lit(s.name)}`).join('\n')};`);
+  out();
+  out('/** Operations with a description (core.describe, reduction_group\'s method). */');
+  out(`export type DescribedOpName =\n${described.map((n) => `  | ${lit(n)}`).join('\n')};`);
+  out();
+  out('/** What an op takes when it has no inputs (or no attributes). */');
+  out('export type NoArgs = { readonly [name: string]: never };');
+  out();
+
+  out('/** Outputs of every operation by name, as core.run returns them. */');
+  out('export interface OpOutputs {');
+  for (const s of specs) {
+    const fields = s.outputs.map((o) => `${key(o)}${conditional(s.name, o) ? '?' : ''}: ${isInt(s.name, o) ? 'IntOutput' : 'TensorOutput'}`);
+    out(`  ${key(s.name)}: { ${fields.join('; ')} };`);
+  }
+  out('}');
+  out();
+
+  out('/** Inputs of every operation by name, as core.run takes them (null or absent: an optional input not given). */');
+  out('export interface OpInputs {');
+  for (const s of specs) {
+    if (!s.inputs.length) {
+      out(`  ${key(s.name)}: NoArgs;`);
+      continue;
+    }
+    const fields = s.inputs.map((i) => `${key(i.name)}${i.optional ? '?: RunInput | null' : ': RunInput'}`);
+    const line = `  ${key(s.name)}: { ${fields.join('; ')} };`;
+    if (line.length <= 120) out(line);
+    else {
+      out(`  ${key(s.name)}: {`);
+      for (const f of fields) out(`    ${f};`);
+      out('  };');
+    }
+  }
+  out('}');
+  out();
+
+  out('/** Attributes of every operation by name, as core.run takes them. */');
+  out('export interface OpAttrs {');
+  for (const s of specs) {
+    if (!s.attrs.length) {
+      out(`  ${key(s.name)}: NoArgs;`);
+      continue;
+    }
+    out(`  ${key(s.name)}: {`);
+    for (const a of s.attrs) {
+      const doc = attrDoc(s.name, a);
+      if (doc) out(`    ${doc}`);
+      out(`    ${key(a.name)}${attrOptional(s.name, a) ? '?' : ''}: ${attrType(s.name, a)};`);
+    }
+    out('  };');
+  }
+  out('}');
+  out();
+
+  // ---- the named functions
+  const methods = [];
+  for (const s of specs) {
+    checkNames(s);
+    const name = pascal(s.name);
+    const floatOuts = s.outputs.filter((o) => !isInt(s.name, o));
+    const generic = s.outputs.length > 1 && floatOuts.length > 0;
+    const tp = (o) => `T${pascal(o)}`;
+    const params = floatOuts.map((o) => `${tp(o)} extends OutTarget = OutTarget`).join(', ');
+    out(`/** Options of core.${camel(s.name)}${s.name === 'scaled_dot_product_attention' ? ' and core.attention' : ''}. */`);
+    const head = `export interface ${name}Options${generic ? `<${params}>` : ''} {`;
+    if (head.length <= 120) out(head);
+    else {
+      out(`export interface ${name}Options<`);
+      for (const o of floatOuts) out(`  ${tp(o)} extends OutTarget = OutTarget,`);
+      out('> {');
+    }
+    if (s.inputs.length) {
+      out(`  /** Shape of ${s.inputs[0].name} when it is given as a flat array. */`);
+      out('  shape?: readonly number[];');
+    }
+    for (const i of s.inputs.slice(1)) out(`  ${key(camel(i.name))}${i.optional ? '?: XInput | null' : ': XInput'};`);
+    for (const a of s.attrs) {
+      const doc = attrDoc(s.name, a);
+      if (doc) out(`  ${doc}`);
+      out(`  ${key(camel(a.name))}${attrOptional(s.name, a) ? '?' : ''}: ${attrType(s.name, a)};`);
+    }
+    s.outputs.forEach((o, k) => {
+      if (isInt(s.name, o)) return;
+      const opt = k === 0 ? 'out' : `out${pascal(o)}`;
+      out(`  /** Where ${o} goes: a Float32Array of its length, or a resident tensor (returned as it is). */`);
+      out(`  ${opt}?: ${generic ? tp(o) : 'OutTarget'} | null;`);
+    });
+    out('}');
+    out();
+    methods.push({ s, name, floatOuts, generic, tp });
+  }
+
+  out('/** One function per operation: the first input positional, the rest options (camelCase names). */');
+  out('export interface NamedFunctions {');
+  const signatures = (method, { s, name, floatOuts, generic, tp }) => {
+    const first = s.inputs[0];
+    const required =
+      s.inputs.slice(1).some((i) => !i.optional) || s.attrs.some((a) => !attrOptional(s.name, a));
+    const x = first ? `${first.name}: XInput, ` : '';
+    const opts = (extra) => `options${required ? '' : '?'}: ${name}Options${extra}`;
+    const optsReq = (extra) => `options: ${name}Options${extra}`;
+    const lines = [];
+    if (s.outputs.length === 1) {
+      const o = s.outputs[0];
+      lines.push(`/** Runs ${s.name}; returns ${o}${isInt(s.name, o) ? ' (integers)' : ''}. */`);
+      if (isInt(s.name, o)) lines.push(`${method}(${x}${opts('')}): number[];`);
+      else {
+        lines.push(`${method}(${x}${optsReq(' & { out: NlTensor }')}): NlTensor;`);
+        lines.push(`${method}(${x}${opts(' & { out?: Float32Array | null }')}): Float32Array;`);
+        lines.push(`${method}(${x}${opts('')}): Float32Array | NlTensor;`);
+      }
+      return lines;
+    }
+    const cond = FACTS.conditionalOutputs[s.name];
+    const field = (o, present) =>
+      `${key(camel(o))}${!present && conditional(s.name, o) ? '?' : ''}: ${isInt(s.name, o) ? 'number[]' : generic ? tp(o) : 'Float32Array'}`;
+    const result = (present) => `{ ${s.outputs.map((o) => field(o, present)).join('; ')} }`;
+    const tps = generic ? `<${floatOuts.map((o) => `${tp(o)} extends OutTarget = Float32Array`).join(', ')}>` : '';
+    const args = generic ? `<${floatOuts.map(tp).join(', ')}>` : '';
+    const listed = s.outputs.map((o) => camel(o) + (conditional(s.name, o) ? '?' : '')).join(', ');
+    lines.push(`/** Runs ${s.name}; returns { ${listed} }. */`);
+    if (cond) {
+      const given = cond.when.map((i) => `${camel(i)}: XInput`).join('; ');
+      lines.push(`${method}${tps}(${x}${optsReq(`${args} & { ${given} }`)}): ${result(true)};`);
+    }
+    lines.push(`${method}${tps}(${x}${opts(args)}): ${result(false)};`);
+    return lines;
+  };
+  // A signature too long for one line goes as `name<...>(\n params,\n): result;`.
+  const put = (line) => {
+    if (line.length <= 118 || line.startsWith('/**')) return out(`  ${line}`);
+    const open = line.indexOf('(');
+    const close = line.lastIndexOf('): ');
+    const params = line.slice(open + 1, close).split(/, (?=[A-Za-z_$][\w$]*\??: )/);
+    const head = line.slice(0, open + 1);
+    const lt = head.indexOf('<');
+    if (head.length <= 118 || lt < 0) out(`  ${head}`);
+    else {
+      out(`  ${head.slice(0, lt + 1)}`);
+      for (const t of head.slice(lt + 1, -2).split(', ')) out(`    ${t},`);
+      out('  >(');
+    }
+    for (const p of params) out(`    ${p},`);
+    out(`  ${line.slice(close)}`);
+  };
+  for (const m of methods) {
+    for (const line of signatures(camel(m.s.name), m)) put(line);
+    if (m.s.name === 'scaled_dot_product_attention') {
+      const [, ...rest] = signatures('attention', m);
+      put('/** Runs scaled_dot_product_attention (core.scaledDotProductAttention); returns { out, weights }. */');
+      for (const line of rest) put(line);
+    }
+  }
+  out('}');
+  return L.join('\n') + '\n';
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const text = await generateTypes();
+  writeFileSync(outputPath, text);
+  console.log(`wrote ${fileURLToPath(new URL('../web/core/ops.generated.d.ts', import.meta.url))} (${text.split('\n').length - 1} lines)`);
+}
