@@ -116,11 +116,13 @@ await tf.ready();
 // WASM copy bandwidth: a memory.copy of as many bytes as each kernel reads
 // (and writes: every kernel here writes as much as its main input, attention
 // twice that with its weights), so each row shows its share of a plain copy.
+// (a TypedArray copy between two resident tensors: memmove inside WASM memory).
 async function copyTime(n) {
-  const src = core._m.benchAlloc(n), dst = core._m.benchAlloc(n);
-  const ms = await median(() => core._m.benchCopy(dst, src, n));
-  core._m.benchFree(src);
-  core._m.benchFree(dst);
+  const src = core.tensor([n / 4]), dst = core.tensor([n / 4]);
+  const a = src.data, b = dst.data;
+  const ms = await median(() => b.set(a));
+  src.free();
+  dst.free();
   return ms;
 }
 const bytes = data.ln.length * 4;
@@ -237,6 +239,23 @@ for (const [key, name, nativeKey] of cases) {
   console.log(`${name}: resident ${row.normlab_resident_ms.toFixed(2)} ms, arrays ${row.normlab_arrays_ms.toFixed(2)}, fastest peer ${fastestName} ${fastest.toFixed(2)}`);
 }
 
+// The doors side by side: core.run and the camelCase function on Float32Arrays,
+// with a fresh result array and with `out`, against plain JS in the same run.
+const doors = [];
+for (const [key, op, method, peer] of [['ln', 'layer_norm', 'layerNorm', js.ln], ['rms', 'rms_norm', 'rmsNorm', js.rms]]) {
+  const row = { name: `${op} [8,512,768]` };
+  row.js_ms = await median(peer);
+  row.run_ms = await median(() => core.run(op, { x: { shape: LN, data: data.ln } }));
+  row.run_out_ms = await median(() => core.run(op, { x: { shape: LN, data: data.ln } }, {}, { out: { y: arrOut.ln } }));
+  row.named_ms = await median(() => core[method](data.ln, { shape: LN }));
+  row.named_out_ms = await median(() => core[method](data.ln, { shape: LN, out: arrOut.ln }));
+  row.resident_ms = await median(() => core[method](res.ln, { out: resOut.ln }));
+  for (const k of ['run', 'run_out', 'named', 'named_out', 'resident']) row[`${k}_vs_js`] = row.js_ms / row[`${k}_ms`];
+  row.run_over_named = row.run_ms / row.named_ms;
+  row.run_out_over_named_out = row.run_out_ms / row.named_out_ms;
+  doors.push(row);
+}
+
 // Per call: a 3-vector 100k times through the public API vs plain JS.
 const perCall = [];
 const v3 = new Float32Array([1, 2, 3]), out3 = new Float32Array(3);
@@ -247,8 +266,12 @@ const jsL2 = (v) => {
   for (let i = 0; i < v.length; i++) y[i] = v[i] / n;
   return y;
 };
+const r3 = core.tensor([3], v3), o3 = core.tensor([3]);
+const x3 = { x: { shape: [3], data: v3 } };
 for (const [name, api, peer] of [
+  ['core.run layer_norm', () => core.run('layer_norm', x3), () => jsLayerNorm(v3, 1, 3, 1e-5, false)],
   ['layerNorm', () => core.layerNorm(v3), () => jsLayerNorm(v3, 1, 3, 1e-5, false)],
+  ['layerNorm (resident)', () => core.layerNorm(r3, { out: o3 }), () => jsLayerNorm(v3, 1, 3, 1e-5, false)],
   ['layerNorm (out)', () => core.layerNorm(v3, { out: out3 }), () => jsLayerNorm(v3, 1, 3, 1e-5, false)],
   ['rmsNorm', () => core.rmsNorm(v3), () => jsLayerNorm(v3, 1, 3, 1e-6, true)],
   ['l2Normalize', () => core.l2Normalize(v3), () => jsL2(v3)],
@@ -258,6 +281,10 @@ for (const [name, api, peer] of [
   const b = await median(() => { for (let i = 0; i < n; i++) peer(); }, 5);
   perCall.push({ name: `${name} 3-vector x100k`, normlab_ms: a, js_ms: b, vs_js: b / a });
 }
+r3.free();
+o3.free();
+// Embind's fixed cost per call (a bound function that does almost nothing), for the README.
+const embindCall = (await median(() => { for (let i = 0; i < 100000; i++) core._m.heapBytes(); }, 5)) / 100000 * 1e6;
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}`;
 const f = (v, d = 2) => (v === undefined ? '' : v.toFixed(d));
@@ -269,9 +296,16 @@ for (const r of rows) {
   const share = pct(r.share_of_copy_bandwidth) + (r.share_of_copy_bandwidth_in_place ? ` / ${pct(r.share_of_copy_bandwidth_in_place)}` : '');
   console.log(`| ${r.name} | ${f(r.normlab_resident_ms)} | ${f(r.normlab_in_place_ms)} | ${f(r.normlab_arrays_ms)} | ${f(r.js_ms)} | ${f(r.onnxruntime_ms)} | ${f(r.tfjs_wasm_ms)} | ${f(r.native_ms)} | ${f(r.vs_fastest_peer, 1)}× (${r.fastest_peer}) | ${f(r.wasm_over_native)} | ${share} |`);
 }
+console.log('\n| doors, Float32Arrays | plain JS ms | core.run ms | core.run + out ms | camelCase ms | camelCase + out ms | resident ms | run / camelCase (fresh, out) |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const r of doors) {
+  const c = (k) => `${f(r[`${k}_ms`])} (${f(r[`${k}_vs_js`], 1)}×)`;
+  console.log(`| ${r.name} | ${f(r.js_ms)} | ${c('run')} | ${c('run_out')} | ${c('named')} | ${c('named_out')} | ${c('resident')} | ${f(r.run_over_named)}, ${f(r.run_out_over_named_out)} |`);
+}
+console.log(`\nEmbind's fixed cost per call: ${embindCall.toFixed(0)} ns`);
 console.log('\n| per call | normlab ms | plain JS ms | normlab vs JS |');
 console.log('|---|---|---|---|');
 for (const r of perCall) console.log(`| ${r.name} | ${f(r.normlab_ms)} | ${f(r.js_ms)} | ${f(r.vs_js)}× |`);
-writeFileSync(root + 'bench/results.json', JSON.stringify({ machine, date: new Date().toISOString(), copy_ms: copyMs, native, rows, per_call: perCall }, null, 2));
+writeFileSync(root + 'bench/results.json', JSON.stringify({ machine, date: new Date().toISOString(), copy_ms: copyMs, native, rows, doors, embind_call_ns: embindCall, per_call: perCall }, null, 2));
 console.log('\nwrote bench/results.json');
 for (const t of [...Object.values(res), ...Object.values(resOut)]) t.free();
