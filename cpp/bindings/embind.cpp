@@ -23,6 +23,7 @@
 #include <cstring>
 #include <map>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "normlab/ops.hpp"
@@ -124,7 +125,7 @@ const Block* resident(double id) {
 // sizes, source (0 arena, 1 resident, 2 shape only), where (float offset or
 // id), count; attributes: count, then each: name, kind (0 number, 1 boolean,
 // 2 string, 3 list) and value (a number; a name-like text; n and n numbers);
-// targets: count, then each: output name, resident id.
+// targets: count, then each: output name, resident id (0: JS copies into an array).
 Request parse(double at, double header, double text_bytes, bool describing) {
   if (!(at >= 0) || std::fmod(at, 8) != 0 || !(header >= 0) || !(text_bytes >= 0) ||
       at + header * 8 + text_bytes > double(arena.capacity))
@@ -184,10 +185,11 @@ Request parse(double at, double header, double text_bytes, bool describing) {
   const std::size_t targets = rd.count(16);
   for (std::size_t k = 0; k < targets; ++k) {
     Request::Name name = rd.name();
-    const double id = rd.num();
-    const Block* b = resident(id);
-    if (!b) (Msg() << r.op.text << ": the target for output " << name.text << " is a resident tensor that was freed").raise();
-    r.targets.push_back({std::move(name), Target{"", b->data, b->size}});
+    const double id = rd.num();  // 0: a Float32Array that JS fills from the result itself
+    const Block* b = id == 0 ? nullptr : resident(id);
+    if (id != 0 && !b)
+      (Msg() << r.op.text << ": the target for output " << name.text << " is a resident tensor that was freed").raise();
+    r.targets.push_back({std::move(name), b ? Target{"", b->data, b->size} : Target{}});
   }
   return r;
 }
@@ -201,6 +203,8 @@ bool guarded(const std::string& op, F&& f) {
     return true;
   } catch (const Malformed&) {
     last_error = "normlab: a malformed request reached the core (a bug in normlab's JS layer)";
+  } catch (const std::length_error&) {
+    last_error = (op.size() <= kMaxName ? op : std::string("normlab")) + ": a result would be too large";
   } catch (const std::bad_alloc&) {
     last_error = (op.size() <= kMaxName ? op : std::string("normlab")) + ": out of memory";
   } catch (const std::exception& e) {

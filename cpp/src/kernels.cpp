@@ -206,6 +206,15 @@ std::size_t normalize_rows(const float* x, float* y, std::size_t rows, std::size
     }
     const double denom = std::sqrt(std::max(spread, 0.0) + eps);
     if (!(denom > 0)) return r;
+    if (denom < 1e-30) {  // 1 / denom would overflow float: this row in double
+      for (std::size_t i = 0; i < width; ++i) {
+        double v = (double(xr[i]) - mean) / denom;
+        if (gamma) v *= gamma[i];
+        if (beta) v += beta[i];
+        yr[i] = static_cast<float>(v);
+      }
+      continue;
+    }
     const float inv = static_cast<float>(1.0 / denom);
     // mean as hi + lo floats: x - hi is exact near the mean.
     const float hi = static_cast<float>(mean), lo = static_cast<float>(mean - double(hi));

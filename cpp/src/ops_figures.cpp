@@ -37,7 +37,10 @@ void axis_ticks(Call& c) {
   double lo = xt::amin(x)(), hi = xt::amax(x)();
   if (c.flag("include_zero")) lo = std::min(lo, 0.0), hi = std::max(hi, 0.0);
   if (c.flag("symmetric")) hi = std::max(std::fabs(lo), std::fabs(hi)), lo = -hi;
-  if (hi - lo < 1e-12 * std::max(1.0, std::fabs(hi))) lo -= 1, hi += 1;
+  if (hi - lo < 1e-12 * std::max(1.0, std::fabs(hi))) {  // constant data: widen by 1, or by 0.1% far from zero
+    const double pad = std::max(1.0, 1e-3 * std::fabs(hi));
+    lo -= pad, hi += pad;
+  }
   const long long count = c.integer("count");
   if (count < 1 || count > 50) c.fail(Msg() << "count must be in [1, 50] (got " << std::to_string(count) << ")");
   const double step = nice_step(hi - lo, count);
@@ -144,6 +147,7 @@ void linear_map(Call& c) {
   c.expect_rank("points", p, 2, 2);
   const std::size_t m = w.shape()[0], n = w.shape()[1], k = p.shape()[0];
   c.check_work(double(k) * m * n, "mapping the points");
+  checked_size({k, m}, c.op + ": the mapped points");
   if (p.shape()[1] != n)
     c.fail(Msg() << "points have width " << std::to_string(p.shape()[1]) << " but W has " << std::to_string(n) << " columns");
   std::vector<double> out(k * m, 0.0);
@@ -174,6 +178,7 @@ void covariance(Call& c) {
   const Tensor& x = c.in("x");
   if (x.dimension() != 2) c.fail("x must have shape [n, f] but has shape " + shape_str(shape_of(x)));
   const std::size_t n = x.shape()[0], f = x.shape()[1];
+  checked_size({f, f}, c.op + ": the covariance matrix");  // before any of it is made
   c.check_work(double(n) * f * f, "the covariance of x");
   const Stats st = measure(x.data(), Group{1, n, f, 1}, Measure::MeanVar);
   c.out("cov", from(covariance_of(x.data(), n, f, st.center), {f, f}));
@@ -192,6 +197,7 @@ void split_perturbation(Call& c) {
   for (std::size_t i = 0; i < n; ++i) proj += double(d(i)) * x(i) / nx;
   std::vector<double> along(n), across(n);
   for (std::size_t i = 0; i < n; ++i) along[i] = proj * x(i) / nx, across[i] = d(i) - along[i];
+  checked_size({n, n}, c.op + ": the Jacobian of x");  // named here, not by the op it borrows
   const auto J = run_op("l2_normalize_jacobian", {{"x", x}}, {{"eps", 0.0}}).at("J").f;
   std::vector<double> dy(n, 0.0);
   for (std::size_t i = 0; i < n; ++i)

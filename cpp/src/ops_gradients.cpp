@@ -54,9 +54,14 @@ void clip_grad_norm(Call& c) {
   const double max_norm = c.num("max_norm"), p = c.num("norm_type");
   if (max_norm < 0) c.fail(Msg() << "max_norm must be >= 0 (got " << num_str(max_norm) << ")");
   if (!(p > 0)) c.fail(Msg() << "norm_type must be > 0 (got " << num_str(p) << ")");
+  // ||g||_p = m * (sum (|g| / m)^p)^(1/p) with m = max |g|: no power underflows or overflows
+  double m = 0;
+  for (float v : g) m = std::max(m, std::fabs(double(v)));
   double total = 0;
-  for (float v : g) total += std::pow(std::fabs(double(v)), p);
-  total = std::pow(total, 1 / p);
+  if (m > 0) {
+    for (float v : g) total += std::pow(std::fabs(double(v)) / m, p);
+    total = m * std::pow(total, 1 / p);
+  }
   const double coef = max_norm / (total + 1e-6);
   Tensor y = g;
   if (coef < 1) y *= static_cast<float>(coef);

@@ -24,6 +24,7 @@ Shape output_view(const Tensor& w) {
 
 void weight_norm(Call& c) {
   const Tensor& v = c.in("v");
+  c.expect_rank("v", v, 1);
   c.expect_shape("g", c.in("g"), {v.shape()[0]}, "one per output, O = " + std::to_string(v.shape()[0]));
   // measure: L2 over the output's weights; no eps, so a zero row is an error
   Description d{c.op, per_output(v), Measure::SumSquare, {false, Denominator::MaxSqrtEps, 0.0},
@@ -33,6 +34,7 @@ void weight_norm(Call& c) {
 
 void weight_standardize(Call& c) {
   const Tensor& w = c.in("w");
+  c.expect_rank("w", w, 1);
   Description d{c.op, per_output(w), Measure::MeanVar,
                 {true, Denominator::SqrtPlusEps, c.num("eps")}, {}, {}};
   c.out("y", run(w, d));

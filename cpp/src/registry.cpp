@@ -69,13 +69,14 @@ void check_range(const std::string& op, const std::string& name, double v) {
 // ---- Outputs ------------------------------------------------------------
 
 float* Outputs::allocate(const std::string& op, const std::string& name, const Shape& shape, bool checked) {
+  checked_size(shape, op + ": output " + name);
   Output o;
   o.name = name;
   o.shape = shape;
   o.checked = checked;
   const std::size_t n = o.size();
   for (const Target& t : targets) {
-    if (t.name != name) continue;
+    if (t.name != name || !t.data) continue;  // no data: the caller copies the output out itself
     if (t.size != n)
       (Msg() << op << ": the target for output " << name << " holds " << std::to_string(t.size) << " numbers but " << name << " has " << std::to_string(n) << " (shape " << shape_str(shape) << ")").raise();
     bool overlaps = false;
@@ -103,11 +104,11 @@ float* Outputs::allocate_over(const std::string& op, const std::string& name, co
   const std::size_t n = x.size();
   const Target* target = nullptr;
   for (const Target& t : targets)
-    if (t.name == name) target = &t;
+    if (t.name == name && t.data) target = &t;
   float* over = target ? (target->data == x.data && target->size == n ? target->data : nullptr) : x.scratch;
-  if (over)
-    for (const auto& [p, m] : inputs)
-      if (!(p == x.data && m == n) && p < x.data + n && x.data < p + m) over = nullptr;  // another input shares it
+  std::size_t sharing = 0;  // inputs in x's memory: x itself, and any other is read while y is written
+  for (const auto& [p, m] : inputs) sharing += p < x.data + n && x.data < p + m;
+  if (sharing > 1) over = nullptr;
   if (!over) return allocate(op, name, x.shape, true);
   Output o;
   o.name = name;
@@ -446,10 +447,9 @@ void execute_request(const Request& r, Outputs& outs) {
     bool known = false;
     for (const char* o : spec.outputs) known |= name.text == o;
     if (!known) (Msg() << op << ": no output named '" << name.text << "' (outputs: " << names_of(spec.outputs) << ")").raise();
-    if (!target.data) (Msg() << op << ": the target for output " << name.text << " is not a tensor").raise();
     for (const Target& t : outs.targets) {
       if (t.name == name.text) (Msg() << op << ": output " << name.text << " has two targets").raise();
-      if (t.data < target.data + target.size && target.data < t.data + t.size)
+      if (t.data && target.data && t.data < target.data + target.size && target.data < t.data + t.size)
         (Msg() << op << ": the targets for outputs " << t.name << " and " << name.text << " overlap").raise();
     }
     Target t = target;
@@ -462,6 +462,13 @@ void execute_request(const Request& r, Outputs& outs) {
   if (spec.body) spec.body(call);
   else run_description(call, spec);
 
+  for (const Target& t : outs.targets) {  // a target for what this call does not make is a mistake worth naming
+    const Output* made = nullptr;
+    for (const Output& o : outs.list)
+      if (o.name == t.name) made = &o;
+    if (!made) (Msg() << op << ": output " << t.name << " has a target but this call does not produce it").raise();
+    if (made->integer) (Msg() << op << ": output " << t.name << " holds integers; it takes no target").raise();
+  }
   for (const Output& o : outs.list)
     if (!o.integer && !o.checked)
       if (const std::size_t k = first_non_finite(o.data, o.size()); k < o.size())

@@ -74,7 +74,7 @@ const snake = (s) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
 function num(v) {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'symbol') return NaN;
+  if (v === null || v === undefined || typeof v === 'boolean' || typeof v === 'symbol') return NaN; // not silently 0 or 1
   try {
     return Number(v);
   } catch {
@@ -93,8 +93,18 @@ let wasmModule = null; // the one loaded module (its memory's buffer changes as 
  * into it in place, with no copy across the boundary; `data` is a view of it
  * (take it anew after any call: a growing WASM memory replaces views).
  */
+const made = Symbol('core.tensor'); // only core.tensor makes tensors: a handle is never taken from a caller
+const live = new Map(); // byte address -> WeakRef(NlTensor), to recognise a tensor's data view given as `out`
+
+function handleOf(t) {
+  const h = handles.get(t);
+  if (!h) throw new NormlabError('tensor: not a tensor made by core.tensor');
+  return h;
+}
+
 export class NlTensor {
-  constructor(core, shape, handle) {
+  constructor(core, shape, handle, key) {
+    if (key !== made) throw new NormlabError('tensor: make tensors with core.tensor(shape, data)');
     Object.defineProperty(this, '_core', { value: core });
     handles.set(this, { handle, id: handle.id(), ptr: handle.pointer(), view: null });
     /** Its shape. */
@@ -106,7 +116,7 @@ export class NlTensor {
 
   /** A Float32Array view of the tensor inside WASM memory. */
   get data() {
-    const h = handles.get(this);
+    const h = handleOf(this);
     if (!h.ptr) throw new NormlabError('tensor: this tensor was freed');
     const heap = this._core._m.HEAPF32;
     if (h.view?.buffer !== heap.buffer) h.view = heap.subarray(h.ptr >> 2, (h.ptr >> 2) + this.size);
@@ -115,13 +125,14 @@ export class NlTensor {
 
   /** Whether free() was called. */
   get freed() {
-    return !handles.get(this).ptr;
+    return !handleOf(this).ptr;
   }
 
   /** Give the memory back now (also done, later, when the tensor is garbage-collected). */
   free() {
-    const h = handles.get(this);
+    const h = handleOf(this);
     if (!h.ptr) return;
+    live.delete(h.ptr);
     h.ptr = 0;
     h.view = null;
     tensorRegistry?.unregister(this);
@@ -131,7 +142,8 @@ export class NlTensor {
 
 const tensorRegistry =
   typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((handle) => {
+    ? new FinalizationRegistry(({ handle, ptr }) => {
+        if (live.get(ptr)?.deref() === undefined) live.delete(ptr);
         if (!handle.isDeleted()) handle.delete();
       })
     : null;
@@ -140,8 +152,9 @@ const tensorRegistry =
 function readInput(op, name, t) {
   const resident = handles.get(t);
   if (resident) return { shape: Array.from(t.shape), resident };
+  if (t instanceof NlTensor) throw new NormlabError(`${op}: input ${short(name)} is not a tensor made by core.tensor`);
   if (t === null || typeof t !== 'object') {
-    throw new NormlabError(`${op}: input ${name} must be {shape, data}, a resident tensor, a Float32Array or a list of numbers`);
+    throw new NormlabError(`${op}: input ${short(name)} must be {shape, data}, a resident tensor, a Float32Array or a list of numbers`);
   }
   const shapeIn = t.shape, dataIn = t.data;
   const { shape, rank } = readShape(op, name, shapeIn);
@@ -151,7 +164,7 @@ function readInput(op, name, t) {
 }
 
 function readShape(op, name, shape) {
-  if (!isList(shape)) throw new NormlabError(`${op}: the shape of ${name} must be a list of sizes`);
+  if (!isList(shape)) throw new NormlabError(`${op}: the shape of ${short(name)} must be a list of sizes`);
   const dims = [];
   for (let a = 0; a < Math.min(shape.length, RANK_KEEP); a++) dims.push(num(shape[a]));
   return { shape: dims, rank: shape.length };
@@ -160,20 +173,21 @@ function readShape(op, name, shape) {
 // The numbers of an input as a Float32Array that is not a view of WASM memory
 // (a growing memory would detach such a view in the middle of the call).
 function floats(op, name, d) {
+  if (handles.has(d)) return Float32Array.from(d.data);
   if (d instanceof Float32Array) return d.buffer === wasmModule?.HEAP8.buffer ? d.slice() : d;
   if (isList(d)) {
     const f = new Float32Array(d.length);
     for (let i = 0; i < d.length; i++) f[i] = num(d[i]);
     return f;
   }
-  throw new NormlabError(`${op}: input ${name} needs data (a Float32Array, a list of numbers or a resident tensor)`);
+  throw new NormlabError(`${op}: input ${short(name)} needs data (a Float32Array, a list of numbers or a resident tensor)`);
 }
 
 function readAttr(op, name, v) {
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
   if (typeof v === 'bigint') return Number(v);
   if (isList(v)) return Float64Array.from(v, num);
-  throw new NormlabError(`${op}: attribute ${name} must be a number, boolean, string or list of numbers`);
+  throw new NormlabError(`${op}: attribute ${short(name)} must be a number, boolean, string or list of numbers`);
 }
 
 // Where an output goes: a resident tensor (written by the core in place) or a
@@ -183,11 +197,16 @@ function readTarget(method, option, output, t) {
   const resident = handles.get(t);
   if (resident) return { resident, tensor: t };
   if (t instanceof Float32Array) {
-    const inWasm = t.buffer === wasmModule?.HEAP8.buffer;
-    return { array: t, method, option, inWasm, offset: t.byteOffset, length: t.length };
+    if (t.buffer === wasmModule?.HEAP8.buffer) {
+      // A view of WASM memory is written only when it is exactly a live tensor's data (then as that tensor).
+      const owner = live.get(t.byteOffset)?.deref();
+      if (owner && !owner.freed && owner.size === t.length) return { resident: handles.get(owner), tensor: t };
+      throw new NormlabError(`${method}: ${short(option)} is a view of WASM memory that is not a live tensor's data; pass the tensor itself`);
+    }
+    return { array: t, method, option, length: t.length };
   }
   const got = t === null ? 'null' : typeof t === 'object' ? 'another kind of object' : short(String(t));
-  throw new NormlabError(`${method}: ${option} must be a Float32Array or resident tensor for output ${output} (got ${got})`);
+  throw new NormlabError(`${method}: ${short(option)} must be a Float32Array or resident tensor for output ${short(output)} (got ${got})`);
 }
 
 function deepFreeze(o) {
@@ -255,12 +274,12 @@ class Request {
       }
     }
   }
+  // Every target crosses (the core checks its name); a resident one by id, an array as 0 (copied into here).
   targets(list) {
-    const resident = list.filter(([, t]) => t.resident);
-    this.h.push(resident.length);
-    for (const [name, t] of resident) {
+    this.h.push(list.length);
+    for (const [name, t] of list) {
       this.name(name);
-      this.h.push(t.resident.ptr ? t.resident.id : -1);
+      this.h.push(t.resident ? (t.resident.ptr ? t.resident.id : -1) : 0);
     }
   }
   // Write it into the arena; returns [base, headerAt, headerCount, textBytes].
@@ -268,7 +287,7 @@ class Request {
     const headerAt = this.floats * 4;
     const base = arena.reserve(headerAt + this.h.length * 8 + this.textBytes);
     const f32 = m.HEAPF32, f64 = m.HEAPF64, u8 = m.HEAPU8;
-    for (const [d, at] of this.data) f32.set(d, (base >> 2) + at);
+    for (const [d, at] of this.data) if (d.length) f32.set(d, (base >> 2) + at); // (a detached view has length 0)
     f64.set(this.h, (base + headerAt) >> 3);
     let t = base + headerAt + this.h.length * 8;
     for (const b of this.texts) {
@@ -278,6 +297,13 @@ class Request {
     }
     return [base, headerAt, this.h.length, this.textBytes];
   }
+}
+
+// A caller's getter, valueOf or Proxy that throws (or a revoked Proxy) while
+// its arguments are read: a NormlabError naming the op, not a raw TypeError.
+function foreign(e, label) {
+  if (e instanceof NormlabError) return e;
+  return new NormlabError(`${label}: could not read the arguments (${short(String(e?.message ?? e))})`);
 }
 
 // Every C++ exception is caught in the core; one that escaped anyway arrives as a WebAssembly.Exception.
@@ -363,6 +389,7 @@ export class Core {
     if (typeof op !== 'string') throw new NormlabError(`run: the operation name must be a string (got ${typeof op})`);
     const label = short(op);
     const ins = [], ats = [], outs = [];
+    try {
     if (inputs != null) {
       if (typeof inputs !== 'object') throw new NormlabError(`${label}: inputs must be an object of named tensors`);
       for (const name of Object.keys(inputs)) {
@@ -385,12 +412,25 @@ export class Core {
         if (t != null) outs.push([name, readTarget('run', `out.${name}`, name, t)]);
       }
     }
+    } catch (e) {
+      throw foreign(e, label);
+    }
     return this._call(op, ins, ats, outs);
   }
 
   // Enter the core once with what was read: place, run, copy out, release.
   _call(op, ins, ats, outs) {
     const m = this._m;
+    // Two array targets sharing memory would silently overwrite each other.
+    const arrays = outs.filter(([, t]) => t.array);
+    for (let i = 0; i < arrays.length; i++) {
+      for (let j = 0; j < i; j++) {
+        const a = arrays[i][1].array, b = arrays[j][1].array;
+        if (a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength) {
+          throw new NormlabError(`${op}: the targets for outputs ${arrays[j][0]} and ${arrays[i][0]} overlap`);
+        }
+      }
+    }
     const req = new Request(op);
     req.inputs(ins, false);
     req.attrs(ats);
@@ -421,7 +461,7 @@ export class Core {
           if (target.length !== size) {
             throw new NormlabError(`${target.method}: ${target.option} must be a Float32Array or resident tensor of ${size} elements (got a Float32Array of ${target.length})`);
           }
-          data = target.inWasm ? new Float32Array(f32.buffer, target.offset, size) : target.array;
+          data = target.array;
           data.set(f32.subarray(ptr >> 2, (ptr >> 2) + size));
         } else data = f32.slice(ptr >> 2, (ptr >> 2) + size);
         result[name] = { shape, data };
@@ -446,9 +486,10 @@ export class Core {
     if (typeof op !== 'string') throw new NormlabError(`describe: the operation name must be a string (got ${typeof op})`);
     const label = short(op);
     if (options == null || typeof options !== 'object') throw new NormlabError(`${label}: describe takes {shape, attrs}`);
-    const { shape, attrs, inputs } = options;
     const first = Object.hasOwn(this._specs, op) ? this._specs[op].inputs[0]?.name ?? 'x' : 'x';
     const ins = [], ats = [];
+    try {
+    const { shape, attrs, inputs } = options;
     if (shape != null) ins.push([first, readShape(label, first, shape)]);
     if (inputs != null && typeof inputs === 'object') {
       for (const name of Object.keys(inputs)) ins.push([name, readShape(label, name, inputs[name])]);
@@ -456,8 +497,11 @@ export class Core {
     if (attrs != null && typeof attrs === 'object') {
       for (const name of Object.keys(attrs)) {
         const v = attrs[name];
-        if (v !== undefined) ats.push([name, readAttr(label, name, v)]);
+        if (v !== undefined) ats.push([snake(name), readAttr(label, name, v)]); // numGroups or num_groups
       }
+    }
+    } catch (e) {
+      throw foreign(e, label);
     }
     const m = this._m;
     const req = new Request(op);
@@ -485,12 +529,16 @@ export class Core {
   // an object of camelCase names.
   _named(op, method, x, options) {
     const spec = this._specs[op];
-    if (!spec.inputs.length && options === undefined) [x, options] = [undefined, x];
+    if (!spec.inputs.length) {
+      if (options !== undefined && x !== undefined) throw new NormlabError(`${op}: ${method} takes one argument, its options (the op has no inputs)`);
+      if (options === undefined) [x, options] = [undefined, x];
+    }
     if (options == null) options = {};
+    const ins = [], ats = [], outs = [];
+    try {
     if (typeof options !== 'object') throw new NormlabError(`${method}: options must be an object`);
     const o = {};
     for (const key of Object.keys(options)) o[key] = options[key];
-    const ins = [], ats = [], outs = [];
     const tensorOf = (v, shape) => (isList(v) || handles.has(v) ? { shape: shape ?? (handles.has(v) ? v.shape : [v.length]), data: v } : v);
     if (spec.inputs.length) {
       const first = spec.inputs[0].name;
@@ -515,6 +563,9 @@ export class Core {
         if (v !== null) ins.push([input?.name ?? name, readInput(op, input?.name ?? name, tensorOf(v))]);
       } else ats.push([attr?.name ?? name, readAttr(op, attr?.name ?? name, v)]);
     }
+    } catch (e) {
+      throw foreign(e, op);
+    }
     const res = this._call(op, ins, ats, outs);
     if (spec.outputs.length === 1) return res[spec.outputs[0]].data;
     return Object.fromEntries(Object.keys(res).map((n) => [camel(n), res[n].data]));
@@ -527,8 +578,13 @@ export class Core {
  * @param {ArrayLike<number>} [data]
  */
 Core.prototype.tensor = function (shape, data) {
-  const dims = readShape('tensor', 'shape', shape);
-  const values = data == null ? null : floats('tensor', 'data', data);
+  let dims, values;
+  try {
+    dims = readShape('tensor', 'shape', shape);
+    values = data == null ? null : floats('tensor', 'data', data);
+  } catch (e) {
+    throw foreign(e, 'tensor');
+  }
   const m = this._m;
   let handle;
   try {
@@ -542,8 +598,10 @@ Core.prototype.tensor = function (shape, data) {
     handle.delete();
     throw new NormlabError(m.lastError());
   }
-  const t = new NlTensor(this, dims.shape.slice(), handle);
-  tensorRegistry?.register(t, handle, t);
+  const t = new NlTensor(this, dims.shape.slice(), handle, made);
+  const ptr = handles.get(t).ptr;
+  live.set(ptr, new WeakRef(t));
+  tensorRegistry?.register(t, { handle, ptr }, t);
   if (values) {
     if (values.length !== t.size) {
       t.free();
