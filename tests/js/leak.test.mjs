@@ -61,7 +61,7 @@ test('a million calls over every op leave the WASM heap where warm-up left it', 
   assert.equal(memAfter, memBefore);
 });
 
-test('the direct paths and resident tensors give back all they take', async () => {
+test('the camelCase spellings, targets and resident tensors give back all they take', async () => {
   const { loadCore } = await import('normlab');
   const core = await loadCore();
   const x = Float32Array.from({ length: 96 }, (_, i) => Math.sin(i));
@@ -84,7 +84,7 @@ test('the direct paths and resident tensors give back all they take', async () =
   const before = core.heapBytes();
   for (let i = 0; i < 20000; i++) round();
   const after = core.heapBytes();
-  console.log(`leak: 20,000 rounds of direct calls and resident tensors: heap in use ${before} -> ${after} bytes`);
+  console.log(`leak: 20,000 rounds of camelCase calls, targets and resident tensors: heap in use ${before} -> ${after} bytes`);
   assert.ok(after <= before, `heap grew from ${before} to ${after}`);
 
   // Tensors nobody frees are freed once the garbage collector takes them.
