@@ -5,7 +5,8 @@
 // any valid call answers within about a second; this prints how long the
 // largest accepted calls take here.
 //
-//   node bench/limits.mjs              every case; exits 1 when an op of core.ops has no answered case
+//   node bench/limits.mjs              every case; exits 1 when an op of core.ops has no answered
+//                                      case, or when a call fails with something other than a NormlabError
 //   node bench/limits.mjs --only=film  the cases whose label holds "film" (no coverage check)
 //   node bench/limits.mjs --repeat=3   the best of three calls per case
 //
@@ -47,7 +48,8 @@ function labelOf(c) {
   const ats = Object.entries(c.attrs).map(([n, v]) => `${n} ${Array.isArray(v) ? dims(v) : v}`);
   return `${c.op} ${[...ins, ...ats].join(', ')}${c.note ? ` (${c.note})` : ''}`;
 }
-// The same case with the first axis of every input of `shape0` halved (fallback when memory runs out).
+// The same case at half the size (its fallback when memory runs out): every
+// size equal to `channels` halved, or else the first axis of every input.
 const half = (c, channels) => {
   const cut = (s) => (channels ? s.map((d) => (d === channels ? d / 2 : d)) : [s[0] / 2, ...s.slice(1)]);
   return { ...c, inputs: Object.fromEntries(Object.entries(c.inputs).map(([n, t]) => [n, { shape: cut(t.shape), data: t.data.subarray(0, count(cut(t.shape))) }])), fallback: undefined, label: undefined };
@@ -74,7 +76,7 @@ const cases = [
   C('local_response_norm', { x: T([4, 1024, 256]) }, { size: 1024 }, { label: 'local_response_norm x [4,1024,256], size 1024' }),
   C('local_response_norm', { x: T([M, 32, 1]) }, { size: 32 }),
   C('spectral_norm', { W: T([4096, 4096]) }, { n_power_iterations: 4 }, { label: 'spectral_norm W [4096,4096], 4 iterations' }),
-  C('spectral_norm', { W: T([LIMIT / 2, 2]), u0: T([LIMIT / 2]) }, { n_power_iterations: 1 }),
+  C('spectral_norm', { W: T([LIMIT / 2, 2]), u0: T([LIMIT / 2]) }, { n_power_iterations: 1 }, { fallback: 'first' }),
   C('covariance', { x: T([16384, 256]) }, {}, { label: 'covariance x [16384,256]' }),
   C('covariance', { x: T([32, 5792]) }, {}, { note: 'cov of 2^25 elements' }),
   C('whiten', { x: T([16384, 256]) }, {}, { label: 'whiten x [16384,256]' }),
@@ -173,7 +175,8 @@ function freshTry(c) {
   try {
     return JSON.parse(p.stdout.trim().split('\n').pop());
   } catch {
-    return { ms: NaN, error: { name: 'Error', message: `the fresh process failed (${p.error?.message ?? `status ${p.status}, signal ${p.signal}`}): ${(p.stderr || '').slice(0, 200)}`, core: false } };
+    const why = (p.stderr || '').split('\n').find((l) => /Error|error:/.test(l)) ?? '';
+    return { ms: NaN, error: { name: 'Error', message: `the fresh process failed (${p.error?.message ?? `status ${p.status}, signal ${p.signal}`}) ${why.trim()}`, core: false }, failed: true };
   }
 }
 
@@ -206,8 +209,12 @@ for (const c of selected) {
   if (r.error?.oom) {
     const fresh = freshTry(c);
     if (fresh.error?.oom) row(c, r, ' (also in a fresh process)');
+    else if (fresh.failed) {
+      unexpected++; // a crash of the fresh process is not an answer
+      row(c, r, ` (${fresh.error.message.slice(0, 160)})`);
+    }
     else row(c, fresh, ` (out of memory after the cases before it; in a fresh process)`);
-    if (fresh.error?.oom && c.fallback) {
+    if ((fresh.error?.oom || fresh.failed) && c.fallback) {
       r = time(c.fallback);
       if (r.error?.oom) {
         const again = freshTry(c.fallback);

@@ -173,8 +173,9 @@ Request parse(double at, double header, double text_bytes, bool describing) {
         a.value = std::move(t.text);
         break;
       }
-      default: {
-        const std::size_t n = rd.count(hn);
+      default: {  // the caller's length, then the entries that crossed (at most kMaxList + 1)
+        a.text_length = rd.num();
+        const std::size_t n = rd.count(kMaxList + 1);
         std::vector<double> list(n);
         for (auto& e : list) e = rd.num();
         a.value = std::move(list);

@@ -416,6 +416,11 @@ Checked check(const Request& r, bool describing) {
         if (ch < 0x20 || ch == 0x7f)
           (Msg() << at << name << " '" << shown(*text) << "' holds a control character").raise();
     }
+    if (auto* l = std::get_if<std::vector<double>>(&v)) {
+      if (a.text_length > kMaxList)
+        (Msg() << at << name << " holds " << num_str(a.text_length) << " integers; lists hold at most "
+               << std::to_string(kMaxList)).raise();
+    }
     if (auto* l = std::get_if<std::vector<double>>(&v))
       for (double e : *l)
         if (!whole(e))
@@ -514,6 +519,7 @@ std::map<std::string, Value> run_op(const std::string& op, const std::map<std::s
   for (const auto& [name, a] : attrs) {
     Request::Attribute at{{name, double(name.size())}, a, 0};
     if (auto* s = std::get_if<std::string>(&a)) at.text_length = double(s->size());
+    if (auto* l = std::get_if<std::vector<double>>(&a)) at.text_length = double(l->size());
     r.attrs.push_back(std::move(at));
   }
   Outputs outs;

@@ -65,6 +65,7 @@ async function instantiate(url, imports) {
 
 const NAME_KEEP = 65; // characters of a name that cross; the core judges the rest by its length
 const RANK_KEEP = 33; // sizes of a shape that cross; the core judges the rest by the rank
+const LIST_KEEP = 65; // entries of a list attribute that cross
 
 const short = (s) => (s.length > 40 ? `${s.slice(0, 40)}...` : s);
 const camel = (s) => s.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
@@ -186,7 +187,12 @@ function floats(op, name, d) {
 function readAttr(op, name, v) {
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
   if (typeof v === 'bigint') return Number(v);
-  if (isList(v)) return Float64Array.from(v, num);
+  if (isList(v)) {
+    // lists hold sizes, axes or an index: at most 65 entries cross; the core judges the rest by the length
+    const kept = new Float64Array(Math.min(v.length, LIST_KEEP));
+    for (let i = 0; i < kept.length; i++) kept[i] = num(v[i]);
+    return { list: kept, length: v.length };
+  }
   throw new NormlabError(`${op}: attribute ${short(name)} must be a number, boolean, string or list of numbers`);
 }
 
@@ -269,8 +275,8 @@ class Request {
         this.h.push(2);
         this.name(v);
       } else {
-        this.h.push(3, v.length);
-        for (let i = 0; i < v.length; i++) this.h.push(v[i]);
+        this.h.push(3, v.length, v.list.length);
+        for (let i = 0; i < v.list.length; i++) this.h.push(v.list[i]);
       }
     }
   }

@@ -191,7 +191,7 @@ struct Request {
   struct Attribute {
     Name name;
     Attr value;
-    double text_length = 0;  // of a string value
+    double text_length = 0;  // of a string value, or the caller's length of a list
   };
   Name op;
   std::vector<Input> inputs;
@@ -201,6 +201,7 @@ struct Request {
 
 constexpr std::size_t kMaxName = 64;
 constexpr std::size_t kMaxRank = 32;
+constexpr std::size_t kMaxList = 64;  // entries of a list attribute (sizes, axes, an index)
 
 /// The one door: check everything about a request, run it, leave the results
 /// in `outs`. Throws InputError (the message names the op and the argument).
