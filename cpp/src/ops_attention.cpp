@@ -156,7 +156,8 @@ void residual_block(Call& c) {
   if (norm != "layer_norm" && norm != "rms_norm")
     c.fail(Msg() << "norm must be \"layer_norm\" or \"rms_norm\" (got \"" << norm << "\")");
   const bool ln = norm == "layer_norm";
-  c.check_work(double(x.size()) * double(d), "the d x d linear map");
+  // the d x d map, plus the norm and the sums around it (~32 operations a number)
+  c.check_work(double(x.size()) * double(d + 32), "the d x d linear map");
   const Description nd{c.op, layer_group(s, 1), ln ? Measure::MeanVar : Measure::MeanSquare,
                        {ln, Denominator::SqrtPlusEps, c.num("eps")}, {}, {}};
   auto linear = [&](const Tensor& z) {

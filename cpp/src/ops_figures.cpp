@@ -104,6 +104,7 @@ struct Normal {
 void random_normal(Call& c) {
   const Shape s = c.sizes("shape", 1);
   const std::size_t n = checked_size(s, c.op + ": shape");
+  c.check_work(double(n) * 48, "drawing normals");  // ~30 ns a normal in WASM
   Normal g{static_cast<std::uint64_t>(c.integer("seed"))};
   const double mean = c.num("mean"), std = c.num("std");
   if (std < 0) c.fail(Msg() << "std must be >= 0 (got " << num_str(std) << ")");
@@ -123,7 +124,7 @@ void score_spread(Call& c) {
     c.fail(Msg() << "mode must be \"raw\", \"scaled\" or \"qk_norm\" (got \"" << mode << "\")");
   const double g = c.num("g");
   // ~25 ns a normal in WASM: weighted so that the limit is about a second
-  c.check_work(double(count) * double(dk) * 48, "drawing count * d_k normals");
+  c.check_work(double(count) * double(dk) * 64, "drawing count * d_k normals");
   Normal rng{static_cast<std::uint64_t>(c.integer("seed"))};
   std::vector<double> scores(count), q(dk), k(dk);
   for (auto& s : scores) {
@@ -198,6 +199,7 @@ void split_perturbation(Call& c) {
   std::vector<double> along(n), across(n);
   for (std::size_t i = 0; i < n; ++i) along[i] = proj * x(i) / nx, across[i] = d(i) - along[i];
   checked_size({n, n}, c.op + ": the Jacobian of x");  // named here, not by the op it borrows
+  c.check_work(double(n) * double(n) * 48, "the Jacobian of x and its product");
   const auto J = run_op("l2_normalize_jacobian", {{"x", x}}, {{"eps", 0.0}}).at("J").f;
   std::vector<double> dy(n, 0.0);
   for (std::size_t i = 0; i < n; ++i)

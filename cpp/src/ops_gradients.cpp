@@ -16,6 +16,7 @@ void l2_jacobian(Call& c) {
   c.expect_rank("x", x, 1, 1);
   const std::size_t d = x.size();
   checked_size({d, d}, c.op + ": J");
+  c.check_work(double(d) * double(d) * 40, "the d x d Jacobian");
   const double eps = c.num("eps");
   double n = 0;
   for (float v : x) n += double(v) * v;
@@ -38,6 +39,7 @@ void layer_norm_jacobian(Call& c) {
   c.expect_rank("x", x, 1, 1);
   const std::size_t d = x.size();
   checked_size({d, d}, c.op + ": J");
+  c.check_work(double(d) * double(d) * 40, "the d x d Jacobian");
   const Stats st = measure(x.data(), Group::trailing({d}, 1), Measure::MeanVar);
   const double s = denominators(st, {true, Denominator::SqrtPlusEps, c.num("eps")}, c.op)[0];
   std::vector<double> y(d);

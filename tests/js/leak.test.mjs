@@ -123,7 +123,9 @@ test('requests beyond the limits are errors, and the core stays usable', async (
   q.free();
   assert.throws(() => core.layerNorm({ shape: [1 << 26], data: new Float32Array(4) }), /layer_norm: .*limit/);
   // the largest tensor allowed still works (2^25 elements, 128 MiB)
-  const big = core.run('random_normal', {}, { shape: [1 << 25], seed: 3 });
-  assert.equal(big.x.data.length, 1 << 25);
+  const big = core.run('z_score_apply', { x: { shape: [1 << 24, 2], data: new Float32Array(1 << 25).fill(3) },
+    mean: { shape: [2], data: [1, 2] }, std: { shape: [2], data: [2, 1] } });
+  assert.equal(big.y.data.length, 1 << 25);
+  assert.deepEqual([big.y.data[0], big.y.data[1], big.y.data[(1 << 25) - 1]], [1, 1, 1]);
   assert.deepEqual(Array.from(core.l2Normalize([3, 4])), [Math.fround(0.6), Math.fround(0.8)]);
 });
