@@ -52,7 +52,8 @@ const AttrKind Num = AttrKind::Number, Int = AttrKind::Integer, Bool = AttrKind:
 // ---- shared checks -------------------------------------------------------
 
 void expect_channels(const Call& c, const char* name, const View* t, std::size_t ch) {
-  if (t) c.expect_shape(name, t->shape, {ch}, "one per channel, C = " + std::to_string(ch));
+  if (t && !(t->shape.size() == 1 && t->shape[0] == ch))
+    c.expect_shape(name, t->shape, {ch}, "one per channel, C = " + std::to_string(ch));
 }
 
 void expect_channels(const Call& c, const char* name, const Tensor* t, std::size_t ch) {
@@ -97,7 +98,8 @@ void check_nonnegative(const Call& c, const char* name, const Tensor& t) {
 
 void vector_norm(const Call& c, Description& d, Measure m, Denominator den) {
   const Shape& s = c.view("x").shape;
-  const std::size_t axis = norm_axis(c.integer("axis"), s.size(), c.op + ": axis");
+  const long long a = c.integer("axis"), r = static_cast<long long>(s.size());
+  const std::size_t axis = a >= -r && a < r ? static_cast<std::size_t>(a < 0 ? a + r : a) : norm_axis(a, s.size(), c.op + ": axis");
   d = {c.op, Group::along(s, axis), m, {false, den, c.num("eps")}, {}, {}};
   if (c.op == "scale_norm") {  // ScaleNorm: one learned scalar
     const View* g = c.opt_view("g");
@@ -117,8 +119,8 @@ void layer_like(const Call& c, Description& d, Measure m, bool center) {
     c.fail(Msg() << "normalized_ndim (" << std::to_string(k) << ") exceeds the rank of x " << shape_str(s));
   const Shape norm_shape(s.end() - k, s.end());
   const View *g = c.opt_view("gamma"), *b = c.opt_view("beta");
-  if (g) c.expect_shape("gamma", g->shape, norm_shape, "the last normalized_ndim axes of x");
-  if (b) c.expect_shape("beta", b->shape, norm_shape, "the last normalized_ndim axes of x");
+  if (g && g->shape != norm_shape) c.expect_shape("gamma", g->shape, norm_shape, "the last normalized_ndim axes of x");
+  if (b && b->shape != norm_shape) c.expect_shape("beta", b->shape, norm_shape, "the last normalized_ndim axes of x");
   Params p;
   p.scale = data_of(g);
   p.shift = data_of(b);

@@ -69,7 +69,10 @@ void check_range(const std::string& op, const std::string& name, double v) {
 // ---- Outputs ------------------------------------------------------------
 
 float* Outputs::allocate(const std::string& op, const std::string& name, const Shape& shape, bool checked) {
-  checked_size(shape, op + ": output " + name);
+  std::size_t total = 1;  // the message is built only when it is needed
+  bool within = true;
+  for (auto d : shape) within = within && d <= kMaxElements && (total *= d ? d : 1) <= kMaxElements;
+  if (!within) checked_size(shape, op + ": output " + name);
   Output o;
   o.name = name;
   o.shape = shape;
