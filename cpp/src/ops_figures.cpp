@@ -147,7 +147,7 @@ void linear_map(Call& c) {
   c.expect_rank("W", w, 2, 2);
   c.expect_rank("points", p, 2, 2);
   const std::size_t m = w.shape()[0], n = w.shape()[1], k = p.shape()[0];
-  c.check_work(double(k) * m * n, "mapping the points");
+  c.check_work(1.5 * double(k) * m * n, "mapping the points");  // a multiply-add in double, and the stores
   checked_size({k, m}, c.op + ": the mapped points");
   if (p.shape()[1] != n)
     c.fail(Msg() << "points have width " << std::to_string(p.shape()[1]) << " but W has " << std::to_string(n) << " columns");
@@ -163,7 +163,7 @@ void singular_values(Call& c) {
   c.expect_rank("W", w, 2, 2);
   const std::size_t m = w.shape()[0], n = w.shape()[1];
   if (n > 256) c.fail(Msg() << "W has " << std::to_string(n) << " columns; at most 256 are supported");
-  c.check_work(double(m) * n * n, "W^T W");
+  c.check_work(1.5 * double(m) * n * n + 8 * double(n) * n * n, "W^T W and its eigenvalues");
   // W^T W is the covariance of W's rows around 0, times m.
   std::vector<double> g = covariance_of(w.data(), m, n, std::vector<double>(n, 0.0)), vecs;
   for (double& e : g) e *= double(m);
