@@ -135,7 +135,16 @@ Request parse(double at, double header, double text_bytes, bool describing) {
   Reader rd{reinterpret_cast<const double*>(h), hn, 0, h + hn * 8, static_cast<std::size_t>(text_bytes)};
   Request r;
   r.op = rd.name();
-  const std::size_t inputs = rd.count(64);
+  // how many of each: more than a call can name is the caller's mistake, said as such
+  auto how_many = [&](std::size_t most, const char* what) {
+    const double v = rd.num();
+    if (!(v >= 0) || std::floor(v) != v) throw Malformed{};
+    if (v > double(most))
+      (Msg() << r.op.text.substr(0, kMaxName) << ": " << num_str(v) << " " << what << ", more than "
+             << std::to_string(most)).raise();
+    return static_cast<std::size_t>(v);
+  };
+  const std::size_t inputs = how_many(64, "inputs");
   for (std::size_t k = 0; k < inputs; ++k) {
     Request::Input in;
     in.name = rd.name();
@@ -160,7 +169,7 @@ Request parse(double at, double header, double text_bytes, bool describing) {
     }
     r.inputs.push_back(std::move(in));
   }
-  const std::size_t attrs = rd.count(64);
+  const std::size_t attrs = how_many(64, "attributes");
   for (std::size_t k = 0; k < attrs; ++k) {
     Request::Attribute a;
     a.name = rd.name();
@@ -183,7 +192,7 @@ Request parse(double at, double header, double text_bytes, bool describing) {
     }
     r.attrs.push_back(std::move(a));
   }
-  const std::size_t targets = rd.count(16);
+  const std::size_t targets = how_many(16, "output targets");
   for (std::size_t k = 0; k < targets; ++k) {
     Request::Name name = rd.name();
     const double id = rd.num();  // 0: a Float32Array that JS fills from the result itself
@@ -192,6 +201,7 @@ Request parse(double at, double header, double text_bytes, bool describing) {
       (Msg() << r.op.text << ": the target for output " << name.text << " is a resident tensor that was freed").raise();
     r.targets.push_back({std::move(name), b ? Target{"", b->data, b->size} : Target{}});
   }
+  if (rd.i != rd.n || rd.ti != rd.tn) throw Malformed{};  // JS and this reader disagree about the layout
   return r;
 }
 
@@ -499,6 +509,7 @@ EMSCRIPTEN_BINDINGS(normlab) {
   function("describe", &describe_call);
   function("registry", &registry_json);
   function("heapBytes", &heap_bytes);
+  function("maxElements", +[]() { return double(kMaxElements); });
   class_<Resident>("Resident")
       .constructor<double, double>()
       .function("id", &Resident::id)

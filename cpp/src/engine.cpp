@@ -110,9 +110,23 @@ float max_abs(const float* p, std::size_t n) {
   return m;
 }
 
-// A parameter read per coordinate of a row of `width` (view = the trailing axes).
-bool per_coordinate(const float* p, const Shape& view, std::size_t width) {
-  return !p || count(view) == width;
+// A parameter that runs along the row: right-aligned against x's shape, its
+// view equals x on the trailing axes that make up a row of `width` and is 1
+// before them. (Counting is not enough: InstanceNorm's per-channel [1, C, 1]
+// has C numbers, which may equal the spatial row's width.)
+bool per_coordinate(const float* p, const Shape& view, const Shape& shape, std::size_t width) {
+  if (!p) return true;
+  if (view.size() > shape.size()) return false;
+  std::size_t covered = 1, k = 0;
+  for (; k < view.size() && covered < width; ++k) {
+    const std::size_t a = shape.size() - 1 - k, v = view.size() - 1 - k;
+    if (view[v] != shape[a]) return false;
+    covered *= shape[a];
+  }
+  if (covered != width) return false;
+  for (; k < view.size(); ++k)
+    if (view[view.size() - 1 - k] != 1) return false;
+  return true;
 }
 
 }  // namespace
@@ -277,8 +291,8 @@ void execute(const Description& d, const float* x, float* y, const Shape& shape,
     if (const std::size_t k = first_non_finite(xr, width); k < width) not_finite_input(d.op, x, row * width + k);
     zero_denominator(d.op, row);
   };
-  const bool fused = p.scale_offset == 0.0f && per_coordinate(p.scale, p.scale_view, width) &&
-                     per_coordinate(p.shift, p.shift_view, width);
+  const bool fused = p.scale_offset == 0.0f && per_coordinate(p.scale, p.scale_view, shape, width) &&
+                     per_coordinate(p.shift, p.shift_view, shape, width);
   bool bounded = true;  // |y| <= sqrt(width) before params: finite unless params are huge
   if (t.denominator == Denominator::SqrtPlusEps &&
       ((d.measure == Measure::MeanVar && t.center) || (d.measure == Measure::MeanSquare && !t.center))) {

@@ -147,6 +147,20 @@ TEST_CASE("Every row kernel the engine picks matches the generic engine on rando
       }
 }
 
+TEST_CASE("Per-channel parameters stay per channel when C equals the row width", "[engine][params]") {
+  // InstanceNorm rows are spatial planes: a [C] gamma with C == spatial must not be read per coordinate.
+  const Tensor x = tensor({1, 3, 3}, {1, 2, 5, 1, 2, 5, 0, 1, 4});
+  const auto plain = run("instance_norm", {{"x", x}}, {{"eps", 0.0}}).at("y").f;
+  const auto scaled = run("instance_norm", {{"x", x}, {"gamma", vec({1, 2, 3})}, {"beta", vec({0, 10, 20})}}, {{"eps", 0.0}}).at("y").f;
+  std::vector<double> want(9);
+  for (std::size_t i = 0; i < 9; ++i) want[i] = plain[i] * double(i / 3 + 1) + 10.0 * double(i / 3);
+  expect_close(scaled, want, 1e-6, 1e-6);
+  const auto g = run("group_norm", {{"x", tensor({1, 4, 2}, {1, 2, 3, 4, 5, 6, 7, 9})}, {"gamma", vec({1, 2, 3, 4})}},
+                     {{"num_groups", 2.0}, {"eps", 0.0}}).at("y").f;
+  const auto g0 = run("group_norm", {{"x", tensor({1, 4, 2}, {1, 2, 3, 4, 5, 6, 7, 9})}}, {{"num_groups", 2.0}, {"eps", 0.0}}).at("y").f;
+  for (std::size_t i = 0; i < 8; ++i) CHECK(g[i] == Approx(g0[i] * double(i / 2 + 1)).margin(1e-6));
+}
+
 TEST_CASE("The SIMD row fast path matches the generic engine on random inputs", "[engine][fast]") {
   for (std::size_t width : {1u, 3u, 4u, 7u, 16u, 33u, 64u, 768u, 1025u, 3000u}) {
     for (double offset : {0.0, 1000.0}) {

@@ -88,6 +88,7 @@ const isList = (v) => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instance
 // Resident tensors: NlTensor -> its Embind handle, out of reach of callers.
 const handles = new WeakMap();
 let wasmModule = null; // the one loaded module (its memory's buffer changes as it grows)
+let maxElements = Infinity; // elements one tensor may hold, from the core
 
 /**
  * A float32 tensor kept in WASM memory (core.tensor). Ops read it and write
@@ -166,15 +167,21 @@ function readInput(op, name, t) {
 
 function readShape(op, name, shape) {
   if (!isList(shape)) throw new NormlabError(`${op}: the shape of ${short(name)} must be a list of sizes`);
+  const rank = shape.length; // read once: a valueOf below may change it
   const dims = [];
-  for (let a = 0; a < Math.min(shape.length, RANK_KEEP); a++) dims.push(num(shape[a]));
-  return { shape: dims, rank: shape.length };
+  for (let a = 0; a < Math.min(rank, RANK_KEEP); a++) dims.push(num(shape[a]));
+  return { shape: dims, rank };
 }
 
 // The numbers of an input as a Float32Array that is not a view of WASM memory
 // (a growing memory would detach such a view in the middle of the call).
 function floats(op, name, d) {
   if (handles.has(d)) return Float32Array.from(d.data);
+  const n = isList(d) ? d.length : 0;
+  if (n > maxElements) {
+    // no tensor holds more (the core's own limit, read from it at load): refused before anything is copied
+    throw new NormlabError(`${op}: input ${short(name)} has ${n} numbers, more than the limit of ${maxElements} elements`);
+  }
   if (d instanceof Float32Array) return d.buffer === wasmModule?.HEAP8.buffer ? d.slice() : d;
   if (isList(d)) {
     const f = new Float32Array(d.length);
@@ -189,9 +196,10 @@ function readAttr(op, name, v) {
   if (typeof v === 'bigint') return Number(v);
   if (isList(v)) {
     // lists hold sizes, axes or an index: at most 65 entries cross; the core judges the rest by the length
-    const kept = new Float64Array(Math.min(v.length, LIST_KEEP));
+    const length = v.length; // read once
+    const kept = new Float64Array(Math.min(length, LIST_KEEP));
     for (let i = 0; i < kept.length; i++) kept[i] = num(v[i]);
-    return { list: kept, length: v.length };
+    return { list: kept, length };
   }
   throw new NormlabError(`${op}: attribute ${short(name)} must be a number, boolean, string or list of numbers`);
 }
@@ -206,7 +214,7 @@ function readTarget(method, option, output, t) {
     if (t.buffer === wasmModule?.HEAP8.buffer) {
       // A view of WASM memory is written only when it is exactly a live tensor's data (then as that tensor).
       const owner = live.get(t.byteOffset)?.deref();
-      if (owner && !owner.freed && owner.size === t.length) return { resident: handles.get(owner), tensor: t };
+      if (owner && !owner.freed && owner.size === t.length) return { resident: handles.get(owner), tensor: owner, view: true };
       throw new NormlabError(`${method}: ${short(option)} is a view of WASM memory that is not a live tensor's data; pass the tensor itself`);
     }
     return { array: t, method, option, length: t.length };
@@ -353,6 +361,7 @@ export class Core {
     this._m = module;
     this._arena = new ArenaView(module);
     wasmModule = module;
+    maxElements = module.maxElements();
     this._specs = deepFreeze(JSON.parse(module.registry()));
     /** Names of every operation the core provides. */
     this.ops = Object.freeze(Object.keys(this._specs));
@@ -450,6 +459,17 @@ export class Core {
         const result = {};
       let at = listing >> 3;
       const n = f64[at++];
+      // every array target is checked against its output before any is written
+      for (let i = 0, k = at; i < n; i++) {
+        const name = outputs[f64[k]], rank = f64[k + 2], size = f64[k + 4 + rank];
+        k += 5 + rank;
+        for (const [o, t] of outs) {
+          if (o === name && t.array && t.length !== size) {
+            throw new NormlabError(`${t.method}: ${short(t.option)} must be a Float32Array or resident tensor of ${size} elements (got a Float32Array of ${t.length})`);
+          }
+        }
+      }
+      let moved = 0;
       for (let i = 0; i < n; i++) {
         const name = outputs[f64[at]];
         const integer = f64[at + 1] === 1, rank = f64[at + 2];
@@ -458,25 +478,25 @@ export class Core {
         at += 3 + rank;
         const ptr = f64[at], size = f64[at + 1];
         at += 2;
+        moved += size;
         let target = null;
         for (const [o, t] of outs) if (o === name) target = t;
         let data;
         if (integer) data = Array.from(f64.subarray(ptr / 8, ptr / 8 + size));
-        else if (target?.resident) data = target.tensor;
+        else if (target?.resident) data = target.view ? target.tensor.data : target.tensor; // a view given: a fresh one back
         else if (target) {
-          if (target.length !== size) {
-            throw new NormlabError(`${target.method}: ${target.option} must be a Float32Array or resident tensor of ${size} elements (got a Float32Array of ${target.length})`);
-          }
           data = target.array;
           data.set(f32.subarray(ptr >> 2, (ptr >> 2) + size));
         } else data = f32.slice(ptr >> 2, (ptr >> 2) + size);
         result[name] = { shape, data };
       }
+      this._moved = moved;
       return result;
     } catch (e) {
       throw unexpected(e);
     } finally {
-      this._arena.done(req.floats);
+      this._arena.done(Math.max(req.floats, this._moved ?? 0));
+      this._moved = 0;
     }
   }
 
