@@ -241,18 +241,8 @@ class Resident {
     guarded("tensor", [&] {
       if (!(at >= 0) || std::floor(at) != at || !(rank >= 0) || (at + 8 * std::min(rank, 64.0)) > double(arena.capacity))
         throw Malformed{};
-      if (rank > double(kMaxRank))
-        (Msg() << "tensor: shape has rank " << num_str(rank) << ", more than " << std::to_string(kMaxRank)).raise();
       const double* dims = reinterpret_cast<const double*>(arena.base + static_cast<std::size_t>(at));
-      Shape shape;
-      for (std::size_t a = 0; a < static_cast<std::size_t>(rank); ++a) {
-        const double d = dims[a];
-        if (!(d >= 0) || std::floor(d) != d || d > double(kMaxElements))
-          (Msg() << "tensor: shape has an invalid size " << num_str(d) << " at axis " << std::to_string(a)
-                 << " (sizes are whole numbers from 0 to " << std::to_string(kMaxElements) << ")")
-              .raise();
-        shape.push_back(static_cast<std::size_t>(d));
-      }
+      const Shape shape = caller_shape("tensor: shape", dims, rank);  // the same rules as any input's shape
       const std::size_t n = checked_size(shape, "tensor: shape");
       float* p = new float[std::max<std::size_t>(n, 1)];
       std::memset(p, 0, std::max<std::size_t>(n, 1) * sizeof(float));
@@ -331,38 +321,14 @@ void release() {
 
 std::string error() { return last_error; }
 
-const char* measure_name(Measure m) {
-  switch (m) {
-    case Measure::MeanVar: return "mean_var";
-    case Measure::MeanSquare: return "mean_square";
-    case Measure::SumSquare: return "sum_square";
-    case Measure::SumAbs: return "sum_abs";
-    case Measure::MaxAbs: return "max_abs";
-    case Measure::SumExp: return "sum_exp";
-  }
-  return "?";
-}
-
-const char* denominator_name(Denominator d) {
-  switch (d) {
-    case Denominator::SqrtPlusEps: return "sqrt_spread_plus_eps";
-    case Denominator::MaxSqrtEps: return "max_sqrt_spread_eps";
-    case Denominator::MaxEps: return "max_spread_eps";
-    case Denominator::Exp: return "exp_over_spread";
-  }
-  return "?";
-}
-
-const char* kind_name(AttrKind k) {
-  switch (k) {
-    case AttrKind::Number: return "number";
-    case AttrKind::Integer: return "integer";
-    case AttrKind::Bool: return "boolean";
-    case AttrKind::String: return "string";
-    case AttrKind::IntList: return "integers";
-  }
-  return "?";
-}
+// Names JS reads, in the order of the enums they name (engine.hpp, ops.hpp).
+constexpr const char* kMeasureNames[] = {"mean_var", "mean_square", "sum_square", "sum_abs", "max_abs", "sum_exp"};
+constexpr const char* kDenominatorNames[] = {"sqrt_spread_plus_eps", "max_sqrt_spread_eps", "max_spread_eps",
+                                             "exp_over_spread"};
+constexpr const char* kKindNames[] = {"number", "integer", "boolean", "string", "integers"};
+const char* measure_name(Measure m) { return kMeasureNames[static_cast<int>(m)]; }
+const char* denominator_name(Denominator d) { return kDenominatorNames[static_cast<int>(d)]; }
+const char* kind_name(AttrKind k) { return kKindNames[static_cast<int>(k)]; }
 
 // Small JSON writers: the registry and descriptions cross as JSON text
 // (JSON.parse on the JS side), which keeps Embind's val templates and their

@@ -333,6 +333,25 @@ __attribute__((noinline)) void check_integer_range(const std::string& op, const 
     (Msg() << op << ": axis (" << num_str(v) << ") is out of range").raise();
 }
 
+}  // namespace
+
+Shape caller_shape(const std::string& what, const double* dims, double rank) {
+  if (!(rank <= kMaxRank))
+    (Msg() << what << " has rank " << num_str(rank) << ", more than " << std::to_string(kMaxRank)).raise();
+  Shape shape;
+  for (std::size_t a = 0; a < static_cast<std::size_t>(rank); ++a) {
+    const double d = dims[a];
+    if (!whole_size(d))
+      (Msg() << what << " has an invalid size " << num_str(d) << " at axis " << std::to_string(a) << " (sizes are whole numbers >= 0)").raise();
+    if (d > double(kMaxElements))
+      (Msg() << what << " has a size " << num_str(d) << " at axis " << std::to_string(a) << ", more than the limit of " << std::to_string(kMaxElements) << " elements").raise();
+    shape.push_back(static_cast<std::size_t>(d));
+  }
+  return shape;
+}
+
+namespace {
+
 struct Checked {
   const OpSpec* spec = nullptr;
   std::map<std::string, View> inputs;
@@ -357,17 +376,9 @@ Checked check(const Request& r, bool describing) {
     for (const auto& s : spec.inputs) known |= s.name == name;
     if (!known) (Msg() << at << "unknown input '" << name << "' (inputs: " << names(spec.inputs) << ")").raise();
     if (c.inputs.count(name)) (Msg() << at << "input " << name << " is given twice").raise();
-    if (!(in.rank <= kMaxRank) || in.dims.size() != in.rank)
-      (Msg() << at << name << " has rank " << num_str(in.rank) << ", more than " << std::to_string(kMaxRank)).raise();
-    Shape shape;
-    for (std::size_t a = 0; a < in.dims.size(); ++a) {
-      const double d = in.dims[a];
-      if (!whole_size(d))
-        (Msg() << at << name << " has an invalid size " << num_str(d) << " at axis " << std::to_string(a) << " (sizes are whole numbers >= 0)").raise();
-      if (d > double(kMaxElements))
-        (Msg() << at << name << " has a size " << num_str(d) << " at axis " << std::to_string(a) << ", more than the limit of " << std::to_string(kMaxElements) << " elements").raise();
-      shape.push_back(static_cast<std::size_t>(d));
-    }
+    if (in.rank <= kMaxRank && in.dims.size() != in.rank)  // sizes missing: not what the caller's rank says
+      (Msg() << at << name << " has rank " << num_str(in.rank) << " but " << std::to_string(in.dims.size()) << " sizes").raise();
+    Shape shape = caller_shape(at + name, in.dims.data(), in.rank);
     // A description reads shapes only: no element limit beyond what its extents can count.
     double described = 1;
     for (auto d : shape) described *= double(d);

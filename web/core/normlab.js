@@ -450,6 +450,7 @@ export class Core {
     req.inputs(ins, false);
     req.attrs(ats);
     req.targets(outs);
+    let moved = req.floats; // numbers that crossed, in and out: a large call gives its memory back after
     try {
       const [, headerAt, headerCount, textBytes] = req.place(m, this._arena);
       const listing = m.invoke(headerAt, headerCount, textBytes);
@@ -469,7 +470,6 @@ export class Core {
           }
         }
       }
-      let moved = 0;
       for (let i = 0; i < n; i++) {
         const name = outputs[f64[at]];
         const integer = f64[at + 1] === 1, rank = f64[at + 2];
@@ -490,13 +490,11 @@ export class Core {
         } else data = f32.slice(ptr >> 2, (ptr >> 2) + size);
         result[name] = { shape, data };
       }
-      this._moved = moved;
       return result;
     } catch (e) {
       throw unexpected(e);
     } finally {
-      this._arena.done(Math.max(req.floats, this._moved ?? 0));
-      this._moved = 0;
+      this._arena.done(moved);
     }
   }
 

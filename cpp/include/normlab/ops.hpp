@@ -203,6 +203,10 @@ constexpr std::size_t kMaxName = 64;
 constexpr std::size_t kMaxRank = 32;
 constexpr std::size_t kMaxList = 64;  // entries of a list attribute (sizes, axes, an index)
 
+/// A shape as a caller gave it (`rank` sizes as doubles), checked: rank at
+/// most kMaxRank, whole sizes from 0 to kMaxElements. `what` starts messages.
+Shape caller_shape(const std::string& what, const double* dims, double rank);
+
 /// The one door: check everything about a request, run it, leave the results
 /// in `outs`. Throws InputError (the message names the op and the argument).
 void execute_request(const Request& r, Outputs& outs);
