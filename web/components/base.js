@@ -23,9 +23,21 @@ export function sheet(key, css) {
 /** The styles every figure shares: theme properties, controls, focus, motion. */
 export const baseCss = `
 :host {
+  /* One palette: a colour means one thing in every figure (README, "Colours"). */
   --nl-fg: #1d2330; --nl-bg: #ffffff; --nl-muted: #5b6475; --nl-grid: #d9dde5;
-  --nl-reference: #b4bac6; --nl-accent: #d9480f; --nl-focus: #1c6dd0; --nl-error: #b3261e;
+  --nl-input: #1c64b0;      /* the input x, data points */
+  --nl-reference: #6f7682;  /* reference, original, "before" (gray) */
+  --nl-l2: #0a7d61;         /* L2 normalization */
+  --nl-layer-norm: #c2410c; /* LayerNorm */
+  --nl-rms-norm: #9b3a87;   /* RMSNorm */
+  --nl-batch-norm: #5b7a06; /* BatchNorm */
+  --nl-chosen: #1d2330;     /* the element the reader chose */
+  --nl-group: #9a6200;      /* members of the chosen element's group */
+  --nl-update: #6741d9;     /* an update, a step, δ */
+  --nl-focus: #1c6dd0; --nl-error: #b3261e;
   --nl-font: system-ui, -apple-system, "Segoe UI", "Noto Sans", "PingFang SC", "Microsoft YaHei", sans-serif;
+  --nl-label-size: 12px; --nl-small-size: 11px; --nl-title-size: 13px;
+  --nl-gap: 10px;
   --nl-radius: 8px;
   display: block; color: var(--nl-fg); background: var(--nl-bg); font-family: var(--nl-font);
   border: 1px solid var(--nl-grid); border-radius: var(--nl-radius); padding: 12px; box-sizing: border-box;
@@ -34,7 +46,9 @@ export const baseCss = `
 @media (prefers-color-scheme: dark) {
   :host {
     --nl-fg: #e6e9ef; --nl-bg: #161a22; --nl-muted: #a3abba; --nl-grid: #394152;
-    --nl-reference: #5d6678; --nl-accent: #ff8a4c; --nl-focus: #7cb4ff; --nl-error: #ff8a80;
+    --nl-input: #74b3ff; --nl-reference: #8e96a4; --nl-l2: #38d0a5; --nl-layer-norm: #ff9152;
+    --nl-rms-norm: #f08ad2; --nl-batch-norm: #a8d65c; --nl-chosen: #ffffff; --nl-group: #ffc53d;
+    --nl-update: #b197fc; --nl-focus: #7cb4ff; --nl-error: #ff8a80;
   }
 }
 :host([hidden]) { display: none; }
@@ -136,6 +150,18 @@ export class NlElement extends Base {
     let s = table[key] ?? own.common?.[key] ?? fallback[key] ?? catalogs.en.common?.[key] ?? key;
     for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
     return s;
+  }
+
+  /**
+   * A core error in the reader's language: the catalog's `error_<code>` with
+   * the error's fields ({op}, {argument}, …), else a generic sentence around
+   * the core's own (English) message.
+   */
+  coreMessage(e) {
+    const key = e?.code ? `error_${e.code}` : '';
+    const fields = { op: e?.op ?? '', argument: e?.argument ?? '', message: e?.message ?? String(e), ...(e?.detail ?? {}) };
+    const own = key && this.t(key, fields);
+    return own && own !== key ? own : this.t('coreError', fields);
   }
 
   fmt(v, digits) {

@@ -46,6 +46,11 @@ export class NlFigure extends NlElement {
       return p.choices.includes(text) ? { value: text } : { error: this.t('badChoice', { name: p.attr, value: text, choices: p.choices.join(', ') }) };
     }
     if (p.kind === 'vector') {
+      // A figure shows a handful of numbers: refuse long lists before parsing them.
+      const max = p.maxLength ?? p.length ?? 16;
+      if (text.length > max * 32 || text.split(',', max + 1).length > max) {
+        return { error: this.t('tooLong', { name: p.attr, max }) };
+      }
       const parts = text.split(',').map((s) => s.trim());
       const nums = parts.map((s) => (s === '' ? NaN : Number(s)));
       const okLength = p.length ? nums.length === p.length : nums.length >= (p.minLength ?? 1);
@@ -111,6 +116,27 @@ export class NlFigure extends NlElement {
     root.append(this._wrap);
     this.buildControls(this._controlsBox);
     this.buildView(this._view);
+    // Charts are drawn at the width they get (fit), so a label of 12 px is 12 px
+    // on a phone too: redraw when that width changes.
+    if (typeof ResizeObserver !== 'undefined') {
+      let last = 0;
+      new ResizeObserver(([entry]) => {
+        const w = Math.round(entry.contentRect.width);
+        if (w !== last && (last = w) && this._state) this.render();
+      }).observe(this._view);
+    }
+  }
+
+  /**
+   * Size an <svg> to the CSS pixels it is given: its viewBox becomes
+   * [0, 0, W, height] with W its rendered width (`ideal` before layout), so
+   * one user unit is one CSS pixel and text keeps its size on any screen.
+   * Returns W; lay the chart out in it.
+   */
+  fit(svgEl, ideal, height) {
+    const W = Math.max(160, Math.round(svgEl.getBoundingClientRect?.().width || 0) || ideal);
+    svgEl.setAttribute('viewBox', `0 0 ${W} ${height}`);
+    return W;
   }
 
   /** Subclasses: the controls (defaults to a slider per number parameter marked `control`). */
@@ -196,7 +222,7 @@ export class NlFigure extends NlElement {
       try {
         this._state = Object.freeze({ ...structuredClone(this._values), ...this.compute(this._core, this._values), error: null });
       } catch (e) {
-        this._coreError = e.message;
+        this._coreError = this.coreMessage(e);
       }
     }
     const errors = [...this._attrErrors.values(), ...(this._coreError ? [this._coreError] : [])];
@@ -269,17 +295,16 @@ export class NlFigure extends NlElement {
 
 /** Shared styles of the parameter-driven figures. */
 export const figureCss = `
-:host { --nl-a: #4c6ef5; --nl-b: #e8590c; --nl-c: #0c8599; --nl-d: #9c36b5; }
-@media (prefers-color-scheme: dark) { :host { --nl-a: #91a7ff; --nl-b: #ff922b; --nl-c: #3bc9db; --nl-d: #da77f2; } }
+:host { --nl-a: var(--nl-input); --nl-b: var(--nl-layer-norm); --nl-c: var(--nl-l2); --nl-d: var(--nl-rms-norm); }
 .controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin-bottom: 8px; }
 .control { display: flex; align-items: center; gap: 6px; }
 .control input[type=range] { width: 150px; }
 .control input[type=number] { width: 84px; padding: 2px 6px; }
 select { padding: 2px 6px; }
 .panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: 10px; }
-.panel-title { font-size: 13px; font-weight: 600; }
+.panel-title { font-size: var(--nl-title-size); font-weight: 600; }
 .axis line, .grid-line { stroke: var(--nl-grid); }
-.axis text, .tick { font-size: 11px; fill: var(--nl-muted); }
+.axis text, .tick { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 .zero { stroke: var(--nl-muted); }
 .curve { fill: none; stroke: var(--nl-a); stroke-width: 2; }
 .curve.b { stroke: var(--nl-b); }
@@ -292,7 +317,7 @@ select { padding: 2px 6px; }
 .arrow { stroke-width: 2.5; fill: none; }
 .arrow.a { stroke: var(--nl-a); } .arrow.b { stroke: var(--nl-b); } .arrow.c { stroke: var(--nl-c); } .arrow.d { stroke: var(--nl-d); }
 .arrow.ref { stroke: var(--nl-reference); stroke-dasharray: 5 4; }
-.label { font-size: 12px; }
+.label { font-size: var(--nl-label-size); }
 .numbers { font-variant-numeric: tabular-nums; font-size: 0.9em; margin: 6px 0 0; }
 .has-error .view { opacity: 0.35; }
 table { border-collapse: collapse; font-size: 0.85em; font-variant-numeric: tabular-nums; }

@@ -4,6 +4,8 @@ export default {
     badChoice: '{name} must be one of {choices} (got "{value}").',
     badVector: '{name} must be a comma-separated list of {length} numbers (got "{value}").',
     badNumber: '{name} must be a number from {min} to {max} (got "{value}").',
+    tooLong: '{name} takes at most {max} numbers in this figure.',
+    coreError: 'The core could not compute this: {message}',
     loading: 'Loading the computation core…',
     loadFailed: 'This figure could not start: the computation core did not load ({reason}).',
   },

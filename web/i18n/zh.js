@@ -4,6 +4,8 @@ export default {
     badChoice: '{name} 必须是 {choices} 之一（收到的是“{value}”）。',
     badVector: '{name} 需要 {length} 个以逗号分隔的数（收到的是“{value}”）。',
     badNumber: '{name} 必须是 {min} 到 {max} 之间的数（收到的是“{value}”）。',
+    tooLong: '此图中 {name} 最多接受 {max} 个数。',
+    coreError: '计算核心无法完成这一步：{message}',
     loading: '正在加载计算核心…',
     loadFailed: '图无法启动：计算核心未能加载（{reason}）。',
   },
