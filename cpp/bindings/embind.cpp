@@ -43,6 +43,14 @@ constexpr std::size_t kArenaMin = 4096;
 constexpr std::size_t kArenaKeep = 1 << 20;  // kept between calls; larger ones go back
 
 std::string last_error;
+std::string last_code;      // InputError::code, or the failure kind ("too_large", "out_of_memory", "internal")
+std::string last_argument;  // the input or attribute at fault, when known
+
+void fail_with(const char* code, std::string message, std::string argument = {}) {
+  last_error = std::move(message);
+  last_code = code;
+  last_argument = std::move(argument);
+}
 Outputs results;       // the last call's outputs, until release()
 
 void drop_arena() {
@@ -54,7 +62,7 @@ void drop_arena() {
 /// with the error kept). Its contents do not survive a reserve that grows it.
 double reserve(double bytes) {
   if (!(bytes >= 0) || bytes > double(std::size_t(1) << 30)) {
-    last_error = "normlab: a call of " + num_str(bytes) + " bytes is more than the core takes at once";
+    fail_with("too_large", "normlab: a call of " + num_str(bytes) + " bytes is more than the core takes at once");
     return 0;
   }
   const std::size_t need = std::max<std::size_t>(static_cast<std::size_t>(bytes), kArenaMin);
@@ -62,7 +70,7 @@ double reserve(double bytes) {
     drop_arena();
     void* p = std::aligned_alloc(16, (need + 15) & ~std::size_t(15));
     if (!p) {
-      last_error = "normlab: out of memory for a call of " + num_str(bytes) + " bytes";
+      fail_with("out_of_memory", "normlab: out of memory for a call of " + num_str(bytes) + " bytes");
       return 0;
     }
     arena = {static_cast<std::uint8_t*>(p), need};
@@ -207,21 +215,24 @@ Request parse(double at, double header, double text_bytes, bool describing) {
 
 // ---- the door ----------------------------------------------------------------
 
+
 template <class F>
 bool guarded(const std::string& op, F&& f) {
   try {
     f();
     return true;
   } catch (const Malformed&) {
-    last_error = "normlab: a malformed request reached the core (a bug in normlab's JS layer)";
+    fail_with("internal", "normlab: a malformed request reached the core (a bug in normlab's JS layer)");
   } catch (const std::length_error&) {
-    last_error = (op.size() <= kMaxName ? op : std::string("normlab")) + ": a result would be too large";
+    fail_with("too_large", (op.size() <= kMaxName ? op : std::string("normlab")) + ": a result would be too large");
   } catch (const std::bad_alloc&) {
-    last_error = (op.size() <= kMaxName ? op : std::string("normlab")) + ": out of memory";
+    fail_with("out_of_memory", (op.size() <= kMaxName ? op : std::string("normlab")) + ": out of memory");
+  } catch (const InputError& e) {
+    fail_with(e.code, e.what(), e.argument);
   } catch (const std::exception& e) {
-    last_error = e.what();
+    fail_with("internal", e.what());
   } catch (...) {
-    last_error = "normlab: unknown failure";
+    fail_with("internal", "normlab: unknown failure");
   }
   return false;
 }
@@ -320,6 +331,8 @@ void release() {
 }
 
 std::string error() { return last_error; }
+/// "code\nargument" of the last error (README, "Error codes").
+std::string error_info() { return last_code + "\n" + last_argument; }
 
 // Names JS reads, in the order of the enums they name (engine.hpp, ops.hpp).
 constexpr const char* kMeasureNames[] = {"mean_var", "mean_square", "sum_square", "sum_abs", "max_abs", "sum_exp"};
@@ -472,6 +485,7 @@ EMSCRIPTEN_BINDINGS(normlab) {
   function("invoke", &run_call);
   function("release", &release);
   function("lastError", &error);
+  function("lastErrorInfo", &error_info);
   function("describe", &describe_call);
   function("registry", &registry_json);
   function("heapBytes", &heap_bytes);

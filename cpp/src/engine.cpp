@@ -88,11 +88,11 @@ std::size_t count(const Shape& s) {
 }
 
 [[noreturn]] void zero_denominator(const std::string& op, std::size_t group) {
-  (Msg() << op << ": group " << std::to_string(group) << " has zero spread and eps is 0, so its denominator is zero").raise();
+  (Msg("zero_spread", "eps") << op << ": group " << std::to_string(group) << " has zero spread and eps is 0, so its denominator is zero").raise();
 }
 
 [[noreturn]] void not_finite_input(const std::string& op, const float* x, std::size_t k) {
-  (Msg() << op << ": x has a non-finite value (" << num_str(x[k]) << ") at index " << std::to_string(k)).raise();
+  (Msg("not_finite", "x") << op << ": x has a non-finite value (" << num_str(x[k]) << ") at index " << std::to_string(k)).raise();
 }
 
 void check_finite_input(const std::string& op, const float* x, std::size_t n) {
@@ -101,7 +101,7 @@ void check_finite_input(const std::string& op, const float* x, std::size_t n) {
 
 void check_finite_output(const std::string& op, const float* y, std::size_t n) {
   if (const std::size_t k = first_non_finite(y, n); k < n)
-    (Msg() << op << ": output y is not finite at index " << std::to_string(k) << " (float32 overflow)").raise();
+    (Msg("overflow", "y") << op << ": output y is not finite at index " << std::to_string(k) << " (float32 overflow)").raise();
 }
 
 float max_abs(const float* p, std::size_t n) {

@@ -66,7 +66,7 @@ void angle_between(Call& c) {
   c.expect_rank("a", a, 1, 1);
   c.expect_shape("b", b, shape_of(a), "the shape of a");
   const double na = norm2(a.data(), a.size()), nb = norm2(b.data(), b.size());
-  if (!(na > 0) || !(nb > 0)) c.fail("a zero vector has no direction");
+  if (!(na > 0) || !(nb > 0)) c.fail(Msg("zero_vector") << "a zero vector has no direction");
   double dot = 0;
   for (std::size_t i = 0; i < a.size(); ++i) dot += double(a(i)) * b(i);
   const double cosv = std::max(-1.0, std::min(1.0, dot / (na * nb)));
@@ -193,7 +193,7 @@ void split_perturbation(Call& c) {
   c.expect_shape("delta", d, shape_of(x), "the shape of x");
   const std::size_t n = x.size();
   const double nx = norm2(x.data(), n);
-  if (!(nx > 0)) c.fail("x is zero, so it has no direction to split along");
+  if (!(nx > 0)) c.fail(Msg("zero_vector", "x") << "x is zero, so it has no direction to split along");
   double proj = 0;
   for (std::size_t i = 0; i < n; ++i) proj += double(d(i)) * x(i) / nx;
   std::vector<double> along(n), across(n);

@@ -27,7 +27,7 @@ void l2_jacobian(Call& c) {
       for (std::size_t b = 0; b < d; ++b)
         j(a, b) = static_cast<float>(((a == b) - (x(a) / n) * (x(b) / n)) / n);
   } else {  // the floor is active: y = x / eps
-    if (!(eps > 0)) c.fail("x is zero and eps is 0, so the Jacobian is undefined");
+    if (!(eps > 0)) c.fail(Msg("zero_vector", "x") << "x is zero and eps is 0, so the Jacobian is undefined");
     for (std::size_t a = 0; a < d; ++a) j(a, a) = static_cast<float>(1 / eps);
   }
   c.out("J", j);

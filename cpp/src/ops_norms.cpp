@@ -225,7 +225,7 @@ void group_norm(const Call& c, Description& d) {
   need_rank(c, s, 2, "[N, C, ...]");
   const auto g = static_cast<std::size_t>(c.integer("num_groups"));
   if (s[1] % g)
-    c.fail(Msg() << "num_groups (" << std::to_string(g) << ") must divide the channel count C (" << std::to_string(s[1]) << ")");
+    c.fail(Msg("not_divisible", "num_groups") << "num_groups (" << std::to_string(g) << ") must divide the channel count C (" << std::to_string(s[1]) << ")");
   d = {c.op, channel_group(s, g), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
        channel_affine(c, s.size(), s[1]), {}};
   d.channel_axis = 1;
@@ -236,7 +236,7 @@ void ghost_batch_norm(const Call& c, Description& d) {
   need_rank(c, s, 2, "[N, C, ...]");
   const auto v = static_cast<std::size_t>(c.integer("virtual_batch_size"));
   if (s[0] % v)
-    c.fail(Msg() << "virtual_batch_size (" << std::to_string(v) << ") must divide the batch size N (" << std::to_string(s[0]) << ")");
+    c.fail(Msg("not_divisible", "virtual_batch_size") << "virtual_batch_size (" << std::to_string(v) << ") must divide the batch size N (" << std::to_string(s[0]) << ")");
   d = {c.op, batch_group(s, v), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
        channel_affine(c, s.size(), s[1]), {}};
   d.channel_axis = 1;

@@ -52,7 +52,7 @@ std::string names(const std::initializer_list<T>& v) {
 // Range rules shared by every operation, by attribute name.
 void check_range(const std::string& op, const std::string& name, double v) {
   auto bad = [&](const std::string& rule) {
-    (Msg() << op << ": " << name << " must be " << rule << " (got " << num_str(v) << ")").raise();
+    (Msg("out_of_range", name) << op << ": " << name << " must be " << rule << " (got " << num_str(v) << ")").raise();
   };
   if (name == "eps" && v < 0) bad(">= 0");
   if (name == "momentum" && (v < 0 || v > 1)) bad("in [0, 1]");
@@ -156,7 +156,7 @@ void Outputs::clear() {
 
 const View& Call::view(const std::string& name) const {
   auto it = inputs_.find(name);
-  if (it == inputs_.end()) fail("missing input '" + name + "'");
+  if (it == inputs_.end()) fail(Msg("missing_input", name) << "missing input '" << name << "'");
   return it->second;
 }
 
@@ -181,7 +181,7 @@ bool Call::has(const std::string& name) const { return attrs_.count(name) > 0; }
 
 double Call::num(const std::string& name) const {
   auto it = attrs_.find(name);
-  if (it == attrs_.end()) fail("missing attribute '" + name + "'");
+  if (it == attrs_.end()) fail(Msg("missing_attribute", name) << "missing attribute '" << name << "'");
   return std::get<double>(it->second);
 }
 
@@ -189,19 +189,19 @@ long long Call::integer(const std::string& name) const { return static_cast<long
 
 bool Call::flag(const std::string& name) const {
   auto it = attrs_.find(name);
-  if (it == attrs_.end()) fail("missing attribute '" + name + "'");
+  if (it == attrs_.end()) fail(Msg("missing_attribute", name) << "missing attribute '" << name << "'");
   return std::get<bool>(it->second);
 }
 
 const std::string& Call::str(const std::string& name) const {
   auto it = attrs_.find(name);
-  if (it == attrs_.end()) fail("missing attribute '" + name + "'");
+  if (it == attrs_.end()) fail(Msg("missing_attribute", name) << "missing attribute '" << name << "'");
   return std::get<std::string>(it->second);
 }
 
 std::vector<long long> Call::ints(const std::string& name) const {
   auto it = attrs_.find(name);
-  if (it == attrs_.end()) fail("missing attribute '" + name + "'");
+  if (it == attrs_.end()) fail(Msg("missing_attribute", name) << "missing attribute '" << name << "'");
   std::vector<long long> out;
   for (double v : std::get<std::vector<double>>(it->second)) out.push_back(static_cast<long long>(v));
   return out;
@@ -211,24 +211,28 @@ Shape Call::sizes(const std::string& name, std::size_t lo) const {
   Shape s;
   for (long long v : ints(name)) {
     if (v < static_cast<long long>(lo))
-      fail(name + " has a size " + std::to_string(v) + "; sizes must be >= " + std::to_string(lo));
+      fail(Msg("out_of_range", name) << name << " has a size " << std::to_string(v) << "; sizes must be >= " << std::to_string(lo));
     if (v > static_cast<long long>(kMaxElements))
-      fail(name + " has a size " + std::to_string(v) + ", more than the limit of " + std::to_string(kMaxElements));
+      fail(Msg("too_large", name) << name << " has a size " << std::to_string(v) << ", more than the limit of " << std::to_string(kMaxElements));
     s.push_back(static_cast<std::size_t>(v));
   }
   return s;
 }
 
 void Call::fail(const std::string& msg) const { (Msg() << op << ": " << msg).raise(); }
+void Call::fail(const Msg& msg) const {
+  Msg m(msg.code, msg.argument);
+  (m << op << ": " << msg.text).raise();
+}
 
 void Call::check_work(double work, const std::string& what) const {
   if (work > kMaxWork)
-    fail(what + " needs about " + num_str(work) + " operations, more than the limit of " + num_str(kMaxWork));
+    fail(Msg("too_large") << what << " needs about " << num_str(work) << " operations, more than the limit of " << num_str(kMaxWork));
 }
 
 void Call::expect_shape(const std::string& input, const Shape& got, const Shape& want, const std::string& what) const {
   if (got != want)
-    fail(input + " has shape " + shape_str(got) + " but must have shape " + shape_str(want) +
+    fail(Msg("bad_shape", input) << input << " has shape " << shape_str(got) << " but must have shape " << shape_str(want) <<
          (what.empty() ? "" : " (" + what + ")"));
 }
 
@@ -242,7 +246,7 @@ void Call::expect_rank(const std::string& input, const Tensor& t, std::size_t lo
     std::string want = hi == lo ? std::to_string(lo)
                        : hi     ? std::to_string(lo) + " to " + std::to_string(hi)
                                 : "at least " + std::to_string(lo);
-    fail(input + " must have rank " + want + " but has shape " +
+    fail(Msg("bad_shape", input) << input << " must have rank " << want << " but has shape " <<
          shape_str(Shape(t.shape().begin(), t.shape().end())));
   }
 }
@@ -328,23 +332,25 @@ __attribute__((noinline)) void check_integer_range(const std::string& op, const 
                                 "n_power_iterations"};
   for (const char* s : sizes)
     if (name == s && v > double(kMaxElements))
-      (Msg() << op << ": " << name << " must be at most " << std::to_string(kMaxElements) << " (got " << num_str(v) << ")").raise();
+      (Msg("too_large", name) << op << ": " << name << " must be at most " << std::to_string(kMaxElements) << " (got " << num_str(v) << ")").raise();
   if (name == "axis" && std::fabs(v) > 2147483647.0)
-    (Msg() << op << ": axis (" << num_str(v) << ") is out of range").raise();
+    (Msg("out_of_range", "axis") << op << ": axis (" << num_str(v) << ") is out of range").raise();
 }
 
 }  // namespace
 
 Shape caller_shape(const std::string& what, const double* dims, double rank) {
+  const std::size_t colon = what.rfind(": ");
+  const std::string arg = colon == std::string::npos ? what : what.substr(colon + 2);  // "op: x" -> "x"
   if (!(rank <= kMaxRank))
-    (Msg() << what << " has rank " << num_str(rank) << ", more than " << std::to_string(kMaxRank)).raise();
+    (Msg("bad_shape", arg) << what << " has rank " << num_str(rank) << ", more than " << std::to_string(kMaxRank)).raise();
   Shape shape;
   for (std::size_t a = 0; a < static_cast<std::size_t>(rank); ++a) {
     const double d = dims[a];
     if (!whole_size(d))
-      (Msg() << what << " has an invalid size " << num_str(d) << " at axis " << std::to_string(a) << " (sizes are whole numbers >= 0)").raise();
+      (Msg("bad_shape", arg) << what << " has an invalid size " << num_str(d) << " at axis " << std::to_string(a) << " (sizes are whole numbers >= 0)").raise();
     if (d > double(kMaxElements))
-      (Msg() << what << " has a size " << num_str(d) << " at axis " << std::to_string(a) << ", more than the limit of " << std::to_string(kMaxElements) << " elements").raise();
+      (Msg("too_large", arg) << what << " has a size " << num_str(d) << " at axis " << std::to_string(a) << ", more than the limit of " << std::to_string(kMaxElements) << " elements").raise();
     shape.push_back(static_cast<std::size_t>(d));
   }
   return shape;
@@ -362,7 +368,7 @@ Checked check(const Request& r, bool describing) {
   check_name("", "operation name", r.op);
   const auto& reg = registry();
   auto it = reg.find(r.op.text);
-  if (it == reg.end()) (Msg() << "unknown operation '" << r.op.text << "'").raise();
+  if (it == reg.end()) (Msg("unknown_op") << "unknown operation '" << r.op.text << "'").raise();
   Checked c;
   c.spec = it->second;
   const OpSpec& spec = *c.spec;
@@ -374,31 +380,31 @@ Checked check(const Request& r, bool describing) {
     const std::string& name = in.name.text;
     bool known = false;
     for (const auto& s : spec.inputs) known |= s.name == name;
-    if (!known) (Msg() << at << "unknown input '" << name << "' (inputs: " << names(spec.inputs) << ")").raise();
+    if (!known) (Msg("unknown_input", name) << at << "unknown input '" << name << "' (inputs: " << names(spec.inputs) << ")").raise();
     if (c.inputs.count(name)) (Msg() << at << "input " << name << " is given twice").raise();
     if (in.rank <= kMaxRank && in.dims.size() != in.rank)  // sizes missing: not what the caller's rank says
-      (Msg() << at << name << " has rank " << num_str(in.rank) << " but " << std::to_string(in.dims.size()) << " sizes").raise();
+      (Msg("bad_shape", name) << at << name << " has rank " << num_str(in.rank) << " but " << std::to_string(in.dims.size()) << " sizes").raise();
     Shape shape = caller_shape(at + name, in.dims.data(), in.rank);
     // A description reads shapes only: no element limit beyond what its extents can count.
     double described = 1;
     for (auto d : shape) described *= double(d);
     if (describing && described > 2147483647.0)
-      (Msg() << at << name << " has shape " << shape_str(shape) << ", more than 2^31 elements to describe").raise();
+      (Msg("too_large", name) << at << name << " has shape " << shape_str(shape) << ", more than 2^31 elements to describe").raise();
     const std::size_t n = describing ? static_cast<std::size_t>(described) : checked_size(shape, at + name);
     if (!describing && in.count != double(n))
-      (Msg() << at << name << " has " << num_str(in.count) << " values but shape " << shape_str(shape) << " needs " << std::to_string(n)).raise();
-    if (n == 0) (Msg() << at << name << " is empty (shape " << shape_str(shape) << ")").raise();
+      (Msg("bad_shape", name) << at << name << " has " << num_str(in.count) << " values but shape " << shape_str(shape) << " needs " << std::to_string(n)).raise();
+    if (n == 0) (Msg("empty", name) << at << name << " is empty (shape " << shape_str(shape) << ")").raise();
     if (!describing && !in.data) (Msg() << at << name << " has no data").raise();
     // Pure descriptions check their main input in the kernels, as they read it.
     const bool engine_checks = !spec.body && name == spec.inputs.begin()->name;
     if (in.data && !engine_checks)
       if (const std::size_t k = first_non_finite(in.data, n); k < n)
-        (Msg() << at << name << " has a non-finite value (" << num_str(in.data[k]) << ") at index " << std::to_string(k)).raise();
+        (Msg("not_finite", name) << at << name << " has a non-finite value (" << num_str(in.data[k]) << ") at index " << std::to_string(k)).raise();
     c.inputs.emplace(name, View{in.data, std::move(shape), in.scratch});
   }
   for (const auto& s : spec.inputs)
     if (!s.optional && !c.inputs.count(s.name) && !(describing && s.name == spec.inputs.begin()->name))
-      if (!describing) (Msg() << at << "missing input '" << s.name << "'").raise();
+      if (!describing) (Msg("missing_input", s.name) << at << "missing input '" << s.name << "'").raise();
 
   for (const auto& a : r.attrs) {
     check_name(at, "attribute name", a.name);
@@ -407,7 +413,7 @@ Checked check(const Request& r, bool describing) {
     for (const auto& s : spec.attrs)
       if (s.name == name) spec_a = &s;
     if (!spec_a)
-      (Msg() << at << "unknown attribute '" << name << "' (attributes: " << names(spec.attrs) << ")").raise();
+      (Msg("unknown_attribute", name) << at << "unknown attribute '" << name << "' (attributes: " << names(spec.attrs) << ")").raise();
     if (c.attrs.count(name)) (Msg() << at << "attribute " << name << " is given twice").raise();
     const AttrKind k = spec_a->kind;
     const Attr& v = a.value;
@@ -415,11 +421,11 @@ Checked check(const Request& r, bool describing) {
                     (k == AttrKind::Bool && std::holds_alternative<bool>(v)) ||
                     (k == AttrKind::String && std::holds_alternative<std::string>(v)) ||
                     (k == AttrKind::IntList && std::holds_alternative<std::vector<double>>(v));
-    if (!ok) (Msg() << at << "attribute " << name << " must be " << kind_name(k)).raise();
+    if (!ok) (Msg("bad_type", name) << at << "attribute " << name << " must be " << kind_name(k)).raise();
     if (auto* d = std::get_if<double>(&v)) {
-      if (!std::isfinite(*d)) (Msg() << at << name << " must be finite (got " << num_str(*d) << ")").raise();
+      if (!std::isfinite(*d)) (Msg("not_finite", name) << at << name << " must be finite (got " << num_str(*d) << ")").raise();
       if (k == AttrKind::Integer && !whole(*d))
-        (Msg() << at << name << " must be an integer from -2^53 to 2^53 (got " << num_str(*d) << ")").raise();
+        (Msg("out_of_range", name) << at << name << " must be an integer from -2^53 to 2^53 (got " << num_str(*d) << ")").raise();
       if (k == AttrKind::Integer) check_integer_range(op, name, *d);
       check_range(op, name, *d);
     }
@@ -491,7 +497,7 @@ void execute_request(const Request& r, Outputs& outs) {
   for (const Output& o : outs.list)
     if (!o.integer && !o.checked)
       if (const std::size_t k = first_non_finite(o.data, o.size()); k < o.size())
-        (Msg() << op << ": output " << o.name << " is not finite at index " << std::to_string(k) << " (float32 overflow)").raise();
+        (Msg("overflow", o.name) << op << ": output " << o.name << " is not finite at index " << std::to_string(k) << " (float32 overflow)").raise();
   outs.finish();
 }
 

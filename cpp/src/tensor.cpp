@@ -32,7 +32,7 @@ Msg& Msg::operator<<(const std::string& s) {
   return *this;
 }
 
-void Msg::raise() const { throw InputError(text); }
+void Msg::raise() const { throw InputError(text, code, argument); }
 
 std::string shape_str(const Shape& s) {
   std::string out = "[";

@@ -69,20 +69,29 @@ test('errors are JS Errors carrying the core message, and the core stays usable'
   const { loadCore, NormlabError } = await import('normlab');
   const core = await loadCore();
   const x = { shape: [3], data: [1, 2, 3] };
+  // [call, message, code, argument]: the code and argument are what pages key translations by.
   const cases = [
-    [() => core.run('layer_norm', { x: { shape: [3], data: [1, NaN, 3] } }), /layer_norm: x has a non-finite value \(NaN\) at index 1/],
-    [() => core.run('layer_norm', { x }, { eps: -1 }), /layer_norm: eps must be >= 0 \(got -1\)/],
-    [() => core.run('layer_norm', { x, gamma: { shape: [2], data: [1, 1] } }), /layer_norm: gamma has shape \[2\] but must have shape \[3\]/],
-    [() => core.run('layer_norm', { x: { shape: [0], data: [] } }), /layer_norm: x is empty/],
-    [() => core.run('layer_norm', { x }, { epsilon: 1 }), /layer_norm: unknown attribute 'epsilon'/],
-    [() => core.run('no_such_op', { x }), /unknown operation 'no_such_op'/],
-    [() => core.run('layer_norm', { x: { shape: [2, 2], data: [1, 2, 3] } }), /layer_norm: x has 3 values but shape \[2, 2\] needs 4/],
-    [() => core.run('layer_norm', { x: { shape: [1e9, 1e9], data: [] } }), /limit/],
-    [() => core.run('layer_norm', { x: { shape: [-1], data: [] } }), /invalid size/],
-    [() => core.run('layer_norm', { x }, { eps: {} }), /attribute eps must be/],
+    [() => core.run('layer_norm', { x: { shape: [3], data: [1, NaN, 3] } }), /layer_norm: x has a non-finite value \(NaN\) at index 1/, 'not_finite', 'x'],
+    [() => core.run('layer_norm', { x }, { eps: -1 }), /layer_norm: eps must be >= 0 \(got -1\)/, 'out_of_range', 'eps'],
+    [() => core.run('layer_norm', { x, gamma: { shape: [2], data: [1, 1] } }), /layer_norm: gamma has shape \[2\] but must have shape \[3\]/, 'bad_shape', 'gamma'],
+    [() => core.run('layer_norm', { x: { shape: [0], data: [] } }), /layer_norm: x is empty/, 'empty', 'x'],
+    [() => core.run('layer_norm', { x }, { epsilon: 1 }), /layer_norm: unknown attribute 'epsilon'/, 'unknown_attribute', 'epsilon'],
+    [() => core.run('no_such_op', { x }), /unknown operation 'no_such_op'/, 'unknown_op', ''],
+    [() => core.run('layer_norm', { x: { shape: [2, 2], data: [1, 2, 3] } }), /layer_norm: x has 3 values but shape \[2, 2\] needs 4/, 'bad_shape', 'x'],
+    [() => core.run('layer_norm', { x: { shape: [1e9, 1e9], data: [] } }), /limit/, 'too_large', 'x'],
+    [() => core.run('layer_norm', { x: { shape: [-1], data: [] } }), /invalid size/, 'bad_shape', 'x'],
+    [() => core.run('layer_norm', { x }, { eps: {} }), /attribute eps must be/, 'invalid', ''],
+    [() => core.run('layer_norm', { x: { shape: [3], data: [2, 2, 2] } }, { eps: 0 }), /zero spread and eps is 0/, 'zero_spread', 'eps'],
+    [() => core.run('group_norm', { x: { shape: [1, 5, 2], data: new Array(10).fill(1) } }, { num_groups: 2 }), /must divide/, 'not_divisible', 'num_groups'],
+    [() => core.run('angle_between', { a: { shape: [2], data: [0, 0] }, b: { shape: [2], data: [1, 0] } }), /zero vector/, 'zero_vector', ''],
   ];
-  for (const [fn, re] of cases) {
+  for (const [fn, re, code, argument] of cases) {
     assert.throws(fn, (e) => e instanceof Error && e instanceof NormlabError && re.test(e.message), String(re));
+    try { fn(); } catch (e) {
+      assert.equal(e.code, code, `code of ${e.message}`);
+      assert.equal(e.argument, argument, `argument of ${e.message}`);
+      if (code !== 'unknown_op') assert.equal(e.op, e.message.split(':')[0]);
+    }
     const y = core.layerNorm([1, 2, 3], { eps: 0 }); // usable right after
     assert.ok(Math.abs(y[2] - Math.sqrt(1.5)) < 1e-6);
   }

@@ -158,8 +158,20 @@ export type DescribeOptions<K extends DescribedOpName> = {
 } & ({} extends OpAttrs[K] ? { attrs?: OpAttrs[K] } : { attrs: OpAttrs[K] });
 
 /** An error reported by the core; the message names the operation and the argument. */
+/** Stable error codes (README, "Error codes"); pages key localized messages by them. */
+export type NormlabErrorCode =
+  | 'invalid' | 'unknown_op' | 'unknown_input' | 'unknown_attribute' | 'missing_input' | 'missing_attribute'
+  | 'bad_type' | 'bad_shape' | 'empty' | 'not_finite' | 'out_of_range' | 'too_large' | 'overflow'
+  | 'zero_spread' | 'zero_vector' | 'not_divisible' | 'out_of_memory' | 'internal';
+
 export class NormlabError extends Error {
   name: 'NormlabError';
+  /** What went wrong, as a stable key. */
+  readonly code: NormlabErrorCode;
+  /** The operation named at the start of the message ('' when none). */
+  readonly op: string;
+  /** The input or attribute at fault ('' when the core does not name one). */
+  readonly argument: string;
 }
 
 /**

@@ -24,11 +24,25 @@ function inlineBytes() {
 }
 
 /** An error reported by the core; `message` names the operation and argument. */
+/**
+ * Every error the core or its API raises. `code` is a stable key (README,
+ * "Error codes") for showing the message in the reader's language; `op` and
+ * `argument` name the operation and the input or attribute at fault, when known.
+ */
 export class NormlabError extends Error {
-  constructor(message) {
+  constructor(message, code = 'invalid', argument = '') {
     super(message);
     this.name = 'NormlabError';
+    this.code = code;
+    this.op = /^([a-z][a-z0-9_]*|[a-zA-Z]+): /.exec(message)?.[1] ?? '';
+    this.argument = argument;
   }
+}
+
+/** The core's last error as a NormlabError with its code and argument. */
+function coreError(m) {
+  const [code, argument] = String(m.lastErrorInfo()).split('\n');
+  return new NormlabError(m.lastError(), code || 'invalid', argument ?? '');
 }
 
 const isNode = () =>
@@ -180,7 +194,7 @@ function floats(op, name, d) {
   const n = isList(d) ? d.length : 0;
   if (n > maxElements) {
     // no tensor holds more (the core's own limit, read from it at load): refused before anything is copied
-    throw new NormlabError(`${op}: input ${short(name)} has ${n} numbers, more than the limit of ${maxElements} elements`);
+    throw new NormlabError(`${op}: input ${short(name)} has ${n} numbers, more than the limit of ${maxElements} elements`, 'too_large', name);
   }
   if (d instanceof Float32Array) return d.buffer === wasmModule?.HEAP8.buffer ? d.slice() : d;
   if (isList(d)) {
@@ -342,7 +356,7 @@ class ArenaView {
     if (this.base && bytes <= this.bytes) return this.base;
     this.base = 0;
     const base = this.m.reserve(bytes);
-    if (!base) throw new NormlabError(this.m.lastError());
+    if (!base) throw coreError(this.m);
     this.base = base;
     this.bytes = bytes;
     return base;
@@ -389,7 +403,7 @@ export class Core {
   /** Inputs, attributes (kind, default) and outputs of an operation, as the core declares them. */
   spec(op) {
     if (typeof op === 'string' && Object.hasOwn(this._specs, op)) return this._specs[op];
-    throw new NormlabError(`unknown operation '${typeof op === 'string' ? short(op) : typeof op}'`);
+    throw new NormlabError(`unknown operation '${typeof op === 'string' ? short(op) : typeof op}'`, 'unknown_op');
   }
 
   /**
@@ -454,7 +468,7 @@ export class Core {
     try {
       const [, headerAt, headerCount, textBytes] = req.place(m, this._arena);
       const listing = m.invoke(headerAt, headerCount, textBytes);
-      if (!listing) throw new NormlabError(m.lastError());
+      if (!listing) throw coreError(m);
       const outputs = this._specs[op].outputs;
       const f64 = m.HEAPF64, f32 = m.HEAPF32;
         const result = {};
@@ -535,7 +549,7 @@ export class Core {
     try {
       const [, headerAt, headerCount, textBytes] = req.place(m, this._arena);
       const json = m.describe(headerAt, headerCount, textBytes);
-      if (!json) throw new NormlabError(m.lastError());
+      if (!json) throw coreError(m);
       return deepFreeze(JSON.parse(json));
     } catch (e) {
       throw unexpected(e);
@@ -620,7 +634,7 @@ Core.prototype.tensor = function (shape, data) {
   }
   if (!handle.id()) {
     handle.delete();
-    throw new NormlabError(m.lastError());
+    throw coreError(m);
   }
   const t = new NlTensor(this, dims.shape.slice(), handle, made);
   const ptr = handles.get(t).ptr;

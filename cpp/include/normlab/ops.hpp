@@ -121,7 +121,8 @@ class Call {
   bool describing() const { return outputs_ == nullptr; }
 
   [[noreturn]] void fail(const std::string& msg) const;
-  [[noreturn]] void fail(const Msg& msg) const { fail(msg.text); }
+  /// Fails with the message's code and argument, prefixed by the op's name.
+  [[noreturn]] void fail(const Msg& msg) const;
   /// Fails unless t has exactly `want`, naming the input and `what` it must match.
   void expect_shape(const std::string& input, const Shape& got, const Shape& want, const std::string& what) const;
   void expect_shape(const std::string& input, const Tensor& t, const Shape& want, const std::string& what) const;

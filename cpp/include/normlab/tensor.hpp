@@ -61,8 +61,13 @@ struct Value {
 using Attr = std::variant<double, bool, std::string, std::vector<double>>;
 
 /// Bad input from a user: the message names the operation and the argument.
+/// `code` is a stable key (README, "Error codes") that pages use to show the
+/// message in their language; `argument` names the input or attribute at fault.
 struct InputError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
+  explicit InputError(const std::string& what, const char* code = "invalid", std::string argument = {})
+      : std::invalid_argument(what), code(code), argument(std::move(argument)) {}
+  const char* code;
+  std::string argument;
 };
 
 /// An error message built piece by piece, out of line: string sums written
@@ -71,9 +76,14 @@ class Msg {
  public:
   Msg& operator<<(const char* s);
   Msg& operator<<(const std::string& s);
+  Msg() = default;
+  /// A message of a given error code, about `argument` (an input or attribute name).
+  explicit Msg(const char* code, std::string argument = {}) : code(code), argument(std::move(argument)) {}
   /// Throws InputError with the message.
   [[noreturn]] void raise() const;
   std::string text;
+  const char* code = "invalid";
+  std::string argument;
 };
 
 /// "[2, 3, 4]"
