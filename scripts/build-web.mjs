@@ -1,13 +1,12 @@
 // Bundle the third-party code the figures use into dist/vendor/ as ES
 // modules, so pages need no bundler and no CDN. Skips when up to date.
 import { build } from 'esbuild';
-import { cpSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundles = [
   { entry: 'scripts/vendor/prism.cjs', out: 'dist/vendor/prism.js' },
-  { entry: 'scripts/vendor/katex.mjs', out: 'dist/vendor/katex.js' },
 ];
 
 for (const { entry, out } of bundles) {
@@ -63,14 +62,56 @@ await bundleWeb('web/auto.js', single, {
 });
 
 // The article page as one minified module: one request instead of a waterfall
-// of 25 imports. KaTeX and Prism stay separate files, loaded when needed.
+// of 25 imports. Prism stays a separate file, loaded when needed.
 await bundleWeb('web/page.js', root + 'dist/page.js', {
   format: 'esm',
   plugins: [{
     name: 'vendor-external',
     setup(b) {
-      b.onResolve({ filter: /dist\/vendor\/(prism|katex)\.js$/ }, (a) => ({ path: './vendor/' + a.path.split('/').pop(), external: true }));
+      b.onResolve({ filter: /dist\/vendor\/prism\.js$/ }, (a) => ({ path: './vendor/' + a.path.split('/').pop(), external: true }));
     },
   }],
   banner: { js: '/* normlab article page: the figures and the page script (source: web/page.js). */' },
 });
+
+// The article page, typeset: web/index.html with every TeX span rendered by
+// KaTeX here, in Node (HTML + MathML), and line breaks between Chinese
+// characters removed (a browser would show each as a space). The server sends
+// this file for /web/index.html, so the page carries no KaTeX script and never
+// shows TeX source. A TeX error stops the build.
+async function buildArticle() {
+  const src = root + 'web/index.html', out = root + 'dist/index.html';
+  const inputs = [src, fileURLToPath(import.meta.url), root + 'package-lock.json'];
+  if (existsSync(out) && inputs.every((f) => statSync(f).mtimeMs <= statSync(out).mtimeMs)) return;
+  const { default: katex } = await import('katex');
+  const decode = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  let html = readFileSync(src, 'utf8');
+  let count = 0;
+  // KaTeX sizes its boxes with style attributes, which the page's strict CSP
+  // (no 'unsafe-inline') would drop: each distinct style becomes a class in a
+  // generated stylesheet instead.
+  const styles = new Map();
+  const classOf = (style) => {
+    if (!styles.has(style)) styles.set(style, `kx${styles.size}`);
+    return styles.get(style);
+  };
+  const unstyle = (markup) => markup.replace(/<(\w+)([^>]*?) style="([^"]*)"([^>]*)>/g, (_, tag, before, style, after) => {
+    const cls = classOf(style);
+    const all = `${before}${after}`;
+    return /class="/.test(all) ? `<${tag}${all.replace(/class="([^"]*)"/, `class="$1 ${cls}"`)}>` : `<${tag}${all} class="${cls}">`;
+  });
+  html = html.replace(/<(span|div) class="math( display)?">([\s\S]*?)<\/\1>/g, (_, tag, display, tex) => {
+    count++;
+    const rendered = katex.renderToString(decode(tex), { displayMode: !!display, throwOnError: true, output: 'htmlAndMathml' });
+    return `<${tag} class="math${display ?? ''}">${unstyle(rendered)}</${tag}>`;
+  });
+  writeFileSync(root + 'dist/math.css', [...styles].map(([style, cls]) => `.${cls}{${style}}`).join('\n') + '\n');
+  // A segment break between two CJK characters (or CJK punctuation) is no space.
+  const cjk = '\\u3000-\\u303f\\u3400-\\u9fff\\uff00-\\uffef';
+  html = html.replace(new RegExp(`([${cjk}])[ \\t]*\\n\\s*(?=[${cjk}])`, 'g'), '$1');
+  html = html.replace('</head>', '  <link rel="stylesheet" href="../dist/vendor/katex/katex.min.css">\n  <link rel="stylesheet" href="../dist/math.css">\n</head>');
+  html = html.replace('<!doctype html>', '<!doctype html>\n<!-- Built from web/index.html by scripts/build-web.mjs: math typeset by KaTeX at build time. -->');
+  writeFileSync(out, html);
+  console.log(`build-web: dist/index.html (${count} formulas typeset)`);
+}
+await buildArticle();

@@ -15,7 +15,11 @@ const types = {
 };
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; font-src 'self'";
 // Only these folders are served; everything else is 404.
-const served = ['web', 'dist', 'node_modules/katex/dist'];
+const served = ['web', 'dist'];
+// The article page is sent as built (dist/index.html: math typeset at build
+// time, scripts/build-web.mjs) at the address of its source, web/index.html,
+// so its relative links hold.
+const article = join(root, 'dist', 'index.html');
 
 export function startServer({ port = 8080, host = '127.0.0.1', headers = {} } = {}) {
   const server = createServer(async (req, res) => {
@@ -26,7 +30,7 @@ export function startServer({ port = 8080, host = '127.0.0.1', headers = {} } = 
         res.writeHead(302, { Location: '/web/index.html' });
         return res.end();
       }
-      const file = normalize(join(root, path));
+      const file = path === '/web/index.html' ? article : normalize(join(root, path));
       const rel = file.slice(root.length + 1);
       if (!file.startsWith(root + sep) || !served.some((d) => rel === d || rel.startsWith(d + sep))) throw new Error('not served');
       const info = await stat(file);

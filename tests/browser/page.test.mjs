@@ -1,0 +1,87 @@
+// The article page as a reader gets it: math typeset at build time (no TeX
+// source, no KaTeX script), inline math no Tab stop, wide equations scroll
+// inside themselves, Chinese text without stray spaces, nothing wider than a
+// phone, and figures that keep their place while they load.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, setup } from './helpers.mjs';
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(() => env.close());
+
+test('math is typeset when the page is built: no TeX source, no KaTeX script, no CSP violation', async () => {
+  const requests = [];
+  const { page, context, problems } = await openPage(env.browser, env.url + 'web/index.html');
+  page.on('request', (r) => requests.push(r.url()));
+  await page.reload();
+  const info = await page.evaluate(() => {
+    const spans = [...document.querySelectorAll('.math')];
+    // What a reader sees: the text of each formula without its MathML annotation.
+    const visible = spans.map((s) => [...s.querySelectorAll('.katex-html')].map((k) => k.textContent).join(''));
+    return {
+      count: spans.length,
+      typeset: spans.filter((s) => s.querySelector('.katex .katex-html') && s.querySelector('math annotation')).length,
+      tex: visible.filter((t) => /\\[a-z]+|[_^]\{/.test(t)),
+      styleAttrs: document.querySelectorAll('.math [style]').length,
+      csp: window.__cspViolations,
+    };
+  });
+  assert.ok(info.count >= 60, `formulas on the page: ${info.count}`);
+  assert.equal(info.typeset, info.count, 'every formula is typeset HTML with MathML');
+  assert.deepEqual(info.tex, [], 'no TeX source is visible');
+  assert.deepEqual(info.csp, []);
+  assert.ok(!requests.some((u) => /katex(\.min)?\.js/.test(u)), `no KaTeX script is fetched: ${requests.filter((u) => /katex/.test(u))}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('inline math is no Tab stop; wide display equations scroll inside their box at 360 px', async () => {
+  const { page, context } = await openPage(env.browser, env.url + 'web/index.html', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const r = await page.evaluate(() => {
+    const inline = [...document.querySelectorAll('.math:not(.display)')];
+    const scrollBoxes = inline.filter((s) => getComputedStyle(s).overflowX !== 'visible');
+    const display = [...document.querySelectorAll('[data-lang="en"] .math.display')];
+    const wide = display.filter((d) => d.scrollWidth > d.clientWidth + 1);
+    return {
+      inline: inline.length,
+      scrollBoxes: scrollBoxes.length,
+      wideScrolls: wide.every((d) => getComputedStyle(d).overflowX === 'auto' && getComputedStyle(d).backgroundImage.includes('gradient')),
+      docWidth: document.documentElement.scrollWidth,
+    };
+  });
+  assert.ok(r.inline > 30);
+  assert.equal(r.scrollBoxes, 0, 'inline formulas are not scroll containers (Chrome makes those Tab stops)');
+  assert.ok(r.wideScrolls, 'a display formula wider than the column scrolls and shows a scroll shadow');
+  assert.ok(r.docWidth <= 360, `the page is ${r.docWidth} px wide at a 360 px viewport`);
+  // Tab through the opening sections: focus never lands on a formula.
+  await page.evaluate(() => document.querySelector('[data-set-lang="zh"]').focus());
+  for (let i = 0; i < 25; i++) {
+    await page.keyboard.press('Tab');
+    const onMath = await page.evaluate(() => !!document.activeElement?.closest?.('.math:not(.display)'));
+    assert.equal(onMath, false, `Tab stop ${i} is an inline formula`);
+  }
+  await context.close();
+});
+
+test('Chinese prose: no space between two Chinese characters, a space between Chinese and Latin letters or digits', async () => {
+  const { page, context } = await openPage(env.browser, env.url + 'web/index.html');
+  await page.click('[data-set-lang="zh"]');
+  const found = await page.evaluate(() => {
+    const out = { stray: [], tight: [] };
+    for (const block of document.querySelectorAll('[data-lang="zh"]')) {
+      const copy = block.cloneNode(true);
+      // a formula or code counts as one Latin letter, so the spacing around it is checked too
+      for (const m of copy.querySelectorAll('.math, code, pre')) m.replaceWith('x');
+      const text = copy.innerText ?? copy.textContent;
+      for (const m of text.matchAll(/[\u4e00-\u9fff\u3001-\u3011\uff01-\uff1f]\s+[\u4e00-\u9fff]|[\u4e00-\u9fff]\s+[\u3001-\u3011\uff01-\uff1f]/g)) out.stray.push(text.slice(Math.max(0, m.index - 6), m.index + 8));
+      for (const m of text.matchAll(/[\u4e00-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u4e00-\u9fff]/g)) out.tight.push(text.slice(Math.max(0, m.index - 6), m.index + 8));
+    }
+    return out;
+  });
+  assert.deepEqual(found.stray, [], 'stray spaces between CJK characters');
+  assert.deepEqual(found.tight, [], 'Chinese next to Latin letters or digits without a space');
+  await context.close();
+});
