@@ -1,7 +1,7 @@
 // Figure timings in Chromium, for `npm run bench`: input-to-DOM latency of
-// every control of every figure (median and p95 over 500 inputs), time from
-// navigation to the first figure drawn (median of cold loads, each in a fresh
-// browser context), and the bytes the article page loads for the figures (raw
+// every control of every figure (median and p95 over 500 inputs), cold loads
+// (first figure drawn, typeset math painted, layout shift; desktop and a
+// throttled phone profile; median of 9 fresh contexts each), and the bytes the article page loads for the figures (raw
 // and gzip; WASM, JS, CSS; math fonts excluded).
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -27,16 +27,48 @@ const drawnAt = (p) => p.evaluate(() => new Promise((resolve) => {
   };
   check();
 }));
-const samples = [await drawnAt(page)];
-for (let i = 0; i < 8; i++) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+// A cold load in a fresh context: when the first figure is drawn, when the
+// typeset math is first painted (first contentful paint: the math is HTML from
+// the build), and the layout shift until then plus a second (figures reserve
+// their height, so drawing them moves nothing). `slow` is a phone profile:
+// 4x CPU throttling and a 200 KB/s, 150 ms network.
+async function coldLoad(slow) {
+  const context = await browser.newContext({ viewport: slow ? { width: 360, height: 740 } : { width: 1200, height: 900 } });
   const p = await context.newPage();
+  if (slow) {
+    const cdp = await context.newCDPSession(p);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 200 * 1024, uploadThroughput: 100 * 1024 });
+  }
+  await p.addInitScript(() => {
+    window.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
   await p.goto(url + 'web/index.html');
-  samples.push(await drawnAt(p));
+  const drawn = await drawnAt(p);
+  await p.waitForTimeout(1000);
+  const paint = await p.evaluate(() => ({
+    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+    math: document.querySelectorAll('.math .katex-html').length,
+    cls: window.__cls,
+  }));
   await context.close();
+  return { tag: drawn.tag, ms: drawn.ms, fcp: paint.fcp, math: paint.math, cls: paint.cls };
 }
-const times = samples.map((x) => x.ms).sort((a, b) => a - b);
-const firstDrawn = { tag: samples[0].tag, ms: times[times.length >> 1], min: times[0], max: times[times.length - 1], samples: times.length };
+const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+const loads = {};
+for (const slow of [false, true]) {
+  const runs = [];
+  for (let i = 0; i < 9; i++) runs.push(await coldLoad(slow));
+  loads[slow ? 'phone (4x CPU, 200 KB/s)' : 'desktop'] = {
+    tag: runs[0].tag, firstDrawn: median(runs.map((r) => r.ms)), mathPainted: median(runs.map((r) => r.fcp)),
+    maxShift: Math.max(...runs.map((r) => r.cls)), formulas: runs[0].math, samples: runs.length,
+  };
+}
+const firstDrawn = { tag: loads.desktop.tag, ms: loads.desktop.firstDrawn, samples: 9 };
 
 // Every control of every figure: sliders by input events, number boxes and
 // selects by change events, the cube's rotation by arrow keys; each 500 times.
@@ -102,7 +134,8 @@ for (const p of files) {
 await browser.close();
 server.close();
 
-console.log(`\nfirst figure drawn ${firstDrawn.ms.toFixed(0)} ms after navigation (${firstDrawn.tag}; median of ${firstDrawn.samples} cold loads, ${firstDrawn.min.toFixed(0)}-${firstDrawn.max.toFixed(0)} ms)`);
+console.log('\n| cold load (median of 9) | first figure drawn ms | typeset math painted ms | layout shift (worst) |\n|---|---|---|---|');
+for (const [k, v] of Object.entries(loads)) console.log(`| ${k} | ${v.firstDrawn.toFixed(0)} (${v.tag}) | ${v.mathPainted.toFixed(0)} (${v.formulas} formulas in the HTML) | ${v.maxShift.toFixed(4)} |`);
 console.log('\n| figure | control | input→DOM median ms | p95 ms |\n|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.tag} | ${r.control} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} |`);
 console.log('\n| bytes for the figures | raw | gzip |\n|---|---|---|');
@@ -123,4 +156,4 @@ console.log(`| normlab, all figures | ${ours[0]} | ${ours[1]} |`);
 for (const [k, [raw, gz]] of Object.entries(peers)) console.log(`| ${k} | ${raw} | ${gz} |`);
 const out = root + 'bench/results.json';
 const prev = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
-writeFileSync(out, JSON.stringify({ ...prev, figures: { firstDrawn, latency: rows, bytes, peer_bytes: peers } }, null, 2));
+writeFileSync(out, JSON.stringify({ ...prev, figures: { firstDrawn, loads, latency: rows, bytes, peer_bytes: peers } }, null, 2));

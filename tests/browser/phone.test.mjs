@@ -1,0 +1,77 @@
+// Phones: on the article page at a 360 px viewport, in both languages, every
+// label of all twelve figures renders at least 10 CSS px tall, no figure is
+// wider than the screen or overflows its own box, and every control is a
+// comfortable touch target.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, setup } from './helpers.mjs';
+
+const TAGS = ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes', 'nl-softmax-sharpness', 'nl-residual-turn', 'nl-dk-scaling',
+  'nl-batch-dependence', 'nl-adaln', 'nl-spectral', 'nl-l2-jacobian', 'nl-prepost-norm', 'nl-whitening'];
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(() => env.close());
+
+/** Sizes of what one figure shows, measured in the page. */
+function measure(el) {
+  const root = el.shadowRoot;
+  const small = [];
+  // SVG text: its font size times the scale its <svg> is drawn at.
+  for (const t of root.querySelectorAll('svg text')) {
+    if (!t.textContent.trim() || t.closest('[hidden]') || !t.getClientRects().length) continue;
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.abs(t.getScreenCTM()?.a ?? 1);
+    if (px < 10) small.push(`svg "${t.textContent.slice(0, 20)}" ${px.toFixed(1)} px`);
+  }
+  // HTML text: every element that holds text directly.
+  for (const e of root.querySelectorAll('*')) {
+    if (e.closest('svg') || !e.getClientRects().length) continue;
+    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const px = parseFloat(getComputedStyle(e).fontSize);
+    if (px < 10) small.push(`${e.localName}.${e.className} "${e.textContent.trim().slice(0, 20)}" ${px.toFixed(1)} px`);
+  }
+  const box = el.getBoundingClientRect();
+  const wide = [...root.querySelectorAll('*')].filter((e) => {
+    if (!e.getClientRects().length) return false;
+    // inside a box that scrolls horizontally on purpose (code, wide tables) is fine
+    for (let p = e.parentElement; p; p = p.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return false;
+    const r = e.getBoundingClientRect();
+    return r.right > box.right + 1 || r.left < box.left - 1;
+  }).map((e) => `${e.localName}.${e.getAttribute('class') ?? ''}`);
+  const tiny = [...root.querySelectorAll('button, input, select, [role=slider], [tabindex="0"]')]
+    // inline targets in running code or text are exempt (WCAG 2.5.8), as are hidden ones
+    .filter((c) => c.getClientRects().length && !c.closest('[hidden], pre, code'))
+    .filter((c) => {
+      const r = c.getBoundingClientRect();
+      return (c.type === 'range' ? r.width < 44 : r.height < 24 || r.width < 24);
+    }).map((c) => `${c.localName}[${c.getAttribute('aria-label') ?? c.type ?? ''}]`);
+  return { width: box.width, right: box.right, small, wide: [...new Set(wide)].slice(0, 5), tiny: tiny.slice(0, 5) };
+}
+
+for (const lang of ['en', 'zh']) {
+  test(`360 px, ${lang}: labels >= 10 px, no figure wider than the screen, touch-sized controls`, async () => {
+    const { page, context, problems } = await openPage(env.browser, env.url + 'web/index.html', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    if (lang === 'zh') await page.click('[data-set-lang="zh"]');
+    const report = {};
+    for (const tag of TAGS) {
+      const fig = page.locator(tag).first();
+      await fig.scrollIntoViewIfNeeded();
+      await fig.evaluate((el) => new Promise((resolve) => { const c = () => (el.state ? resolve() : setTimeout(c, 25)); c(); }));
+      await page.waitForTimeout(50); // a redraw at the measured width
+      report[tag] = await fig.evaluate(measure);
+    }
+    const bad = Object.entries(report).flatMap(([tag, r]) => [
+      ...(r.right > 360.5 ? [`${tag}: right edge at ${r.right.toFixed(0)} px`] : []),
+      ...r.small.map((s) => `${tag}: ${s}`),
+      ...r.wide.map((s) => `${tag}: ${s} sticks out`),
+      ...r.tiny.map((s) => `${tag}: small control ${s}`),
+    ]);
+    assert.deepEqual(bad, []);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, 'the page scrolls sideways');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
