@@ -54,6 +54,45 @@ test('server-rendering docs sites can import normlab and normlab/elements in pla
   assert.ok(Math.abs(r.ln[2] - Math.sqrt(1.5)) < 1e-6);
 });
 
+// A dev server (vite, vitepress dev) started in `cwd`; resolves with the URL it prints.
+function devServer(cwd, command, args) {
+  const server = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+  let log = '';
+  const url = new Promise((resolve, reject) => {
+    const onData = (d) => {
+      log += String(d);
+      const m = log.replace(/\x1b\[[0-9;]*m/g, '').match(/Local:\s+(http:\/\/\S+)/);
+      if (m) resolve(m[1].endsWith('/') ? m[1] : m[1] + '/');
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', onData);
+    server.on('exit', (code) => reject(new Error(`dev server exited (${code}): ${log}`)));
+    setTimeout(() => reject(new Error(`no URL from the dev server: ${log}`)), 60000);
+  });
+  return { server, url, log: () => log };
+}
+
+/** Open `url`, wait for each figure's state; returns the page errors and the .wasm requests. */
+async function figuresRender(url, tags) {
+  const page = await browser.newPage();
+  const errors = [], wasm = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('response', (r) => r.url().endsWith('.wasm') && wasm.push(`${r.status()} ${new URL(r.url()).pathname}`));
+  await page.goto(url);
+  const states = {};
+  for (const tag of tags) {
+    await page.locator(tag).first().scrollIntoViewIfNeeded();
+    await page.waitForFunction((t) => {
+      const el = document.querySelector(t);
+      if (/could not/.test(el?.shadowRoot?.textContent ?? '')) throw new Error(el.shadowRoot.textContent);
+      return el?.state;
+    }, tag, { timeout: 30000 });
+    states[tag] = await page.evaluate((t) => document.querySelector(t).state, tag);
+  }
+  await page.close();
+  return { errors, wasm, states };
+}
+
 // Serve a folder with Python's static server; resolve with the port.
 function serveDir(dir) {
   const server = spawn('/usr/bin/python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -124,5 +163,28 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
     await page.close();
   } finally {
     server.kill();
+  }
+});
+
+test('dev servers need no configuration: vite and vitepress dev compute the figures', async () => {
+  // The Vite app and the VitePress site of the tests above, run as an author runs them while writing.
+  const app = devServer(join(work, 'vite-app'), process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), '--port', '0', '--strictPort', 'false']);
+  try {
+    const r = await figuresRender(await app.url, ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes']);
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(r.states['nl-bar-compare'].input, [1, 2, 3]);
+    assert.ok(r.wasm.some((w) => w.startsWith('200 ')), `the .wasm was served: ${r.wasm}`);
+    console.log(`vite dev: .wasm requests ${r.wasm.join(', ')}`);
+  } finally {
+    app.server.kill();
+  }
+  const site = devServer(join(work, 'vitepress-site'), join(work, 'vitepress-site/node_modules/.bin/vitepress'), ['dev', '.', '--port', '0']);
+  try {
+    const r = await figuresRender(await site.url, ['nl-bar-compare']);
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(r.states['nl-bar-compare'].input, [1, 2, 3]);
+    console.log(`vitepress dev: .wasm requests ${r.wasm.join(', ')}`);
+  } finally {
+    site.server.kill();
   }
 });

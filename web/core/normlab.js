@@ -48,25 +48,63 @@ function coreError(m) {
 const isNode = () =>
   typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 
-async function wasmBytesOrResponse(url) {
-  if (url.protocol === 'file:' && isNode()) {
-    const fsName = 'node:fs/promises';
-    const { readFile } = await import(/* @vite-ignore */ fsName);
-    return readFile(url);
+const MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
+const isWasm = (bytes) => bytes.length >= 4 && MAGIC.every((b, i) => bytes[i] === b);
+
+/**
+ * Where else the .wasm may be when this module was moved by a dev server's
+ * dependency pre-bundling (Vite, VitePress and Astro put it in
+ * node_modules/.vite/deps/ or .vitepress/cache/deps/, and the relative URL
+ * then points nowhere): node_modules/normlab/dist/ under each folder above the
+ * module, nearest first. Only for a module served from such a deps folder.
+ */
+function preBundledCandidates(moduleUrl) {
+  const u = new URL(moduleUrl);
+  if (!/\/deps(_[^/]*)?\/[^/]*$/.test(u.pathname)) return [];
+  const parts = u.pathname.split('/').slice(0, -1);
+  const out = [];
+  for (let i = parts.length; i >= 1; i--) {
+    const dir = parts.slice(0, i).join('/');
+    if (dir.endsWith('/node_modules')) continue; // would be node_modules/node_modules
+    out.push(new URL(`${dir}/node_modules/normlab/dist/normlab-core.wasm`, u.origin));
   }
-  const res = await fetch(url, { credentials: 'same-origin' });
-  if (!res.ok) throw new NormlabError(`normlab: could not load the WASM core from ${url} (HTTP ${res.status})`);
-  return res;
+  return out;
 }
 
-async function instantiate(url, imports) {
-  const src = url ? await wasmBytesOrResponse(url) : inlineBytes();
-  if (typeof Response !== 'undefined' && src instanceof Response) {
-    if (WebAssembly.instantiateStreaming && src.headers.get('content-type') === 'application/wasm') {
-      return WebAssembly.instantiateStreaming(src, imports);
-    }
-    return WebAssembly.instantiate(await src.arrayBuffer(), imports);
+async function fetchWasm(url) {
+  const res = await fetch(url, { credentials: 'same-origin' });
+  if (!res.ok) return { status: `HTTP ${res.status}` };
+  if (res.headers.get('content-type') === 'application/wasm' && WebAssembly.instantiateStreaming) return { res };
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (!isWasm(bytes)) return { status: `not WebAssembly: ${res.headers.get('content-type') || 'no content type'}` };
+  return { bytes };
+}
+
+async function wasmSource(url, defaulted) {
+  if (url.protocol === 'file:' && isNode()) {
+    const fsName = 'node:fs/promises';
+    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsName);
+    return readFile(url);
   }
+  const first = await fetchWasm(url);
+  if (!first.status) return first.res ?? first.bytes;
+  const tried = [`${url} (${first.status})`];
+  if (defaulted) {
+    for (const alt of preBundledCandidates(import.meta.url)) {
+      const r = await fetchWasm(alt).catch(() => ({ status: 'failed' }));
+      if (!r.status) return r.res ?? r.bytes;
+      tried.push(`${alt} (${r.status})`);
+    }
+  }
+  throw new NormlabError(
+    `normlab: could not load the WASM core; tried ${tried.join(', ')}. Serve normlab's dist/normlab-core.wasm ` +
+    "and pass its address as loadCore({ wasmUrl }) before the first figure starts (README, 'Install and embed').",
+    'load_failed');
+}
+
+async function instantiate(url, defaulted, imports) {
+  const src = url ? await wasmSource(url, defaulted) : inlineBytes();
+  if (typeof Response !== 'undefined' && src instanceof Response) return WebAssembly.instantiateStreaming(src, imports);
   return WebAssembly.instantiate(src, imports);
 }
 
@@ -666,7 +704,7 @@ export function loadCore(options = {}) {
       createNormlabCore({
         locateFile: () => (url ? url.href : 'inline.wasm'),
         instantiateWasm(imports, receive) {
-          instantiate(url, imports).then((r) => receive(r.instance, r.module), reject);
+          instantiate(url, !options.wasmUrl, imports).then((r) => receive(r.instance, r.module), reject);
           return {};
         },
         onAbort: (what) => reject(new NormlabError(`normlab: the WASM core aborted (${what})`)),
