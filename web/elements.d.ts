@@ -5,6 +5,19 @@ export { loadCore } from './core/normlab.js';
 
 export type Lang = 'en' | 'zh';
 
+/** A catalog: figure sections of strings, shaped like web/i18n/en.js; missing keys fall back to English. */
+export type Catalog = Record<string, Record<string, string>>;
+
+/**
+ * Add a language to every figure without forking the package. Figures whose
+ * `lang` (or nearest ancestor's) is `lang`, or a regional form of it, switch
+ * at once; numbers are formatted for `options.numberLocale` (default `lang`).
+ */
+export function registerLocale(lang: string, catalog: Catalog, options?: { numberLocale?: string }): void;
+
+/** The languages the figures speak now ('en', 'zh' and any registered). */
+export function languages(): string[];
+
 /** The numbers one panel shows, per coordinate. */
 export interface BarPanels {
   input: number[];

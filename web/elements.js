@@ -18,6 +18,7 @@ export {
   NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening,
 };
 export { loadCore } from './core/normlab.js';
+export { registerLocale, languages } from './i18n/index.js';
 
 /** Tag name → element class, for every figure. */
 export const elements = {

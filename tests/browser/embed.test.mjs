@@ -123,3 +123,30 @@ test('a custom theme through custom properties and ::part; dark mode follows pre
       await context.close();
     }
   }));
+
+test('registerLocale adds a third language: figures switch at once, missing keys fall back to English, numbers follow the locale', () =>
+  withStaticServer(async (open) => {
+    const page = await env.browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await open(page, 'tests/browser/pages/locale.html');
+    await startAll(page);
+    const read = () => page.evaluate(() => {
+      const fig = document.querySelector('nl-residual-turn');
+      return { lang: fig.lang, name: fig.getAttribute('aria-label'), number: fig.fmt(0.5, 3), en: document.querySelector('nl-softmax-sharpness').lang };
+    });
+    const before = await read();
+    assert.equal(before.lang, 'en', 'an unknown language reads as English');
+    assert.equal(before.number, '0.5');
+    await page.evaluate(() => window.registerFrench());
+    const after = await read();
+    assert.equal(after.lang, 'fr', 'fr-CA uses the fr catalog');
+    assert.match(after.name, /^Virage résiduel/);
+    assert.equal(after.number, '0,5', 'numbers in the French way');
+    assert.equal(after.en, 'en', 'a figure with its own lang keeps it');
+    const label = await page.evaluate(() => document.querySelector('nl-residual-turn').shadowRoot.querySelector('label span').textContent);
+    assert.ok(label.length > 0 && !/^[a-z]+[A-Z]/.test(label), `a key missing in French shows the English text, not the key (${label})`);
+    await assert.rejects(page.evaluate(() => import('/web/elements.js').then((m) => m.registerLocale('<b>', {}))), /language tag/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }));

@@ -5,7 +5,7 @@
 // A figure builds its DOM once, starts work when it scrolls into view, asks the
 // one shared core for every number, and re-renders from its state.
 import { loadCore } from '../core/normlab.js';
-import { catalogs } from '../i18n/index.js';
+import { catalogs, numberLocale, onLocale, resolveLanguage } from '../i18n/index.js';
 
 const Base = typeof HTMLElement === 'undefined' ? class {} : HTMLElement;
 
@@ -78,7 +78,7 @@ button:hover { border-color: var(--nl-muted); }
 // Formatters are costly to make (tens of microseconds): one per locale and digits.
 const formatters = new Map();
 export function formatNumber(value, lang, digits = 4) {
-  const locale = lang === 'zh' ? 'zh-CN' : 'en-US';
+  const locale = numberLocale(lang);
   const key = `${locale}:${digits}`;
   let f = formatters.get(key);
   if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, { maximumSignificantDigits: digits })));
@@ -132,10 +132,13 @@ export class NlElement extends Base {
     this._observer = null;
   }
 
-  /** The figure's language: its own `lang`, else the nearest ancestor's, else English. */
+  /**
+   * The figure's language: its own `lang`, else the nearest ancestor's, as one
+   * of the registered catalogs (a regional tag uses its primary language;
+   * anything unknown is English).
+   */
   get lang() {
-    const own = this.getAttribute('lang') || this.closest?.('[lang]')?.getAttribute('lang') || 'en';
-    return own.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+    return resolveLanguage(this.getAttribute('lang') || this.closest?.('[lang]')?.getAttribute('lang') || 'en');
   }
 
   set lang(v) {
@@ -169,6 +172,8 @@ export class NlElement extends Base {
   }
 
   connectedCallback() {
+    // A language registered later reaches the figures that speak it.
+    this._offLocale ??= onLocale((lang) => lang === this.lang && this._built && this.applyLanguage());
     if (!this._built) {
       this._built = true;
       const root = this.attachShadow({ mode: 'open' });
@@ -190,6 +195,8 @@ export class NlElement extends Base {
   disconnectedCallback() {
     this._observer?.disconnect();
     this._observer = null;
+    this._offLocale?.();
+    this._offLocale = null;
   }
 
   start() {
