@@ -188,3 +188,43 @@ test('dev servers need no configuration: vite and vitepress dev compute the figu
     site.server.kill();
   }
 });
+
+test('MkDocs Material (Debian mkdocs 1.4, material 8.2): the recipe builds a real site under a sub-path; instant navigation brings figures to life with one .wasm download', async () => {
+  const dir = join(work, 'mkdocs-site');
+  const docs = join(dir, 'docs');
+  mkdirSync(join(docs, 'javascripts'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'mkdocs-site', private: true }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
+  // The recipe as the README tells it: its three files, and a copy of the package's web/ and dist/.
+  cpSync(join(root, 'docs/examples/mkdocs/mkdocs.yml'), join(dir, 'mkdocs.yml'));
+  for (const f of ['normlab-loader.js', 'normlab-mkdocs.js']) cpSync(join(root, 'docs/examples/mkdocs', f), join(docs, 'javascripts', f));
+  for (const d of ['web', 'dist']) cpSync(join(dir, 'node_modules/normlab', d), join(docs, 'javascripts/normlab', d), { recursive: true });
+  writeFileSync(join(docs, 'index.md'), '# Bars\n\n<nl-bar-compare vector="1,2,3"></nl-bar-compare>\n\n[The cube](cube.md)\n');
+  writeFileSync(join(docs, 'cube.md'), '# Cube\n\n<nl-axis-cube method="layer_norm"></nl-axis-cube>\n\n[Back to the bars](index.md)\n');
+  execFileSync('mkdocs', ['build', '--quiet', '--site-dir', join(dir, 'out/proj')], { cwd: dir });
+  const { server, port: served } = serveDir(join(dir, 'out'));
+  try {
+    const port = await served;
+    const page = await browser.newPage();
+    const errors = [], wasm = [];
+    let loads = 0;
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('load', () => loads++);
+    page.on('request', (r) => r.url().endsWith('.wasm') && wasm.push(r.url()));
+    await page.goto(`http://127.0.0.1:${port}/proj/`);
+    await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current, null, { timeout: 30000 });
+    assert.deepEqual(await page.evaluate(() => document.querySelector('nl-bar-compare').state.input), [1, 2, 3]);
+    for (const [link, tag] of [['The cube', 'nl-axis-cube'], ['Back to the bars', 'nl-bar-compare'], ['The cube', 'nl-axis-cube']]) {
+      await page.getByRole('link', { name: link }).first().click();
+      await page.waitForFunction((t) => document.querySelector(t)?.state, tag, { timeout: 30000 });
+    }
+    assert.equal(loads, 1, 'instant navigation: one document load for three page changes');
+    assert.equal(wasm.length, 1, `one .wasm download: ${wasm}`);
+    assert.match(wasm[0], /\/proj\/javascripts\/normlab\/dist\/normlab-core\.wasm$/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    server.kill();
+  }
+});
+
