@@ -115,3 +115,39 @@ async function buildArticle() {
   console.log(`build-web: dist/index.html (${count} formulas typeset)`);
 }
 await buildArticle();
+
+// The article as a folder to copy anywhere (a static host, a USB stick) and
+// open straight from disk: dist/site/ holds the typeset page, its styles and
+// math fonts, and one classic script with the figures and the WASM core
+// inlined (file:// pages may not load module scripts or fetch files).
+async function buildSite() {
+  const dir = root + 'dist/site/';
+  const script = dir + 'page.js';
+  await bundleWeb('web/page.js', script, {
+    format: 'iife',
+    define: { __NORMLAB_INLINE_WASM__: JSON.stringify(readFileSync(root + 'dist/normlab-core.wasm').toString('base64')) },
+    plugins: [{
+      name: 'inline-core',
+      setup(b) {
+        // The page's early start of the core, without a .wasm address: the core is inlined.
+        b.onResolve({ filter: /start-core\.js$/ }, () => ({ path: 'start-core', namespace: 'site' }));
+        b.onLoad({ filter: /.*/, namespace: 'site' }, () => ({
+          contents: "import { loadCore } from './core/normlab.js'; loadCore().catch(() => {});", resolveDir: root + 'web',
+        }));
+      },
+    }],
+    banner: { js: '/* normlab article page, self-contained: the figures and the WASM core (source: web/page.js). */' },
+  });
+  const html = readFileSync(root + 'dist/index.html', 'utf8')
+    .replace('<script type="module" src="../dist/page.js"></script>', '<script defer src="page.js"></script>')
+    .replace(/\s*<link rel="preload" href="\.\.\/dist\/normlab-core\.wasm"[^>]*>/, '')
+    .replace('href="styles/page.css"', 'href="page.css"')
+    .replace('href="../dist/vendor/katex/katex.min.css"', 'href="katex/katex.min.css"')
+    .replace('href="../dist/math.css"', 'href="math.css"');
+  if (/\.\.\/dist\/|type="module"/.test(html)) throw new Error('build-web: dist/site/index.html still points outside its folder');
+  writeFileSync(dir + 'index.html', html);
+  cpSync(root + 'web/styles/page.css', dir + 'page.css');
+  cpSync(root + 'dist/math.css', dir + 'math.css');
+  cpSync(root + 'dist/vendor/katex', dir + 'katex', { recursive: true });
+}
+await buildSite();

@@ -150,3 +150,40 @@ test('registerLocale adds a third language: figures switch at once, missing keys
     assert.deepEqual(errors, []);
     await page.close();
   }));
+
+test('the article as a folder (dist/site/) copied anywhere opens from disk: every figure, typeset math, both languages, no network', async () => {
+  const { cpSync, mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const copy = join(mkdtempSync(join(tmpdir(), 'normlab-site-')), 'usb stick'); // a folder elsewhere, with a space in its name
+  cpSync(join(root, 'dist/site'), copy, { recursive: true });
+  const context = await env.browser.newContext();
+  const requests = [];
+  context.on('request', (r) => requests.push(r.url()));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(pathToFileURL(join(copy, 'index.html')).href);
+  let drawn = 0;
+  for (const f of await page.locator('figure.figure > :first-child').all()) {
+    await f.scrollIntoViewIfNeeded();
+    await f.evaluate((el) => new Promise((resolve, reject) => {
+      const t0 = Date.now();
+      const check = () => (el.state ? resolve() : Date.now() - t0 > 20000 ? reject(new Error(`${el.localName} never drew`)) : setTimeout(check, 25));
+      check();
+    }));
+    drawn++;
+  }
+  assert.ok(drawn >= 12, `figures drawn: ${drawn}`);
+  const math = await page.evaluate(() => ({
+    formulas: document.querySelectorAll('.math .katex-html').length,
+    fontLoaded: [...document.fonts].some((f) => /KaTeX/.test(f.family) && f.status === 'loaded'),
+  }));
+  assert.ok(math.formulas >= 60, `typeset formulas: ${math.formulas}`);
+  assert.ok(math.fontLoaded, 'the math fonts come from the folder');
+  await page.click('[data-set-lang="zh"]');
+  assert.equal(await page.evaluate(() => document.querySelector('nl-bar-compare').lang), 'zh');
+  assert.deepEqual(requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:')), [], 'no network request');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
