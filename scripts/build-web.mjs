@@ -80,9 +80,11 @@ await bundleWeb('web/page.js', root + 'dist/page.js', {
 // this file for /web/index.html, so the page carries no KaTeX script and never
 // shows TeX source. A TeX error stops the build.
 async function buildArticle() {
-  const src = root + 'web/index.html', out = root + 'dist/index.html';
-  const inputs = [src, fileURLToPath(import.meta.url), root + 'package-lock.json'];
-  if (existsSync(out) && inputs.every((f) => statSync(f).mtimeMs <= statSync(out).mtimeMs)) return;
+  const src = root + 'web/index.html', out = root + 'dist/index.html', space = root + 'dist/figure-space.css';
+  const inputs = [src, fileURLToPath(import.meta.url), root + 'package-lock.json', root + 'scripts/build-fallbacks.mjs'];
+  // Up to date when the page is newer than its sources and its fallbacks newer than the figures' code.
+  if (existsSync(out) && existsSync(space) && inputs.every((f) => statSync(f).mtimeMs <= statSync(out).mtimeMs) &&
+    statSync(root + 'dist/page.js').mtimeMs <= statSync(space).mtimeMs) return;
   const { default: katex } = await import('katex');
   const decode = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
   let html = readFileSync(src, 'utf8');
@@ -112,7 +114,9 @@ async function buildArticle() {
   html = html.replace('</head>', '  <link rel="stylesheet" href="../dist/vendor/katex/katex.min.css">\n  <link rel="stylesheet" href="../dist/math.css">\n</head>');
   html = html.replace('<!doctype html>', '<!doctype html>\n<!-- Built from web/index.html by scripts/build-web.mjs: math typeset by KaTeX at build time. -->');
   writeFileSync(out, html);
-  console.log(`build-web: dist/index.html (${count} formulas typeset)`);
+  const { buildFallbacks } = await import('./build-fallbacks.mjs');
+  const figures = await buildFallbacks();
+  console.log(`build-web: dist/index.html (${count} formulas typeset; ${figures} figures drawn for readers without JavaScript)`);
 }
 await buildArticle();
 
@@ -143,11 +147,15 @@ async function buildSite() {
     .replace(/\s*<link rel="preload" href="\.\.\/dist\/normlab-core\.wasm"[^>]*>/, '')
     .replace('href="styles/page.css"', 'href="page.css"')
     .replace('href="../dist/vendor/katex/katex.min.css"', 'href="katex/katex.min.css"')
-    .replace('href="../dist/math.css"', 'href="math.css"');
+    .replace('href="../dist/math.css"', 'href="math.css"')
+    .replace('href="../dist/figure-space.css"', 'href="figure-space.css"')
+    .replaceAll('src="../dist/figures/', 'src="figures/');
   if (/\.\.\/dist\/|type="module"/.test(html)) throw new Error('build-web: dist/site/index.html still points outside its folder');
   writeFileSync(dir + 'index.html', html);
   cpSync(root + 'web/styles/page.css', dir + 'page.css');
   cpSync(root + 'dist/math.css', dir + 'math.css');
+  cpSync(root + 'dist/figure-space.css', dir + 'figure-space.css');
+  cpSync(root + 'dist/figures', dir + 'figures', { recursive: true });
   cpSync(root + 'dist/vendor/katex', dir + 'katex', { recursive: true });
 }
 await buildSite();

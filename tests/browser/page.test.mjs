@@ -75,8 +75,14 @@ test('Chinese prose: no space between two Chinese characters, a space between Ch
       const copy = block.cloneNode(true);
       // a formula or code counts as one Latin letter, so the spacing around it is checked too
       for (const m of copy.querySelectorAll('.math, code, pre')) m.replaceWith('x');
-      const text = copy.innerText ?? copy.textContent;
-      for (const m of text.matchAll(/[\u4e00-\u9fff\u3001-\u3011\uff01-\uff1f]\s+[\u4e00-\u9fff]|[\u4e00-\u9fff]\s+[\u3001-\u3011\uff01-\uff1f]/g)) out.stray.push(text.slice(Math.max(0, m.index - 6), m.index + 8));
+      // rendered (off screen), so innerText shows what a reader sees: a line break inside a paragraph as a space
+      copy.style.position = 'absolute';
+      copy.style.left = '-10000px';
+      copy.style.width = '700px';
+      document.body.append(copy);
+      const text = copy.innerText;
+      copy.remove();
+      for (const m of text.matchAll(/[\u4e00-\u9fff\u3001-\u3011\uff01-\uff1f][ \t]+[\u4e00-\u9fff]|[\u4e00-\u9fff][ \t]+[\u3001-\u3011\uff01-\uff1f]/g)) out.stray.push(text.slice(Math.max(0, m.index - 6), m.index + 8));
       for (const m of text.matchAll(/[\u4e00-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u4e00-\u9fff]/g)) out.tight.push(text.slice(Math.max(0, m.index - 6), m.index + 8));
     }
     return out;
@@ -85,3 +91,65 @@ test('Chinese prose: no space between two Chinese characters, a space between Ch
   assert.deepEqual(found.tight, [], 'Chinese next to Latin letters or digits without a space');
   await context.close();
 });
+
+test('without JavaScript every figure is a picture with its description; with it, the pictures are never fetched', async () => {
+  const off = await env.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1100, height: 900 } });
+  const page = await off.newPage();
+  await page.goto(env.url + 'web/index.html');
+  const figures = await page.locator('figure.figure[id] > :first-child').all();
+  assert.ok(figures.length >= 12);
+  for (const f of figures) {
+    await f.scrollIntoViewIfNeeded();
+    const r = await f.evaluate(async (el) => {
+      const img = el.querySelector('img.nl-fallback');
+      if (img && !img.complete) await new Promise((res) => img.addEventListener('load', res, { once: true }));
+      return { tag: el.localName, img: img ? img.naturalWidth : -1, alt: img?.alt ?? '', text: el.querySelector('p.nl-fallback')?.textContent ?? '', shown: el.getBoundingClientRect().height };
+    });
+    assert.ok(r.text.length > 30, `${r.tag}: a description for readers without JavaScript`);
+    if (r.tag !== 'nl-code-shapes') {
+      assert.ok(r.img > 100, `${r.tag}: its picture loads (${r.img} px wide)`);
+      assert.equal(r.alt, r.text, `${r.tag}: the picture's alt text is the description`);
+    }
+    assert.ok(r.shown > 50, `${r.tag} takes its place`);
+  }
+  await off.close();
+
+  const requests = [];
+  const { page: live, context, problems } = await openPage(env.browser, env.url + 'web/index.html');
+  live.on('request', (r) => requests.push(r.url()));
+  for (const f of await live.locator('figure.figure[id] > :first-child').all()) {
+    await f.scrollIntoViewIfNeeded();
+    await f.evaluate((el) => new Promise((resolve) => { const c = () => (el.state ? resolve() : setTimeout(c, 25)); c(); }));
+  }
+  assert.deepEqual(requests.filter((u) => /\/figures\//.test(u)), [], 'the pictures stay unfetched when the figures run');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+for (const [width, height] of [[1280, 900], [360, 740]]) {
+  test(`figures keep their place while they load (${width} px): cumulative layout shift < 0.01`, async () => {
+    const context = await env.browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.__cls = 0;
+      window.__shifts = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (e.hadRecentInput) continue;
+          window.__cls += e.value;
+          window.__shifts.push(`${e.value.toFixed(4)} ${e.sources?.map((s) => s.node?.localName ?? s.node?.nodeName).join(',')}`);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(env.url + 'web/index.html');
+    // scroll through the whole page: each figure starts, loads and draws
+    for (const f of await page.locator('figure.figure[id] > :first-child').all()) {
+      await f.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await f.evaluate((el) => new Promise((resolve) => { const c = () => (el.state ? resolve() : setTimeout(c, 25)); c(); }));
+      await page.waitForTimeout(50);
+    }
+    const { cls, shifts } = await page.evaluate(() => ({ cls: window.__cls, shifts: window.__shifts }));
+    assert.ok(cls < 0.01, `layout shift ${cls.toFixed(4)}: ${shifts.join(' | ')}`);
+    await context.close();
+  });
+}

@@ -41,8 +41,12 @@ export const baseCss = `
   --nl-radius: 8px;
   display: block; color: var(--nl-fg); background: var(--nl-bg); font-family: var(--nl-font);
   border: 1px solid var(--nl-grid); border-radius: var(--nl-radius); padding: 12px; box-sizing: border-box;
-  container-type: inline-size;
+  container-type: inline-size; position: relative;
 }
+/* "Loading…" floats over the figure, so its coming and going moves nothing. */
+.status { position: absolute; top: 6px; right: 12px; margin: 0; padding: 2px 8px; border-radius: 6px;
+  background: var(--nl-bg); font-size: var(--nl-small-size); pointer-events: none; z-index: 1; }
+.status:empty { display: none; }
 @media (prefers-color-scheme: dark) {
   :host {
     --nl-fg: #e6e9ef; --nl-bg: #161a22; --nl-muted: #a3abba; --nl-grid: #394152;
