@@ -80,8 +80,14 @@ export class NlFigure extends NlElement {
       return;
     }
     const r = this.parseValue(key, value);
-    if (r.error) this._attrErrors.set(key, r.error);
+    if (r.error) this._setBad(key, value, r.error);
     else this._values[key] = r.value;
+  }
+
+  /** Remember a refused value with its message (written again when the language changes). */
+  _setBad(key, text, message) {
+    this._attrErrors.set(key, message);
+    (this._badText ??= new Map()).set(key, text);
   }
 
   /** The reader changed a parameter: validate, reflect, recompute, fire `change`. */
@@ -90,7 +96,7 @@ export class NlFigure extends NlElement {
     const text = Array.isArray(value) ? value.join(',') : String(value);
     const r = this.parseValue(key, text);
     if (r.error) {
-      this._attrErrors.set(key, r.error);
+      this._setBad(key, text, r.error);
       this.refresh();
       return;
     }
@@ -120,11 +126,22 @@ export class NlFigure extends NlElement {
     // on a phone too: redraw when that width changes.
     if (typeof ResizeObserver !== 'undefined') {
       let last = 0;
-      new ResizeObserver(([entry]) => {
+      this._resize = new ResizeObserver(([entry]) => {
         const w = Math.round(entry.contentRect.width);
         if (w !== last && (last = w) && this._state) this.render();
-      }).observe(this._view);
+      });
+      this._resize.observe(this._view);
     }
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    this._resize?.observe(this._view); // again after a move (observing twice is a no-op)
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this._resize?.disconnect();
   }
 
   /**
@@ -189,6 +206,11 @@ export class NlFigure extends NlElement {
   }
 
   applyLanguage() {
+    // Messages about bad attributes are written again in the new language.
+    for (const key of [...this._attrErrors.keys()]) {
+      const r = this.parseValue(key, this._badText?.get(key) ?? '');
+      if (r.error) this._attrErrors.set(key, r.error);
+    }
     super.applyLanguage();
     if (!this._wrap) return;
     this._wrap.setAttribute('aria-label', this.t('name'));
