@@ -1,47 +1,67 @@
-// <nl-dk-scaling> — the spread of q·k scores for random queries and keys as
-// the head width d_k grows: unscaled it grows like sqrt(d_k), divided by
-// sqrt(d_k) it stays near 1, and QK-Norm with a learned scale g fixes it by g.
+// <nl-dk-scaling> — the spread of q·k scores for random queries and keys
+// (entries N(0, 1)) as the head width d_k grows, and what it does to softmax:
+// unscaled the spread grows like √d_k and one key takes almost all the
+// weight; divided by √d_k it stays near 1; QK-Norm's g·cos(q, k) spreads like
+// g/√d_k for random vectors.
 //
-// Attributes: dk (64; a power of two from 1 to 1024), mode (raw | scaled |
-//   qk_norm), g (8; QK-Norm's scale), seed (1), lang.
-// Properties: dk, mode, g, seed; state (read-only): {dk, mode, g, seed, std,
-//   scores, series: {dks, raw, scaled, qk_norm}, error}.
-// Events: change. Keyboard: the d_k slider, the mode select, "New draw".
-// Parts: figure, controls, slider, select, number, button, view, description, error.
-// Every draw comes from the core's seeded generator (score_spread, random_normal).
+// Attributes: dk (64; 1..256, linear), mode (raw | scaled | qk_norm: the
+//   series whose detail, marker and scores are shown), g (8; 0.1..40, QK-Norm's
+//   scale), seed (1), lang.
+// Properties: dk, mode, g, seed; state (read-only): {dk, mode, g, seed, count,
+//   keys, std (the chosen series at dk), scores (its draws at dk), uniform
+//   (1/keys), series: {dks, raw, scaled, qk_norm, sqrt}, peak: {raw, scaled,
+//   qk_norm} (mean largest softmax weight over `keys` keys, at each of dks),
+//   at (index of dk in dks), stdAxis, detailAxis, stripAxis, error}.
+// Events: change. Keyboard: the d_k and g sliders (arrows, Home/End), the
+//   mode select, "New draw".
+// Colours: --nl-reference the raw q·k (before any scaling), --nl-input the
+//   scaled q·k/√d_k, --nl-l2 QK-Norm (an L2 normalization of q and k);
+//   --nl-muted dashes for the √d_k and uniform-weight references.
+// Parts: figure, controls, slider, number, select, button, view, description, error.
+// Numbers from the core: score_spread (std and draws), random_normal (q, k),
+// scaled_dot_product_attention (scale 1 and 1/√d_k) and qk_norm_attention
+// (softmax weights), min_max_fit (each query's largest weight), z_score_fit
+// (their mean), linear_map (times g), clip_grad_norm (√d_k as ‖1‖), softmax
+// (the uniform weight), axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { dots, line, scale, svg, yAxis } from './plot.js';
+import { line, scale, svg, xAxis, yAxis } from './plot.js';
 
 const vec = NlFigure.vec;
-const DKS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
-const SHOWN = 240;
+const GRID = [1, 8, 16, 32, 48, 64, 96, 128, 160, 192, 224, 256];
+const COUNT = 500;   // q/k pairs per standard deviation
+const QUERIES = 200; // queries per softmax
+const KEYS = 16;     // keys each query attends over
+const MODES = ['raw', 'scaled', 'qk_norm'];
 
 export class NlDkScaling extends NlFigure {
   static catalog = 'dkScaling';
   static params = {
-    dk: { attr: 'dk', kind: 'choice', choices: DKS.map(String), default: '64' },
-    mode: { attr: 'mode', kind: 'choice', choices: ['raw', 'scaled', 'qk_norm'], default: 'scaled', control: 'select' },
+    dk: { attr: 'dk', kind: 'number', integer: true, default: 64, min: 1, max: 256, step: 1, control: 'slider' },
+    mode: { attr: 'mode', kind: 'choice', choices: MODES, default: 'scaled', control: 'select' },
     g: { attr: 'g', kind: 'number', default: 8, min: 0.1, max: 40, step: 0.1, control: 'slider' },
     seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9 },
   };
   static css = figureCss + `
-.strip .dots { stroke: var(--nl-b); stroke-width: 5.2; stroke-opacity: 0.55; }
-.legend { display: flex; gap: 14px; font-size: 0.85em; color: var(--nl-muted); margin: 4px 0 0; }
-.sw { display: inline-block; width: 14px; height: 3px; vertical-align: middle; margin-right: 4px; }
-.sw.raw { background: var(--nl-b); } .sw.scaled { background: var(--nl-a); } .sw.qk_norm { background: var(--nl-c); }
+.s-raw { fill: none; stroke: var(--nl-reference); stroke-width: 2.5; }
+.s-scaled { fill: none; stroke: var(--nl-input); stroke-width: 2.5; }
+.s-qk_norm { fill: none; stroke: var(--nl-l2); stroke-width: 2.5; }
+.s-ref { fill: none; stroke: var(--nl-muted); stroke-width: 1.2; stroke-dasharray: 4 4; }
+.m-raw { fill: var(--nl-reference); } .m-scaled { fill: var(--nl-input); } .m-qk_norm { fill: var(--nl-l2); }
+.mk { stroke: var(--nl-bg); stroke-width: 2; }
+.rug { fill: none; stroke-width: 1; stroke-opacity: 0.18; }
+.rug.raw { stroke: var(--nl-reference); } .rug.scaled { stroke: var(--nl-input); } .rug.qk_norm { stroke: var(--nl-l2); }
+.sd { stroke-width: 2; } .sd.raw { stroke: var(--nl-reference); } .sd.scaled { stroke: var(--nl-input); } .sd.qk_norm { stroke: var(--nl-l2); }
+.ref-label { font-size: var(--nl-small-size); fill: var(--nl-muted); }
+.panels { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+@container (max-width: 600px) { .panels { grid-template-columns: minmax(0, 1fr); } }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: var(--nl-label-size); color: var(--nl-muted); margin: 6px 0 0; padding: 0; list-style: none; }
+.sw { display: inline-block; width: 18px; height: 0; border-top: 3px solid; vertical-align: middle; margin-right: 5px; }
+.sw.raw { border-color: var(--nl-reference); } .sw.scaled { border-color: var(--nl-input); } .sw.qk_norm { border-color: var(--nl-l2); }
+.sw.ref { border-top: 2px dashed var(--nl-muted); }
 `;
 
   buildControls(box) {
-    // d_k moves over the powers of two: the slider holds the position in DKS.
-    const label = el('label', { class: 'control' });
-    const text = el('span');
-    const range = el('input', { type: 'range', min: 0, max: DKS.length - 1, step: 1, part: 'slider' });
-    const out = el('output');
-    range.addEventListener('input', () => this.setByUser('dk', String(DKS[Number(range.value)])));
-    label.append(text, range, out);
-    this._dk = { text, range, out };
-    box.append(label);
     super.buildControls(box);
     box.append(this.button('newDraw', () => {
       this._values.seed += 1;
@@ -49,119 +69,157 @@ export class NlDkScaling extends NlFigure {
     }));
   }
 
-  languageChanged() {
-    this._dk.text.textContent = this.t('dk');
-    this._dk.range.setAttribute('aria-label', this.t('dk'));
-  }
-
-  _syncControls() {
-    super._syncControls();
-    this._dk.range.value = String(DKS.indexOf(Number(this._values.dk)));
-    this._dk.range.setAttribute('aria-valuetext', this._values.dk);
-    this._dk.out.textContent = this._values.dk;
-    this._controls.g.text.parentElement.hidden = this._values.mode !== 'qk_norm';
-  }
-
   buildView(view) {
-    const panels = el('div', { class: 'panels' });
-    this._lines = svg(340, 230);
-    this._strip = svg(340, 230, 'strip');
-    panels.append(this._lines, this._strip);
-    this._legend = el('p', { class: 'legend' });
-    view.append(panels, this._legend);
+    const box = el('div', { class: 'panels' });
+    [this._stdSvg, this._detailSvg, this._stripSvg, this._peakSvg] = [0, 1, 2, 3].map(() => svg(340, 220));
+    box.append(this._stdSvg, this._detailSvg, this._stripSvg, this._peakSvg);
+    this._legend = el('ul', { class: 'legend' });
+    view.append(box, this._legend);
+  }
+
+  // Everything at one width d that does not depend on g: the spread and
+  // draws of the three scores (QK-Norm with g = 1), √d, and the mean largest
+  // softmax weight of raw and scaled scores. Kept per (d, seed): the same
+  // numbers the core would give again.
+  _at(d, seed) {
+    const key = `${d}:${seed}`;
+    this._cache ??= new Map();
+    let c = this._cache.get(key);
+    if (!c) {
+      c = { std: {}, scores: {} };
+      for (const m of MODES) {
+        const out = this._core.run('score_spread', {}, { d_k: d, count: COUNT, seed, mode: m, g: 1 });
+        c.std[m] = out.std.data[0];
+        c.scores[m] = out.scores.data;
+      }
+      c.sqrt = this._core.run('clip_grad_norm', { g: vec(new Array(d).fill(1)) }, { max_norm: 1e30 }).total_norm.data[0];
+      c.q = this._core.run('random_normal', {}, { shape: [QUERIES, d], seed: seed + 104729 }).x;
+      c.k = this._core.run('random_normal', {}, { shape: [KEYS, d], seed: seed + 7919 }).x;
+      c.peak = {
+        raw: this._peak('scaled_dot_product_attention', c, { scale: 1 }),
+        scaled: this._peak('scaled_dot_product_attention', c, {}),
+      };
+      c.qk = new Map();
+      if (this._cache.size > 400) this._cache.clear();
+      this._cache.set(key, c);
+    }
+    return c;
+  }
+
+  // Mean over the queries of each query's largest softmax weight.
+  _peak(op, c, attrs) {
+    const v = { shape: [KEYS, 1], data: new Float32Array(KEYS) };
+    const w = this._core.run(op, { q: c.q, k: c.k, v }, attrs).weights.data; // [QUERIES, KEYS]
+    // keys as rows, queries as columns (a transpose: no arithmetic), so that
+    // min_max_fit's per-column max is each query's largest weight
+    const t = new Float32Array(KEYS * QUERIES);
+    for (let i = 0; i < QUERIES; i++) for (let j = 0; j < KEYS; j++) t[j * QUERIES + i] = w[i * KEYS + j];
+    const max = this._core.run('min_max_fit', { x: { shape: [KEYS, QUERIES], data: t } }).max.data;
+    return this._core.run('z_score_fit', { x: { shape: [QUERIES, 1], data: max } }).mean.data[0];
+  }
+
+  _qkPeak(c, g) {
+    if (!c.qk.has(g)) c.qk.set(g, this._peak('qk_norm_attention', c, { g }));
+    return c.qk.get(g);
+  }
+
+  _byG(g, values) {
+    return this.op('linear_map', { W: { shape: [1, 1], data: [g] }, points: { shape: [values.length, 1], data: Array.from(values) } });
   }
 
   compute(core, { dk, mode, g, seed }) {
-    // QK-Norm's score is g times a cosine of the same draws, so the core draws
-    // with g = 1 once and scales by g (linear_map with W = [[g]]); moving g
-    // redraws nothing.
-    if (this._seriesSeed !== seed) {
-      const series = { dks: DKS };
-      for (const m of ['raw', 'scaled', 'qk_norm']) {
-        series[m] = DKS.map((d) => this.op('score_spread', {}, { d_k: d, count: 400, seed, mode: m, g: 1 }, 'std')[0]);
-      }
-      this._base = series;
-      this._seriesSeed = seed;
-    }
-    const byG = (v) => this.op('linear_map', { W: { shape: [1, 1], data: [g] }, points: { shape: [v.length, 1], data: v } });
-    const series = { ...this._base, qk_norm: byG(this._base.qk_norm) };
-    const base = this._draw(dk, mode, seed);
-    this._prefetch(mode, seed);
-    const [std, ...scores] = mode === 'qk_norm' ? byG([base.std, ...base.scores]) : [base.std, ...base.scores];
-    const jitter = this._jitter?.seed === seed ? this._jitter.values : (this._jitter = { seed, values: this.op('random_normal', {}, { shape: [SHOWN], seed: seed + 1000, std: 0.35 }) }).values;
-    const all = [...series.raw, ...series.scaled, ...series.qk_norm];
+    const dks = GRID.includes(dk) ? GRID : [...GRID, dk].sort((a, b) => a - b);
+    const cells = dks.map((d) => this._at(d, seed));
+    const series = {
+      dks,
+      raw: cells.map((c) => c.std.raw),
+      scaled: cells.map((c) => c.std.scaled),
+      qk_norm: this._byG(g, cells.map((c) => c.std.qk_norm)),
+      sqrt: cells.map((c) => c.sqrt),
+    };
+    const peak = { raw: cells.map((c) => c.peak.raw), scaled: cells.map((c) => c.peak.scaled), qk_norm: cells.map((c) => this._qkPeak(c, g)) };
+    const at = dks.indexOf(dk);
+    const here = cells[at];
+    const scores = mode === 'qk_norm' ? this._byG(g, here.scores.qk_norm) : Array.from(here.scores[mode]);
+    const uniform = this.op('softmax', { x: vec(new Array(KEYS).fill(0)) })[0];
     return {
-      std, scores, jitter, series,
-      lineAxis: this.axis(all), stripAxis: this.axis(scores, { symmetric: true }),
+      count: COUNT, keys: KEYS, series, peak, at, uniform, scores,
+      std: series[mode][at],
+      stdAxis: this.axis([...series.raw, ...series.scaled, ...series.qk_norm, ...series.sqrt], { include_zero: true }),
+      detailAxis: this.axis(series[mode], { include_zero: true }),
+      stripAxis: this.axis(scores, { symmetric: true }),
     };
   }
 
-  // One seeded draw of the core's score_spread (g = 1). Draws are kept per
-  // (d_k, mode, seed) — the same numbers the core gives again — so moving back
-  // and forth along the slider never waits for 800 x 1024 new normals.
-  _draw(dk, mode, seed) {
-    const key = `${dk}:${mode}:${seed}`;
-    this._draws ??= new Map();
-    let d = this._draws.get(key);
-    if (!d) {
-      const out = this._core.run('score_spread', {}, { d_k: Number(dk), count: 800, seed, mode, g: 1 });
-      d = { std: out.std.data[0], scores: Array.from(out.scores.data.subarray(0, SHOWN)) };
-      if (this._draws.size > 200) this._draws.clear();
-      this._draws.set(key, d);
+  // One formatter per quantity.
+  fmtStd(v) { return this.fmt(v, 3); }
+  fmtW(v) { return this.fmt(v, 3); }
+
+  _frame(svgEl, H, m, title) {
+    const W = this.fit(svgEl, 340, H);
+    return { W, items: [el('text', { class: 'panel-title', x: 4, y: 15 }, title)] };
+  }
+
+  // A chart over d_k (linear axis 0..256) of some series; marker on the chosen one.
+  _overDk(svgEl, s, title, axis, lines, refs, markAt) {
+    const H = 220, m = { l: 40, r: 12, t: 28, b: 36 };
+    const { W, items } = this._frame(svgEl, H, m, title);
+    const x = scale([0, 256], [m.l, W - m.r]);
+    const y = scale(axis.domain, [H - m.b, m.t]);
+    items.push(yAxis(axis.ticks, y, m.l, W - m.r, (v) => this.fmt(v, 3)));
+    items.push(xAxis(W < 300 ? [0, 128, 256] : [0, 64, 128, 192, 256], x, m.t, H - m.b, (v) => this.fmt(v)));
+    items.push(el('text', { class: 'tick', x: W - m.r, y: H - 4, 'text-anchor': 'end' }, 'd_k'));
+    for (const [values, label, below] of refs) {
+      items.push(line(s.series.dks.map((d, i) => [x(d), y(values[i])]), 's-ref'));
+      const last = values[values.length - 1];
+      items.push(el('text', { class: 'ref-label', x: W - m.r - 2, y: (y(last) + (below ? 11 : -5)).toFixed(1), 'text-anchor': 'end' }, label));
     }
-    return d;
-  }
-
-  // Draw the other widths of the current mode while the page is idle, one per
-  // idle slot, so that the first drag to d_k = 1024 is instant too.
-  _prefetch(mode, seed) {
-    const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 30));
-    const todo = DKS.filter((d) => !this._draws.has(`${d}:${mode}:${seed}`));
-    if (!todo.length || this._prefetching) return;
-    this._prefetching = true;
-    const next = () => {
-      const d = todo.shift();
-      if (d === undefined || !this.isConnected || !this._core) return void (this._prefetching = false);
-      this._draw(String(d), mode, seed);
-      idle(next);
-    };
-    idle(next);
+    for (const [mode, values] of lines) items.push(line(s.series.dks.map((d, i) => [x(d), y(values[i])]), `s-${mode}`));
+    const v = markAt;
+    items.push(el('circle', { class: `mk m-${s.mode}`, cx: x(s.dk).toFixed(1), cy: y(v).toFixed(1), r: 6 }));
+    svgEl.replaceChildren(...items);
   }
 
   draw(s) {
-    const W = 340, H = 230, m = { l: 40, r: 10, t: 24, b: 34 };
-    const f = (v) => this.fmt(v, 3);
-    const x = scale([0, DKS.length - 1], [m.l, W - m.r]);
-    const y = scale(s.lineAxis.domain, [H - m.b, m.t]);
-    const items = [el('text', { class: 'panel-title', x: m.l, y: 14 }, this.t('linesTitle')), yAxis(s.lineAxis.ticks, y, m.l, W - m.r, f)];
-    DKS.forEach((d, i) => {
-      if (i % 2 === 0) items.push(el('text', { class: 'tick', x: x(i), y: H - m.b + 14, 'text-anchor': 'middle' }, String(d)));
-    });
-    items.push(el('text', { class: 'tick', x: W - m.r, y: H - 4, 'text-anchor': 'end' }, 'd_k'));
-    for (const [mode, cls] of [['raw', 'curve b'], ['scaled', 'curve'], ['qk_norm', 'curve c']]) {
-      items.push(line(s.series[mode].map((v, i) => [x(i), y(v)]), cls));
-    }
-    const i = DKS.indexOf(Number(s.dk));
-    items.push(el('circle', { class: 'marker', cx: x(i), cy: y(s.series[s.mode][i]), r: 6 }));
-    this._lines.replaceChildren(...items);
-    const sx = scale(s.stripAxis.domain, [m.l, W - m.r]);
-    const strip = [el('text', { class: 'panel-title', x: m.l, y: 14 }, this.t('stripTitle', { dk: s.dk }))];
-    strip.push(...s.stripAxis.ticks.map((t) => el('text', { class: 'tick', x: sx(t), y: H - m.b + 14, 'text-anchor': 'middle' }, f(t))));
-    strip.push(dots(s.scores.map((v, k) => [sx(v), (H - m.b + m.t) / 2 + s.jitter[k] * 40]), 'scores'));
-    this._strip.replaceChildren(...strip);
-    this._legend.replaceChildren(...['raw', 'scaled', 'qk_norm'].map((mode) => {
-      const span = el('span');
-      span.append(el('span', { class: `sw ${mode}` }), this.t(`choice_${mode}`));
-      return span;
+    const modeName = this.t(`choice_${s.mode}`);
+    this._overDk(this._stdSvg, s, this.t('stdTitle'), s.stdAxis,
+      MODES.map((m) => [m, s.series[m]]), [[s.series.sqrt, '√d_k']], s.std);
+    this._overDk(this._detailSvg, s, this.t('detailTitle', { mode: modeName }), s.detailAxis,
+      [[s.mode, s.series[s.mode]]], [], s.std);
+    this._overDk(this._peakSvg, s, this.t('peakTitle', { keys: s.keys }), { domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1] },
+      MODES.map((m) => [m, s.peak[m]]), [[s.series.dks.map(() => s.uniform), this.t('uniformLabel', { w: this.fmtW(s.uniform) }), true]], s.peak[s.mode][s.at]);
+    this._drawStrip(s, modeName);
+    this._legend.replaceChildren(...[...MODES.map((m) => [m, `legend_${m}`]), ['ref', 'legendRef']].map(([cls, key]) => {
+      const li = el('li');
+      li.append(el('span', { class: `sw ${cls}` }), this.t(key, { g: this.fmt(s.g) }));
+      return li;
     }));
   }
 
+  // The draws as a rug: one short tick per score on one line, no jitter;
+  // the standard deviation as two taller ticks at ±std around the mean 0.
+  _drawStrip(s, modeName) {
+    const H = 220, m = { l: 16, r: 16, t: 28, b: 36 };
+    const { W, items } = this._frame(this._stripSvg, H, m, this.t('stripTitle', { dk: s.dk, mode: modeName, count: s.count }));
+    const x = scale(s.stripAxis.domain, [m.l, W - m.r]);
+    const mid = (H - m.b + m.t) / 2;
+    items.push(xAxis(s.stripAxis.ticks.filter((_, i, a) => W >= 300 || a.length <= 5 || i % 2 === 0), x, m.t, H - m.b, (v) => this.fmt(v, 3)));
+    let d = '';
+    for (const v of s.scores) d += `M${x(v).toFixed(1)},${(mid - 22).toFixed(1)}v44`;
+    items.push(el('path', { class: `rug ${s.mode}`, d }));
+    for (const v of [-s.std, s.std]) items.push(el('line', { class: `sd ${s.mode}`, x1: x(v).toFixed(1), x2: x(v).toFixed(1), y1: (mid - 34).toFixed(1), y2: (mid + 34).toFixed(1) }));
+    items.push(el('text', { class: 'label', x: x(s.std).toFixed(1), y: (mid - 40).toFixed(1), 'text-anchor': 'middle' }, `±${this.fmtStd(s.std)}`));
+    this._stripSvg.replaceChildren(...items);
+  }
+
   describe(s) {
-    const i = DKS.indexOf(Number(s.dk));
-    return this.t('describe', {
-      dk: s.dk, raw: this.fmt(s.series.raw[i], 3), scaled: this.fmt(s.series.scaled[i], 3),
-      g: this.fmt(s.g), qk: this.fmt(s.series.qk_norm[i], 3), std: this.fmt(s.std, 3), mode: this.t(`choice_${s.mode}`),
-    });
+    const i = s.at;
+    const vars = {
+      dk: s.dk, sqrt: this.fmtStd(s.series.sqrt[i]), g: this.fmt(s.g), keys: s.keys,
+      raw: this.fmtStd(s.series.raw[i]), scaled: this.fmtStd(s.series.scaled[i]), qk: this.fmtStd(s.series.qk_norm[i]),
+      praw: this.fmtW(s.peak.raw[i]), pscaled: this.fmtW(s.peak.scaled[i]), pqk: this.fmtW(s.peak.qk_norm[i]), uniform: this.fmtW(s.uniform),
+    };
+    return this.t('describeSpread', vars) + this.t('sentenceGap') + this.t('describePeak', vars);
   }
 }
 NlDkScaling.defineProperties();
