@@ -143,11 +143,13 @@ export interface ResidualTurnState { x: number[]; u: number[]; scale: number; sm
 export class NlResidualTurn extends NlFigure<ResidualTurnState> { x: number[]; u: number[]; scale: number }
 
 export interface DkScalingState {
-  dk: string; mode: 'raw' | 'scaled' | 'qk_norm'; g: number; seed: number; std: number; scores: number[];
-  series: { dks: number[]; raw: number[]; scaled: number[]; qk_norm: number[] }; error: string | null;
+  dk: number; mode: 'raw' | 'scaled' | 'qk_norm'; g: number; seed: number; count: number; keys: number; std: number; scores: number[];
+  uniform: number; at: number;
+  series: { dks: number[]; raw: number[]; scaled: number[]; qk_norm: number[]; sqrt: number[] };
+  peak: { raw: number[]; scaled: number[]; qk_norm: number[] }; error: string | null;
 }
-/** <nl-dk-scaling>: the spread of q·k scores against the head width. */
-export class NlDkScaling extends NlFigure<DkScalingState> { dk: string; mode: 'raw' | 'scaled' | 'qk_norm'; g: number; seed: number }
+/** <nl-dk-scaling>: the spread of q·k scores against the head width, and the largest softmax weight. */
+export class NlDkScaling extends NlFigure<DkScalingState> { dk: number; mode: 'raw' | 'scaled' | 'qk_norm'; g: number; seed: number }
 
 export interface BatchDependenceState {
   example: number[]; momentum: number; batches: number[][]; train: number[][]; eval: number[][];
@@ -174,12 +176,13 @@ export interface L2JacobianState {
 /** <nl-l2-jacobian>: a change of x, split along and across x, and J·δ. */
 export class NlL2Jacobian extends NlFigure<L2JacobianState> { x: number[]; delta: number[] }
 
+interface Stream { norms: number[]; turns: number[] }
 export interface PrepostNormState {
-  x: number[]; factor: number; u: number[]; norm: 'layer_norm' | 'rms_norm'; xB: number[];
-  normalized: Pair; pre: Pair; post: Pair; final: Pair; error: string | null;
+  layers: number; norm: 'layer_norm' | 'rms_norm'; seed: number; d: number; sqrtD: number;
+  pre: Stream; post: Stream; finalNorm: number; postRange: [number, number]; error: string | null;
 }
-/** <nl-prepost-norm>: Pre-Norm and Post-Norm residual blocks. */
-export class NlPrepostNorm extends NlFigure<PrepostNormState> { x: number[]; factor: number; u: number[]; norm: 'layer_norm' | 'rms_norm' }
+/** <nl-prepost-norm>: the residual stream's norm through L layers, Post-Norm, Pre-Norm and Pre-Norm + final norm. */
+export class NlPrepostNorm extends NlFigure<PrepostNormState> { layers: number; norm: 'layer_norm' | 'rms_norm'; seed: number }
 
 export interface WhiteningState {
   mixing: number; count: number; seed: number; mean: number[]; std: number[];

@@ -111,6 +111,6 @@ const dk = document.createElement('nl-dk-scaling');
 dk.mode = 'qk_norm';
 // @ts-expect-error not a mode
 dk.mode = 'cosine';
-const pp: number[] | undefined = document.createElement('nl-prepost-norm').state?.pre.b;
+const pp: number[] | undefined = document.createElement('nl-prepost-norm').state?.pre.norms;
 console.log(pp, (elements['nl-whitening'] as unknown) !== null);
 void main();
