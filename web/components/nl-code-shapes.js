@@ -178,7 +178,9 @@ pre {
 @container (max-width: 480px) {
   .controls { display: grid; grid-template-columns: minmax(0, 1fr); }
   .control input[type=range] { flex: 1 1 auto; width: auto; max-width: none; min-width: 0; }
-  pre { line-height: 1.9; } /* taller rows: an expression is an easier target for a finger */
+  /* taller rows and padded expressions: an easier target for a finger */
+  pre { line-height: 2; }
+  .expr { padding: 5px 0; }
 }
 .callout {
   position: absolute; z-index: 1; left: 0; top: 0; max-width: calc(100% - 8px); white-space: nowrap;
@@ -206,6 +208,7 @@ pre {
     super();
     this._calloutOpen = false;
     this._exprNodes = [];
+    this._badText = new Map(); // key -> the text refused, so its message follows the language
   }
 
   get sizes() {
@@ -219,6 +222,7 @@ pre {
   /** A size's message names the size as written in the code (B, d_c), not its attribute. */
   parseValue(key, text) {
     const r = super.parseValue(key, text);
+    if (r.error) this._badText.set(key, text); // to say it again in another language
     if (r.error && SIZE_NAMES.includes(key)) return { error: this.t('badSize', { name: key, value: text, max: MAX_SIZE }) };
     return r;
   }
@@ -227,23 +231,33 @@ pre {
     return SIZE_NAMES.map((k) => `${k}=${this._values[k]}`).join(',');
   }
 
-  /** `sizes="B=2,d=16"`: each named size is checked; the others keep their value. */
+  /** Read `sizes="B=2,d=16"`: {values} for the names it gives (each checked), or {error}. */
+  _readSizes(value) {
+    const bad = { error: this.t('badSizes', { value: value.slice(0, 80), max: MAX_SIZE }) };
+    const parts = value.split(',', SIZE_NAMES.length + 1);
+    if (value.length > 200 || parts.length > SIZE_NAMES.length) return bad;
+    const values = {};
+    for (const part of parts) {
+      const m = /^\s*([A-Za-z_]+)\s*=(.*)$/.exec(part);
+      if (!m || !SIZE_NAMES.includes(m[1])) return bad;
+      const r = this.parseValue(m[1], m[2].trim());
+      if (r.error) return r;
+      values[m[1]] = r.value;
+    }
+    return { values };
+  }
+
+  /** `sizes` changed: the sizes it names take its values; the others keep theirs. */
   _parseSizes(value) {
     this._attrErrors.delete('sizes');
     if (value === null) return;
-    const bad = () => this._attrErrors.set('sizes', this.t('badSizes', { value: value.slice(0, 80), max: MAX_SIZE }));
-    const parts = value.split(',', SIZE_NAMES.length + 1);
-    if (value.length > 200 || parts.length > SIZE_NAMES.length) return void bad();
-    const next = {};
-    for (const part of parts) {
-      const m = /^\s*([A-Za-z_]+)\s*=(.*)$/.exec(part);
-      if (!m || !SIZE_NAMES.includes(m[1])) return void bad();
-      const r = this.parseValue(m[1], m[2].trim());
-      if (r.error) return void this._attrErrors.set('sizes', r.error);
-      next[m[1]] = r.value;
+    const r = this._readSizes(value);
+    if (r.error) {
+      this._badText.set('sizes', value);
+      return void this._attrErrors.set('sizes', r.error);
     }
-    Object.assign(this._values, next);
-    for (const k of Object.keys(next)) this._attrErrors.delete(k);
+    Object.assign(this._values, r.values);
+    for (const k of Object.keys(r.values)) this._attrErrors.delete(k);
   }
 
   /** Keep every size attribute present in step with the sizes. */
@@ -263,8 +277,13 @@ pre {
       if (!this._attrErrors.has('sizes')) this._reflectSizes(false);
       return this.refresh();
     }
-    super.attributeChanged(name, value);
-    if (SIZE_NAMES.includes(this._paramByAttr(name)?.[0]) && !this._attrErrors.size) this._reflectSizes(false);
+    const key = this._paramByAttr(name)?.[0];
+    if (!SIZE_NAMES.includes(key)) return super.attributeChanged(name, value);
+    this._parseAttribute(key, value);
+    // A per-size attribute removed: back to what `sizes` says, else the default.
+    if (value === null && this.hasAttribute('sizes')) this._values[key] = this._readSizes(this.getAttribute('sizes')).values?.[key] ?? this._values[key];
+    if (!this._attrErrors.has(key) && !this._attrErrors.has('sizes')) this._reflectSizes(false);
+    this.refresh();
   }
 
   setByUser(key, value) {
@@ -424,6 +443,16 @@ pre {
   }
 
   languageChanged() {
+    // Messages about refused input, again in the new language.
+    for (const key of this._attrErrors.keys()) {
+      const text = this._badText.get(key);
+      if (text === undefined) continue;
+      const r = key === 'sizes' ? this._readSizes(text) : this.parseValue(key, text);
+      if (r.error) this._attrErrors.set(key, r.error);
+    }
+    if (this._state?.error) {
+      this._state = Object.freeze({ ...this._state, error: [...this._attrErrors.values(), ...(this._coreError ? [this._coreError] : [])].join(' ') });
+    }
     this._sizesLabel.textContent = this.t('sizes');
     // The slider and box are named "size B"; the visible label is the name as in the code.
     for (const k of SIZE_NAMES) {
@@ -437,18 +466,26 @@ pre {
   }
 
   // ---- shapes from the core ---------------------------------------------------------------
-  _shapeOf(recipe, sizes) {
-    const core = this._core;
+  /** The shape of a recipe for these sizes, asked of the core (each distinct recipe once per `memo`). */
+  _shapeOf(recipe, sizes, memo) {
     if (Array.isArray(recipe)) return recipe.map((s) => sizes[s]);
-    if (recipe.stat) return core.describe(recipe.stat, { shape: this._shapeOf(recipe.of, sizes) }).group.statShape;
-    if (recipe.param) return core.describe(recipe.param, { shape: this._shapeOf(recipe.of, sizes) }).params[recipe.role].view;
+    const key = JSON.stringify(recipe);
+    if (!memo.has(key)) memo.set(key, Array.from(this._askCore(recipe, sizes, memo)));
+    return memo.get(key);
+  }
+
+  _askCore(recipe, sizes, memo) {
+    const core = this._core;
+    const of = (r) => this._shapeOf(r, sizes, memo);
+    if (recipe.stat) return core.describe(recipe.stat, { shape: of(recipe.of) }).group.statShape;
+    if (recipe.param) return core.describe(recipe.param, { shape: of(recipe.of) }).params[recipe.role].view;
     if (recipe.broadcast) {
-      const [a, b] = recipe.broadcast.map((r) => this._shapeOf(r, sizes));
+      const [a, b] = recipe.broadcast.map(of);
       return core.run('broadcast_shape', {}, { a, b }).shape.data;
     }
     if (recipe.matmul) {
       // [n, k] @ [k, m]: products broadcast as [n, k, 1] * [k, m], then the k axis is summed
-      const [a, b] = recipe.matmul.map((r) => this._shapeOf(r, sizes));
+      const [a, b] = recipe.matmul.map(of);
       const prod = core.run('broadcast_shape', {}, { a: [...a, 1], b }).shape.data;
       return core.run('reduce_shape', {}, { shape: prod, axes: [-2], keepdim: recipe.keepdim }).shape.data;
     }
@@ -460,8 +497,9 @@ pre {
     // Shapes depend on the sizes only: asked once per size setting, not per hover.
     const key = SIZE_NAMES.map((k) => sizes[k]).join(',');
     if (this._shapesCore !== core || this._shapesKey !== key) {
-      this._symbolic ??= LOCATED.map((e) => Array.from(this._shapeOf(e.recipe, SYMBOL_SIZES), (v) => BY_PRIME.get(v) ?? String(v)));
-      this._shapes = LOCATED.map((e) => Array.from(this._shapeOf(e.recipe, sizes)));
+      const symbolicMemo = new Map(), memo = new Map();
+      this._symbolic ??= LOCATED.map((e) => this._shapeOf(e.recipe, SYMBOL_SIZES, symbolicMemo).map((v) => BY_PRIME.get(v) ?? String(v)));
+      this._shapes = LOCATED.map((e) => this._shapeOf(e.recipe, sizes, memo));
       this._shapesKey = key;
       this._shapesCore = core;
     }
@@ -523,7 +561,9 @@ pre {
     const left = Math.max(p.left + 2, Math.min(r.left, p.right - w - 2)) - box.left;
     const below = r.bottom - box.top + gap;
     const above = r.top - box.top - gap - h;
-    const flip = below + h > box.height && above >= 0;
+    // Below the expression, unless that leaves the code block or the screen and above fits.
+    const room = (typeof window !== 'undefined' ? window.innerHeight : Infinity) - box.top;
+    const flip = (below + h > box.height || below + h > room) && above >= 0 && box.top + above >= 0;
     c.classList.toggle('below', !flip);
     c.classList.toggle('above', flip);
     c.style.left = `${left}px`;
