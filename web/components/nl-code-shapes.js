@@ -195,7 +195,7 @@ pre {
 .callout.below::before { top: -5.5px; border-width: 1.5px 0 0 1.5px; }
 .callout.above::before { bottom: -5.5px; border-width: 0 1.5px 1.5px 0; }
 .dim { color: var(--nl-input); }
-.info { border: 1px solid var(--nl-grid); border-radius: 6px; padding: 10px; font-size: 0.9em; min-width: 0; }
+.info { border: 1px solid var(--nl-grid); border-left: 3px solid var(--nl-chosen); border-radius: 6px; padding: 10px; font-size: 0.9em; min-width: 0; }
 @container (min-width: 641px) { .info { position: sticky; top: 8px; } }
 .info code { font: 12px ui-monospace, monospace; overflow-wrap: anywhere; }
 .info .shape { font: 600 15px ui-monospace, monospace; margin: 8px 0; overflow-wrap: anywhere; }
