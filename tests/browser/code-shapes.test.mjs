@@ -1,5 +1,7 @@
-// <nl-code-shapes> in Chromium: every highlighted expression's shown shape
-// matches a hand-derived list for two size settings; keyboard-only use; hover.
+// <nl-code-shapes> in Chromium: every highlighted expression's shown shape (in
+// the callout at the expression and in the panel) matches a hand-derived list
+// for two size settings; keyboard-only use; hover. The full sweep, bad input
+// and the 360 px checks are in sweep-code.test.mjs.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -51,8 +53,10 @@ test('every expression is highlighted and its shown shape matches the hand-deriv
       assert.equal(e.symbolic.join(','), SYMBOLIC[e.id], `${e.id} symbolic`);
       await nodes.nth(i).hover();
       assert.equal(await nodes.nth(i).textContent(), e.code, 'the highlighted text is the expression');
-      const shown = await fig().locator('.info .shape').textContent();
-      assert.equal(shown, `[${SYMBOLIC[e.id].split(',').join(', ')}] → [${want(setting, e.id).join(', ')}]`, `${e.id} shown`);
+      const expected = `[${SYMBOLIC[e.id].split(',').join(', ')}] → [${want(setting, e.id).join(', ')}]`;
+      assert.equal(await fig().locator('.info .shape').textContent(), expected, `${e.id} shown in the panel`);
+      assert.equal(await fig().locator('.callout').textContent(), expected, `${e.id} shown in the callout`);
+      assert.ok(await fig().locator('.callout').isVisible(), 'the callout is open at the hovered expression');
       assert.equal((await state()).selected, e.id);
     }
   }
@@ -70,6 +74,10 @@ test('keyboard only: Tab into the code, arrow keys walk the expressions, End jum
   assert.match(await fig().locator('.info .role').textContent(), /\[B, 1, d\] modulation broadcasts over tokens/);
   await page.keyboard.press('Home');
   assert.equal((await state()).selected, 'l2-norm');
+  assert.equal((await state()).snippet, 'l2_normalize');
+  assert.equal(await fig().locator('.callout').textContent(), '[B, T, 1] → [3, 1, 1]'); // sizes left by the first test
+  await page.keyboard.press('Escape');
+  assert.equal(await fig().locator('.callout').isVisible(), false, 'Escape closes the callout');
 });
 
 test('syntax colors come from the highlighter: keywords and numbers are tokens', async () => {

@@ -1,22 +1,38 @@
 // <nl-code-shapes> — a PyTorch implementation of vector L2 normalization,
-// token LayerNorm, RMSNorm and AdaLN; each highlighted expression shows its
-// shape for the sizes the reader sets, and its role.
+// token LayerNorm, RMSNorm and AdaLN (four snippets, one function each); each
+// highlighted expression shows its shape for the sizes the reader sets, in a
+// callout anchored at the expression and in a panel with its role.
 //
-// Attributes: sizes ("B=2,T=5,d=8,d_c=4"), selected (an expression id), lang.
-// Properties: sizes ({B, T, d, d_c}), selected; state (read-only):
-//   {sizes, expressions: [{id, code, shape, symbolic, role}], selected, error}.
+// Attributes: sizes ("B=2,T=5,d=8,d_c=4"; names left out keep their value),
+//   b, t, d, d-c (one size each, whole numbers 1..4096; they override the same
+//   name in `sizes`), selected (an expression id, default "l2-norm"), lang.
+//   A reader's change rewrites `sizes` (and any per-size attribute present).
+// Properties: sizes ({B, T, d, d_c}), B, T, d, d_c, selected; state
+//   (read-only): {B, T, d, d_c, selected, sizes, snippet, expressions: [{id,
+//   code, snippet, shape, symbolic, role}], error}; `snippet` is the function
+//   holding the selected expression.
 // Events: change — after the reader selects an expression or edits a size.
 // Keyboard: Tab reaches each expression; arrow keys, Home and End move
-//   between them. Pointer: hover or tap an expression.
-// CSS custom properties: --nl-code-bg, --nl-code-fg, --nl-expr, --nl-expr-active,
-//   token colors --nl-tok-keyword, --nl-tok-number, --nl-tok-comment,
-//   --nl-tok-function, --nl-tok-operator. Parts: figure, code, expression,
-//   info, shape, role, controls, error.
-// Shapes come from the core's reduce_shape and broadcast_shape. The symbolic
-// form ([B, T, 1]) is the same computation run on distinct prime sizes and
-// read back by name. Syntax colors come from Prism's tokenizer (tokens only,
-// never HTML), loaded when the figure starts.
-import { NlElement, el } from './base.js';
+//   between them; the callout follows focus and Escape closes it. Each size
+//   has a slider and a number box. Pointer: hover (mouse) or tap an expression.
+// Colours: the chosen expression is outlined and tinted in --nl-chosen (the
+//   element the reader chose); the axes that come from x's sizes (B, T, d and
+//   their numbers) are written in --nl-input; a size-1 axis made by keepdim or
+//   unsqueeze stays in the text colour. Syntax is set in weight and gray, not
+//   hue (--nl-tok-keyword, --nl-tok-comment, --nl-tok-number,
+//   --nl-tok-function, --nl-tok-operator, --nl-tok-string), so a hue keeps its
+//   one meaning; --nl-code-bg, --nl-code-fg theme the code block.
+// Parts: figure, controls, slider, number, view, code, expression, callout,
+//   scroll-hint, info, shape, role, description, error.
+// On a narrow screen the code scrolls sideways inside its block (a fade and
+//   "scroll" hint show that more code lies to the side).
+// Shapes come from the core: core.describe (statistics' keepdim shape,
+// parameter views), reduce_shape and broadcast_shape. The symbolic form
+// ([B, T, 1]) is the same computation run on distinct prime sizes and read
+// back by name. Syntax classes come from Prism's tokenizer (tokens only, never
+// HTML), loaded when the figure starts.
+import { el } from './base.js';
+import { NlFigure, figureCss } from './figure.js';
 
 export const SNIPPET = `import torch
 
@@ -76,157 +92,271 @@ export const EXPRESSIONS = [
   { id: 'ada-out', code: '(1 + scale) * x_hat + shift', recipe: { broadcast: [condition, X] } },
 ];
 
-const SIZE_NAMES = ['B', 'T', 'd', 'd_c'];
+export const SIZE_NAMES = ['B', 'T', 'd', 'd_c'];
+const SIZE_ATTRS = { B: 'b', T: 't', d: 'd', d_c: 'd-c' };
 const DEFAULT_SIZES = { B: 2, T: 5, d: 8, d_c: 4 };
 // Distinct primes stand in for the names, so a shape computed from them can
 // be read back symbolically.
 const SYMBOL_SIZES = { B: 1009, T: 1013, d: 1019, d_c: 1021 };
-const MAX_SIZE = 4096;
+const BY_PRIME = new Map(Object.entries(SYMBOL_SIZES).map(([k, v]) => [v, k]));
+export const MAX_SIZE = 4096;
 
 // Where each expression sits in the snippet (first occurrence after the
-// previous expression, so repeated text maps to the intended place).
+// previous expression, so repeated text maps to the intended place), and the
+// function (snippet) it belongs to.
 function locate() {
   let from = 0;
   return EXPRESSIONS.map((e) => {
     const start = SNIPPET.indexOf(e.code, from);
     if (start < 0) throw new Error(`nl-code-shapes: expression ${e.id} not found in the snippet`);
     from = start + e.code.length;
-    return { ...e, start, end: from };
+    const def = SNIPPET.lastIndexOf('\ndef ', start) + 5;
+    return { ...e, start, end: from, snippet: SNIPPET.slice(def, SNIPPET.indexOf('(', def)) };
   });
 }
+const LOCATED = locate();
 
-export class NlCodeShapes extends NlElement {
+const fmtShape = (s) => `[${s.join(', ')}]`;
+
+export class NlCodeShapes extends NlFigure {
   static catalog = 'codeShapes';
-  static observedAttributes = ['sizes', 'selected', 'lang'];
-  static css = `
-:host {
-  --nl-code-bg: #f6f7f9; --nl-code-fg: #24292f; --nl-expr: rgba(232, 89, 12, 0.08); --nl-expr-active: rgba(232, 89, 12, 0.16);
-  --nl-tok-keyword: #6639ba; --nl-tok-number: #0550ae; --nl-tok-comment: #57606a; --nl-tok-function: #953800;
-  --nl-tok-operator: #a40e26; --nl-tok-string: #0a3069;
-}
-@media (prefers-color-scheme: dark) {
-  :host {
-    --nl-code-bg: #0d1117; --nl-code-fg: #e6edf3; --nl-expr: rgba(255, 146, 43, 0.14); --nl-expr-active: rgba(255, 146, 43, 0.34);
-    --nl-tok-keyword: #d2a8ff; --nl-tok-number: #79c0ff; --nl-tok-comment: #8b949e; --nl-tok-function: #ffa657;
-    --nl-tok-operator: #ff7b72; --nl-tok-string: #a5d6ff;
+  static params = {
+    ...Object.fromEntries(SIZE_NAMES.map((k) => [k, {
+      attr: SIZE_ATTRS[k], kind: 'number', integer: true, min: 1, max: MAX_SIZE, step: 1, default: DEFAULT_SIZES[k], control: 'slider',
+    }])),
+    selected: { attr: 'selected', kind: 'choice', choices: EXPRESSIONS.map((e) => e.id), default: EXPRESSIONS[0].id },
+  };
+
+  static get observedAttributes() {
+    return [...super.observedAttributes, 'sizes'];
   }
+
+  static css = figureCss + `
+:host {
+  --nl-code-bg: #f6f7f9; --nl-code-fg: #24292f;
+  --nl-tok-keyword: var(--nl-code-fg); --nl-tok-comment: var(--nl-muted); --nl-tok-number: var(--nl-code-fg);
+  --nl-tok-function: var(--nl-code-fg); --nl-tok-operator: var(--nl-code-fg); --nl-tok-string: var(--nl-muted);
 }
+@media (prefers-color-scheme: dark) { :host { --nl-code-bg: #0d1117; --nl-code-fg: #e6edf3; } }
+.controls { gap: 6px 16px; }
+.sizes-label { font-weight: 600; }
+.control > span { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; min-width: 2.2em; }
+.control input[type=range] { width: 120px; }
+.control input[type=number] { width: 76px; }
 .layout { display: grid; grid-template-columns: minmax(0, 1fr) 250px; gap: 12px; align-items: start; }
 @container (max-width: 640px) { .layout { grid-template-columns: minmax(0, 1fr); } }
-.controls { display: flex; flex-wrap: wrap; gap: 8px 14px; margin-bottom: 8px; align-items: center; }
-.control { display: flex; gap: 4px; align-items: center; font-family: ui-monospace, monospace; }
-.control input { width: 64px; padding: 2px 6px; }
+.code-box { position: relative; min-width: 0; }
+.scroll-hint { display: block; text-align: right; font-size: var(--nl-small-size); color: var(--nl-muted); margin: 0 0 2px; }
+.code-box:not(.overflows) .scroll-hint { display: none; }
+.code-box::before, .code-box::after {
+  content: ''; position: absolute; bottom: 0; width: 28px; height: var(--pre-height, 0); pointer-events: none;
+  border-radius: 6px; opacity: 0; transition: opacity 120ms;
+}
+.code-box::before { left: 0; background: linear-gradient(to left, transparent, var(--nl-code-bg)); }
+.code-box::after { right: 0; background: linear-gradient(to right, transparent, var(--nl-code-bg)); }
+.code-box.more-left::before, .code-box.more-right::after { opacity: 1; }
 pre {
   margin: 0; padding: 10px 12px; overflow-x: auto; background: var(--nl-code-bg); color: var(--nl-code-fg);
-  border-radius: 6px; font: 13px/1.55 ui-monospace, "SFMono-Regular", Menlo, Consolas, "Noto Sans Mono", monospace; tab-size: 4;
+  border-radius: 6px; font: 13px/1.6 ui-monospace, "SFMono-Regular", Menlo, Consolas, "Noto Sans Mono", monospace; tab-size: 4;
 }
-.expr { background: var(--nl-expr); border-radius: 3px; cursor: pointer; box-shadow: inset 0 -1px 0 var(--nl-tok-function); }
-.expr.active { background: var(--nl-expr-active); }
+.expr {
+  border-radius: 3px; cursor: pointer; padding: 3px 0;
+  background: color-mix(in srgb, var(--nl-code-fg) 7%, transparent);
+  text-decoration: underline dotted var(--nl-muted); text-underline-offset: 3px;
+}
+.expr.active {
+  background: color-mix(in srgb, var(--nl-chosen) 12%, transparent); text-decoration: none;
+  outline: 1.5px solid var(--nl-chosen); outline-offset: 0;
+}
 .expr:focus-visible { outline: 2px solid var(--nl-focus); outline-offset: 1px; }
-.token.keyword, .token.boolean, .token.builtin { color: var(--nl-tok-keyword); }
+.token.keyword, .token.boolean, .token.builtin { color: var(--nl-tok-keyword); font-weight: 700; }
 .token.number { color: var(--nl-tok-number); }
 .token.comment { color: var(--nl-tok-comment); font-style: italic; }
 .token.function { color: var(--nl-tok-function); }
 .token.operator { color: var(--nl-tok-operator); }
 .token.string { color: var(--nl-tok-string); }
-.info { position: sticky; top: 8px; border: 1px solid var(--nl-grid); border-radius: 6px; padding: 10px; font-size: 0.9em; }
+@container (max-width: 480px) {
+  .controls { display: grid; grid-template-columns: minmax(0, 1fr); }
+  .control input[type=range] { flex: 1 1 auto; width: auto; max-width: none; min-width: 0; }
+  /* taller rows and padded expressions: an easier target for a finger */
+  pre { line-height: 2; }
+  .expr { padding: 5px 0; }
+}
+.callout {
+  position: absolute; z-index: 1; left: 0; top: 0; max-width: calc(100% - 8px); white-space: nowrap;
+  padding: 3px 8px; border: 1.5px solid var(--nl-chosen); border-radius: 6px; background: var(--nl-bg); color: var(--nl-fg);
+  font: 600 var(--nl-label-size)/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+  box-shadow: 0 2px 6px color-mix(in srgb, var(--nl-fg) 22%, transparent); pointer-events: none;
+}
+.callout::before {
+  content: ''; position: absolute; left: var(--arrow, 12px); width: 8px; height: 8px; background: var(--nl-bg);
+  border: solid var(--nl-chosen); transform: translateX(-50%) rotate(45deg);
+}
+.callout.below::before { top: -5.5px; border-width: 1.5px 0 0 1.5px; }
+.callout.above::before { bottom: -5.5px; border-width: 0 1.5px 1.5px 0; }
+.dim { color: var(--nl-input); }
+.info { border: 1px solid var(--nl-grid); border-left: 3px solid var(--nl-chosen); border-radius: 6px; padding: 10px; font-size: 0.9em; min-width: 0; }
+@container (min-width: 641px) { .info { position: sticky; top: 8px; } }
 .info code { font: 12px ui-monospace, monospace; overflow-wrap: anywhere; }
-.info .shape { font: 600 15px ui-monospace, monospace; margin: 8px 0; }
+.info .shape { font: 600 15px ui-monospace, monospace; margin: 8px 0; overflow-wrap: anywhere; }
 .info .role { margin: 0; }
-.info .title { margin: 0 0 6px; font-size: 0.95em; font-weight: 600; }
+.info .title { margin: 0 0 2px; font-size: 0.95em; font-weight: 600; }
+.info .where { margin: 0 0 6px; color: var(--nl-muted); font-size: 0.9em; }
 `;
 
   constructor() {
     super();
-    this._sizes = { ...DEFAULT_SIZES };
-    this._selected = EXPRESSIONS[0].id;
-    this._attrErrors = new Map();
-    this._state = null;
-    this._exprs = locate();
-    this._shapes = new Map();
+    this._calloutOpen = false;
+    this._exprNodes = [];
+    this._badText = new Map(); // key -> the text refused, so its message follows the language
   }
 
   get sizes() {
-    return { ...this._sizes };
+    return Object.fromEntries(SIZE_NAMES.map((k) => [k, this._values[k]]));
   }
   set sizes(v) {
-    this.setAttribute('sizes', SIZE_NAMES.map((k) => `${k}=${v[k] ?? this._sizes[k]}`).join(','));
+    this.setAttribute('sizes', SIZE_NAMES.map((k) => `${k}=${v?.[k] ?? this._values[k]}`).join(','));
   }
 
-  _parseAttribute(name, value) {
-    this._attrErrors.delete(name);
-    if (name === 'sizes') {
-      if (value === null) return void (this._sizes = { ...DEFAULT_SIZES });
-      const next = { ...this._sizes };
-      for (const part of value.split(',')) {
-        const [k, v] = part.split('=').map((s) => s.trim());
-        const n = Number(v);
-        if (!SIZE_NAMES.includes(k) || !Number.isInteger(n) || n < 1 || n > MAX_SIZE) {
-          return void this._attrErrors.set(name, this.t('badSizes', { value, max: MAX_SIZE }));
-        }
-        next[k] = n;
-      }
-      this._sizes = next;
-    } else if (name === 'selected') {
-      if (value === null) return;
-      if (!EXPRESSIONS.some((e) => e.id === value)) return void this._attrErrors.set(name, this.t('badSelected', { value }));
-      this._selected = value;
+  // ---- parameters ---------------------------------------------------------------------
+  /** A size's message names the size as written in the code (B, d_c), not its attribute. */
+  parseValue(key, text) {
+    const r = super.parseValue(key, text);
+    if (r.error) this._badText.set(key, text); // to say it again in another language
+    if (r.error && SIZE_NAMES.includes(key)) return { error: this.t('badSize', { name: key, value: text, max: MAX_SIZE }) };
+    return r;
+  }
+
+  _sizesText() {
+    return SIZE_NAMES.map((k) => `${k}=${this._values[k]}`).join(',');
+  }
+
+  /** Read `sizes="B=2,d=16"`: {values} for the names it gives (each checked), or {error}. */
+  _readSizes(value) {
+    const bad = { error: this.t('badSizes', { value: value.slice(0, 80), max: MAX_SIZE }) };
+    const parts = value.split(',', SIZE_NAMES.length + 1);
+    if (value.length > 200 || parts.length > SIZE_NAMES.length) return bad;
+    const values = {};
+    for (const part of parts) {
+      const m = /^\s*([A-Za-z_]+)\s*=(.*)$/.exec(part);
+      if (!m || !SIZE_NAMES.includes(m[1])) return bad;
+      const r = this.parseValue(m[1], m[2].trim());
+      if (r.error) return r;
+      values[m[1]] = r.value;
     }
+    return { values };
   }
 
-  build(root) {
-    for (const name of ['sizes', 'selected']) if (this.hasAttribute(name)) this._parseAttribute(name, this.getAttribute(name));
-    const wrap = el('div', { part: 'figure', role: 'group', class: 'wrap', 'aria-describedby': 'info' });
-    this._wrap = wrap;
-    this._status = el('p', { class: 'status muted', role: 'status' });
-    const controls = el('div', { class: 'controls', part: 'controls' });
-    this._sizeLabel = el('span');
-    controls.append(this._sizeLabel);
-    this._sizeInputs = {};
+  /** `sizes` changed: the sizes it names take its values; the others keep theirs. */
+  _parseSizes(value) {
+    this._attrErrors.delete('sizes');
+    if (value === null) return;
+    const r = this._readSizes(value);
+    if (r.error) {
+      this._badText.set('sizes', value);
+      return void this._attrErrors.set('sizes', r.error);
+    }
+    Object.assign(this._values, r.values);
+    for (const k of Object.keys(r.values)) this._attrErrors.delete(k);
+  }
+
+  /** Keep every size attribute present in step with the sizes. */
+  _reflectSizes(always) {
+    if (always || this.hasAttribute('sizes')) this.reflect('sizes', this._sizesText());
     for (const k of SIZE_NAMES) {
-      const label = el('label', { class: 'control' });
-      const input = el('input', { type: 'number', min: 1, max: MAX_SIZE, step: 1, part: 'number' });
-      input.addEventListener('change', () => {
-        const n = Number(input.value);
-        if (!Number.isInteger(n) || n < 1 || n > MAX_SIZE) {
-          this._attrErrors.set('sizes', this.t('badSize', { name: k, value: input.value, max: MAX_SIZE }));
-          this._updateState();
-          this.render();
-          return;
-        }
-        this._attrErrors.delete('sizes');
-        this._sizes = { ...this._sizes, [k]: n };
-        this.reflect('sizes', SIZE_NAMES.map((name) => `${name}=${this._sizes[name]}`).join(','));
-        this.refresh();
-        this.emitChange();
-      });
-      label.append(el('span', {}, k), input);
-      this._sizeInputs[k] = input;
-      controls.append(label);
+      const attr = SIZE_ATTRS[k];
+      if (this.hasAttribute(attr) && !this._attrErrors.has(k) && this.getAttribute(attr) !== String(this._values[k])) {
+        this.reflect(attr, String(this._values[k]));
+      }
     }
+  }
+
+  attributeChanged(name, value) {
+    if (name === 'sizes') {
+      this._parseSizes(value);
+      if (!this._attrErrors.has('sizes')) this._reflectSizes(false);
+      return this.refresh();
+    }
+    const key = this._paramByAttr(name)?.[0];
+    if (!SIZE_NAMES.includes(key)) return super.attributeChanged(name, value);
+    this._parseAttribute(key, value);
+    // A per-size attribute removed: back to what `sizes` says, else the default.
+    if (value === null && this.hasAttribute('sizes')) this._values[key] = this._readSizes(this.getAttribute('sizes')).values?.[key] ?? this._values[key];
+    if (!this._attrErrors.has(key) && !this._attrErrors.has('sizes')) this._reflectSizes(false);
+    this.refresh();
+  }
+
+  setByUser(key, value) {
+    if (!SIZE_NAMES.includes(key)) return super.setByUser(key, value);
+    const r = this.parseValue(key, String(value));
+    if (r.error) {
+      this._attrErrors.set(key, r.error);
+      return this.refresh();
+    }
+    this._attrErrors.delete(key);
+    this._attrErrors.delete('sizes'); // `sizes` is rewritten whole below
+    this._values[key] = r.value;
+    this._reflectSizes(true);
+    this.refresh();
+    this.emitChange();
+  }
+
+  // ---- DOM ------------------------------------------------------------------------------
+  build(root) {
+    if (this.hasAttribute('sizes')) this._parseSizes(this.getAttribute('sizes'));
+    super.build(root); // then the per-size attributes, which override `sizes`
+  }
+
+  buildControls(box) {
+    this._sizesLabel = el('span', { class: 'sizes-label' });
+    box.append(this._sizesLabel);
+    super.buildControls(box); // a slider and a number box per size
+  }
+
+  buildView(view) {
     const layout = el('div', { class: 'layout' });
+    this._box = el('div', { class: 'code-box' });
+    this._hint = el('span', { class: 'scroll-hint', part: 'scroll-hint', 'aria-hidden': 'true' });
     this._pre = el('pre', { part: 'code' });
     this._code = el('code', { class: 'language-python' });
     this._pre.append(this._code);
-    this._info = el('div', { class: 'info', part: 'info', id: 'info', 'aria-live': 'polite' });
+    this._callout = el('div', { class: 'callout below', part: 'callout', 'aria-hidden': 'true', hidden: '' });
+    this._box.append(this._hint, this._pre, this._callout);
+    this._info = el('div', { class: 'info', part: 'info' });
     this._infoTitle = el('p', { class: 'title' });
+    this._infoWhere = el('p', { class: 'where' });
     this._infoCode = el('code');
     this._infoShape = el('p', { class: 'shape', part: 'shape' });
     this._infoRole = el('p', { class: 'role', part: 'role' });
-    this._info.append(this._infoTitle, this._infoCode, this._infoShape, this._infoRole);
-    layout.append(this._pre, this._info);
-    this._error = el('p', { class: 'error', part: 'error', role: 'alert' });
-    wrap.append(this._status, controls, this._error, layout);
-    root.append(wrap);
-    this._renderCode(null); // plain text until the highlighter arrives
+    this._info.append(this._infoTitle, this._infoWhere, this._infoCode, this._infoShape, this._infoRole);
+    layout.append(this._box, this._info);
+    view.append(layout);
+    this._pre.addEventListener('scroll', () => this._place(), { passive: true });
+    this._box.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && this._calloutOpen) {
+        this._calloutOpen = false;
+        this._place();
+      }
+    });
+    // Focus leaving the code (a tap elsewhere, Tab past the last expression) closes the callout.
+    this._box.addEventListener('focusout', (e) => {
+      if (this._calloutOpen && !this._box.contains(e.relatedTarget)) {
+        this._calloutOpen = false;
+        this._place();
+      }
+    });
+    this._renderCode(this._prism ?? null); // plain text until the highlighter arrives
   }
 
   start() {
     super.start();
-    if (!this._highlighted) {
-      this._highlighted = true;
+    if (!this._highlighting) {
+      this._highlighting = true;
       import('../../dist/vendor/prism.js').then(
-        (m) => this._renderCode(m.default),
+        (m) => {
+          this._prism = m.default;
+          if (this._built) this._renderCode(this._prism);
+        },
         () => {}, // without the highlighter the code stays plain, and still works
       );
     }
@@ -253,162 +383,203 @@ pre {
       walk(prism.tokenize(SNIPPET), '');
     }
     const exprAt = new Array(n).fill(-1);
-    this._exprs.forEach((e, k) => exprAt.fill(k, e.start, e.end));
+    LOCATED.forEach((e, k) => exprAt.fill(k, e.start, e.end));
     const frag = [];
+    const focused = this.shadowRoot?.activeElement?.dataset?.id;
     this._exprNodes = [];
     let i = 0;
     while (i < n) {
       const k = exprAt[i];
       let j = i;
       while (j < n && exprAt[j] === k) j++;
-      const container = k >= 0 ? el('span', { class: 'expr', part: 'expression', tabindex: '0', role: 'button' }) : null;
       const target = [];
-      let a = i;
-      while (a < j) {
+      for (let a = i; a < j;) {
         let b = a;
         while (b < j && cls[b] === cls[a]) b++;
         const text = SNIPPET.slice(a, b);
         target.push(cls[a] ? el('span', { class: cls[a] }, text) : document.createTextNode(text));
         a = b;
       }
-      if (container) {
-        container.dataset.id = this._exprs[k].id;
-        container.append(...target);
-        this._wireExpr(container, k);
-        this._exprNodes.push(container);
-        frag.push(container);
-      } else frag.push(...target);
+      if (k >= 0) {
+        const node = el('span', { class: 'expr', part: 'expression', tabindex: '0', role: 'button' });
+        node.dataset.id = LOCATED[k].id;
+        for (const t of target) node.append(t);
+        this._wireExpr(node, k);
+        this._exprNodes.push(node);
+        frag.push(node);
+      } else for (const t of target) frag.push(t);
       i = j;
     }
-    this._code.replaceChildren(...frag);
-    this.render();
+    this._code.replaceChildren(...frag); // a few hundred nodes at most
+    if (focused) this._exprNodes.find((x) => x.dataset.id === focused)?.focus();
+    if (this._state) this.render();
   }
 
   _wireExpr(node, k) {
-    const select = () => this._select(this._exprs[k].id, true);
-    node.addEventListener('pointerenter', (e) => e.pointerType === 'mouse' && select());
-    node.addEventListener('click', select);
-    node.addEventListener('focus', select);
+    const choose = () => this._choose(LOCATED[k].id);
+    node.addEventListener('pointerenter', (e) => e.pointerType === 'mouse' && choose());
+    node.addEventListener('click', choose);
+    node.addEventListener('focus', choose);
     node.addEventListener('keydown', (e) => {
       const moves = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, Home: -Infinity, End: Infinity };
       if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault();
-        return select();
+        return choose();
       }
       if (!(e.key in moves)) return;
       e.preventDefault();
       const m = moves[e.key];
-      const next = m === -Infinity ? 0 : m === Infinity ? this._exprNodes.length - 1
-        : Math.max(0, Math.min(this._exprNodes.length - 1, k + m));
+      const last = this._exprNodes.length - 1;
+      const next = m === -Infinity ? 0 : m === Infinity ? last : Math.max(0, Math.min(last, k + m));
       this._exprNodes[next].focus();
     });
   }
 
-  _select(id, byUser) {
-    if (this._selected === id && this._state?.selected === id) return;
-    this._selected = id;
-    this._attrErrors.delete('selected');
-    if (byUser) this.reflect('selected', id);
-    this._updateState();
-    this.render();
-    if (byUser) this.emitChange();
+  /** The reader chose an expression: open the callout at it; a new choice goes through setByUser. */
+  _choose(id) {
+    this._calloutOpen = true;
+    if (this._values.selected === id && this._state?.selected === id && !this._attrErrors.has('selected')) return this._place();
+    this.setByUser('selected', id);
   }
 
-  applyLanguage() {
-    super.applyLanguage();
-    if (!this._wrap) return;
-    this._wrap.setAttribute('aria-label', this.t('name'));
-    this._sizeLabel.textContent = this.t('sizes');
-    for (const k of SIZE_NAMES) this._sizeInputs[k].setAttribute('aria-label', this.t('sizeLabel', { name: k }));
-    this._pre.setAttribute('aria-label', this.t('codeLabel'));
-    if (this._state) this._updateState();
-    this.render();
-  }
-
-  // ---- shapes from the core ----------------------------------------------------------
-  _shapeOf(recipe, sizes) {
-    const core = this._core;
-    if (Array.isArray(recipe)) return recipe.map((s) => sizes[s]);
-    if (recipe.stat) return core.describe(recipe.stat, { shape: this._shapeOf(recipe.of, sizes) }).group.statShape;
-    if (recipe.param) return core.describe(recipe.param, { shape: this._shapeOf(recipe.of, sizes) }).params[recipe.role].view;
-    if (recipe.reduce) {
-      return core.run('reduce_shape', {}, { shape: this._shapeOf(recipe.reduce, sizes), axes: recipe.axes, keepdim: recipe.keepdim }).shape.data;
+  languageChanged() {
+    // Messages about refused input, again in the new language.
+    for (const key of this._attrErrors.keys()) {
+      const text = this._badText.get(key);
+      if (text === undefined) continue;
+      const r = key === 'sizes' ? this._readSizes(text) : this.parseValue(key, text);
+      if (r.error) this._attrErrors.set(key, r.error);
     }
+    if (this._state?.error) {
+      this._state = Object.freeze({ ...this._state, error: [...this._attrErrors.values(), ...(this._coreError ? [this._coreError] : [])].join(' ') });
+    }
+    this._sizesLabel.textContent = this.t('sizes');
+    // The slider and box are named "size B"; the visible label is the name as in the code.
+    for (const k of SIZE_NAMES) {
+      const c = this._controls[k];
+      c.text.textContent = k;
+      for (const input of [c.range, c.box]) input.setAttribute('aria-label', this.t('sizeLabel', { name: k }));
+    }
+    this._pre.setAttribute('aria-label', this.t('codeLabel'));
+    this._hint.textContent = this.t('scrollHint');
+    this._infoTitle.textContent = this.t('infoTitle');
+  }
+
+  // ---- shapes from the core ---------------------------------------------------------------
+  /** The shape of a recipe for these sizes, asked of the core (each distinct recipe once per `memo`). */
+  _shapeOf(recipe, sizes, memo) {
+    if (Array.isArray(recipe)) return recipe.map((s) => sizes[s]);
+    const key = JSON.stringify(recipe);
+    if (!memo.has(key)) memo.set(key, Array.from(this._askCore(recipe, sizes, memo)));
+    return memo.get(key);
+  }
+
+  _askCore(recipe, sizes, memo) {
+    const core = this._core;
+    const of = (r) => this._shapeOf(r, sizes, memo);
+    if (recipe.stat) return core.describe(recipe.stat, { shape: of(recipe.of) }).group.statShape;
+    if (recipe.param) return core.describe(recipe.param, { shape: of(recipe.of) }).params[recipe.role].view;
     if (recipe.broadcast) {
-      const [a, b] = recipe.broadcast.map((r) => this._shapeOf(r, sizes));
+      const [a, b] = recipe.broadcast.map(of);
       return core.run('broadcast_shape', {}, { a, b }).shape.data;
     }
     if (recipe.matmul) {
       // [n, k] @ [k, m]: products broadcast as [n, k, 1] * [k, m], then the k axis is summed
-      const [a, b] = recipe.matmul.map((r) => this._shapeOf(r, sizes));
+      const [a, b] = recipe.matmul.map(of);
       const prod = core.run('broadcast_shape', {}, { a: [...a, 1], b }).shape.data;
       return core.run('reduce_shape', {}, { shape: prod, axes: [-2], keepdim: recipe.keepdim }).shape.data;
     }
     throw new Error('nl-code-shapes: unknown recipe');
   }
 
-  refresh() {
-    if (!this._built) return;
-    for (const k of SIZE_NAMES) {
-      if (this.shadowRoot.activeElement !== this._sizeInputs[k]) this._sizeInputs[k].value = String(this._sizes[k]);
+  compute(core, values) {
+    const sizes = Object.fromEntries(SIZE_NAMES.map((k) => [k, values[k]]));
+    // Shapes depend on the sizes only: asked once per size setting, not per hover.
+    const key = SIZE_NAMES.map((k) => sizes[k]).join(',');
+    if (this._shapesCore !== core || this._shapesKey !== key) {
+      const symbolicMemo = new Map(), memo = new Map();
+      this._symbolic ??= LOCATED.map((e) => this._shapeOf(e.recipe, SYMBOL_SIZES, symbolicMemo).map((v) => BY_PRIME.get(v) ?? String(v)));
+      this._shapes = LOCATED.map((e) => this._shapeOf(e.recipe, sizes, memo));
+      this._shapesKey = key;
+      this._shapesCore = core;
     }
-    if (!this._core) return;
-    this._coreError = '';
-    try {
-      const byPrime = new Map(Object.entries(SYMBOL_SIZES).map(([k, v]) => [v, k]));
-      this._shapes = new Map(
-        this._exprs.map((e) => [
-          e.id,
-          {
-            shape: Array.from(this._shapeOf(e.recipe, this._sizes)),
-            symbolic: Array.from(this._shapeOf(e.recipe, SYMBOL_SIZES), (v) => byPrime.get(v) ?? String(v)),
-          },
-        ]),
-      );
-    } catch (e) {
-      this._coreError = e.message;
-    }
-    this._updateState();
-    this.render();
+    const expressions = LOCATED.map((e, i) => ({
+      id: e.id, code: e.code, snippet: e.snippet, shape: this._shapes[i], symbolic: this._symbolic[i], role: this.t(`role_${e.id}`),
+    }));
+    return { sizes, snippet: LOCATED.find((e) => e.id === values.selected).snippet, expressions };
   }
 
-  _updateState() {
-    const errors = [...this._attrErrors.values()];
-    if (this._coreError) errors.push(this._coreError);
-    this._state = Object.freeze({
-      sizes: { ...this._sizes },
-      expressions: this._exprs.map((e) => ({
-        id: e.id,
-        code: e.code,
-        shape: this._shapes.get(e.id)?.shape ?? null,
-        symbolic: this._shapes.get(e.id)?.symbolic ?? null,
-        role: this.t(`role_${e.id}`),
-      })),
-      selected: this._selected,
-      error: errors.length ? errors.join(' ') : null,
-    });
+  // ---- drawing, from state only ------------------------------------------------------------
+  /** "[B, T, 1] → [2, 5, 1]" with the axes from x's sizes in --nl-input. */
+  _shapeNodes(e) {
+    const part = (dims) => {
+      const out = [document.createTextNode('[')];
+      dims.forEach((v, i) => {
+        if (i) out.push(document.createTextNode(', '));
+        out.push(e.symbolic[i] === '1' ? document.createTextNode(String(v)) : el('span', { class: 'dim' }, String(v)));
+      });
+      out.push(document.createTextNode(']'));
+      return out;
+    };
+    return [...part(e.symbolic), document.createTextNode(' → '), ...part(e.shape)];
   }
 
-  render() {
-    if (!this._state || !this._exprNodes) return;
-    const s = this._state;
-    this._error.textContent = s.error ?? '';
+  draw(s) {
+    const e = s.expressions.find((x) => x.id === s.selected);
     for (const node of this._exprNodes) {
       const on = node.dataset.id === s.selected;
       node.classList.toggle('active', on);
       node.setAttribute('aria-pressed', String(on));
-      const e = s.expressions.find((x) => x.id === node.dataset.id);
-      node.setAttribute('aria-label', e.shape ? this.t('exprLabel', { code: e.code, shape: fmtShape(e.shape) }) : e.code);
+      const x = s.expressions.find((y) => y.id === node.dataset.id);
+      node.setAttribute('aria-label', this.t('exprLabel', { code: x.code, shape: fmtShape(x.symbolic), numbers: fmtShape(x.shape) }));
     }
-    const e = s.expressions.find((x) => x.id === s.selected);
-    this._infoTitle.textContent = this.t('infoTitle');
+    this._infoWhere.textContent = this.t('inSnippet', { snippet: this.t(`snippet_${e.snippet}`) });
     this._infoCode.textContent = e.code;
-    this._infoShape.textContent = e.shape ? `${fmtShape(e.symbolic)} → ${fmtShape(e.shape)}` : '';
+    this._infoShape.replaceChildren(...this._shapeNodes(e));
     this._infoRole.textContent = e.role;
+    this._callout.replaceChildren(...this._shapeNodes(e));
+    this._place();
+  }
+
+  /** Pixel layout only: the callout under (or above) the chosen expression, and the overflow hint. */
+  _place() {
+    const pre = this._pre;
+    if (!pre) return;
+    const overflow = pre.scrollWidth - pre.clientWidth;
+    this._box.classList.toggle('overflows', overflow > 1);
+    this._box.classList.toggle('more-left', overflow > 1 && pre.scrollLeft > 1);
+    this._box.classList.toggle('more-right', overflow > 1 && pre.scrollLeft < overflow - 1);
+    this._box.style.setProperty('--pre-height', `${pre.offsetHeight}px`);
+    const c = this._callout;
+    const node = this._state && this._exprNodes.find((x) => x.dataset.id === this._state.selected);
+    if (!this._calloutOpen || !node) return void (c.hidden = true);
+    const box = this._box.getBoundingClientRect(), p = pre.getBoundingClientRect(), r = node.getBoundingClientRect();
+    // Hidden while its expression is scrolled out of the code block's view.
+    if (r.right < p.left + 8 || r.left > p.right - 8) return void (c.hidden = true);
+    c.hidden = false;
+    const w = c.offsetWidth, h = c.offsetHeight, gap = 7;
+    const left = Math.max(p.left + 2, Math.min(r.left, p.right - w - 2)) - box.left;
+    const below = r.bottom - box.top + gap;
+    const above = r.top - box.top - gap - h;
+    // Below the expression, unless that leaves the code block or the screen and above fits.
+    const room = (typeof window !== 'undefined' ? window.innerHeight : Infinity) - box.top;
+    const flip = (below + h > box.height || below + h > room) && above >= 0 && box.top + above >= 0;
+    c.classList.toggle('below', !flip);
+    c.classList.toggle('above', flip);
+    c.style.left = `${left}px`;
+    c.style.top = `${flip ? above : below}px`;
+    const tip = Math.max(10, Math.min(w - 10, r.left + Math.min(r.width / 2, 18) - box.left - left));
+    c.style.setProperty('--arrow', `${tip}px`);
+  }
+
+  describe(s) {
+    const e = s.expressions.find((x) => x.id === s.selected);
+    // The sizes that appear in the shape, in its order (a size-1 axis names none).
+    const named = e.symbolic.filter((v) => SIZE_NAMES.includes(v));
+    const sizes = named.map((k) => this.t('sizeIs', { name: k, value: String(s.sizes[k]) })).join(this.t('listSep'));
+    return this.t(named.length ? 'describe' : 'describeNoSizes', {
+      snippet: this.t(`snippet_${e.snippet}`), code: e.code, symbolic: fmtShape(e.symbolic), shape: fmtShape(e.shape), sizes,
+    });
   }
 }
-NlCodeShapes.attributeProperties({ selected: ['selected', (el) => el._selected] });
-
-function fmtShape(s) {
-  return `[${s.join(', ')}]`;
-}
+NlCodeShapes.defineProperties();
