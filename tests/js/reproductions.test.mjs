@@ -338,17 +338,17 @@ test('8. large calls: robust_fit answers in time; out views survive growth; deta
     else assert.deepEqual(r.copy, [1, 2, 3, 4]);
     assert.equal(r.sane, 'ok');
   });
-  await t.test('robust_fit on 2^25 rows answers within about 2 s', () => {
-    const t0 = performance.now();
+  // The repro ran 11-29 s with no bound. Now its work is counted before it starts: the largest accepted call
+  // is at the core's work limit (answering in about a second: bench/limits.mjs measures it), and one step past
+  // it is refused at once. Asserted on the bound, not on a clock: these machines are shared.
+  await t.test('robust_fit: 2^25 rows are at the work limit and answer; twice the work is refused before it starts', () => {
     const r = outcome(() => core.run('robust_fit', { x: { shape: [2 ** 25, 1], data: new Float32Array(2 ** 25) } }));
-    const ms = performance.now() - t0;
-    if ('error' in r) assert.ok(r.error instanceof NormlabError && /robust_fit/.test(r.error.message) && /limit/.test(r.error.message), kind(r.error));
-    else {
-      assert.deepEqual(Array.from(r.value.median.data), [0]);
-      assert.deepEqual(Array.from(r.value.iqr.data), [1]);
-    }
-    // ~1.3 s on an idle machine (first call, memory growth included); the slack is for loaded CI machines
-    assert.ok(ms < 3000, `robust_fit took ${ms.toFixed(0)} ms`);
+    assert.ok(!('error' in r), `refused: ${r.error?.message}`);
+    assert.deepEqual(Array.from(r.value.median.data), [0]);
+    assert.deepEqual(Array.from(r.value.iqr.data), [1]);
+    const over = outcome(() => core.run('robust_fit', { x: { shape: [2 ** 24, 2], data: new Float32Array(2 ** 25) } }));
+    assert.ok('error' in over, 'twice the work ran');
+    assert.ok(over.error instanceof NormlabError && over.error.code === 'too_large' && /robust_fit: sorting every column needs about .* more than the limit/.test(over.error.message), kind(over.error));
     assertCoreSane();
   });
 });
@@ -530,7 +530,7 @@ test('B8. revoked Proxies and NlTensor look-alikes are NormlabErrors, not TypeEr
   assertCoreSane();
 });
 
-test('B9. robust_fit is not quadratic on crafted data (262144 rows answer within 2 s)', async () => {
+test('B9. robust_fit is not quadratic on crafted data (262144 rows answer; a quadratic sort would take minutes)', async () => {
   // A median-of-three killer for quickselect (first / middle / last pivot):
   // nth_element with no introselect fallback spends ~n^2 comparisons on it.
   const r = await inWorker(`
@@ -540,10 +540,11 @@ test('B9. robust_fit is not quadratic on crafted data (262144 rows answer within
     const t0 = performance.now();
     let res, error = null;
     try { res = core.run('robust_fit', { x: { shape: [n, 1], data: x } }); } catch (e) { error = err(e); }
-    return { ms: performance.now() - t0, error, median: res && res.median.data[0], iqr: res && res.iqr.data[0], sane: sane() };`, { timeout: 4000 });
-  assert.ok(!r.timedOut, 'robust_fit on 262144 crafted rows (1 MB) did not answer within 4 s');
+    return { ms: performance.now() - t0, error, median: res && res.median.data[0], iqr: res && res.iqr.data[0], sane: sane() };`, { timeout: 60000 });
+  // A watchdog, not a timing claim: ~7e10 comparisons of a quadratic sort would not end in a minute even on an idle
+  // machine, while the radix sort answers in milliseconds (bench/limits.mjs times the largest calls).
+  assert.ok(!r.timedOut, 'robust_fit on 262144 crafted rows (1 MB) did not answer within 60 s');
   assert.ok(!r.crashed, r.crashed);
-  assert.ok(r.ms < 2000, `robust_fit took ${r.ms.toFixed(0)} ms`);
   if (r.error) assert.ok(r.error.normlab, JSON.stringify(r.error));
   else {
     assert.equal(r.median, 196607.5);
@@ -625,7 +626,7 @@ test('B15. outputs beyond the element limit are refused up front, with a message
   await t.test('linear_map of W [32768, 1] and points [32768, 1] (a 2^30-element y)', () => {
     assertNormlabError(() => core.run('linear_map', { W: { shape: [n, 1], data: col }, points: { shape: [n, 1], data: col } }), [/^linear_map: /]);
   });
-  await t.test('covariance of x [1, 8192] (a 2^26-element cov) is refused quickly, without growing memory to ~800 MB', async () => {
+  await t.test('covariance of x [1, 8192] (a 2^26-element cov) is refused before it starts, without growing memory to ~800 MB', async () => {
     const r = await inWorker(`
       const t0 = performance.now();
       let error = null, length = null;
@@ -633,7 +634,6 @@ test('B15. outputs beyond the element limit are refused up front, with a message
       return { ms: performance.now() - t0, error, length, memory: core.memoryBytes(), sane: sane() };`);
     assert.ok(!r.timedOut && !r.crashed, JSON.stringify(r));
     assert.ok(r.error?.normlab && /^covariance: /.test(r.error.message), `got ${JSON.stringify(r.error ?? { length: r.length })}`);
-    assert.ok(r.ms < 1000, `took ${r.ms.toFixed(0)} ms to refuse`);
     assert.ok(r.memory < 300 * 2 ** 20, `WASM memory grew to ${(r.memory / 2 ** 20).toFixed(0)} MB (it never shrinks)`);
     assert.equal(r.sane, 'ok');
   });
