@@ -104,9 +104,12 @@ export interface CodeExpression {
 }
 
 export interface CodeShapesState {
+  B: number; T: number; d: number; d_c: number;
   sizes: CodeSizes;
-  expressions: CodeExpression[];
+  expressions: Array<CodeExpression & { snippet: string }>;
   selected: string;
+  /** The function holding the selected expression. */
+  snippet: string;
   error: string | null;
 }
 
@@ -115,6 +118,7 @@ export class NlCodeShapes extends NlElement {
   static readonly observedAttributes: string[];
   readonly state: CodeShapesState | null;
   sizes: CodeSizes;
+  B: number; T: number; d: number; d_c: number;
   selected: string;
   addEventListener(type: 'change', listener: (ev: CustomEvent<CodeShapesState>) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
