@@ -134,28 +134,28 @@ export class NlL2Jacobian extends NlFigure {
     const label = (cls, x, y, text, anchor = 'start') => el('text', { class: `label ${cls}`, x, y, 'text-anchor': anchor }, text);
 
     // 1. the plane: x, the unit circle and u
-    let fr = this._frame(0, W, s.plane);
-    let { p, q } = fr;
+    const f0 = this._frame(0, W, s.plane);
+    let { p, q } = f0;
     const circle = pointsOf(s.circle, p, q);
     circle.push(circle[0]);
     this._panels[0].plot.replaceChildren(
-      ...fr.axes,
+      ...f0.axes,
       line(circle, 'curve ref'),
       arrow(p(0), q(0), p(s.x[0]), q(s.x[1]), 'input'),
       arrow(p(s.x[0]), q(s.x[1]), p(s.tip[0]), q(s.tip[1]), 'update', 6),
       arrow(p(0), q(0), p(s.u[0]), q(s.u[1]), 'l2', 6),
       label('input', (p(0) + p(s.x[0])) / 2 + 8, (q(0) + q(s.x[1])) / 2 + 4, 'x'),
       label('l2', p(s.u[0]) + 6, q(s.u[1]) + 14, 'u'),
-      title(fr, 'planeTitle'),
+      title(f0, 'planeTitle'),
     );
-    this._hx.place(p(s.x[0]), q(s.x[1]), { toValue: (px, py) => [fr.pInv(px), fr.qInv(py)], bounds: fr.bounds },
+    this._hx.place(p(s.x[0]), q(s.x[1]), { toValue: (px, py) => [f0.pInv(px), f0.qInv(py)], bounds: f0.bounds },
       this.t('handleX', { v: this.fmtVec(s.x) }));
 
     // 2. around the tip of x: δ = along + across
-    fr = this._frame(1, W, s.zoom);
-    ({ p, q } = fr);
-    const size = fr.size;
-    const clip1 = clipRect('clip-zoom', p(fr.bounds[0][0]), q(fr.bounds[1][1]), size, size);
+    const f1 = this._frame(1, W, s.zoom);
+    ({ p, q } = f1);
+    const size = f1.size;
+    const clip1 = clipRect('clip-zoom', p(f1.bounds[0][0]), q(f1.bounds[1][1]), size, size);
     const inside1 = el('g', { 'clip-path': 'url(#clip-zoom)' });
     inside1.append(
       arrow(p(s.originFromTip[0]), q(s.originFromTip[1]), p(0), q(0), 'input'),
@@ -164,21 +164,21 @@ export class NlL2Jacobian extends NlFigure {
       arrow(p(0), q(0), p(s.delta[0]), q(s.delta[1]), 'update'),
     );
     this._panels[1].plot.replaceChildren(
-      ...fr.axes, clip1, inside1,
+      ...f1.axes, clip1, inside1,
       label('ref', (p(0) + p(s.along[0])) / 2 + 6, (q(0) + q(s.along[1])) / 2 - 6, this.t('along')),
       label('update', (p(s.along[0]) + p(s.delta[0])) / 2 + 6, (q(s.along[1]) + q(s.delta[1])) / 2 + 14, this.t('across')),
       label('update', p(s.delta[0]) + 12, q(s.delta[1]) - 10, 'δ'),
-      title(fr, 'zoomTitle'),
+      title(f1, 'zoomTitle'),
     );
-    this._hd.place(p(s.delta[0]), q(s.delta[1]), { toValue: (px, py) => [fr.pInv(px), fr.qInv(py)], bounds: fr.bounds },
+    this._hd.place(p(s.delta[0]), q(s.delta[1]), { toValue: (px, py) => [f1.pInv(px), f1.qInv(py)], bounds: f1.bounds },
       this.t('handleDelta', { v: this.fmtVec(s.delta) }));
 
     // 3. around u: J·δ and where u really lands
-    fr = this._frame(2, W, s.unit);
-    ({ p, q } = fr);
+    const f2 = this._frame(2, W, s.unit);
+    ({ p, q } = f2);
     const arc = pointsOf(s.circleFromU, p, q);
     arc.push(arc[0]);
-    const clip2 = clipRect('clip-unit', p(fr.bounds[0][0]), q(fr.bounds[1][1]), size, size);
+    const clip2 = clipRect('clip-unit', p(f2.bounds[0][0]), q(f2.bounds[1][1]), size, size);
     const inside2 = el('g', { 'clip-path': 'url(#clip-unit)' });
     inside2.append(
       line(arc, 'curve ref'),
@@ -187,9 +187,9 @@ export class NlL2Jacobian extends NlFigure {
       el('circle', { class: 'marker moved', cx: p(s.movedOffset[0]), cy: q(s.movedOffset[1]), r: 4 }),
     );
     this._panels[2].plot.replaceChildren(
-      ...fr.axes, clip2, inside2,
+      ...f2.axes, clip2, inside2,
       label('l2', p(s.dy[0]) + 8, q(s.dy[1]) - 8, 'J·δ'),
-      title(fr, 'unitTitle'),
+      title(f2, 'unitTitle'),
     );
 
     // the gain 1/|x| on a fixed axis

@@ -17,7 +17,7 @@
 //   result), the cloud's axis --nl-reference, the handle --nl-chosen.
 // Words: covariance entries read with 3 decimals in the tables and the
 //   description. The sample counts as nearly uncorrelated when the z-scored
-//   off-diagonal (the correlation) is below NEARLY_UNCORRELATED (0.05) in
+//   off-diagonal (the correlation) is below NEARLY_UNCORRELATED (0.1) in
 //   size; whitening "removes" the correlation only when it reads 0.000,
 //   otherwise it "reduces" it.
 // Parts: figure, controls, slider, number, button, view, description, error.
@@ -31,7 +31,7 @@ import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, squareFrame } f
 /** The centre of the raw cloud (the shift added to W·z). */
 const SHIFT = [3, -1];
 /** Below this |correlation| the text calls the sample nearly uncorrelated. */
-export const NEARLY_UNCORRELATED = 0.05;
+export const NEARLY_UNCORRELATED = 0.1; // about two standard errors of r for 300 points
 
 export class NlWhitening extends NlFigure {
   static catalog = 'whitening';
