@@ -222,7 +222,7 @@ export class NlL2Jacobian extends NlFigure {
     else if (v.across === zero) second = this.t('describeAlong', v);
     else if (v.along === zero) second = this.t('describeAcross', v);
     else second = this.t('describeSplit', v);
-    return `${first} ${second}`;
+    return [first, second].join(this.lang === 'zh' ? '' : ' ');
   }
 }
 NlL2Jacobian.defineProperties();

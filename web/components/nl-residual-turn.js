@@ -269,7 +269,7 @@ export class NlResidualTurn extends NlFigure {
     if (a === b) second = this.t('same', vars);
     else if (s.large.angle < s.small.angle) second = s.large.angle < ONLY_BELOW ? this.t('only', vars) : this.t('less', vars);
     else second = this.t('more', vars);
-    return `${first} ${second}`;
+    return [first, second].join(this.lang === 'zh' ? '' : ' ');
   }
 }
 NlResidualTurn.defineProperties();

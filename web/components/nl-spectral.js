@@ -162,7 +162,7 @@ export class NlSpectral extends NlFigure {
     if (s.converged) second = this.t('converged', v);
     else if (s.normalizedSingular[0] > 1) second = this.t('outside', v);
     else second = this.t('inside', v);
-    return `${first} ${second}`;
+    return [first, second].join(this.lang === 'zh' ? '' : ' ');
   }
 }
 NlSpectral.defineProperties();

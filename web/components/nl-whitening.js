@@ -157,7 +157,7 @@ export class NlWhitening extends NlFigure {
     const raw = this.t('describeRaw', v);
     const zs = Math.abs(c.zscore[1]) < NEARLY_UNCORRELATED ? this.t('describeNearly', v) : this.t('describeKept', v);
     const wh = v.woff === this.fmtCov(0) ? this.t('describeRemoved', v) : this.t('describeReduced', v);
-    return `${raw} ${zs} ${wh}`;
+    return [raw, zs, wh].join(this.lang === 'zh' ? '' : ' ');
   }
 }
 NlWhitening.defineProperties();
