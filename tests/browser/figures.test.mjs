@@ -129,24 +129,29 @@ test('spectral: diag(3,1) has singular values 3 and 1; power iteration converges
   close(s.singular[0], 3, 1e-5);
   close(s.singular[1], 1, 1e-5);
   assert.ok(s.sigma < 2.99, `one step is not converged yet: ${s.sigma}`);
+  assert.match(await text('nl-spectral', '.description'), /Not converged yet/); // W/σ reaches 3/√8.2 = 1.048
   for (let i = 0; i < 5; i++) await fig.getByRole('button', { name: 'Next step' }).click();
   s = await state('nl-spectral');
   assert.equal(s.steps, 6);
   close(s.sigma, 3, 1e-4);
   close(s.normalizedSingular[0], 1, 1e-4);
   close(s.normalizedSingular[1], 1 / 3, 1e-4);
-  assert.match(await text('nl-spectral', '.numbers'), /σ ≈ 3/);
+  assert.match(await text('nl-spectral', '.readout'), /σ ≈ 3/);
+  assert.match(await text('nl-spectral', '.description'), /Converged/);
 });
 
-test('L2 Jacobian: delta (1,0) at x (3,4) splits into (0.36,0.48) along and (0.64,-0.48) across; J delta = across/5', async () => {
+test('L2 Jacobian: delta (1,0) at x (3,4) splits into (0.36,0.48) along and (0.64,-0.48) across; J delta = across/5, gain 1/5', async () => {
   const fig = await ready('nl-l2-jacobian');
   await set('nl-l2-jacobian', { x: '3,4', delta: '1,0' });
   const s = await state('nl-l2-jacobian');
   [0.36, 0.48].forEach((v, i) => close(s.along[i], v, 1e-6));
   [0.64, -0.48].forEach((v, i) => close(s.across[i], v, 1e-6));
   [0.128, -0.096].forEach((v, i) => close(s.dy[i], v, 1e-6));
-  await fig.getByRole('slider', { name: 'δ2' }).focus();
-  await page.keyboard.press('ArrowRight');
+  close(s.norm, 5, 1e-6);
+  close(s.gain, 0.2, 1e-6);
+  // keyboard: the δ handle moves up by 0.1
+  await fig.getByRole('application', { name: /^δ = / }).focus();
+  await page.keyboard.press('ArrowUp');
   close((await state('nl-l2-jacobian')).delta[1], 0.1, 1e-9);
 });
 

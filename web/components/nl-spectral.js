@@ -1,18 +1,35 @@
 // <nl-spectral> — a 2x2 matrix maps the unit circle to an ellipse whose
 // longest semi-axis is its spectral norm; power iteration finds that norm step
-// by step, and dividing by it leaves an ellipse that fits in the unit circle.
+// by step, and dividing by the estimate σ leaves an ellipse whose longest
+// semi-axis is s1/σ: 1 (inside the unit circle) once the estimate converged.
 //
 // Attributes: matrix ("3,0,0,1", row-major), steps (1; 1..30), lang.
 // Properties: matrix, steps; state (read-only): {matrix, steps, sigma, u,
-//   singular, normalizedSingular, error}.
-// Events: change. Keyboard: the steps slider, "Next step", "Sheared matrix",
-//   "Diagonal (3, 1)".
-// Parts: figure, controls, slider, number, button, view, description, error.
+//   singular, normalizedSingular, converged, ..., error}.
+// Events: change (slider, buttons, handles).
+// Pointer: drag the tips of W·e1 and W·e2 (the columns of W) in the left
+//   panel; mouse and touch.
+// Keyboard: the steps slider, "Next step", "Diagonal (3, 1)", "Sheared
+//   matrix"; the two column handles are focusable: arrow keys move them by
+//   0.1, Shift + arrow by 1.
+// Colours: the columns of W and their ellipse --nl-input, the estimate σ·u
+//   --nl-update (the current step), W/σ's ellipse --nl-fg (the result), the
+//   unit circle --nl-reference.
+// Words: converged means the longest semi-axis of W/σ is within TOLERANCE
+//   (0.001) of 1; otherwise the text says how far outside (or inside) it is.
+//   σ and the singular values of W read with 5 significant digits, the
+//   semi-axes of W/σ with 4, the same in the readout and the description.
+// Parts: figure, controls, slider, number, button, view, readout,
+//   description, error.
 // Numbers from the core: unit_circle, linear_map, spectral_norm,
-// singular_values, film (sigma * u), axis_ticks.
+// singular_values, film (σ·u), axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { arrow, line, scale, xAxis, yAxis } from './plot.js';
+import { arrow, line } from './plot.js';
+import { DragHandle, chartPanel, fitSquare, handleCss, paddedAxis, squareFrame } from './nl-residual-turn.js';
+
+/** W/σ counts as converged when its longest semi-axis is within this of 1. */
+export const TOLERANCE = 0.001;
 
 const vec = NlFigure.vec;
 
@@ -22,7 +39,7 @@ export class NlSpectral extends NlFigure {
     matrix: { attr: 'matrix', kind: 'vector', length: 4, default: [3, 0, 0, 1] },
     steps: { attr: 'steps', kind: 'number', integer: true, default: 1, min: 1, max: 30, step: 1, control: 'slider' },
   };
-  static css = figureCss;
+  static css = figureCss + handleCss;
 
   buildControls(box) {
     super.buildControls(box);
@@ -44,7 +61,23 @@ export class NlSpectral extends NlFigure {
   }
 
   buildView(view) {
-    this.panels(view, 2, 260, 260);
+    const box = el('div', { class: 'geo-panels' });
+    this._panels = [chartPanel('w'), chartPanel('normalized')];
+    box.append(...this._panels.map((c) => c.svg));
+    this._numbers = el('p', { class: 'readout', part: 'readout' });
+    view.append(box, this._numbers);
+    // column j of W (row-major [W00, W01, W10, W11]) is the image of e_j
+    this._cols = [0, 1].map((j) => new DragHandle(this, {
+      cls: 'input',
+      get: () => [this._values.matrix[j], this._values.matrix[2 + j]],
+      set: ([a, b]) => {
+        const m = [...this._values.matrix];
+        m[j] = a;
+        m[2 + j] = b;
+        this.setByUser('matrix', m);
+      },
+    }));
+    this._panels[0].svg.append(...this._cols.map((h) => h.node));
   }
 
   compute(core, { matrix, steps }) {
@@ -57,49 +90,79 @@ export class NlSpectral extends NlFigure {
     const normalizedW = { shape: [2, 2], data: sn.w.data };
     const normalized = this.op('linear_map', { W: normalizedW, points: circle });
     const estimate = this.op('film', { x: { shape: [1, 2], data: u }, gamma: { shape: [1, 2], data: [sigma, sigma] }, beta: { shape: [1, 2], data: [0, 0] } });
-    const all = [...ellipse, 1, -1];
+    const normalizedSingular = this.op('singular_values', { W: normalizedW });
+    const top = normalizedSingular[0];
     return {
       circle: Array.from(circle.data), ellipse, normalized, sigma, u, estimate,
       singular: this.op('singular_values', { W }),
-      normalizedSingular: this.op('singular_values', { W: normalizedW }),
-      ...this.axisFields('domain', 'ticks', all, { symmetric: true, count: 4 }),
-      ...this.axisFields('unitDomain', 'unitTicks', [1.2], { symmetric: true, count: 4 }),
+      normalizedSingular,
+      converged: Math.abs(top - 1) <= TOLERANCE,
+      frame: paddedAxis(this, [...ellipse, ...matrix, 1, 1]),
+      unitFrame: paddedAxis(this, [...normalized, 1, 1]),
     };
   }
 
-  _panel(target, title, domain, ticks, shapes) {
-    const W = 260, m = 34;
-    const p = scale(domain, [m, W - 12]);
-    const q = scale(domain, [W - m, 12]);
-    const f = (v) => this.fmt(v, 3);
-    const pts = (flat) => {
+  /** One formatter per quantity. */
+  fmtSigma(v) {
+    return this.fmt(v, 5);
+  }
+
+  fmtAxis(v) {
+    return this.fmt(v, 4);
+  }
+
+  draw(s) {
+    const pts = (flat, p, q) => {
       const out = [];
       for (let i = 0; i < flat.length; i += 2) out.push([p(flat[i]), q(flat[i + 1])]);
       out.push(out[0]);
       return out;
     };
-    const items = [xAxis(ticks, p, 12, W - m, f), yAxis(ticks, q, m, W - 12, f)];
-    for (const [flat, cls] of shapes) items.push(line(pts(flat), cls));
-    items.push(el('text', { class: 'panel-title', x: m, y: 26 }, title));
-    target.replaceChildren(...items);
-    return { p, q };
-  }
-
-  draw(s) {
-    const { p, q } = this._panel(this._svgs[0], this.t('leftTitle'), s.domain, s.ticks, [[s.circle, 'curve ref'], [s.ellipse, 'curve']]);
-    this._svgs[0].append(arrow(p(0), q(0), p(s.estimate[0]), q(s.estimate[1]), 'b'));
-    this._panel(this._svgs[1], this.t('rightTitle'), s.unitDomain, s.unitTicks, [[s.circle, 'curve ref'], [s.normalized, 'curve c']]);
+    const W = fitSquare(this, this._panels[0].svg, 300);
+    fitSquare(this, this._panels[1].svg, 300);
+    const fr = (this._dragging && this._held) || squareFrame(this, W, s.frame.domain, s.frame.ticks);
+    this._held = fr;
+    let { p, q } = fr;
+    const m = s.matrix;
+    const title = (f, text) => el('text', { class: 'panel-title', x: f.p(f.bounds[0][0]), y: 18 }, text);
+    this._panels[0].plot.replaceChildren(
+      ...fr.axes,
+      line(pts(s.circle, p, q), 'curve ref'),
+      line(pts(s.ellipse, p, q), 'curve input'),
+      arrow(p(0), q(0), p(m[0]), q(m[2]), 'input', 6),
+      arrow(p(0), q(0), p(m[1]), q(m[3]), 'input', 6),
+      arrow(p(0), q(0), p(s.estimate[0]), q(s.estimate[1]), 'update'),
+      el('text', { class: 'label update', x: p(s.estimate[0]) + 6, y: q(s.estimate[1]) - 8 }, 'σ·u'),
+      title(fr, this.t('leftTitle')),
+    );
+    const toValue = (px, py) => [fr.pInv(px), fr.qInv(py)];
+    this._cols.forEach((h, j) => h.place(p(m[j]), q(m[2 + j]), { toValue, bounds: fr.bounds },
+      this.t('handleColumn', { j: j + 1, v: this.fmtList([m[j], m[2 + j]]) })));
+    const f2 = squareFrame(this, W, s.unitFrame.domain, s.unitFrame.ticks);
+    ({ p, q } = f2);
+    this._panels[1].plot.replaceChildren(
+      ...f2.axes,
+      line(pts(s.circle, p, q), 'curve ref'),
+      line(pts(s.normalized, p, q), 'curve result'),
+      title(f2, this.t('rightTitle')),
+    );
     this._numbers.textContent = this.t('numbers', {
-      steps: s.steps, sigma: this.fmt(s.sigma, 6), top: this.fmt(s.singular[0], 6),
-      s: this.fmtList(s.singular), n: this.fmtList(s.normalizedSingular),
+      steps: s.steps, sigma: this.fmtSigma(s.sigma), top: this.fmtSigma(s.singular[0]),
+      s: `(${s.singular.map((v) => this.fmtSigma(v)).join(', ')})`, a: this.fmtAxis(s.normalizedSingular[0]), b: this.fmtAxis(s.normalizedSingular[1]),
     });
   }
 
   describe(s) {
-    return this.t('describe', {
-      steps: s.steps, sigma: this.fmt(s.sigma, 5), top: this.fmt(s.singular[0], 5),
-      a: this.fmt(s.normalizedSingular[0], 4), b: this.fmt(s.normalizedSingular[1], 4),
-    });
+    const v = {
+      steps: s.steps, sigma: this.fmtSigma(s.sigma), top: this.fmtSigma(s.singular[0]),
+      a: this.fmtAxis(s.normalizedSingular[0]), b: this.fmtAxis(s.normalizedSingular[1]), tol: this.fmt(TOLERANCE),
+    };
+    const first = this.t(s.steps === 1 ? 'describeOne' : 'describe', v);
+    let second;
+    if (s.converged) second = this.t('converged', v);
+    else if (s.normalizedSingular[0] > 1) second = this.t('outside', v);
+    else second = this.t('inside', v);
+    return [first, second].join(this.lang === 'zh' ? '' : ' ');
   }
 }
 NlSpectral.defineProperties();
