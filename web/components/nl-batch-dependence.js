@@ -72,6 +72,10 @@ export class NlBatchDependence extends NlFigure {
 .steps { display: flex; flex-wrap: wrap; gap: 8px; }
 .table-wrap { overflow-x: auto; max-width: 100%; }
 td { white-space: nowrap; }
+th, td { padding-right: 6px; }
+.table-wrap .numbers { font-size: 0.8em; }
+caption { text-align: left; color: var(--nl-muted); padding-bottom: 2px; }
+th[scope=row] { font-weight: 600; }
 `;
 
   constructor() {
@@ -130,7 +134,8 @@ td { white-space: nowrap; }
 
   // One training forward pass: the core returns the updated running statistics.
   _step(k) {
-    if (this._attrErrors.size) return;
+    // while the figure shows an error it shows the last good state: a step would change numbers nobody sees
+    if (this._attrErrors.size || this._coreError) return;
     try {
       const out = this._core.run('batch_norm', {
         x: this._batch(k), running_mean: vec(this._running.mean), running_var: vec(this._running.var),
@@ -270,7 +275,7 @@ td { white-space: nowrap; }
       else tr.append(el('td', {}, '—'), el('td', {}, this.statText(st.var)));
       return tr;
     });
-    this._table.replaceChildren(head, ...rows);
+    this._table.replaceChildren(el('caption', {}, this.t('tableCaption', { steps: this._stepsText(s.steps) })), head, ...rows);
     this._readout.textContent = this.t('readout', {
       x: this.rowText(s.rows[0][s.chosenRow[0]]),
       t1: this.outText(s.chosenTrain[0]), t2: this.outText(s.chosenTrain[1]),
