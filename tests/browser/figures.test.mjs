@@ -87,21 +87,35 @@ test('d_k scaling: unscaled spread about 4 at 16 and 8 at 64; scaled near 1; QK-
   await set('nl-dk-scaling', { seed: '1', mode: 'scaled' });
 });
 
-test('batch dependence: training output depends on the companions, evaluation does not; the update step', async () => {
+test('batch dependence: the article batch (1,10),(3,20),(5,30); training output depends on the companions, evaluation does not; the update step', async () => {
   const fig = await ready('nl-batch-dependence');
+  // the article page still passes the old `example` attribute: set the figure's own defaults explicitly
+  await set('nl-batch-dependence', { batch: '1,10,3,20,5,30', companions: '-3,16,2,4', chosen: '0', momentum: '0.1' });
+  await fig.getByRole('button', { name: 'Reset running statistics' }).click();
   let s = await state('nl-batch-dependence');
-  assert.ok(Math.abs(s.train[0][0] - s.train[1][0]) > 0.5, 'train outputs differ');
-  assert.deepEqual(s.eval[0], s.eval[1], 'eval outputs are the same');
-  // batch 1 = A (2,10) + (0,8), (4,14), (2,6): mean (2, 9.5), unbiased variance (8/3, 35/3)
-  close(s.batchStats[0].mean[1], 9.5, 1e-5);
+  // feature 1 over (1,3,5): mean 3, biased variance 8/3 -> (-2, 0, 2)/sqrt(8/3) = (-1.2247, 0, 1.2247); feature 2 alike
+  const k = 2 / Math.sqrt(8 / 3);
+  [[-k, -k], [0, 0], [k, k]].forEach((row, i) => row.forEach((v, f) => close(s.train[0][i][f], v, 1e-4, `train row ${i} feature ${f}`)));
+  // batch 2 = (1,10), (-3,16), (2,4): feature 1 mean 0, variance 14/3 -> 1/sqrt(14/3) = 0.46291; feature 2 mean 10 -> 0
+  close(s.chosenTrain[1][0], 0.46291, 1e-4);
+  close(s.chosenTrain[1][1], 0, 1e-6);
+  assert.deepEqual(s.chosenEval[0], s.chosenEval[1], 'eval outputs are the same');
+  // before any update the running statistics are mean 0, variance 1: evaluation returns about the raw input
+  close(s.chosenEval[0][0], 1, 1e-4);
+  close(s.chosenEval[0][1], 10, 1e-3);
+  assert.match(await fig.locator('[part=description]').textContent(), /start at mean \(0, 0\) and variance \(1, 1\).*about the raw input: \(1, 10\)/);
+  close(s.batchStats[0].mean[1], 20, 1e-5);
   close(s.batchStats[0].var[0], 8 / 3, 1e-5);
-  close(s.batchStats[0].var[1], 35 / 3, 1e-4);
+  close(s.batchStats[0].unbiased[1], 100, 1e-4);
+  const domain = s.domain;
   await fig.getByRole('button', { name: 'Training step on batch 1' }).click();
   s = await state('nl-batch-dependence');
   assert.equal(s.steps, 1);
-  close(s.running.mean[1], 0.95, 1e-5, 'running mean = 0.9 * 0 + 0.1 * 9.5');
-  close(s.running.var[1], 0.9 + 0.1 * 35 / 3, 1e-5);
-  assert.deepEqual(s.eval[0], s.eval[1]);
+  close(s.running.mean[1], 2, 1e-5, 'running mean = 0.9 * 0 + 0.1 * 20');
+  close(s.running.var[1], 0.9 + 0.1 * 100, 1e-4, 'unbiased variance of (10,20,30) is 100');
+  close(s.chosenEval[0][0], 0.7 / Math.sqrt(1.3 + 1e-5), 1e-4);
+  assert.deepEqual(s.chosenEval[0], s.chosenEval[1]);
+  assert.deepEqual(s.domain, domain, 'a training step does not rescale the axis');
   await fig.getByRole('button', { name: 'Reset running statistics' }).click();
   assert.equal((await state('nl-batch-dependence')).steps, 0);
 });
