@@ -30,7 +30,7 @@
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { arrow, line, scale, xAxis } from './plot.js';
-import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './nl-residual-turn.js';
+import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './handles.js';
 
 const vec = NlFigure.vec;
 

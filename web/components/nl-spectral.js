@@ -26,7 +26,7 @@
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { arrow, line } from './plot.js';
-import { DragHandle, chartPanel, fitSquare, handleCss, paddedAxis, squareFrame } from './nl-residual-turn.js';
+import { DragHandle, chartPanel, fitSquare, handleCss, paddedAxis, squareFrame } from './handles.js';
 
 /** W/σ counts as converged when its longest semi-axis is within this of 1. */
 export const TOLERANCE = 0.001;

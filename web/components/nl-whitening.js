@@ -26,7 +26,7 @@
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { dots, line } from './plot.js';
-import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, squareFrame } from './nl-residual-turn.js';
+import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, squareFrame } from './handles.js';
 
 /** The centre of the raw cloud (the shift added to W·z). */
 const SHIFT = [3, -1];
