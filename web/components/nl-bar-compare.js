@@ -468,7 +468,11 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     if (!this._state || e.button > 0) return;
     e.preventDefault();
     h.focus({ preventScroll: true });
-    h.setPointerCapture?.(e.pointerId);
+    try {
+      h.setPointerCapture(e.pointerId);
+    } catch {
+      // a synthetic event has no active pointer to capture; moves over the handle still work
+    }
     // value per CSS pixel on the input axis at the start of the drag (1 user unit = 1 px, see fit)
     const [lo, hi] = this._state.axes.input.domain;
     const panel = this._layout.panels.input;
