@@ -61,6 +61,14 @@ const COORD_STEP = 0.1; // arrow keys and drag resolution on a vector coordinate
 const COORD_LIMIT = 1000;
 const PLAY_MS = 1300; // time per LayerNorm step when playing
 
+// Intl.NumberFormat objects are costly to make: one per language and options.
+const formatters = new Map();
+function formatter(lang, options) {
+  const key = lang + JSON.stringify(options);
+  if (!formatters.has(key)) formatters.set(key, new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-US', options));
+  return formatters.get(key);
+}
+
 /** Round to the coordinate step without binary noise (1.1 + 0.1 → 1.2, not 1.2000000000000002). */
 const snap = (v) => Number((Math.round(v / COORD_STEP) * COORD_STEP).toFixed(6));
 
@@ -312,18 +320,24 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
   }
 
   // ---- formatting: one formatter per quantity -----------------------------------------
-  /** A value, mean, variance, distance or parameter: 4 significant digits everywhere. */
+  /**
+   * A value, mean, variance, distance or parameter: 4 significant digits, no
+   * digit grouping (a comma inside "(1,010, 1,020)" would read as a separator),
+   * and −0 shown as 0. The same string in the readout, the description, the
+   * step caption and the handles' labels.
+   */
   num(v) {
-    return this.fmt(v, 4);
+    return formatter(this.lang, { maximumSignificantDigits: 4, useGrouping: false }).format(v === 0 ? 0 : v);
   }
 
   list(values) {
     return values.map((v) => this.num(v)).join(', ');
   }
 
-  /** Axis tick labels. */
+  /** Axis tick labels: 3 significant digits, compact from 10 000 on so they fit the margin. */
   tick(v) {
-    return this.fmt(v, 3);
+    const big = Math.abs(v) >= 1e4;
+    return formatter(this.lang, big ? { maximumSignificantDigits: 3, notation: 'compact' } : { maximumSignificantDigits: 3 }).format(v === 0 ? 0 : v);
   }
 
   _join(names) {
