@@ -69,6 +69,9 @@ function formatter(lang, options) {
   return formatters.get(key);
 }
 
+/** Label every k-th coordinate so that labels "x12" (11 px, about 6.5 px a character) never touch. */
+const labelEvery = (gw, d) => Math.ceil((6.5 * (1 + String(d).length) + 6) / gw);
+
 /** Round to the coordinate step without binary noise (1.1 + 0.1 → 1.2, not 1.2000000000000002). */
 const snap = (v) => Number((Math.round(v / COORD_STEP) * COORD_STEP).toFixed(6));
 
@@ -98,6 +101,7 @@ export class NlBarCompare extends NlFigure {
 .bar.current.rms_norm { fill: var(--nl-rms-norm); }
 .title { font-size: var(--nl-title-size); font-weight: 600; }
 .subtitle, .coord, .mean-label { font-size: var(--nl-small-size); fill: var(--nl-muted); }
+.mean-label { paint-order: stroke; stroke: var(--nl-bg); stroke-width: 4px; stroke-linejoin: round; }
 .handle { touch-action: none; cursor: ns-resize; outline: none; }
 .handle .hit { fill: transparent; }
 .handle .knob { stroke: var(--nl-fg); stroke-width: 3; stroke-linecap: round; }
@@ -419,7 +423,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
       const bw = Math.min(gw * 0.36, 28);
       const bars = { reference: [], current: [] };
       const barsG = el('g');
-      const showCoords = gw >= 8 + 7 * String(d).length;
+      const every = labelEvery(gw, d);
       const centers = [];
       for (let i = 0; i < d; i++) {
         const cx = x0 + gw * (i + 0.5);
@@ -430,7 +434,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
           bars[kind].push(r);
           barsG.append(r);
         }
-        if (showCoords) deco.append(el('text', { class: 'coord', x: cx.toFixed(2), y: b.y + b.h - 7, 'text-anchor': 'middle' }, this.t('coordinate', { i: i + 1 })));
+        if (i % every === 0) deco.append(el('text', { class: 'coord', x: cx.toFixed(2), y: b.y + b.h - 7, 'text-anchor': 'middle' }, this.t('coordinate', { i: i + 1 })));
       }
       deco.append(axis, barsG, zero);
       g.append(deco);
@@ -562,7 +566,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
       meanG.append(meanLine, meanLabel);
       const before = [], now = [];
       const barsG = el('g');
-      const showCoords = gw >= 8 + 7 * String(d).length;
+      const every = labelEvery(gw, d);
       for (let i = 0; i < d; i++) {
         const cx = x0 + gw * (i + 0.5);
         const b = el('rect', { class: 'step-bar before step-anim', x: (cx - bw - 1).toFixed(2), width: bw.toFixed(2), rx: 2, y: H - bottom, height: 0 });
@@ -570,7 +574,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
         before.push(b);
         now.push(n);
         barsG.append(b, n);
-        if (showCoords) this._stepSvg.append(el('text', { class: 'coord', x: cx.toFixed(2), y: H - 7, 'text-anchor': 'middle' }, this.t('coordinate', { i: i + 1 })));
+        if (i % every === 0) this._stepSvg.append(el('text', { class: 'coord', x: cx.toFixed(2), y: H - 7, 'text-anchor': 'middle' }, this.t('coordinate', { i: i + 1 })));
       }
       this._stepSvg.append(axis, barsG, zero, meanG);
       this._stepLayout = { key: `${d}|${W}`, axis, zero, meanG, meanLabel, before, now, x0, x1 };
@@ -605,6 +609,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     L.meanG.style.display = s.step === 2 ? 'none' : '';
     L.meanG.setAttribute('transform', `translate(0,${y(st.mean).toFixed(2)})`);
     L.meanLabel.textContent = this.t('meanLabel', { mean: this.num(st.mean) });
+    this._stepLegend.hidden = s.step === 0; // nothing is "before" the input
   }
 
   /** The readout: one row per coordinate, one column per panel, and the distances in the last row. */
