@@ -31,7 +31,11 @@
 //   vector's coordinate) is a focusable slider: ArrowUp/ArrowRight +0.1,
 //   ArrowDown/ArrowLeft −0.1, PageUp/PageDown ±1 (coordinates kept in ±1000).
 //   Mouse and touch: drag the handle on a gray input bar up or down.
-// Reset restores the vector, scale, offset, eps and step the page set.
+// Reset restores the vector, scale, offset, eps and step the page set (the old
+//   Reset left the vector alone: it could not be changed by the reader then).
+// Numbers: one formatter, num(): 4 significant digits, no digit grouping, −0 as
+//   0, the same string in the table, the description, the step caption and the
+//   handles' labels; axis ticks 3 digits (compact from 10 000).
 // Motion: "Play" walks the LayerNorm steps with animated bars; under
 //   prefers-reduced-motion it is hidden and "Next step" moves one step at a time
 //   (also offered with motion).
