@@ -1,6 +1,9 @@
 // <nl-bar-compare> in Chromium: the article's two experiments checked in the
 // element's state and in the drawn bars, keyboard use, the language switch,
-// recovery from bad attributes, no CSP violation; screenshots saved.
+// recovery from bad attributes, dragging and keying the input bars, LayerNorm's
+// two steps (played, and stepped under reduced motion), the colour tokens, no
+// CSP violation; screenshots saved. The sweep over every control, the bad
+// attributes and the phone width are in sweep-bar.test.mjs.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -152,6 +155,153 @@ test('a zero-variance input with eps 0 shows the core error, then recovers', asy
     f.eps = 1e-5;
   });
   assert.equal(await page.locator('nl-bar-compare').locator('.error').textContent(), '');
+});
+
+test('the gray input bars: keyboard handles with their value in the label', async () => {
+  await clickButton('Reset');
+  const fig = page.locator('nl-bar-compare');
+  const handle = fig.getByRole('slider', { name: /coordinate x1/ });
+  assert.equal(await handle.count(), 1);
+  assert.match(await handle.getAttribute('aria-label'), /x1: 1$/);
+  await handle.focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
+  let s = await state();
+  assert.deepEqual(s.vector, [1.3, 2, 3], 'three steps of 0.1 up, with no binary noise');
+  assert.ok(Math.abs(s.input[0] - 1.3) < 1e-6);
+  assert.equal(await page.evaluate(() => document.querySelector('nl-bar-compare').getAttribute('vector')), '1.3,2,3', 'reflected');
+  assert.match(await handle.getAttribute('aria-label'), /x1: 1\.3$/);
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('ArrowLeft');
+  s = await state();
+  assert.deepEqual(s.vector, [0.2, 2, 3]);
+  // the handle keeps focus through the redraws
+  assert.equal(await page.evaluate(() => document.querySelector('nl-bar-compare').shadowRoot.activeElement?.getAttribute('role')), 'slider');
+  await clickButton('Reset');
+  assert.deepEqual((await state()).vector, [1, 2, 3], 'Reset restores the vector too');
+});
+
+test('dragging a gray input bar with the mouse moves its coordinate; only the handle blocks page scrolling', async () => {
+  const fig = page.locator('nl-bar-compare');
+  const handle = fig.getByRole('slider', { name: /coordinate x3/ });
+  await handle.scrollIntoViewIfNeeded();
+  const box = await handle.locator('.knob').boundingBox();
+  const x = box.x + box.width / 2, y = box.y + box.height / 2;
+  const changes = page.evaluate(() => new Promise((resolve) => {
+    let n = 0;
+    document.querySelector('nl-bar-compare').addEventListener('change', () => ++n === 1 && resolve(true));
+  }));
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x, y - 20, { steps: 4 });
+  await page.mouse.move(x, y - 40, { steps: 4 });
+  await page.mouse.up();
+  assert.equal(await changes, true);
+  const s = await state();
+  assert.ok(s.vector[2] > 3.2, `dragged up: ${s.vector}`);
+  assert.deepEqual(s.vector.slice(0, 2), [1, 2]);
+  const touch = await page.evaluate(() => {
+    const root = document.querySelector('nl-bar-compare').shadowRoot;
+    return {
+      handle: getComputedStyle(root.querySelector('.handle')).touchAction,
+      chart: getComputedStyle(root.querySelector('svg.chart')).touchAction,
+      steps: getComputedStyle(root.querySelector('svg.steps-chart')).touchAction,
+    };
+  });
+  assert.deepEqual(touch, { handle: 'none', chart: 'auto', steps: 'auto' });
+  await clickButton('Reset');
+});
+
+test('dragging by touch moves a coordinate (pointer events from a touch screen)', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 800 }, hasTouch: true, isMobile: true });
+  const p = await context.newPage();
+  await p.goto(env.url + 'web/index.html');
+  await p.locator('nl-bar-compare').scrollIntoViewIfNeeded();
+  await p.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current);
+  const handle = p.locator('nl-bar-compare').getByRole('slider', { name: /coordinate x2/ });
+  await handle.scrollIntoViewIfNeeded();
+  const box = await handle.locator('.knob').boundingBox();
+  const x = box.x + box.width / 2, y = box.y + box.height / 2;
+  const cdp = await context.newCDPSession(p);
+  const touch = (type, yy) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y: yy }] });
+  await touch('touchStart', y);
+  for (let k = 1; k <= 6; k++) await touch('touchMove', y + 5 * k);
+  await touch('touchEnd');
+  const s = await p.evaluate(() => document.querySelector('nl-bar-compare').state);
+  assert.ok(s.vector[1] < 1.9, `dragged down by touch: ${s.vector}`);
+  assert.equal(s.vector[0], 1);
+  await context.close();
+});
+
+test("LayerNorm's two steps: Play walks input → x − mean → divided, with the step named in the text", async () => {
+  await clickButton('Reset');
+  const fig = page.locator('nl-bar-compare');
+  const caption = fig.locator('.steps-caption');
+  assert.match(await caption.textContent(), /^The input \(1, 2, 3\); its mean is 2\./);
+  await fig.getByRole('button', { name: 'Play', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('nl-bar-compare').state.step === 1, null, { timeout: 5000 });
+  let s = await state();
+  // hand-derived: (1, 2, 3) − 2 = (−1, 0, 1)
+  assert.deepEqual(s.steps.centered, [-1, 0, 1]);
+  assert.equal(s.steps.mean, 2);
+  assert.match(await caption.textContent(), /Step 1 of 2: subtract the mean 2 from every coordinate: \(-1, 0, 1\)/);
+  await page.waitForFunction(() => document.querySelector('nl-bar-compare').state.step === 2, null, { timeout: 5000 });
+  s = await state();
+  assert.ok(Math.abs(s.steps.variance - 2 / 3) < 1e-6);
+  const r = 1 / Math.sqrt(2 / 3 + 1e-5); // σ² = 2/3
+  [-r, 0, r].forEach((w, i) => assert.ok(Math.abs(s.steps.output[i] - w) < 1e-5, `${s.steps.output}`));
+  assert.match(await caption.textContent(), /Step 2 of 2: divide by √\(σ² \+ eps\), with σ² = 0\.6667 and eps = 0\.00001: \(-1\.225, 0, 1\.225\), the LayerNorm output\./);
+  assert.equal(await fig.getByRole('button', { name: 'Back to the input' }).count(), 1);
+  await page.locator('nl-bar-compare').locator('.steps').screenshot({ path: join(shotsDir, 'bar-compare-steps.png') });
+});
+
+test('under prefers-reduced-motion: no Play button, Next steps one at a time', async () => {
+  const context = await env.browser.newContext({ reducedMotion: 'reduce' });
+  const p = await context.newPage();
+  await p.goto(env.url + 'web/index.html');
+  const fig = p.locator('nl-bar-compare');
+  await fig.scrollIntoViewIfNeeded();
+  await p.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current);
+  assert.equal(await fig.getByRole('button', { name: 'Play', exact: true }).isVisible(), false);
+  const next = fig.locator('button.next');
+  const steps = [];
+  for (let k = 0; k < 4; k++) {
+    await next.click();
+    steps.push(await p.evaluate(() => document.querySelector('nl-bar-compare').state.step));
+  }
+  assert.deepEqual(steps, [1, 2, 0, 1]);
+  assert.match(await fig.locator('.steps-caption').textContent(), /^Step 1 of 2/);
+  // no transition on the bars
+  assert.equal(await p.evaluate(() => getComputedStyle(document.querySelector('nl-bar-compare').shadowRoot.querySelector('.step-bar')).transitionDuration), '0s');
+  await context.close();
+});
+
+test('colours come from the semantic tokens', async () => {
+  const look = await page.evaluate(() => {
+    const f = document.querySelector('nl-bar-compare');
+    const root = f.shadowRoot;
+    const host = getComputedStyle(f);
+    const probe = (token) => {
+      const d = document.createElement('div');
+      d.style.color = host.getPropertyValue(token);
+      document.body.append(d);
+      const c = getComputedStyle(d).color;
+      d.remove();
+      return c;
+    };
+    const fill = (sel) => getComputedStyle(root.querySelector(sel)).fill;
+    return {
+      tokens: Object.fromEntries(['--nl-input', '--nl-reference', '--nl-l2', '--nl-layer-norm', '--nl-rms-norm'].map((t) => [t, probe(t)])),
+      fills: {
+        '--nl-input': fill('rect.bar.current.input'),
+        '--nl-reference': fill('rect.bar.reference.l2'),
+        '--nl-l2': fill('rect.bar.current.l2'),
+        '--nl-layer-norm': fill('rect.bar.current.layer_norm'),
+        '--nl-rms-norm': fill('rect.bar.current.rms_norm'),
+      },
+    };
+  });
+  assert.deepEqual(look.fills, look.tokens);
+  assert.equal(new Set(Object.values(look.tokens)).size, 5, 'five distinct colours');
 });
 
 test('no page errors and no CSP violation under the strict policy; full-page screenshot', async () => {

@@ -1,408 +1,651 @@
 // <nl-bar-compare> — one vector under a common scale and offset, and what
-// L2 normalization, LayerNorm and RMSNorm make of it.
+// L2 normalization, LayerNorm and RMSNorm make of it; LayerNorm's two steps
+// (subtract the mean, divide by the spread) shown one at a time.
 //
-// Attributes: vector ("1,2,3"; two or more numbers), scale (1), offset (0),
-//   eps (1e-5; the eps of all three normalizations), lang (en | zh).
-// Properties: vector (number[]), scale, offset, eps; state (read-only):
-//   {vector, scale, offset, eps, input, reference: {input, l2, layer_norm,
-//   rms_norm}, current: {…same keys}, error}.
-// Events: change — after the reader moves a control or presses a button.
+// Attributes:
+//   vector  "1,2,3"  2 to 12 numbers (a longer list is refused at once with the
+//                    localized 'tooLong' message; the last good drawing stays)
+//   scale   1        common scale of the input, −1000..1000 (slider −20..20)
+//   offset  0        common offset of the input, −10000..10000 (slider −200..200)
+//   eps     1e-5     ε of all three normalizations, 0..1000
+//   step    0        which LayerNorm step the step chart shows: 0 the input,
+//                    1 after subtracting the mean, 2 after dividing by the spread
+//   lang    en | zh  (nearest `lang` otherwise)
+// Properties: vector (number[]), scale, offset, eps, step; state (read-only,
+//   frozen): {vector, scale, offset, eps, step,
+//     input            scale · vector + offset (float32, from the core),
+//     reference        {input, l2, layer_norm, rms_norm} of the original vector,
+//     current          {input, l2, layer_norm, rms_norm} of the current input,
+//     change           {l2, layer_norm, rms_norm}: Euclidean distance between
+//                      current and reference output; "unchanged" in the text
+//                      means change ≤ UNCHANGED_TOL (1e-4),
+//     steps            {mean, variance, centered, output}: LayerNorm's pieces
+//                      for the current input (output = current.layer_norm),
+//     axes             {input, output, centering, dividing}: {domain, ticks},
+//     error}           the message shown, else null.
+//   (Changes from the old element: attributes are range-checked, `step`, `change`,
+//   `steps`, `axes` are new; the other state fields are unchanged.)
+// Events: change — after the reader moves a control, drags a bar, presses a key
+//   on a bar or presses a button (never after programmatic sets).
+// Keyboard: sliders and boxes as usual; each gray input bar (the original
+//   vector's coordinate) is a focusable slider: ArrowUp/ArrowRight +0.1,
+//   ArrowDown/ArrowLeft −0.1, PageUp/PageDown ±1 (coordinates kept in ±1000).
+//   Mouse and touch: drag the handle on a gray input bar up or down.
+// Reset restores the vector, scale, offset, eps and step the page set (the old
+//   Reset left the vector alone: it could not be changed by the reader then).
+// Numbers: one formatter, num(): 4 significant digits, no digit grouping, −0 as
+//   0, the same string in the table, the description, the step caption and the
+//   handles' labels; axis ticks 3 digits (compact from 10 000).
+// Motion: "Play" walks the LayerNorm steps with animated bars; under
+//   prefers-reduced-motion it is hidden and "Next step" moves one step at a time
+//   (also offered with motion).
 // CSS custom properties: --nl-fg, --nl-bg, --nl-muted, --nl-grid,
-//   --nl-reference (gray bars), --nl-input, --nl-l2, --nl-layer-norm,
-//   --nl-rms-norm (colored bars), --nl-focus, --nl-error, --nl-font.
-// Parts: figure, controls, chart, panel, bar-reference, bar-current, axis,
+//   --nl-reference (gray: original / before), --nl-input, --nl-l2,
+//   --nl-layer-norm, --nl-rms-norm, --nl-focus, --nl-error, --nl-font,
+//   --nl-label-size, --nl-small-size, --nl-title-size.
+// Parts: figure, controls, slider, number, button, view, chart, panel, axis,
+//   bar-reference, bar-current, handle, steps, steps-chart, steps-caption,
 //   table, description, error.
-// Every number shown comes from the WASM core: the input is the core's FiLM
-// (gamma = scale, beta = offset), the outputs its l2_normalize, layer_norm and
-// rms_norm, the axes its axis_ticks.
-import { NlElement, el } from './base.js';
+// Ops used (every number comes from the WASM core): film (input = scale ·
+//   vector + offset; current − reference), l2_normalize, layer_norm, rms_norm,
+//   clip_grad_norm (its total_norm: the distance), z_score_fit (mean),
+//   z_score_apply (x − mean), covariance (σ²), axis_ticks, rms_norm of a
+//   one-hot vector (the ±√d output axis).
+import { el } from './base.js';
+import { NlFigure, figureCss } from './figure.js';
+import { scale as linear } from './plot.js';
 
+const vec = NlFigure.vec;
 const PANELS = ['input', 'l2', 'layer_norm', 'rms_norm'];
-const DEFAULTS = { vector: [1, 2, 3], scale: 1, offset: 0, eps: 1e-5 };
-const PANEL_H = 210;
-const MARGIN = { top: 30, right: 10, bottom: 26, left: 44 };
+const OUTPUTS = ['l2', 'layer_norm', 'rms_norm'];
+/** "Unchanged" means: the output is within this Euclidean distance of the original vector's output. */
+export const UNCHANGED_TOL = 1e-4;
+export const MAX_LENGTH = 12;
+const COORD_STEP = 0.1; // arrow keys and drag resolution on a vector coordinate
+const COORD_LIMIT = 1000;
+const PLAY_MS = 1300; // time per LayerNorm step when playing
 
-export class NlBarCompare extends NlElement {
-  static catalog = 'barCompare';
-  static observedAttributes = ['vector', 'scale', 'offset', 'eps', 'lang'];
-  static css = `
-:host { --nl-input: #4c6ef5; --nl-l2: #0c8599; --nl-layer-norm: #d9480f; --nl-rms-norm: #9c36b5; }
-@media (prefers-color-scheme: dark) {
-  :host { --nl-input: #91a7ff; --nl-l2: #3bc9db; --nl-layer-norm: #ff922b; --nl-rms-norm: #da77f2; }
+// Intl.NumberFormat objects are costly to make: one per language and options.
+const formatters = new Map();
+function formatter(lang, options) {
+  const key = lang + JSON.stringify(options);
+  if (!formatters.has(key)) formatters.set(key, new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-US', options));
+  return formatters.get(key);
 }
-.controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin-bottom: 8px; }
-.control { display: flex; align-items: center; gap: 6px; }
-.control input[type=range] { width: 140px; }
-.control input[type=number] { width: 104px; padding: 2px 6px; }
+
+/** Label every k-th coordinate so that labels "x12" (11 px, about 6.5 px a character) never touch. */
+const labelEvery = (gw, d) => Math.ceil((6.5 * (1 + String(d).length) + 6) / gw);
+
+/** Round to the coordinate step without binary noise (1.1 + 0.1 → 1.2, not 1.2000000000000002). */
+const snap = (v) => Number((Math.round(v / COORD_STEP) * COORD_STEP).toFixed(6));
+
+export class NlBarCompare extends NlFigure {
+  static catalog = 'barCompare';
+  static params = {
+    vector: { attr: 'vector', kind: 'vector', minLength: 2, maxLength: MAX_LENGTH, default: [1, 2, 3] },
+    scale: { attr: 'scale', kind: 'number', default: 1, min: -1000, max: 1000, step: 0.1, control: 'slider', range: [-20, 20] },
+    offset: { attr: 'offset', kind: 'number', default: 0, min: -10000, max: 10000, step: 1, control: 'slider', range: [-200, 200] },
+    eps: { attr: 'eps', kind: 'number', default: 1e-5, min: 0, max: 1000, control: 'box' },
+    step: { attr: 'step', kind: 'number', integer: true, default: 0, min: 0, max: 2 },
+  };
+  static css = `${figureCss}
+.control { flex-wrap: wrap; max-width: 100%; }
+.control input[type=range] { width: min(150px, 34vw); }
+.control input[type=number] { width: 108px; }
 .buttons { display: flex; flex-wrap: wrap; gap: 8px; }
-.legend { display: flex; gap: 16px; font-size: 0.85em; color: var(--nl-muted); margin: 2px 0 0; }
-.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: baseline; }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: var(--nl-small-size); color: var(--nl-muted); margin: 2px 0 0; }
+.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; }
 .swatch.reference { background: var(--nl-reference); }
-.swatch.current { background: linear-gradient(90deg, var(--nl-input), var(--nl-l2), var(--nl-layer-norm), var(--nl-rms-norm)); }
+.swatch.current { background: linear-gradient(90deg, var(--nl-input) 25%, var(--nl-l2) 25% 50%, var(--nl-layer-norm) 50% 75%, var(--nl-rms-norm) 75%); }
+.swatch.layer-norm { background: var(--nl-layer-norm); }
 .bar.reference { fill: var(--nl-reference); }
 .bar.current.input { fill: var(--nl-input); }
 .bar.current.l2 { fill: var(--nl-l2); }
 .bar.current.layer_norm { fill: var(--nl-layer-norm); }
 .bar.current.rms_norm { fill: var(--nl-rms-norm); }
-.axis line, .zero { stroke: var(--nl-grid); }
-.zero { stroke: var(--nl-muted); }
-.axis text, .coord { font-size: 11px; fill: var(--nl-muted); }
-.title { font-size: 13px; font-weight: 600; }
-.subtitle { font-size: 10px; fill: var(--nl-muted); }
-.has-error .chart .current { opacity: 0.25; }
-table { border-collapse: collapse; font-size: 0.85em; margin-top: 8px; font-variant-numeric: tabular-nums; }
-caption { text-align: left; color: var(--nl-muted); padding-bottom: 2px; }
-th, td { padding: 2px 10px 2px 0; text-align: right; }
-th:first-child { text-align: left; }
-td .ref { color: var(--nl-muted); }
+.title { font-size: var(--nl-title-size); font-weight: 600; }
+.subtitle, .coord, .mean-label { font-size: var(--nl-small-size); fill: var(--nl-muted); }
+.mean-label { paint-order: stroke; stroke: var(--nl-bg); stroke-width: 4px; stroke-linejoin: round; }
+.handle { touch-action: none; cursor: ns-resize; outline: none; }
+.handle .hit { fill: transparent; }
+.handle .knob { stroke: var(--nl-fg); stroke-width: 3; stroke-linecap: round; }
+.handle:hover .knob { stroke-width: 4; }
+.handle:focus-visible .ring { fill: none; stroke: var(--nl-focus); stroke-width: 2; }
+.handle .ring { fill: none; stroke: none; }
+.steps { margin-top: 12px; border-top: 1px solid var(--nl-grid); padding-top: 8px; }
+.steps-head { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; }
+.steps-title { font-size: var(--nl-title-size); font-weight: 600; margin: 0; }
+.steps-caption { margin: 6px 0 0; font-variant-numeric: tabular-nums; }
+.step-bar.before { fill: var(--nl-reference); opacity: 0.6; }
+.step-bar.now { fill: var(--nl-layer-norm); }
+.step-bar.now.at-input { fill: var(--nl-input); }
+.mean-line { stroke: var(--nl-muted); stroke-dasharray: 5 4; stroke-width: 1.5; }
+@media (prefers-reduced-motion: no-preference) {
+  .step-anim { transition: y 450ms ease-in-out, height 450ms ease-in-out; }
+  .mean-anim { transition: transform 450ms ease-in-out; }
+}
+@media (prefers-reduced-motion: reduce) { .play { display: none; } }
+.table-box { overflow-x: auto; max-width: 100%; margin-top: 8px; }
+table { font-size: 0.85em; }
+th, td { padding: 2px 8px; vertical-align: top; }
+th:first-child { padding-left: 0; }
+tr.distance > * { border-top: 1px solid var(--nl-grid); }
+@container (max-width: 440px) {
+  .control { flex-wrap: nowrap; width: 100%; }
+  .control input[type=range] { flex: 1 1 60px; width: auto; min-width: 0; max-width: none; }
+  .control input[type=number] { width: 84px; flex: none; }
+  .control.eps input[type=number] { width: 108px; }
+  table { font-size: var(--nl-small-size); }
+  th, td { padding: 2px 4px; }
+}
+caption { text-align: left; color: var(--nl-muted); padding-bottom: 2px; caption-side: top; }
+td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size); }
+.has-error .view { opacity: 1; }
+.has-error .chart .current, .has-error .steps-chart .now { opacity: 0.3; }
 `;
 
   constructor() {
     super();
-    this._vector = DEFAULTS.vector;
-    this._scale = DEFAULTS.scale;
-    this._offset = DEFAULTS.offset;
-    this._eps = DEFAULTS.eps;
-    this._initial = null;
-    this._attrErrors = new Map();
-    this._state = null;
-    this._columns = 4;
+    this._timers = [];
+    this._layout = null;
+    this._stepLayout = null;
   }
 
-
-  // ---- attributes --------------------------------------------------------
-  _parseAttribute(name, value) {
-    this._attrErrors.delete(name);
-    if (name === 'vector') {
-      if (value === null) return void (this._vector = DEFAULTS.vector);
-      const parts = value.split(',').map((s) => s.trim());
-      const nums = parts.map(Number);
-      if (parts.length < 2 || parts.some((s) => s === '') || nums.some((n) => !Number.isFinite(n))) {
-        this._attrErrors.set(name, this.t('badVector', { value }));
-        return;
-      }
-      this._vector = nums;
-    } else if (name === 'scale' || name === 'offset' || name === 'eps') {
-      if (value === null) return void (this['_' + name] = DEFAULTS[name]);
-      const n = value.trim() === '' ? NaN : Number(value);
-      if (!Number.isFinite(n)) {
-        this._attrErrors.set(name, this.t('badNumber', { name, value }));
-        return;
-      }
-      this['_' + name] = n;
-    }
-  }
-
-  // ---- DOM ---------------------------------------------------------------
   build(root) {
-    for (const name of ['vector', 'scale', 'offset', 'eps']) {
-      if (this.hasAttribute(name)) this._parseAttribute(name, this.getAttribute(name));
-    }
-    this._initial = { scale: this._scale, offset: this._offset, eps: this._eps };
-    const wrap = el('div', { part: 'figure', role: 'group', class: 'wrap' });
-    this._wrap = wrap;
-    this._status = el('p', { class: 'status muted', role: 'status' });
-
-    const controls = el('div', { class: 'controls', part: 'controls' });
-    this._inputs = {};
-    const slider = (key, min, max, step) => {
-      const label = el('label', { class: 'control' });
-      const name = el('span');
-      const range = el('input', { type: 'range', min, max, step, part: 'slider' });
-      const box = el('input', { type: 'number', step: 'any', part: 'number' });
-      range.addEventListener('input', () => this._userSet(key, Number(range.value), range));
-      box.addEventListener('change', () => this._userSet(key, box.value.trim() === '' ? NaN : Number(box.value), box));
-      label.append(name, range, box);
-      this._inputs[key] = { label: name, range, box };
-      return label;
-    };
-    controls.append(slider('scale', -20, 20, 0.1), slider('offset', -200, 200, 1));
-    const epsLabel = el('label', { class: 'control' });
-    const epsName = el('span');
-    const epsBox = el('input', { type: 'number', step: 'any', min: 0, part: 'number' });
-    epsBox.addEventListener('change', () => this._userSet('eps', epsBox.value.trim() === '' ? NaN : Number(epsBox.value), epsBox));
-    epsLabel.append(epsName, epsBox);
-    this._inputs.eps = { label: epsName, box: epsBox };
-    controls.append(epsLabel);
-
-    const buttons = el('div', { class: 'buttons' });
-    this._buttons = {
-      add100: el('button', { type: 'button', part: 'button' }),
-      times10: el('button', { type: 'button', part: 'button' }),
-      reset: el('button', { type: 'button', part: 'button' }),
-    };
-    this._buttons.add100.addEventListener('click', () => this._preset(1, 100));
-    this._buttons.times10.addEventListener('click', () => this._preset(10, 0));
-    this._buttons.reset.addEventListener('click', () => {
-      this._eps = this._initial.eps;
-      this._preset(this._initial.scale, this._initial.offset);
-    });
-    buttons.append(this._buttons.add100, this._buttons.times10, this._buttons.reset);
-    controls.append(buttons);
-
-    this._svg = el('svg', { class: 'chart', part: 'chart', 'aria-hidden': 'true' });
-    this._legend = el('p', { class: 'legend' });
-    this._legendRef = el('span');
-    this._legendCur = el('span');
-    this._legend.append(this._legendRef, this._legendCur);
-    this._error = el('p', { class: 'error', part: 'error', role: 'alert' });
-    this._desc = el('p', { class: 'description', part: 'description', id: 'desc', 'aria-live': 'polite' });
-    this._table = el('table', { part: 'table' });
-    wrap.setAttribute('aria-describedby', 'desc');
-    wrap.append(this._status, controls, this._svg, this._legend, this._error, this._desc, this._table);
-    root.append(wrap);
-
-    if (typeof ResizeObserver !== 'undefined') {
-      this._resize = new ResizeObserver(([entry]) => {
-        const cols = entry.contentRect.width < 520 ? 2 : 4;
-        if (cols !== this._columns) {
-          this._columns = cols;
-          this._layout = null;
-          this.render();
-        }
-      });
-    }
-  }
-
-  connectedCallback() {
-    super.connectedCallback();
-    this._resize?.observe(this);
+    super.build(root);
+    this._initial = structuredClone(this._values);
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    this._resize?.disconnect();
+    this._stopPlay();
   }
 
-  applyLanguage() {
-    super.applyLanguage();
-    if (!this._wrap) return;
-    this._wrap.setAttribute('aria-label', this.t('name'));
-    this._inputs.scale.label.textContent = this.t('scale');
-    this._inputs.offset.label.textContent = this.t('offset');
-    this._inputs.eps.label.textContent = this.t('eps');
-    for (const k of ['scale', 'offset']) {
-      this._inputs[k].range.setAttribute('aria-label', this.t(k));
-      this._inputs[k].box.setAttribute('aria-label', this.t(k));
+  // ---- controls -------------------------------------------------------------
+  buildControls(box) {
+    for (const [key, p] of Object.entries(this.constructor.params)) {
+      if (p.control === 'slider') {
+        const label = this.slider(key);
+        // the slider covers the useful range; the box beside it takes the whole attribute range
+        this._controls[key].range.min = String(p.range[0]);
+        this._controls[key].range.max = String(p.range[1]);
+        box.append(label);
+      } else if (p.control === 'box') box.append(this._numberBox(key));
     }
-    this._inputs.eps.box.setAttribute('aria-label', this.t('eps'));
-    this._buttons.add100.textContent = this.t('add100');
-    this._buttons.times10.textContent = this.t('times10');
-    this._buttons.reset.textContent = this.t('reset');
-    this._legendRef.replaceChildren(el('span', { class: 'swatch reference' }), this.t('legendReference'));
-    this._legendCur.replaceChildren(el('span', { class: 'swatch current' }), this.t('legendCurrent'));
-    this._layout = null; // panel titles are text in the SVG
+    const buttons = el('div', { class: 'buttons' });
+    buttons.append(
+      this.button('add100', () => this._setPreset({ scale: 1, offset: 100 })),
+      this.button('times10', () => this._setPreset({ scale: 10, offset: 0 })),
+      this.button('reset', () => this._setPreset(this._initial)),
+    );
+    box.append(buttons);
   }
 
-  // ---- interaction -------------------------------------------------------
-  _userSet(key, value, source) {
-    if (!Number.isFinite(value)) {
-      this._attrErrors.set(key, this.t('badNumber', { name: this.t(key), value: source.value }));
-      this.render();
+  _numberBox(key) {
+    const p = this.constructor.params[key];
+    const label = el('label', { class: `control ${key}` });
+    const text = el('span');
+    const input = el('input', { type: 'number', min: p.min, max: p.max, step: 'any', part: 'number' });
+    input.addEventListener('change', () => this.setByUser(key, input.value));
+    label.append(text, input);
+    this._controls[key] = { text, box: input };
+    return label;
+  }
+
+  /** Set several parameters at once (the buttons); the base then recomputes and fires `change`. */
+  _setPreset(values) {
+    this._stopPlay();
+    for (const [key, v] of Object.entries(values)) {
+      const p = this.constructor.params[key];
+      this._values[key] = Array.isArray(v) ? [...v] : v;
+      this._attrErrors.delete(key);
+      this.reflect(p.attr, Array.isArray(v) ? v.join(',') : String(v));
+    }
+  }
+
+  // ---- view ------------------------------------------------------------------
+  buildView(view) {
+    this._svg = el('svg', { class: 'chart', part: 'chart' });
+    const legend = el('p', { class: 'legend' });
+    this._legendRef = el('span');
+    this._legendCur = el('span');
+    this._legendHint = el('span');
+    legend.append(this._legendRef, this._legendCur, this._legendHint);
+
+    const steps = el('section', { class: 'steps', part: 'steps' });
+    const head = el('div', { class: 'steps-head' });
+    this._stepsTitle = el('p', { class: 'steps-title' });
+    this._play = el('button', { type: 'button', part: 'button', class: 'play' });
+    this._next = el('button', { type: 'button', part: 'button', class: 'next' });
+    this._play.addEventListener('click', () => this._startPlay());
+    this._next.addEventListener('click', () => {
+      if (!this._state) return;
+      this._stopPlay();
+      this.setByUser('step', (this._state.step + 1) % 3);
+    });
+    head.append(this._stepsTitle, this._play, this._next);
+    this._stepSvg = el('svg', { class: 'steps-chart', part: 'steps-chart', 'aria-hidden': 'true' });
+    this._stepLegend = el('p', { class: 'legend' });
+    this._stepCaption = el('p', { class: 'steps-caption', part: 'steps-caption', 'aria-live': 'polite' });
+    steps.append(head, this._stepSvg, this._stepLegend, this._stepCaption);
+
+    this._table = el('table', { part: 'table' });
+    const tableBox = el('div', { class: 'table-box' });
+    this._tableNote = el('p', { class: 'legend table-note' });
+    tableBox.append(this._table, this._tableNote);
+    view.append(this._svg, legend, tableBox, steps);
+  }
+
+  languageChanged() {
+    this._legendRef.replaceChildren(this._swatched('reference', this.t('legendReference')));
+    this._legendCur.replaceChildren(this._swatched('current', this.t('legendCurrent')));
+    this._legendHint.textContent = this.t('dragHint');
+    this._stepsTitle.textContent = this.t('stepsTitle');
+    this._play.textContent = this.t('play');
+    this._stepLegend.replaceChildren(this._swatched('reference', this.t('legendBefore')), this._swatched('layer-norm', this.t('legendAfter')));
+    this._tableNote.textContent = this.t('tableNote', { tol: this.num(UNCHANGED_TOL) });
+    this._layout = null; // titles and labels are text in the SVG
+    this._stepLayout = null;
+  }
+
+  /** A legend entry: a colour swatch and its text. */
+  _swatched(cls, text) {
+    const span = el('span');
+    span.append(el('span', { class: `swatch ${cls}` }), text);
+    return span;
+  }
+
+  // ---- LayerNorm animation ---------------------------------------------------------
+  _reducedMotion() {
+    return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  }
+
+  _startPlay() {
+    if (!this._state) return;
+    this._stopPlay();
+    if (this._reducedMotion()) {
+      // discrete steps only: one step per press
+      this.setByUser('step', (this._state.step + 1) % 3);
       return;
     }
-    this._attrErrors.delete(key);
-    this['_' + key] = value;
-    this.reflect(key, value);
-    this.refresh();
-    this.emitChange();
+    this.setByUser('step', 0);
+    for (const k of [1, 2]) this._timers.push(setTimeout(() => this.setByUser('step', k), k * PLAY_MS));
   }
 
-  _preset(scale, offset) {
-    this._attrErrors.delete('scale');
-    this._attrErrors.delete('offset');
-    this._scale = scale;
-    this._offset = offset;
-    for (const k of ['scale', 'offset', 'eps']) this.reflect(k, this['_' + k]);
-    this.refresh();
-    this.emitChange();
+  _stopPlay() {
+    for (const id of this._timers) clearTimeout(id);
+    this._timers = [];
   }
 
-  // ---- computation (all in the core) ------------------------------------
-  _normalize(x) {
-    const core = this._core;
-    const t = { x: { shape: [x.length], data: x } };
-    const eps = this._eps;
+  // ---- computation (every number from the core) -------------------------------------
+  _normalize(x, eps) {
+    const t = { x: vec(x) };
     return {
-      input: Array.from(x),
-      l2: Array.from(core.run('l2_normalize', t, { eps }).y.data),
-      layer_norm: Array.from(core.run('layer_norm', t, { eps }).y.data),
-      rms_norm: Array.from(core.run('rms_norm', t, { eps }).y.data),
+      input: x,
+      l2: this.op('l2_normalize', t, { eps }),
+      layer_norm: this.op('layer_norm', t, { eps }),
+      rms_norm: this.op('rms_norm', t, { eps }),
     };
   }
 
-  _compute() {
-    const core = this._core;
-    const v = this._vector;
-    const d = v.length;
+  compute(core, { vector, scale, offset, eps }) {
+    const d = vector.length;
     const row = (data) => ({ shape: [1, d], data });
-    // input = scale * vector + offset, by the core's FiLM
-    const input = core.run('film', { x: row(v), gamma: row(new Array(d).fill(this._scale)), beta: row(new Array(d).fill(this._offset)) }).y.data;
-    const reference = this._normalize(core.run('film', { x: row(v), gamma: row(new Array(d).fill(1)), beta: row(new Array(d).fill(0)) }).y.data);
-    const current = this._normalize(input);
-    // Output axis shared by the three panels: +-max of RMSNorm(one-hot) = sqrt(d),
-    // the largest value RMSNorm or LayerNorm can produce for this d.
+    const same = (v) => row(new Array(d).fill(v));
+    // input = scale · vector + offset, by the core's FiLM; the original goes through the same float32 path
+    const input = this.op('film', { x: row(vector), gamma: same(scale), beta: same(offset) });
+    const original = this.op('film', { x: row(vector), gamma: same(1), beta: same(0) });
+    const reference = this._normalize(original, eps);
+    const current = this._normalize(input, eps);
+    // how far each output moved: ‖current − reference‖₂ (film: −1 · reference + current)
+    const change = {};
+    for (const p of OUTPUTS) {
+      const diff = this.op('film', { x: row(reference[p]), gamma: same(-1), beta: row(current[p]) });
+      change[p] = this.op('clip_grad_norm', { g: vec(diff) }, { max_norm: 1e30 }, 'total_norm')[0];
+    }
+    // LayerNorm's pieces: the mean, x − mean, the variance σ²; its output is layer_norm's
+    const column = { shape: [d, 1], data: input };
+    const mean = this.op('z_score_fit', { x: column }, {}, 'mean');
+    const centered = this.op('z_score_apply', { x: column, mean: vec(mean), std: vec([1]) });
+    const variance = this.op('covariance', { x: column })[0];
+    // the shared output axis: ±max of RMSNorm(one-hot) = ±√d, the largest value RMSNorm or LayerNorm can give
     const oneHot = new Array(d).fill(0);
     oneHot[0] = 1;
-    const bound = core.run('rms_norm', { x: { shape: [d], data: oneHot } }, { eps: 0 }).y.data;
-    const outAxis = core.run('axis_ticks', { x: { shape: [d], data: bound } }, { symmetric: true, count: 4 });
-    const both = [...reference.input, ...current.input];
-    const inAxis = core.run('axis_ticks', { x: { shape: [both.length], data: both } }, { include_zero: true, count: 4 });
-    const axis = (a) => ({ domain: Array.from(a.domain.data), ticks: Array.from(a.ticks.data) });
-    return { input: current.input, reference, current, axes: { input: axis(inAxis), output: axis(outAxis) } };
+    const bound = this.op('rms_norm', { x: vec(oneHot) }, { eps: 0 });
+    return {
+      input,
+      reference,
+      current,
+      change,
+      steps: { mean: mean[0], variance, centered, output: current.layer_norm },
+      axes: {
+        input: this.axis([...original, ...input], { include_zero: true }),
+        output: this.axis(bound, { symmetric: true }),
+        centering: this.axis([...input, ...centered], { include_zero: true }),
+        dividing: this.axis([...centered, ...current.layer_norm], { include_zero: true }),
+      },
+    };
   }
 
-  refresh() {
-    if (!this._built) return;
-    this._syncControls();
-    if (!this._core) return;
-    const base = { vector: [...this._vector], scale: this._scale, offset: this._offset, eps: this._eps };
-    try {
-      const r = this._compute();
-      this._state = Object.freeze({ ...base, input: r.input, reference: r.reference, current: r.current, error: null });
-      this._axes = r.axes;
-      this._coreError = '';
-    } catch (e) {
-      this._coreError = e.message;
-      this._state = Object.freeze({ ...(this._state ?? {}), ...base, error: e.message });
+  // ---- formatting: one formatter per quantity -----------------------------------------
+  /**
+   * A value, mean, variance, distance or parameter: 4 significant digits, no
+   * digit grouping (a comma inside "(1,010, 1,020)" would read as a separator),
+   * and −0 shown as 0. The same string in the readout, the description, the
+   * step caption and the handles' labels.
+   */
+  num(v) {
+    return formatter(this.lang, { maximumSignificantDigits: 4, useGrouping: false }).format(v === 0 ? 0 : v);
+  }
+
+  list(values) {
+    return values.map((v) => this.num(v)).join(', ');
+  }
+
+  /** Axis tick labels: 3 significant digits, compact from 10 000 on so they fit the margin. */
+  tick(v) {
+    const big = Math.abs(v) >= 1e4;
+    return formatter(this.lang, big ? { maximumSignificantDigits: 3, notation: 'compact' } : { maximumSignificantDigits: 3 }).format(v === 0 ? 0 : v);
+  }
+
+  _join(names) {
+    if (names.length <= 2) return names.join(this.t('and'));
+    return names.slice(0, -1).join(this.t('listSep')) + this.t('and') + names.at(-1);
+  }
+
+  /** Which outputs count as unchanged (distance ≤ UNCHANGED_TOL) and which changed. */
+  static verdict(s) {
+    const same = OUTPUTS.filter((p) => s.change[p] <= UNCHANGED_TOL);
+    return { same, moved: OUTPUTS.filter((p) => !same.includes(p)) };
+  }
+
+  describe(s) {
+    const { same, moved } = NlBarCompare.verdict(s);
+    const claims = [];
+    if (same.length) claims.push(this.t('unchanged', { names: this._join(same.map((p) => this.t(p))) }));
+    if (moved.length) claims.push(this.t('changed', { names: this._join(moved.map((p) => this.t(p))) }));
+    return [
+      this.t('describeInput', { values: this.list(s.input), scale: this.num(s.scale), vector: this.list(s.vector), offset: this.num(s.offset) }),
+      this.t('compare', { tol: this.num(UNCHANGED_TOL), claims: claims.join(this.t('sentenceSep')) }),
+    ].join(this.t('space'));
+  }
+
+  stepCaption(s) {
+    const st = s.steps;
+    if (s.step === 0) return this.t('step0', { values: this.list(s.input), mean: this.num(st.mean) });
+    if (s.step === 1) return this.t('step1', { mean: this.num(st.mean), values: this.list(st.centered) });
+    return this.t('step2', { variance: this.num(st.variance), eps: this.num(s.eps), values: this.list(st.output) });
+  }
+
+  // ---- drawing: a function of state ----------------------------------------------------
+  draw(s) {
+    this._drawChart(s);
+    this._drawSteps(s);
+    this._drawTable(s);
+    this._stepCaption.textContent = this.stepCaption(s);
+    this._next.textContent = this.t(s.step === 2 ? 'backToInput' : 'nextStep');
+  }
+
+  /** Panel boxes for a chart W wide: four in a row when there is room, else the input on top of the three outputs. */
+  _boxes(W) {
+    if (W >= 600) {
+      const pw = W / 4;
+      return {
+        H: 220,
+        boxes: PANELS.map((p, k) => ({ p, x: k * pw, y: 0, w: pw, h: 220, left: k < 2 ? 42 : 12, labels: k < 2 })),
+      };
     }
-    this.render();
+    const lw = 40, ow = (W - lw) / 3;
+    return {
+      H: 400,
+      boxes: [
+        { p: 'input', x: 0, y: 0, w: W, h: 196, left: 42, labels: true },
+        { p: 'l2', x: 0, y: 200, w: lw + ow, h: 200, left: lw, labels: true },
+        { p: 'layer_norm', x: lw + ow, y: 200, w: ow, h: 200, left: 8, labels: false },
+        { p: 'rms_norm', x: lw + 2 * ow, y: 200, w: ow, h: 200, left: 8, labels: false },
+      ],
+    };
   }
 
-  _syncControls() {
-    for (const k of ['scale', 'offset']) {
-      const { range, box } = this._inputs[k];
-      if (!this._attrErrors.has(k)) {
-        range.value = String(this['_' + k]);
-        if (this.shadowRoot.activeElement !== box) box.value = String(this['_' + k]);
-      }
-    }
-    const eb = this._inputs.eps.box;
-    if (!this._attrErrors.has('eps') && this.shadowRoot.activeElement !== eb) eb.value = String(this._eps);
-  }
-
-  // ---- drawing (a pure function of state and axes) -----------------------
-  render() {
-    const errors = [...this._attrErrors.values()];
-    if (this._coreError) errors.push(this._coreError);
-    this._error.textContent = errors.join(' ');
-    this._wrap.classList.toggle('has-error', errors.length > 0);
-    const s = this._state;
-    if (!s || !s.current || !this._axes) return;
-    const d = s.vector.length;
-    if (!this._layout || this._layout.d !== d) this._buildLayout(d);
-    const L = this._layout;
-    for (const p of PANELS) {
-      const axis = p === 'input' ? this._axes.input : this._axes.output;
-      const panel = L.panels[p];
-      const [lo, hi] = axis.domain;
-      const y = (v) => MARGIN.top + ((hi - v) / (hi - lo)) * L.plotH;
-      panel.zero.setAttribute('y1', y(0));
-      panel.zero.setAttribute('y2', y(0));
-      this._drawTicks(panel, axis, y, p === 'input' || p === 'l2' || this._columns === 2);
-      for (let i = 0; i < d; i++) {
-        for (const [kind, values] of [['reference', s.reference[p]], ['current', s.current[p]]]) {
-          const rect = panel.bars[kind][i];
-          const v = values[i];
-          const top = Math.min(y(v), y(0));
-          rect.setAttribute('y', top.toFixed(2));
-          rect.setAttribute('height', Math.abs(y(v) - y(0)).toFixed(2));
-          rect.dataset.value = String(v);
-        }
-      }
-    }
-    this._renderTable(s);
-    this._desc.textContent = this._describe(s);
-  }
-
-  _buildLayout(d) {
-    const cols = this._columns;
-    const W = cols === 4 ? 760 : 400;
-    const pw = W / cols;
-    const rows = Math.ceil(PANELS.length / cols);
-    this._svg.setAttribute('viewBox', `0 0 ${W} ${rows * PANEL_H}`);
+  _buildChart(d, W) {
+    const { H, boxes } = this._boxes(W);
+    this._svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     this._svg.replaceChildren();
-    const plotW = pw - MARGIN.left - MARGIN.right;
-    const plotH = PANEL_H - MARGIN.top - MARGIN.bottom;
     const panels = {};
-    PANELS.forEach((p, k) => {
-      const g = el('g', { class: `panel ${p}`, part: 'panel', transform: `translate(${(k % cols) * pw},${Math.floor(k / cols) * PANEL_H})` });
-      g.dataset.panel = p;
-      g.append(el('text', { class: 'title', x: MARGIN.left, y: 14 }, this.t(p)));
-      g.append(el('text', { class: 'subtitle', x: MARGIN.left, y: 25 }, p === 'input' ? this.t('ownAxis') : this.t('sharedAxis')));
+    for (const b of boxes) {
+      const x0 = b.x + b.left, x1 = b.x + b.w - 8, y0 = b.y + 40, y1 = b.y + b.h - 22;
+      const g = el('g', { class: `panel ${b.p}`, part: 'panel' });
+      g.dataset.panel = b.p;
+      const deco = el('g', { 'aria-hidden': 'true' });
+      deco.append(
+        el('text', { class: 'title', x: x0, y: b.y + 15 }, this.t(b.p)),
+        el('text', { class: 'subtitle', x: x0, y: b.y + 30 }, this.t(b.p === 'input' ? 'ownAxis' : 'sharedAxis')),
+      );
       const axis = el('g', { class: 'axis', part: 'axis' });
-      const zero = el('line', { class: 'zero', x1: MARGIN.left, x2: MARGIN.left + plotW });
-      const bars = { reference: [], current: [] };
-      const gw = plotW / d;
+      const zero = el('line', { class: 'zero', x1: x0, x2: x1 });
+      const gw = (x1 - x0) / d;
       const bw = Math.min(gw * 0.36, 28);
+      const bars = { reference: [], current: [] };
       const barsG = el('g');
+      const every = labelEvery(gw, d);
+      const centers = [];
       for (let i = 0; i < d; i++) {
-        const cx = MARGIN.left + gw * (i + 0.5);
+        const cx = x0 + gw * (i + 0.5);
+        centers.push(cx);
         for (const [kind, x] of [['reference', cx - bw - 1], ['current', cx + 1]]) {
-          const r = el('rect', { class: `bar ${kind} ${p} animated`, part: `bar-${kind}`, x: x.toFixed(2), width: bw.toFixed(2), rx: 2 });
+          const r = el('rect', { class: `bar ${kind} ${b.p} animated`, part: `bar-${kind}`, x: x.toFixed(2), width: bw.toFixed(2), rx: 2, y: y1, height: 0 });
           r.dataset.index = String(i);
           bars[kind].push(r);
           barsG.append(r);
         }
-        if (d <= 12) g.append(el('text', { class: 'coord', x: cx, y: PANEL_H - 8, 'text-anchor': 'middle' }, this.t('coordinate', { i: i + 1 })));
+        if (i % every === 0) deco.append(el('text', { class: 'coord', x: cx.toFixed(2), y: b.y + b.h - 7, 'text-anchor': 'middle' }, this.t('coordinate', { i: i + 1 })));
       }
-      g.append(axis, barsG, zero);
+      deco.append(axis, barsG, zero);
+      g.append(deco);
+      const panel = { g, axis, zero, bars, x0, x1, y0, y1, labels: b.labels, gw, bw, centers };
+      if (b.p === 'input') panel.handles = this._buildHandles(g, panel, d);
       this._svg.append(g);
-      panels[p] = { g, axis, zero, bars, plotW };
-    });
-    this._layout = { d, panels, plotH, cols };
+      panels[b.p] = panel;
+    }
+    this._layout = { key: `${d}|${W}`, panels };
   }
 
-  _drawTicks(panel, axis, y, labels) {
-    const key = axis.ticks.join(',') + (labels ? 'L' : '') + this.lang;
-    if (panel.tickKey === key) return;
-    panel.tickKey = key;
-    panel.axis.replaceChildren();
-    for (const t of axis.ticks) {
-      panel.axis.append(el('line', { x1: MARGIN.left - 4, x2: MARGIN.left + panel.plotW, y1: y(t), y2: y(t) }));
-      if (labels) panel.axis.append(el('text', { x: MARGIN.left - 7, y: y(t) + 4, 'text-anchor': 'end' }, this.fmt(t, 3)));
+  /** One draggable, focusable handle per coordinate of the original vector (the gray input bars). */
+  _buildHandles(g, panel, d) {
+    const box = el('g', { class: 'handles' });
+    const handles = [];
+    for (let i = 0; i < d; i++) {
+      const h = el('g', { class: 'handle', part: 'handle', tabindex: 0, role: 'slider', 'aria-valuemin': -COORD_LIMIT, 'aria-valuemax': COORD_LIMIT, 'aria-orientation': 'vertical' });
+      const left = panel.centers[i] - panel.gw / 2;
+      const hit = el('rect', { class: 'hit', x: left.toFixed(2), width: panel.gw.toFixed(2), height: 36 });
+      const knobX1 = panel.centers[i] - panel.bw - 4, knobX2 = panel.centers[i] + 2;
+      const knob = el('line', { class: 'knob', x1: knobX1.toFixed(2), x2: knobX2.toFixed(2) });
+      const ring = el('rect', { class: 'ring', x: (knobX1 - 4).toFixed(2), width: (knobX2 - knobX1 + 8).toFixed(2), height: 14, rx: 4 });
+      h.append(hit, ring, knob);
+      h.addEventListener('keydown', (e) => this._onKey(e, i));
+      h.addEventListener('pointerdown', (e) => this._onPointerDown(e, i, h));
+      box.append(h);
+      handles.push({ h, hit, knob, ring });
+    }
+    g.append(box);
+    return handles;
+  }
+
+  _setCoordinate(i, value) {
+    const v = Math.min(COORD_LIMIT, Math.max(-COORD_LIMIT, snap(value)));
+    const vector = [...this._values.vector];
+    if (vector[i] === v) return;
+    vector[i] = v;
+    this.setByUser('vector', vector);
+  }
+
+  _onKey(e, i) {
+    const delta = { ArrowUp: COORD_STEP, ArrowRight: COORD_STEP, ArrowDown: -COORD_STEP, ArrowLeft: -COORD_STEP, PageUp: 1, PageDown: -1 }[e.key];
+    if (delta === undefined || !this._state) return;
+    e.preventDefault();
+    this._setCoordinate(i, this._values.vector[i] + delta);
+  }
+
+  _onPointerDown(e, i, h) {
+    if (!this._state || e.button > 0) return;
+    e.preventDefault();
+    h.focus({ preventScroll: true });
+    try {
+      h.setPointerCapture(e.pointerId);
+    } catch {
+      // a synthetic event has no active pointer to capture; moves over the handle still work
+    }
+    // value per CSS pixel on the input axis at the start of the drag (1 user unit = 1 px, see fit)
+    const [lo, hi] = this._state.axes.input.domain;
+    const panel = this._layout.panels.input;
+    const perPx = (hi - lo) / (panel.y1 - panel.y0);
+    const start = { y: e.clientY, value: this._values.vector[i] };
+    const move = (ev) => this._setCoordinate(i, start.value - (ev.clientY - start.y) * perPx);
+    const end = () => {
+      h.removeEventListener('pointermove', move);
+      h.removeEventListener('pointerup', end);
+      h.removeEventListener('pointercancel', end);
+      h.classList.remove('dragging');
+    };
+    h.classList.add('dragging');
+    h.addEventListener('pointermove', move);
+    h.addEventListener('pointerup', end);
+    h.addEventListener('pointercancel', end);
+  }
+
+  _drawChart(s) {
+    const d = s.vector.length;
+    const W = this.fit(this._svg, 760, 1);
+    if (!this._layout || this._layout.key !== `${d}|${W}`) this._buildChart(d, W);
+    else this._svg.setAttribute('viewBox', `0 0 ${W} ${this._boxes(W).H}`);
+    for (const p of PANELS) {
+      const panel = this._layout.panels[p];
+      const axis = p === 'input' ? s.axes.input : s.axes.output;
+      const y = linear(axis.domain, [panel.y1, panel.y0]);
+      const y0 = y(0);
+      panel.zero.setAttribute('y1', y0.toFixed(2));
+      panel.zero.setAttribute('y2', y0.toFixed(2));
+      panel.axis.replaceChildren();
+      for (const t of axis.ticks) {
+        panel.axis.append(el('line', { x1: panel.x0 - 4, x2: panel.x1, y1: y(t).toFixed(2), y2: y(t).toFixed(2) }));
+        if (panel.labels) panel.axis.append(el('text', { x: panel.x0 - 7, y: (y(t) + 4).toFixed(2), 'text-anchor': 'end' }, this.tick(t)));
+      }
+      for (const [kind, values] of [['reference', s.reference[p]], ['current', s.current[p]]]) {
+        values.forEach((v, i) => {
+          const rect = panel.bars[kind][i];
+          rect.setAttribute('y', Math.min(y(v), y0).toFixed(2));
+          rect.setAttribute('height', Math.abs(y(v) - y0).toFixed(2));
+          rect.dataset.value = String(v);
+        });
+      }
+      if (panel.handles) {
+        panel.handles.forEach(({ h, hit, knob, ring }, i) => {
+          const yv = y(s.reference.input[i]);
+          hit.setAttribute('y', (yv - 18).toFixed(2));
+          knob.setAttribute('y1', yv.toFixed(2));
+          knob.setAttribute('y2', yv.toFixed(2));
+          ring.setAttribute('y', (yv - 7).toFixed(2));
+          h.setAttribute('aria-valuenow', String(s.vector[i]));
+          h.setAttribute('aria-valuetext', this.num(s.vector[i]));
+          h.setAttribute('aria-label', this.t('handleLabel', { i: i + 1, value: this.num(s.vector[i]) }));
+        });
+      }
     }
   }
 
-  _renderTable(s) {
+  _drawSteps(s) {
+    const d = s.vector.length;
+    const H = 170, left = 42, right = 8, top = 10, bottom = 22;
+    const W = this.fit(this._stepSvg, 760, H);
+    if (!this._stepLayout || this._stepLayout.key !== `${d}|${W}`) {
+      this._stepSvg.replaceChildren();
+      const x0 = left, x1 = W - right;
+      const gw = (x1 - x0) / d;
+      const bw = Math.min(gw * 0.3, 30);
+      const axis = el('g', { class: 'axis' });
+      const zero = el('line', { class: 'zero', x1: x0, x2: x1 });
+      const meanG = el('g', { class: 'mean-anim' });
+      const meanLine = el('line', { class: 'mean-line', x1: x0, x2: x1, y1: 0, y2: 0 });
+      const meanLabel = el('text', { class: 'mean-label', x: x1, y: -5, 'text-anchor': 'end' });
+      meanG.append(meanLine, meanLabel);
+      const before = [], now = [];
+      const barsG = el('g');
+      const every = labelEvery(gw, d);
+      for (let i = 0; i < d; i++) {
+        const cx = x0 + gw * (i + 0.5);
+        const b = el('rect', { class: 'step-bar before step-anim', x: (cx - bw - 1).toFixed(2), width: bw.toFixed(2), rx: 2, y: H - bottom, height: 0 });
+        const n = el('rect', { class: 'step-bar now step-anim', x: (cx + 1).toFixed(2), width: bw.toFixed(2), rx: 2, y: H - bottom, height: 0 });
+        before.push(b);
+        now.push(n);
+        barsG.append(b, n);
+        if (i % every === 0) this._stepSvg.append(el('text', { class: 'coord', x: cx.toFixed(2), y: H - 7, 'text-anchor': 'middle' }, this.t('coordinate', { i: i + 1 })));
+      }
+      this._stepSvg.append(axis, barsG, zero, meanG);
+      this._stepLayout = { key: `${d}|${W}`, axis, zero, meanG, meanLabel, before, now, x0, x1 };
+    }
+    const L = this._stepLayout;
+    const st = s.steps;
+    const axis = s.step === 2 ? s.axes.dividing : s.axes.centering;
+    const y = linear(axis.domain, [H - bottom, top]);
+    const y0 = y(0);
+    L.zero.setAttribute('y1', y0.toFixed(2));
+    L.zero.setAttribute('y2', y0.toFixed(2));
+    L.axis.replaceChildren();
+    for (const t of axis.ticks) {
+      L.axis.append(el('line', { x1: L.x0 - 4, x2: L.x1, y1: y(t).toFixed(2), y2: y(t).toFixed(2) }));
+      L.axis.append(el('text', { x: L.x0 - 7, y: (y(t) + 4).toFixed(2), 'text-anchor': 'end' }, this.tick(t)));
+    }
+    // gray: the vector before this step; colored: after it
+    const beforeValues = s.step === 0 ? null : s.step === 1 ? s.input : st.centered;
+    const nowValues = s.step === 0 ? s.input : s.step === 1 ? st.centered : st.output;
+    for (let i = 0; i < d; i++) {
+      const setBar = (rect, v) => {
+        rect.setAttribute('y', Math.min(y(v), y0).toFixed(2));
+        rect.setAttribute('height', Math.abs(y(v) - y0).toFixed(2));
+        rect.dataset.value = String(v);
+      };
+      setBar(L.now[i], nowValues[i]);
+      L.now[i].classList.toggle('at-input', s.step === 0);
+      if (beforeValues) setBar(L.before[i], beforeValues[i]);
+      else setBar(L.before[i], 0);
+    }
+    // the mean as a dashed line (steps 0 and 1: what is subtracted)
+    L.meanG.style.display = s.step === 2 ? 'none' : '';
+    L.meanG.setAttribute('transform', `translate(0,${y(st.mean).toFixed(2)})`);
+    L.meanLabel.textContent = this.t('meanLabel', { mean: this.num(st.mean) });
+    this._stepLegend.hidden = s.step === 0; // nothing is "before" the input
+  }
+
+  /** The readout: one row per coordinate, one column per panel, and the distances in the last row. */
+  _drawTable(s) {
     const d = s.vector.length;
     const caption = el('caption', {}, this.t('tableCaption'));
-    const head = el('tr', {}, undefined);
-    head.append(el('th', { scope: 'col' }, this.t('panelColumn')));
-    for (let i = 0; i < d; i++) head.append(el('th', { scope: 'col' }, this.t('coordinate', { i: i + 1 })));
+    const thead = el('thead');
+    const head = el('tr');
+    head.append(el('th', { scope: 'col' }, this.t('coordinateColumn')));
+    for (const p of PANELS) head.append(el('th', { scope: 'col' }, this.t(p)));
+    thead.append(head);
     const body = el('tbody');
-    for (const p of PANELS) {
+    for (let i = 0; i < d; i++) {
       const tr = el('tr');
-      tr.append(el('th', { scope: 'row' }, this.t(p)));
-      for (let i = 0; i < d; i++) {
-        const td = el('td', {}, this.fmt(s.current[p][i]) + ' ');
-        td.append(el('span', { class: 'ref' }, `(${this.fmt(s.reference[p][i])})`));
+      tr.append(el('th', { scope: 'row' }, this.t('coordinate', { i: i + 1 })));
+      for (const p of PANELS) {
+        const td = el('td', { class: 'value' }, this.num(s.current[p][i]));
+        td.dataset.panel = p;
+        td.append(el('span', { class: 'ref' }, `(${this.num(s.reference[p][i])})`));
         tr.append(td);
       }
       body.append(tr);
     }
-    this._table.replaceChildren(caption, el('thead'), body);
-    this._table.querySelector('thead').append(head);
-  }
-
-  _describe(s) {
-    const same = [];
-    const diff = [];
-    for (const p of PANELS.slice(1)) {
-      const moved = s.current[p].some((v, i) => Math.abs(v - s.reference[p][i]) > 1e-4);
-      (moved ? diff : same).push(this.t(p));
+    const last = el('tr', { class: 'distance' });
+    last.append(el('th', { scope: 'row' }, this.t('changeColumn')), el('td'));
+    for (const p of OUTPUTS) {
+      const td = el('td', { class: 'change' }, this.num(s.change[p]));
+      td.dataset.panel = p;
+      last.append(td);
     }
-    const join = (names) => (names.length <= 2 ? names.join(this.t('and')) : names.slice(0, -1).join(this.t('listSep')) + this.t('and') + names.at(-1));
-    const parts = [];
-    if (same.length) parts.push(this.t('unchanged', { names: join(same) }));
-    if (diff.length) parts.push(this.t('changed', { names: join(diff) }));
-    const list = (a) => a.map((v) => this.fmt(v)).join(', ');
-    return `${this.t('describeInput', { values: list(s.input), scale: this.fmt(s.scale), vector: list(s.vector), offset: this.fmt(s.offset) })} ${parts.join(this.t('sentenceSep'))}${this.t('end')}`;
+    body.append(last);
+    this._table.replaceChildren(caption, thead, body);
   }
 }
-NlBarCompare.attributeProperties({
-  vector: ['vector', (el) => el._vector],
-  scale: ['scale', (el) => el._scale],
-  offset: ['offset', (el) => el._offset],
-  eps: ['eps', (el) => el._eps],
-});
+NlBarCompare.defineProperties();
