@@ -35,7 +35,7 @@ function measure(el) {
   }
   const box = el.getBoundingClientRect();
   const wide = [...root.querySelectorAll('*')].filter((e) => {
-    if (!e.getClientRects().length) return false;
+    if (!e.getClientRects().length || e.closest('[clip-path]')) return false; // clipped drawing shows only inside its clip
     // inside a box that scrolls horizontally on purpose (code, wide tables) is fine
     for (let p = e.parentElement; p; p = p.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return false;
     const r = e.getBoundingClientRect();
