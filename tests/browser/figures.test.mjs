@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openPage, setup, shotsDir } from './helpers.mjs';
+import { figureHelpers, openPage, setup, shotsDir } from './helpers.mjs';
 
 let env, page, problems;
 before(async () => {
@@ -13,12 +13,7 @@ before(async () => {
 });
 after(() => env.close());
 
-async function ready(tag) {
-  await page.locator(tag).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => document.querySelector(t)?.state && !document.querySelector(t).state.error, tag);
-  return page.locator(tag);
-}
-const state = (tag) => page.evaluate((t) => JSON.parse(JSON.stringify(document.querySelector(t).state)), tag);
+const { ready, state } = figureHelpers(() => page);
 const text = (tag, sel) => page.locator(tag).locator(sel).first().textContent();
 const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg ?? ''} ${a} vs ${b}`);
 const set = (tag, attrs) => page.evaluate(([t, a]) => {

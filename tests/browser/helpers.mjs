@@ -34,3 +34,23 @@ export async function openPage(browser, url, options = {}) {
   await page.goto(url);
   return { page, context, problems };
 }
+
+/** The twelve figures' tags. */
+export const FIGURE_TAGS = ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes', 'nl-softmax-sharpness', 'nl-residual-turn', 'nl-dk-scaling',
+  'nl-batch-dependence', 'nl-adaln', 'nl-spectral', 'nl-l2-jacobian', 'nl-prepost-norm', 'nl-whitening'];
+
+/**
+ * Figure helpers on the page `getPage()` returns (a test file opens it in
+ * before()): ready(tag) scrolls the first such figure into view and waits
+ * until it has drawn without error; state(tag) is a plain copy of its state.
+ */
+export function figureHelpers(getPage) {
+  return {
+    async ready(tag) {
+      await getPage().locator(tag).scrollIntoViewIfNeeded();
+      await getPage().waitForFunction((t) => document.querySelector(t)?.state && !document.querySelector(t).state.error, tag);
+      return getPage().locator(tag);
+    },
+    state: (tag) => getPage().evaluate((t) => JSON.parse(JSON.stringify(document.querySelector(t).state)), tag),
+  };
+}

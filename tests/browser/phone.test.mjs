@@ -4,10 +4,9 @@
 // comfortable touch target.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, setup } from './helpers.mjs';
+import { FIGURE_TAGS, openPage, setup } from './helpers.mjs';
 
-const TAGS = ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes', 'nl-softmax-sharpness', 'nl-residual-turn', 'nl-dk-scaling',
-  'nl-batch-dependence', 'nl-adaln', 'nl-spectral', 'nl-l2-jacobian', 'nl-prepost-norm', 'nl-whitening'];
+const TAGS = FIGURE_TAGS;
 
 let env;
 before(async () => {

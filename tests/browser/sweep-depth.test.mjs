@@ -4,7 +4,7 @@
 // against hand-derived values. Plus bad attributes and a 360 px phone check.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, setup } from './helpers.mjs';
+import { figureHelpers, openPage, setup } from './helpers.mjs';
 
 let env, page, problems;
 before(async () => {
@@ -13,12 +13,7 @@ before(async () => {
 });
 after(() => env.close());
 
-async function ready(tag) {
-  await page.locator(tag).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => document.querySelector(t)?.state && !document.querySelector(t).state.error, tag);
-  return page.locator(tag);
-}
-const state = (tag) => page.evaluate((t) => JSON.parse(JSON.stringify(document.querySelector(t).state)), tag);
+const { ready, state } = figureHelpers(() => page);
 const desc = (tag) => page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.description').textContent, tag);
 const errorText = (tag) => page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.error').textContent, tag);
 // The test's own formatters (en): n significant digits, as the figures promise.

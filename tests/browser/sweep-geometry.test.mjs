@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { openPage, setup, shotsDir } from './helpers.mjs';
+import { figureHelpers, openPage, setup, shotsDir } from './helpers.mjs';
 
 const TAGS = ['nl-residual-turn', 'nl-l2-jacobian', 'nl-spectral', 'nl-whitening'];
 let env, page, problems;
@@ -19,12 +19,7 @@ before(async () => {
 after(() => env.close());
 
 // ---- helpers ---------------------------------------------------------------------
-async function ready(tag) {
-  await page.locator(tag).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => document.querySelector(t)?.state && !document.querySelector(t).state.error, tag);
-  return page.locator(tag);
-}
-const state = (tag) => page.evaluate((t) => JSON.parse(JSON.stringify(document.querySelector(t).state)), tag);
+const { ready, state } = figureHelpers(() => page);
 const texts = (tag) => page.evaluate((t) => {
   const r = document.querySelector(t).shadowRoot;
   return {
