@@ -281,7 +281,12 @@ button { min-height: 36px; }
     this._pitch = Math.round(pitch * 100) / 100;
     if (!this._state) return;
     this._state = Object.freeze({ ...this._state, yaw: this._yaw, pitch: this._pitch });
-    this.draw(this._state);
+    this._turning = true;
+    try {
+      this.draw(this._state);
+    } finally {
+      this._turning = false;
+    }
   }
 
   _resetView() {
@@ -359,9 +364,14 @@ button { min-height: 36px; }
   // ---- drawing -------------------------------------------------------------------------
   draw(s) {
     const svg = this._svg;
-    let W = this.fit(svg, 460, 340);
-    const H = Math.round(Math.min(340, Math.max(240, W * 0.74)));
-    W = this.fit(svg, 460, H);
+    // Measured once per draw, not per frame of a rotation (a layout of the
+    // article page costs milliseconds); the base redraws on width changes.
+    if (!this._turning || !this._size) {
+      const w0 = Math.round(svg.getBoundingClientRect().width) || 460;
+      const H = Math.round(Math.min(340, Math.max(240, w0 * 0.74)));
+      this._size = { W: this.fit(svg, 460, H), H };
+    }
+    const { W, H } = this._size;
     const [B, T, D] = s.shape;
     const yaw = (s.yaw * Math.PI) / 180, pitch = (s.pitch * Math.PI) / 180;
     const cy = Math.cos(yaw), sy = Math.sin(yaw), cp = Math.cos(pitch), sp = Math.sin(pitch);
