@@ -125,7 +125,7 @@ test('arrow keys rotate the view and leave the group alone', async () => {
   const x1 = await page.locator('nl-axis-cube').locator('circle.point').first().getAttribute('cx');
   assert.notEqual(x0, x1, 'the points moved on screen');
   await page.locator('nl-axis-cube').getByRole('button', { name: 'Reset view' }).click();
-  await page.waitForFunction(() => document.querySelector('nl-axis-cube').state.yaw === -38);
+  await page.waitForFunction(() => document.querySelector('nl-axis-cube').state.yaw === -18 && document.querySelector("nl-axis-cube").state.pitch === 20);
 });
 
 test('dragging rotates; clicking a point picks the element', async () => {

@@ -6,9 +6,11 @@
 //   the default's last axis has the divisors 1, 2, 3, 6, so GroupNorm has
 //   several G to show), method (batch_norm | layer_norm | rms_norm |
 //   instance_norm | group_norm; layer_norm), num-groups (G for GroupNorm,
-//   1..12; 1), index ("0,1,2": the chosen element; clamped into the shape),
-//   reading (sequence: axes [B, T, d] = sequences, tokens, features | image:
-//   axes [N, HW, C] = images, flattened positions, channels), lang (en | zh).
+//   1..12; 1; one the core refuses for this shape keeps the last good drawing
+//   with a localized message naming the G it accepts), index ("0,1,2": the
+//   chosen element, each 0..11; clamped into the shape), reading (sequence:
+//   axes [B, T, d] = sequences, tokens, features | image: axes [N, HW, C] =
+//   images, flattened positions, channels), lang (en | zh).
 // Properties: shape, method, numGroups, index, reading (lists as number[]);
 //   state (read-only, frozen): {shape, method, numGroups, index (clamped),
 //   reading, members ([b, t, d] triples, sorted, from the core), axes (the
@@ -16,31 +18,36 @@
 //   differ), partial (those of them the group covers only in part), geometry
 //   ('point' | 'line' | 'plane' | 'block'), groupCount (how many such groups
 //   the tensor has), groupSize (members per group), channelsPerGroup
-//   (GroupNorm's D/G, else null), measure ('mean_var' | 'mean_square'), groupChoices (the G
-//   the core accepts for this shape), yaw, pitch (degrees), error}.
+//   (GroupNorm's D/G, else null), measure ('mean_var' | 'mean_square'),
+//   groupChoices (the G the core accepts for this D), yaw, pitch (degrees;
+//   -18 and 20 at first and after "Reset view"), error}.
 // Events: change — after the reader picks a method, G, reading or element,
 //   rotates the view or resets it (never after programmatic sets).
 // Keyboard: the view is focusable; arrow keys rotate it (Shift: small steps).
-//   The method, G and reading are selects, the element three number inputs
-//   (arrow keys step them); "Reset view" restores the angle.
+//   Method, G (only the values the core accepts) and reading are selects;
+//   the element is three number inputs (arrow keys step them); "Reset view"
+//   restores the angle (animated unless prefers-reduced-motion).
 // Pointer: a horizontal drag on the view turns the grid (mouse: vertical drag
 //   tilts it); on touch, vertical swipes scroll the page (touch-action: pan-y
 //   on the view only). Clicking or tapping a point chooses it (the front-most
 //   point under the pointer, else the nearest within a finger's reach).
+// Drawing: points far to near (painter's order); the chosen element last,
+//   larger and outlined, so no point hides it.
 // CSS custom properties: --nl-group (members of the chosen element's group),
 //   --nl-chosen (the chosen element), --nl-reference (the other elements),
 //   --nl-muted (axes), and the shared --nl-* theme.
 // Parts: figure, controls, select, number, button, view, point, description,
 //   error.
 // Ops used: reduction_group (the members), core.describe (group count and
-//   the statistics measured), reduction_group probes for the G choices (the
-//   G the core accepts). No group is computed here: the view is presentation
-//   only (a rotation and an orthographic projection, painter's order).
+//   size, the statistics measured, GroupNorm's channels per group), and
+//   reduction_group probes for the G choices (the G the core accepts). No
+//   group is computed here: the view is presentation only (a rotation and an
+//   orthographic projection).
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 
 const METHODS = ['batch_norm', 'layer_norm', 'rms_norm', 'instance_norm', 'group_norm'];
-const VIEW = { yaw: -38, pitch: 24 };
+const VIEW = { yaw: -18, pitch: 20 };
 const MAX_SIDE = 12;
 const AXES = { sequence: ['B', 'T', 'd'], image: ['N', 'HW', 'C'] };
 // core.describe takes each op's own layout: LayerNorm and RMSNorm reduce the
