@@ -103,7 +103,8 @@ test('bad attributes show a message in place and the figure recovers (vector, sh
   for (const [tag, attr, bad, good, pattern] of [
     ['nl-bar-compare', 'vector', 'a,b', '1,2,3', /at least two numbers/],
     ['nl-axis-cube', 'shape', '0,3,4', '3,4,5', /shape must be three whole numbers/],
-    ['nl-axis-cube', 'num-groups', '7', '5', /num_groups \(7\) must divide the channel count C \(5\)/],
+    // the core's not_divisible, told in the reader's terms with the G it accepts
+    ['nl-axis-cube', 'num-groups', '7', '5', /G = 7 does not\. Choose G from 1, 5\./],
   ]) {
     const msg = await run(async ([t, a, b]) => {
       const el = document.querySelector(t);

@@ -158,7 +158,7 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
       await page.waitForFunction((t) => document.querySelector(t)?.state, tag, { timeout: 20000 });
     }
     const s = await page.evaluate(() => document.querySelector('nl-axis-cube').state);
-    assert.equal(s.members.length, 12, 'BatchNorm group of a 3x4x5 tensor');
+    assert.equal(s.members.length, 12, 'BatchNorm group of the default 3x4x6 tensor: one channel over B x T');
     assert.deepEqual(errors, []);
     await page.close();
   } finally {

@@ -120,13 +120,13 @@ button { min-height: 36px; }
   }
 
   /**
-   * A core error in the reader's language. A G the core refuses for this D is
-   * named with the G it accepts (the core's message is English and has no
-   * code yet); anything else goes the base's way (error_<code>, coreError).
+   * A core error in the reader's language. A G the core refuses for this D
+   * (code not_divisible) is named with the G it accepts; anything else goes
+   * the base's way (error_<code>, coreError).
    */
   coreMessage(e) {
     const v = this._values;
-    if (this._core && v.method === 'group_norm') {
+    if (this._core && e?.code === 'not_divisible' && v.method === 'group_norm') {
       const choices = this.groupChoices(this._core, v.shape[2]);
       if (!choices.includes(v.numGroups)) {
         return this.t('groupsInvalid', { g: this.fmt(v.numGroups), d: this.fmt(v.shape[2]), axis: this.axisNames(v.reading)[2], choices: this.list(choices) });
