@@ -32,8 +32,14 @@ export interface BarCompareState {
   offset: number;
   eps: number;
   input: number[];
+  step: 0 | 1 | 2;
   reference: BarPanels;
   current: BarPanels;
+  /** Each output's distance from the original vector's output. */
+  change: { l2: number; layer_norm: number; rms_norm: number };
+  /** LayerNorm's pieces for the current input. */
+  steps: { mean: number; variance: number; centered: number[]; output: number[] };
+  axes: Record<'input' | 'output' | 'centering' | 'dividing', { domain: number[]; ticks: number[] }>;
   /** The message shown in the figure when the core rejected the input, else null. */
   error: string | null;
 }
@@ -51,6 +57,7 @@ export class NlBarCompare extends NlElement {
   scale: number;
   offset: number;
   eps: number;
+  step: 0 | 1 | 2;
   addEventListener<K extends keyof HTMLElementEventMap>(
     type: K, listener: (this: NlBarCompare, ev: HTMLElementEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions,
   ): void;
@@ -68,6 +75,18 @@ export interface AxisCubeState {
   /** [b, t, d] of every element sharing statistics with `index`, sorted. */
   members: Array<[number, number, number]>;
   reading: 'sequence' | 'image';
+  /** The three axis names of the reading: ['B', 'T', 'd'] or ['N', 'HW', 'C']. */
+  axes: [string, string, string];
+  /** Axes along which members differ, and those of them the group covers only in part. */
+  varying: string[];
+  partial: string[];
+  geometry: 'point' | 'line' | 'plane' | 'block';
+  groupCount: number;
+  groupSize: number;
+  channelsPerGroup: number | null;
+  measure: 'mean_var' | 'mean_square';
+  /** The G the core accepts for this D. */
+  groupChoices: number[];
   yaw: number;
   pitch: number;
   error: string | null;
@@ -136,6 +155,8 @@ interface Pair { a: number[]; b: number[] }
 
 export interface SoftmaxSharpnessState {
   scores: number[]; factor: number; scaled: number[]; weights: number[]; reference: number[]; top: number;
+  /** Every key whose weight equals the largest (ties are reported together). */
+  leaders: number[];
   gap: number | null; curve: { gaps: number[]; weights: number[]; domain: number[]; ticks: number[] } | null; error: string | null;
 }
 /** <nl-softmax-sharpness>: scores under a common scale; the two-key sigmoid. */
@@ -156,11 +177,18 @@ export interface DkScalingState {
 export class NlDkScaling extends NlFigure<DkScalingState> { dk: number; mode: 'raw' | 'scaled' | 'qk_norm'; g: number; seed: number }
 
 export interface BatchDependenceState {
-  example: number[]; momentum: number; batches: number[][]; train: number[][]; eval: number[][];
-  batchStats: Array<{ mean: number[]; var: number[] }>; running: { mean: number[]; var: number[] }; steps: number; error: string | null;
+  batch: number[]; companions: number[]; chosen: number; momentum: number; eps: number;
+  /** Rows of batch 1 and of batch 2, each [[f1, f2], ...]. */
+  rows: number[][][]; train: number[][][]; eval: number[][][];
+  chosenRow: [number, number]; chosenTrain: number[][]; chosenEval: number[][];
+  running: { mean: number[]; var: number[] };
+  /** True while the running statistics are still mean 0, variance 1. */
+  initial: boolean;
+  batchStats: Array<{ mean: number[]; var: number[]; unbiased: number[] }>; steps: number;
+  domain: number[]; ticks: number[]; clipped: boolean[][]; error: string | null;
 }
 /** <nl-batch-dependence>: BatchNorm in training and evaluation, running statistics. */
-export class NlBatchDependence extends NlFigure<BatchDependenceState> { example: number[]; momentum: number }
+export class NlBatchDependence extends NlFigure<BatchDependenceState> { batch: number[]; companions: number[]; chosen: number; momentum: number }
 
 export interface AdalnState {
   features: number[]; scale: number[]; shift: number[]; gate: number; normalized: number[]; modulated: number[]; output: number[]; error: string | null;
@@ -169,13 +197,15 @@ export interface AdalnState {
 export class NlAdaln extends NlFigure<AdalnState> { features: number[]; scale: number[]; shift: number[]; gate: number }
 
 export interface SpectralState {
-  matrix: number[]; steps: number; sigma: number; u: number[]; singular: number[]; normalizedSingular: number[]; error: string | null;
+  matrix: number[]; steps: number; sigma: number; u: number[]; singular: number[]; normalizedSingular: number[];
+  /** True when W/σ's longest semi-axis is within 0.001 of 1. */
+  converged: boolean; error: string | null;
 }
 /** <nl-spectral>: spectral normalization by power iteration. */
 export class NlSpectral extends NlFigure<SpectralState> { matrix: number[]; steps: number }
 
 export interface L2JacobianState {
-  x: number[]; delta: number[]; u: number[]; along: number[]; across: number[]; dy: number[]; moved: number[]; error: string | null;
+  x: number[]; delta: number[]; norm: number; gain: number; u: number[]; along: number[]; across: number[]; dy: number[]; moved: number[]; error: string | null;
 }
 /** <nl-l2-jacobian>: a change of x, split along and across x, and J·δ. */
 export class NlL2Jacobian extends NlFigure<L2JacobianState> { x: number[]; delta: number[] }

@@ -7,7 +7,7 @@
 // attributes, reflecting the reader's changes, errors shown in place, the
 // `change` event and the language switch are handled here.
 import { NlElement, el } from './base.js';
-import { bar, scale, svg, yAxis } from './plot.js';
+import { svg } from './plot.js';
 
 const toCamel = (s) => s.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 
@@ -290,20 +290,6 @@ export class NlFigure extends NlElement {
     return { [domainKey]: a.domain, [ticksKey]: a.ticks };
   }
 
-  /** A chart of bar groups, e.g. [['label key', values, 'bar-a'], ...], on one axis. */
-  groupedBars(target, title, groups, axis) {
-    const W = 640, H = 220, m = { l: 44, r: 10, t: 26, b: 34 };
-    const y = scale(axis.domain, [H - m.b, m.t]);
-    const gw = (W - m.l - m.r) / groups.length;
-    const items = [el('text', { class: 'panel-title', x: m.l, y: 14 }, title), yAxis(axis.ticks, y, m.l, W - m.r, (v) => this.fmt(v, 3))];
-    groups.forEach(([label, vals, cls], g) => {
-      const x0 = m.l + gw * g + gw * 0.2;
-      vals.forEach((v, c) => items.push(bar(x0 + c * gw * 0.32, gw * 0.28, y, v, cls)));
-      items.push(el('text', { class: 'tick', x: m.l + gw * (g + 0.5), y: H - 12, 'text-anchor': 'middle' }, this.t(label)));
-    });
-    target.replaceChildren(...items);
-  }
-
   /** A 1-D tensor. */
   static vec(data) {
     return { shape: [data.length], data };
@@ -317,7 +303,6 @@ export class NlFigure extends NlElement {
 
 /** Shared styles of the parameter-driven figures. */
 export const figureCss = `
-:host { --nl-a: var(--nl-input); --nl-b: var(--nl-layer-norm); --nl-c: var(--nl-l2); --nl-d: var(--nl-rms-norm); }
 .controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin-bottom: 8px; }
 .control { display: flex; align-items: center; gap: 6px; }
 .control input[type=range] { width: 150px; }
@@ -328,16 +313,12 @@ select { padding: 2px 6px; }
 .axis line, .grid-line { stroke: var(--nl-grid); }
 .axis text, .tick { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 .zero { stroke: var(--nl-muted); }
-.curve { fill: none; stroke: var(--nl-a); stroke-width: 2; }
-.curve.b { stroke: var(--nl-b); }
-.curve.c { stroke: var(--nl-c); }
+.curve { fill: none; stroke: var(--nl-input); stroke-width: 2; }
 .curve.ref { stroke: var(--nl-reference); stroke-dasharray: 4 3; }
-.marker { fill: var(--nl-b); stroke: var(--nl-bg); stroke-width: 1.5; }
-.dots { fill: none; stroke: var(--nl-a); stroke-linecap: round; stroke-width: 4.4; stroke-opacity: 0.5; }
-.bar-a { fill: var(--nl-a); } .bar-b { fill: var(--nl-b); } .bar-c { fill: var(--nl-c); } .bar-d { fill: var(--nl-d); }
+.marker { fill: var(--nl-chosen); stroke: var(--nl-bg); stroke-width: 1.5; }
+.dots { fill: none; stroke: var(--nl-input); stroke-linecap: round; stroke-width: 4.4; stroke-opacity: 0.5; }
 .bar-ref { fill: var(--nl-reference); }
 .arrow { stroke-width: 2.5; fill: none; }
-.arrow.a { stroke: var(--nl-a); } .arrow.b { stroke: var(--nl-b); } .arrow.c { stroke: var(--nl-c); } .arrow.d { stroke: var(--nl-d); }
 .arrow.ref { stroke: var(--nl-reference); stroke-dasharray: 5 4; }
 .label { font-size: var(--nl-label-size); }
 .numbers { font-variant-numeric: tabular-nums; font-size: 0.9em; margin: 6px 0 0; }
