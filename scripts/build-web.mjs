@@ -110,7 +110,7 @@ async function buildArticle() {
   writeFileSync(root + 'dist/math.css', [...styles].map(([style, cls]) => `.${cls}{${style}}`).join('\n') + '\n');
   // A segment break between two CJK characters (or CJK punctuation) is no space.
   const cjk = '\\u3000-\\u303f\\u3400-\\u9fff\\uff00-\\uffef';
-  html = html.replace(new RegExp(`([${cjk}])[ \\t]*\\n\\s*(?=[${cjk}])`, 'g'), '$1');
+  html = html.replace(new RegExp(`([${cjk}])[ \\t]*\\n\\s*(?=(?:<[^>]+>)*[${cjk}])`, 'g'), '$1'); // tags between count for nothing
   html = html.replace('</head>', '  <link rel="stylesheet" href="../dist/vendor/katex/katex.min.css">\n  <link rel="stylesheet" href="../dist/math.css">\n</head>');
   html = html.replace('<!doctype html>', '<!doctype html>\n<!-- Built from web/index.html by scripts/build-web.mjs: math typeset by KaTeX at build time. -->');
   writeFileSync(out, html);

@@ -59,7 +59,7 @@ void reduction_group(Call& c) {
   try {
     if (channels_first) d = describe_method(c, m, cf);
   } catch (const InputError& e) {
-    c.fail(std::string("method ") + e.what());
+    c.fail(Msg(e.code, e.argument) << "method " << e.what());  // the method's code (not_divisible, …) carried through
   }
   const std::size_t b = idx[0], t = idx[1], dd = idx[2];
   const Group& g = d.group;

@@ -83,6 +83,7 @@ test('errors are JS Errors carrying the core message, and the core stays usable'
     [() => core.run('layer_norm', { x }, { eps: {} }), /attribute eps must be/, 'invalid', ''],
     [() => core.run('layer_norm', { x: { shape: [3], data: [2, 2, 2] } }, { eps: 0 }), /zero spread and eps is 0/, 'zero_spread', 'eps'],
     [() => core.run('group_norm', { x: { shape: [1, 5, 2], data: new Array(10).fill(1) } }, { num_groups: 2 }), /must divide/, 'not_divisible', 'num_groups'],
+    [() => core.run('reduction_group', {}, { method: 'group_norm', shape: [3, 4, 5], index: [0, 0, 0], num_groups: 2 }), /method group_norm: num_groups \(2\) must divide/, 'not_divisible', 'num_groups'],
     [() => core.run('angle_between', { a: { shape: [2], data: [0, 0] }, b: { shape: [2], data: [1, 0] } }), /zero vector/, 'zero_vector', ''],
   ];
   for (const [fn, re, code, argument] of cases) {

@@ -153,6 +153,7 @@ export class NlFigure extends NlElement {
   fit(svgEl, ideal, height) {
     const W = Math.max(160, Math.round(svgEl.getBoundingClientRect?.().width || 0) || ideal);
     svgEl.setAttribute('viewBox', `0 0 ${W} ${height}`);
+    svgEl.style.height = `${height}px`; // the height never follows a width measured a moment too early
     return W;
   }
 
@@ -258,6 +259,9 @@ export class NlFigure extends NlElement {
     this._wrap.classList.toggle('has-error', errors.length > 0);
     if (!this._state) return;
     this.draw(this._state);
+    // Shown from its first drawing on: until then the figure keeps its place
+    // (figure-space.css on the article page) but nothing in it moves visibly.
+    this._wrap.classList.add('drawn');
     this._desc.textContent = errors.length ? '' : this.describe(this._state);
   }
 
@@ -303,6 +307,8 @@ export class NlFigure extends NlElement {
 
 /** Shared styles of the parameter-driven figures. */
 export const figureCss = `
+.wrap:not(.drawn) { visibility: hidden; }
+.wrap:not(.drawn) > .status, .wrap:not(.drawn) > .error { visibility: visible; }
 .controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin-bottom: 8px; }
 .control { display: flex; align-items: center; gap: 6px; }
 .control input[type=range] { width: 150px; }
