@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,7 +66,11 @@ before(async () => {
   }
   browser = await launch();
 });
-after(() => browser?.close());
+after(async () => {
+  await browser?.close();
+  await Promise.allSettled(Object.values(installs));
+  rmSync(work, { recursive: true, force: true }); // about 500 MB of node_modules
+});
 
 // ---- Astro ----------------------------------------------------------------
 
