@@ -5,7 +5,8 @@
 //      fuzz      libFuzzer over run_op: regression inputs, then FUZZ_SECONDS (30) of fuzzing
 //   3. wasm      the WASM module under Node: API tests and every conformance case
 //   4. browser   the figures in Debian's Chromium (Playwright)
-//   5. package   npm pack, a fresh Vite project built from the tarball, SSR imports
+//   5. package   npm pack, SSR imports, and sites built from the tarball: Vite, VitePress,
+//                MkDocs Material, Docusaurus, Astro
 // Prints "summary: N passed, N failed" last; exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync } from 'node:fs';

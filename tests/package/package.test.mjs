@@ -4,13 +4,14 @@
 // sites can import the entries in plain Node.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { launch } from '../../scripts/browser.mjs';
+import { devServer, serveDir } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'normlab-package-'));
@@ -54,24 +55,6 @@ test('server-rendering docs sites can import normlab and normlab/elements in pla
   assert.ok(Math.abs(r.ln[2] - Math.sqrt(1.5)) < 1e-6);
 });
 
-// A dev server (vite, vitepress dev) started in `cwd`; resolves with the URL it prints.
-function devServer(cwd, command, args) {
-  const server = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
-  let log = '';
-  const url = new Promise((resolve, reject) => {
-    const onData = (d) => {
-      log += String(d);
-      const m = log.replace(/\x1b\[[0-9;]*m/g, '').match(/Local:\s+(http:\/\/\S+)/);
-      if (m) resolve(m[1].endsWith('/') ? m[1] : m[1] + '/');
-    };
-    server.stdout.on('data', onData);
-    server.stderr.on('data', onData);
-    server.on('exit', (code) => reject(new Error(`dev server exited (${code}): ${log}`)));
-    setTimeout(() => reject(new Error(`no URL from the dev server: ${log}`)), 60000);
-  });
-  return { server, url, log: () => log };
-}
-
 /** Open `url`, wait for each figure's state; returns the page errors and the .wasm requests. */
 async function figuresRender(url, tags) {
   const page = await browser.newPage();
@@ -91,21 +74,6 @@ async function figuresRender(url, tags) {
   }
   await page.close();
   return { errors, wasm, states };
-}
-
-// Serve a folder with Python's static server; resolve with the port.
-function serveDir(dir) {
-  const server = spawn('/usr/bin/python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  const port = new Promise((resolve, reject) => {
-    const onData = (d) => {
-      const m = String(d).match(/port (\d+)/);
-      if (m) resolve(Number(m[1]));
-    };
-    server.stdout.on('data', onData);
-    server.stderr.on('data', onData);
-    setTimeout(() => reject(new Error('no port from http.server')), 10000);
-  });
-  return { server, port };
 }
 
 test('VitePress: the recipe in docs/examples/vitepress builds (server render included) and the figure renders', async () => {

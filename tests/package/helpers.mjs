@@ -1,0 +1,77 @@
+// Servers the package tests start: a site's dev server and a static server over a built folder.
+// Their timers are unref'd so a finished test file exits at once instead of waiting them out.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** The environment for the tools the tests run: no colours, no update notices, no telemetry. */
+export const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', NO_UPDATE_NOTIFIER: '1', ASTRO_TELEMETRY_DISABLED: '1' };
+
+/** Run a command; resolves with its stdout + stderr, rejects (with them) on a non-zero exit. */
+export function run(command, args, cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${out}`))));
+  });
+}
+
+/** A port nobody listens on now (for servers that take no --port 0, like docusaurus start). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/**
+ * A dev server (vite, vitepress dev, astro dev, docusaurus start) started in `cwd`, in its own process group;
+ * `url` resolves with the first URL its output matches once the server answers there (Docusaurus prints its
+ * URL before it listens). `server.kill()` stops the server, `stop()` its whole group.
+ */
+export function devServer(cwd, command, args, pattern = /Local:\s+(http:\/\/\S+)/) {
+  const server = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  const printed = new Promise((resolve, reject) => {
+    const onData = (d) => {
+      log += String(d);
+      const m = log.replace(/\x1b\[[0-9;]*m/g, '').match(pattern);
+      if (m) resolve(m[1].endsWith('/') ? m[1] : m[1] + '/');
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', onData);
+    server.on('exit', (code) => reject(new Error(`dev server exited (${code}): ${log}`)));
+    setTimeout(() => reject(new Error(`no URL from the dev server: ${log}`)), 120000).unref();
+  });
+  const url = printed.then(async (u) => {
+    for (let i = 0; i < 240; i++) {
+      if (await fetch(u).then(() => true, () => false)) return u;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error(`the dev server does not answer at ${u}: ${log}`);
+  });
+  const stop = () => {
+    try { process.kill(-server.pid); } catch { /* already gone */ }
+  };
+  return { server, url, stop, log: () => log };
+}
+
+/** Serve a folder with Python's static server; `port` resolves with its port. */
+export function serveDir(dir) {
+  const server = spawn('/usr/bin/python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = new Promise((resolve, reject) => {
+    const onData = (d) => {
+      const m = String(d).match(/port (\d+)/);
+      if (m) resolve(Number(m[1]));
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', onData);
+    setTimeout(() => reject(new Error('no port from http.server')), 10000).unref();
+  });
+  return { server, port };
+}
