@@ -34,10 +34,12 @@ function measure(el) {
   }
   const box = el.getBoundingClientRect();
   const wide = [...root.querySelectorAll('*')].filter((e) => {
-    if (!e.getClientRects().length || e.closest('[clip-path]')) return false; // clipped drawing shows only inside its clip
+    // clipped drawing shows only inside its clip; clip paths, definitions and groups are not drawn themselves
+    if (!e.getClientRects().length || e.closest('[clip-path], clipPath, defs, mask') || e.localName === 'g') return false;
     // inside a box that scrolls horizontally on purpose (code, wide tables) is fine
     for (let p = e.parentElement; p; p = p.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return false;
     const r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return false;
     return r.right > box.right + 1 || r.left < box.left - 1;
   }).map((e) => `${e.localName}.${e.getAttribute('class') ?? ''}`);
   const tiny = [...root.querySelectorAll('button, input, select, [role=slider], [tabindex="0"]')]

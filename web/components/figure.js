@@ -209,7 +209,8 @@ export class NlFigure extends NlElement {
   applyLanguage() {
     // Messages about bad attributes are written again in the new language.
     for (const key of [...this._attrErrors.keys()]) {
-      const r = this.parseValue(key, this._badText?.get(key) ?? '');
+      if (!this.constructor.params[key] || !this._badText?.has(key)) continue; // a figure's own keys are its own to redo
+      const r = this.parseValue(key, this._badText.get(key));
       if (r.error) this._attrErrors.set(key, r.error);
     }
     super.applyLanguage();
