@@ -55,7 +55,7 @@ test('connecting and disconnecting each element 1000 times releases observers, l
         }
       }
     };
-    await cycle(50); // warm-up: the shared core loads, styles are built
+    await cycle(300); // warm-up: the shared core loads, styles are built, figures fill their caches
     gc();
     const heap0 = performance.memory.usedJSHeapSize;
     const live0 = { ...window.__live };

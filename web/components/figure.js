@@ -153,7 +153,7 @@ export class NlFigure extends NlElement {
   fit(svgEl, ideal, height) {
     const W = Math.max(160, Math.round(svgEl.getBoundingClientRect?.().width || 0) || ideal);
     svgEl.setAttribute('viewBox', `0 0 ${W} ${height}`);
-    svgEl.style.height = `${height}px`; // the height never follows a width measured a moment too early
+    (this._fitted ??= new Set()).add(svgEl);
     return W;
   }
 
@@ -260,6 +260,13 @@ export class NlFigure extends NlElement {
     this._wrap.classList.toggle('has-error', errors.length > 0);
     if (!this._state) return;
     this.draw(this._state);
+    // A fitted svg is as tall as its final viewBox says (set after draw: a figure may
+    // change the height once it knows its layout), never following a width measured
+    // a moment too early.
+    for (const svgEl of this._fitted ?? []) {
+      const h = svgEl.viewBox?.baseVal?.height;
+      if (h > 0) svgEl.style.height = `${h}px`;
+    }
     // Shown from its first drawing on: until then the figure keeps its place
     // (figure-space.css on the article page) but nothing in it moves visibly.
     this._wrap.classList.add('drawn');
