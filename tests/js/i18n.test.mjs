@@ -33,10 +33,14 @@ test('placeholders are the same in both languages', () => {
 test('Chinese strings: no space between Chinese characters; a space between Chinese and Latin, digits or placeholders', () => {
   const stray = new RegExp(`[${CJK}${PUNCT}] +[${CJK}]|[${CJK}] +[${PUNCT}]`);
   const tight = new RegExp(`[${CJK}][A-Za-z0-9{]|[A-Za-z0-9}][${CJK}]`);
+  // Placeholders that the figures fill with Chinese words (训练 3 步, mean 与 variance) read as Chinese.
+  const CJK_VALUED = { axisCube: /\{stats\}/g, batchDependence: /\{steps\}/g };
   const bad = [];
-  for (const [where, s] of strings(zh)) {
-    if (stray.test(s)) bad.push(`${where}: stray space in "${s}"`);
-    if (tight.test(s)) bad.push(`${where}: no space in "${s}"`);
+  for (const [where, raw] of strings(zh)) {
+    const pattern = CJK_VALUED[where.split('.')[0]];
+    const s = pattern ? raw.replace(pattern, '字') : raw;
+    if (stray.test(s)) bad.push(`${where}: stray space in "${raw}"`);
+    if (tight.test(s)) bad.push(`${where}: no space in "${raw}"`);
   }
   assert.deepEqual(bad, []);
 });

@@ -43,6 +43,20 @@ function clipRect(id, x, y, w, h) {
   return c;
 }
 
+/**
+ * Where a label of the segment a→b goes (pixels): at fraction `at` along it,
+ * 14 px off the segment on the side away from the third corner c of the
+ * triangle, so the labels of δ, its along part and its across part never sit
+ * on each other or on an arrow. Returns [x, y].
+ */
+function outside(a, b, c, at = 0.5, gap = 14) {
+  const mx = a[0] + (b[0] - a[0]) * at, my = a[1] + (b[1] - a[1]) * at;
+  const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+  let nx = -(b[1] - a[1]) / len, ny = (b[0] - a[0]) / len;
+  if ((mx - c[0]) * nx + (my - c[1]) * ny < 0) { nx = -nx; ny = -ny; }
+  return [mx + nx * gap, my + ny * gap + 4];
+}
+
 export class NlL2Jacobian extends NlFigure {
   static catalog = 'l2Jacobian';
   static params = {
@@ -165,9 +179,9 @@ export class NlL2Jacobian extends NlFigure {
     );
     this._panels[1].plot.replaceChildren(
       ...f1.axes, clip1, inside1,
-      label('ref', (p(0) + p(s.along[0])) / 2 + 6, (q(0) + q(s.along[1])) / 2 - 6, this.t('along')),
-      label('update', (p(s.along[0]) + p(s.delta[0])) / 2 + 6, (q(s.along[1]) + q(s.delta[1])) / 2 + 14, this.t('across')),
-      label('update', p(s.delta[0]) + 12, q(s.delta[1]) - 10, 'δ'),
+      label('ref', ...outside([p(0), q(0)], [p(s.along[0]), q(s.along[1])], [p(s.delta[0]), q(s.delta[1])]), this.t('along'), 'middle'),
+      label('update', ...outside([p(s.along[0]), q(s.along[1])], [p(s.delta[0]), q(s.delta[1])], [p(0), q(0)]), this.t('across'), 'middle'),
+      label('update', ...outside([p(0), q(0)], [p(s.delta[0]), q(s.delta[1])], [p(s.along[0]), q(s.along[1])], 0.9), 'δ', 'middle'),
       title(f1, 'zoomTitle'),
     );
     this._hd.place(p(s.delta[0]), q(s.delta[1]), { toValue: (px, py) => [f1.pInv(px), f1.qInv(py)], bounds: f1.bounds },

@@ -333,7 +333,7 @@ export default {
   },
   whitening: {
     name: 'Z-scoring and ZCA whitening of a correlated point cloud',
-    mixing: 'Correlation (mixing)',
+    mixing: 'Mixing (how much feature 2 follows feature 1)',
     newSample: 'New sample',
     title_raw: 'raw',
     title_zscore: 'z-scored',

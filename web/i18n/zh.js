@@ -333,7 +333,7 @@ export default {
   },
   whitening: {
     name: '相关点云的 z-score 与 ZCA whitening',
-    mixing: '相关程度（mixing）',
+    mixing: '混合系数（feature 2 跟随 feature 1 的程度）',
     newSample: '重新采样',
     title_raw: '原始',
     title_zscore: 'z-score 之后',
