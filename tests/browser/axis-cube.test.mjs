@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openPage, setup, shotsDir } from './helpers.mjs';
+import { cubeGroup, openPage, setup, shotsDir } from './helpers.mjs';
 
 let env, page, problems;
 before(async () => {
@@ -17,22 +17,7 @@ before(async () => {
 after(() => env.close());
 
 // The group, by definition (independent of the core): which (b, t, d) share statistics with `index`.
-function expected(method, [B, T, D], [b, t, d], G) {
-  const out = [];
-  for (let bb = 0; bb < B; bb++)
-    for (let tt = 0; tt < T; tt++)
-      for (let dd = 0; dd < D; dd++) {
-        const same = {
-          batch_norm: dd === d,
-          layer_norm: bb === b && tt === t,
-          rms_norm: bb === b && tt === t,
-          instance_norm: bb === b && dd === d,
-          group_norm: bb === b && Math.floor(dd / (D / G)) === Math.floor(d / (D / G)),
-        }[method];
-        if (same) out.push([bb, tt, dd]);
-      }
-  return out;
-}
+const expected = cubeGroup;
 
 const state = () => page.evaluate(() => JSON.parse(JSON.stringify(document.querySelector('nl-axis-cube').state)));
 const drawnOrange = () =>

@@ -54,3 +54,25 @@ export function figureHelpers(getPage) {
     state: (tag) => getPage().evaluate((t) => JSON.parse(JSON.stringify(document.querySelector(t).state)), tag),
   };
 }
+
+/**
+ * The elements of a [B, T, D] tensor that share statistics with [b, t, d]
+ * under `method` (G groups for GroupNorm), written from the definitions: the
+ * tests' oracle for the cube, never the figure's code.
+ */
+export function cubeGroup(method, [B, T, D], [b, t, d], G) {
+  const out = [];
+  for (let bb = 0; bb < B; bb++)
+    for (let tt = 0; tt < T; tt++)
+      for (let dd = 0; dd < D; dd++) {
+        const same = {
+          batch_norm: dd === d,
+          layer_norm: bb === b && tt === t,
+          rms_norm: bb === b && tt === t,
+          instance_norm: bb === b && dd === d,
+          group_norm: bb === b && Math.floor(dd / (D / G)) === Math.floor(d / (D / G)),
+        }[method];
+        if (same) out.push([bb, tt, dd]);
+      }
+  return out;
+}

@@ -6,7 +6,7 @@
 // Then: invalid G in Chinese, bad attributes, and a 360 px phone.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, setup } from './helpers.mjs';
+import { cubeGroup, openPage, setup } from './helpers.mjs';
 
 let env, page, problems;
 before(async () => {
@@ -23,22 +23,7 @@ const AXES = { sequence: ['B', 'T', 'd'], image: ['N', 'HW', 'C'] };
 const divisors = (n) => [...Array(n).keys()].map((i) => i + 1).filter((g) => n % g === 0);
 
 // The group by definition: which (b, t, d) share statistics with `index`.
-function group(method, [B, T, D], [b, t, d], G) {
-  const out = [];
-  for (let bb = 0; bb < B; bb++)
-    for (let tt = 0; tt < T; tt++)
-      for (let dd = 0; dd < D; dd++) {
-        const same = {
-          batch_norm: dd === d,
-          layer_norm: bb === b && tt === t,
-          rms_norm: bb === b && tt === t,
-          instance_norm: bb === b && dd === d,
-          group_norm: bb === b && Math.floor(dd / (D / G)) === Math.floor(d / (D / G)),
-        }[method];
-        if (same) out.push([bb, tt, dd]);
-      }
-  return out;
-}
+const group = cubeGroup;
 
 // Which axes a method's group runs along, and how much of each (by the method's definition).
 function extent(method, [B, T, D], G) {
