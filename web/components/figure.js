@@ -267,8 +267,7 @@ export class NlFigure extends NlElement {
       const h = svgEl.viewBox?.baseVal?.height;
       if (h > 0) svgEl.style.height = `${h}px`;
     }
-    // Shown from its first drawing on: until then the figure keeps its place
-    // (figure-space.css on the article page) but nothing in it moves visibly.
+    // The view and description are shown from the first drawing on (figureCss).
     this._wrap.classList.add('drawn');
     this._desc.textContent = errors.length ? '' : this.describe(this._state);
   }
@@ -315,8 +314,9 @@ export class NlFigure extends NlElement {
 
 /** Shared styles of the parameter-driven figures. */
 export const figureCss = `
-.wrap:not(.drawn) { visibility: hidden; }
-.wrap:not(.drawn) > .status, .wrap:not(.drawn) > .error { visibility: visible; }
+/* Until its first drawing a figure shows its controls (the keyboard can reach them: focusing one scrolls the
+   figure into view and starts it) but not its view or description, whose coming would move things visibly. */
+.wrap:not(.drawn) > .view, .wrap:not(.drawn) > .description { visibility: hidden; }
 .controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin-bottom: 8px; }
 .control { display: flex; align-items: center; gap: 6px; }
 .control input[type=range] { width: 150px; }
