@@ -378,6 +378,18 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
   }
 
   // ---- drawing: a function of state ----------------------------------------------------
+  /** A panel's zero line and tick grid (labels when asked) on the scale y; one drawing for both charts. */
+  _axis(target, ticks, y, labels) {
+    const y0 = y(0).toFixed(2);
+    target.zero.setAttribute('y1', y0);
+    target.zero.setAttribute('y2', y0);
+    target.axis.replaceChildren();
+    for (const t of ticks) {
+      target.axis.append(el('line', { x1: target.x0 - 4, x2: target.x1, y1: y(t).toFixed(2), y2: y(t).toFixed(2) }));
+      if (labels) target.axis.append(el('text', { x: target.x0 - 7, y: (y(t) + 4).toFixed(2), 'text-anchor': 'end' }, this.tick(t)));
+    }
+  }
+
   draw(s) {
     this._drawChart(s);
     this._drawSteps(s);
@@ -522,14 +534,8 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
       const panel = this._layout.panels[p];
       const axis = p === 'input' ? s.axes.input : s.axes.output;
       const y = linear(axis.domain, [panel.y1, panel.y0]);
+      this._axis(panel, axis.ticks, y, panel.labels);
       const y0 = y(0);
-      panel.zero.setAttribute('y1', y0.toFixed(2));
-      panel.zero.setAttribute('y2', y0.toFixed(2));
-      panel.axis.replaceChildren();
-      for (const t of axis.ticks) {
-        panel.axis.append(el('line', { x1: panel.x0 - 4, x2: panel.x1, y1: y(t).toFixed(2), y2: y(t).toFixed(2) }));
-        if (panel.labels) panel.axis.append(el('text', { x: panel.x0 - 7, y: (y(t) + 4).toFixed(2), 'text-anchor': 'end' }, this.tick(t)));
-      }
       for (const [kind, values] of [['reference', s.reference[p]], ['current', s.current[p]]]) {
         values.forEach((v, i) => {
           const rect = panel.bars[kind][i];
@@ -587,14 +593,8 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     const st = s.steps;
     const axis = s.step === 2 ? s.axes.dividing : s.axes.centering;
     const y = linear(axis.domain, [H - bottom, top]);
+    this._axis(L, axis.ticks, y, true);
     const y0 = y(0);
-    L.zero.setAttribute('y1', y0.toFixed(2));
-    L.zero.setAttribute('y2', y0.toFixed(2));
-    L.axis.replaceChildren();
-    for (const t of axis.ticks) {
-      L.axis.append(el('line', { x1: L.x0 - 4, x2: L.x1, y1: y(t).toFixed(2), y2: y(t).toFixed(2) }));
-      L.axis.append(el('text', { x: L.x0 - 7, y: (y(t) + 4).toFixed(2), 'text-anchor': 'end' }, this.tick(t)));
-    }
     // gray: the vector before this step; colored: after it
     const beforeValues = s.step === 0 ? null : s.step === 1 ? s.input : st.centered;
     const nowValues = s.step === 0 ? s.input : s.step === 1 ? st.centered : st.output;
