@@ -1,0 +1,92 @@
+// The `normlab` command as a user runs it: help and version, the figure list,
+// `render` to stdout and to a file (the same bytes as renderFigure), and
+// clear errors with exit code 2 for every kind of bad input. What the SVG shows
+// is checked against the figure in Chromium (tests/browser/render.test.mjs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderFigure } from '../../web/render/index.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const cli = join(root, pkg.bin.normlab);
+const run = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60000, maxBuffer: 1 << 26 });
+
+test('the package names the command, and --help and --version answer', () => {
+  assert.equal(pkg.bin.normlab, 'bin/normlab.js');
+  assert.ok(pkg.files.includes('bin/') && pkg.files.includes('web/render/'), 'the command and renderer are packed');
+  const help = run('--help');
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /normlab render <tag>/);
+  assert.match(help.stdout, /--lang/);
+  assert.equal(run('--version').stdout.trim(), pkg.version);
+  assert.equal(run().status, 0, 'no arguments prints the help');
+});
+
+test('normlab figures lists the twelve figures with their attributes', () => {
+  const r = run('figures');
+  assert.equal(r.status, 0);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 12);
+  assert.match(r.stdout, /^nl-bar-compare\s+.*\bvector\b/m);
+  assert.match(r.stdout, /^nl-axis-cube\s+.*\bnum-groups\b/m);
+});
+
+test('render prints an SVG, and -o writes the same bytes renderFigure gives', async () => {
+  const args = ['render', 'nl-spectral', 'steps=4', '--lang', 'zh', '--theme', 'dark'];
+  const out = run(...args);
+  assert.equal(out.status, 0, out.stderr);
+  assert.match(out.stdout, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="\d+" height="\d+"/);
+  assert.match(out.stdout, /<\/svg>\n$/);
+  assert.match(out.stdout, /<desc>4 步 power iteration/, 'the description, in Chinese, after 4 steps');
+  assert.match(out.stdout, /fill="#161a22"/, 'the dark background');
+  const dir = mkdtempSync(join(tmpdir(), 'normlab-render-'));
+  const file = join(dir, 'fig.svg');
+  const written = run(...args, '-o', file);
+  assert.equal(written.status, 0, written.stderr);
+  assert.equal(written.stdout, '');
+  assert.equal(readFileSync(file, 'utf8'), out.stdout);
+  const direct = await renderFigure('nl-spectral', { steps: 4 }, { lang: 'zh', theme: 'dark' });
+  assert.equal(direct.svg, out.stdout, 'the command and the function agree, byte for byte');
+  assert.equal(direct.state.steps, 4);
+});
+
+test('bad input: a clear message naming what is wrong, exit code 2, no stack trace', () => {
+  const cases = [
+    [['render'], /needs a figure tag/],
+    [['render', 'nl-nope'], /unknown figure "nl-nope"; one of nl-bar-compare/],
+    [['render', 'nl-bar-compare', 'values=1,2'], /nl-bar-compare has no attribute "values"; it takes vector/],
+    [['render', 'nl-bar-compare', 'vector=1,x'], /nl-bar-compare: .*vector.*"1,x"/],
+    [['render', 'nl-bar-compare', 'vector'], /expected attr=value, got "vector"/],
+    [['render', 'nl-bar-compare', '--theme', 'sepia'], /theme must be "light" or "dark", got "sepia"/],
+    [['render', 'nl-bar-compare', '--width', '12'], /width must be 200\.\.4000 px, got 12/],
+    [['render', 'nl-bar-compare', '--lang'], /--lang needs a value/],
+    [['render', 'nl-bar-compare', '--colour', 'red'], /unknown option --colour/],
+    [['draw'], /unknown command "draw"/],
+    [['render', 'nl-axis-cube', 'shape=2,3,5', 'method=group_norm', 'num-groups=2'], /nl-axis-cube: .*G = 2/],
+  ];
+  for (const [args, message] of cases) {
+    const r = run(...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: exit code (stderr: ${r.stderr})`);
+    assert.match(r.stderr, message, args.join(' '));
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    assert.equal(r.stdout, '', 'nothing half-written on stdout');
+  }
+});
+
+test('a reader closing the pipe early does not crash the command', () => {
+  const r = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${cli}" render nl-whitening | head -c 10`], { encoding: 'utf8', timeout: 60000 });
+  assert.equal(r.stdout, '<svg xmlns');
+  assert.doesNotMatch(r.stderr, /EPIPE|Error/);
+});
+
+test('rendering in Node leaves the language of other renders alone and can run in parallel', async () => {
+  const [en, zh] = await Promise.all([renderFigure('nl-residual-turn', {}, { lang: 'en' }), renderFigure('nl-residual-turn', {}, { lang: 'zh' })]);
+  assert.match(en.description, /^Adding u = /);
+  assert.match(zh.description, /^把 u = /);
+  assert.deepEqual(en.state, zh.state, 'the language changes words, not numbers');
+});
