@@ -9,11 +9,13 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const HELP = `normlab ${pkg.version} — interactive figures on normalization, computed by a C++ core in WebAssembly
 
 Usage:
-  normlab render <tag> [attr=value ...] [--lang en|zh] [--theme light|dark] [--width px] [-o file.svg]
+  normlab render <tag> [attr=value ...] [--lang en|zh] [--theme light|dark] [--width px] [--no-caption] [-o file.svg]
       Draw a figure's initial state as one standalone SVG (colours and sizes as
       plain attributes, no script, no stylesheet) and print it, or write it to
       a file with -o. Panels keep their design size and flow in rows up to
-      --width (default 720). Attributes are the element's own, for example
+      --width (default 720); the figure's description is written under them
+      (--no-caption leaves it to the SVG's <desc> only). Attributes are the
+      element's own, for example
         normlab render nl-bar-compare vector=2,-1,3 --lang zh > bars.svg
         normlab render nl-axis-cube method=group_norm num-groups=2 --theme dark -o cube.svg
   normlab figures
@@ -59,6 +61,7 @@ async function main(argv) {
     else if (a === '--theme') opts.theme = value();
     else if (a === '--width') opts.width = Number(value());
     else if (a === '-o' || a === '--out') outFile = value();
+    else if (a === '--no-caption') opts.caption = false;
     else if (a === '--help' || a === '-h') {
       process.stdout.write(HELP + '\n');
       return;

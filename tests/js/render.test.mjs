@@ -90,3 +90,12 @@ test('rendering in Node leaves the language of other renders alone and can run i
   assert.match(zh.description, /^把 u = /);
   assert.deepEqual(en.state, zh.state, 'the language changes words, not numbers');
 });
+
+test("the README's pictures of figures are what the command draws today", async () => {
+  const { PICTURES, picture } = await import('../../scripts/gen-readme-figures.mjs');
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  for (const [file, args] of PICTURES) {
+    assert.ok(readme.includes(`](docs/figures/${file})`), `README shows docs/figures/${file}`);
+    assert.equal(readFileSync(join(root, 'docs/figures', file), 'utf8'), picture(args), `docs/figures/${file} is current: run node scripts/gen-readme-figures.mjs`);
+  }
+});

@@ -29,7 +29,8 @@ test('npm pack ships only what users need', () => {
   const files = info.files.map((f) => f.path);
   console.log(`npm pack: ${files.length} files, ${info.size} bytes packed, ${info.unpackedSize} bytes unpacked`);
   for (const need of ['dist/normlab-core.wasm', 'dist/normlab-core.mjs', 'dist/normlab.single.js', 'dist/vendor/prism.js',
-    'web/core/normlab.js', 'web/core/normlab.d.ts', 'web/elements.js', 'web/elements.d.ts', 'web/auto.js', 'web/styles/normlab.css']) {
+    'web/core/normlab.js', 'web/core/normlab.d.ts', 'web/elements.js', 'web/elements.d.ts', 'web/auto.js', 'web/styles/normlab.css',
+    'bin/normlab.js', 'web/render/index.js', 'web/render/index.d.ts', 'web/render/dom.js', 'web/render/css.js', 'CHANGELOG.md']) {
     assert.ok(files.includes(need), `ships ${need}`);
   }
   for (const f of files) assert.ok(!/^(cpp|tests|scripts|build|node_modules)\//.test(f) && !f.includes('katex'), `does not ship ${f}`);
@@ -53,6 +54,24 @@ test('server-rendering docs sites can import normlab and normlab/elements in pla
   const r = JSON.parse(out);
   assert.equal(r.elements, 12);
   assert.ok(Math.abs(r.ln[2] - Math.sqrt(1.5)) < 1e-6);
+});
+
+test('npx normlab from the installed tarball: --help, and render writes an SVG of the figure', () => {
+  const dir = join(work, 'ssr'); // installed by the test above
+  const npx = (...args) => execFileSync('npx', ['--no-install', 'normlab', ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
+  assert.match(npx('--help'), /normlab render <tag>/);
+  const svg = npx('render', 'nl-residual-turn', 'x=3,4', '--lang', 'zh');
+  assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  // adding u = (0, 1) to x = (3, 4) turns it by atan2(5, 3) − atan2(4, 3) = 59.036° − 53.130° = 5.91°
+  assert.match(svg, /<desc>把 u = \(0, 1\) 加到 x = \(3, 4\) 上，方向转过 5\.91°/, 'the state asked for, described in Chinese');
+  const api = execFileSync(process.execPath, ['--input-type=module', '-e', `
+    const { renderFigure } = await import('normlab/render');
+    const r = await renderFigure('nl-softmax-sharpness', { factor: 0 });
+    console.log(JSON.stringify(r.state.weights));
+  `], { cwd: dir, encoding: 'utf8' });
+  console.log(`normlab/render from the tarball: softmax at factor 0 → ${api.trim()}`);
+  const w = JSON.parse(api);
+  assert.ok(Array.isArray(w) && w.every((v) => Math.abs(v - 1 / w.length) < 1e-6), 'factor 0 ties every weight at 1/n');
 });
 
 /** Open `url`, wait for each figure's state; returns the page errors and the .wasm requests. */

@@ -12,6 +12,18 @@ import {
 } from 'normlab';
 import { defineElements, elements, NlBarCompare, type BarCompareState } from 'normlab/elements';
 import 'normlab/auto';
+import { figureTags, renderFigure, type RenderResult } from 'normlab/render';
+
+async function pictures(): Promise<void> {
+  const r: RenderResult = await renderFigure('nl-bar-compare', { vector: '2,-1,3', scale: 2 }, { lang: 'zh', theme: 'dark', width: 640 });
+  const svg: string = r.svg;
+  const size: number = r.width * r.height;
+  const tags: Record<string, string[]> = await figureTags();
+  // @ts-expect-error the theme is light or dark
+  await renderFigure('nl-bar-compare', {}, { theme: 'sepia' });
+  void [svg, size, tags];
+}
+void pictures;
 
 async function main(): Promise<void> {
   const core: Core = await loadCore({ wasmUrl: '/assets/normlab-core.wasm' });

@@ -209,7 +209,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     const legend = el('p', { class: 'legend' });
     this._legendRef = el('span');
     this._legendCur = el('span');
-    this._legendHint = el('span');
+    this._legendHint = el('span', { class: 'hint' }); // how to use it (a still picture leaves it out)
     legend.append(this._legendRef, this._legendCur, this._legendHint);
 
     const steps = el('section', { class: 'steps', part: 'steps' });

@@ -8,6 +8,8 @@ export interface RenderOptions {
   theme?: 'light' | 'dark';
   /** The widest row of panels in CSS px, 200..4000 (default 720). */
   width?: number;
+  /** Write the figure's description under it (default true); it is always the SVG's <desc>. */
+  caption?: boolean;
 }
 
 /** What renderFigure returns. */

@@ -53,7 +53,7 @@ function waitFor(test, ms) {
  * Returns { svg, width, height, state, description, name }. A bad tag,
  * attribute or option throws an Error naming it.
  */
-export async function renderFigure(tag, attributes = {}, { lang = 'en', theme = 'light', width = 720 } = {}) {
+export async function renderFigure(tag, attributes = {}, { lang = 'en', theme = 'light', width = 720, caption = true } = {}) {
   const { elements } = await figureClasses();
   const Cls = elements[tag];
   if (!Cls) throw new Error(`render: unknown figure "${tag}"; one of ${Object.keys(elements).join(', ')}`);
@@ -74,14 +74,14 @@ export async function renderFigure(tag, attributes = {}, { lang = 'en', theme = 
   const errorText = host._error?.textContent ?? '';
   if (!host.state || errorText) throw new Error(`render: ${tag}: ${errorText || 'drew nothing'}`);
   try {
-    return draw(host, { theme, width });
+    return draw(host, { theme, width, caption });
   } finally {
     host.disconnectedCallback();
     host.remove();
   }
 }
 
-function draw(host, { theme, width }) {
+function draw(host, { theme, width, caption }) {
   const root = host.shadowRoot;
   const env = { dark: theme === 'dark', width };
   const rules = root.adoptedStyleSheets.flatMap((s) => parseCss(s.cssText, env));
@@ -98,7 +98,7 @@ function draw(host, { theme, width }) {
 
   // 1. What the figure shows, in order: chart panels, code, text blocks.
   const items = [];
-  const skip = (n) => ['controls', 'status', 'description', 'error', 'scroll-hint', 'callout'].some((c) => n.classList.contains(c)) ||
+  const skip = (n) => ['controls', 'status', 'description', 'error', 'hint', 'scroll-hint', 'callout'].some((c) => n.classList.contains(c)) ||
     n.getAttribute('part') === 'controls';
   const walk = (node) => {
     for (const n of node.children) {
@@ -112,6 +112,8 @@ function draw(host, { theme, width }) {
     }
   };
   walk(root);
+  const description = host._desc?.textContent ?? '';
+  if (caption && description) items.push({ kind: 'caption', node: host._desc });
 
   // 2. Lay them out: panels flow in rows up to `width`, other items take a row each.
   const out = [];
@@ -133,9 +135,11 @@ function draw(host, { theme, width }) {
       continue;
     }
     newRow();
+    // text wraps at the width of the drawing above it (a caption as wide as the cube, not the page)
+    const measure = Math.min(width, Math.max(400, right - PAD));
     const block = item.kind === 'code' ? codeBlock(item.node, styleOf, y)
-      : item.kind === 'table' ? tableBlock(item.node, styleOf, y, width)
-        : textBlock(item.node, styleOf(item.node), y, width);
+      : item.kind === 'table' ? tableBlock(item.node, styleOf, y, measure)
+        : textBlock(spacedText(item.node), styleOf(item.node), y, measure, item.kind === 'caption' ? 6 : 0);
     out.push(block.markup);
     rowH = block.height;
     right = Math.max(right, PAD + block.width);
@@ -144,7 +148,6 @@ function draw(host, { theme, width }) {
   newRow();
   const W = Math.ceil(Math.max(right + PAD, 200)), H = Math.ceil(y - GAP + PAD);
   const name = host.getAttribute('aria-label') ?? host.localName;
-  const description = root.querySelector?.('.description')?.textContent ?? host._desc?.textContent ?? '';
   const inherited = `fill="${escapeXml(hostStyle.get('color') ?? '#000000')}" font-family="${escapeXml(hostStyle.get('font-family') ?? 'sans-serif')}" font-size="${escapeXml(hostStyle.get('font-size') ?? '16px')}"`;
   const svg = `<svg xmlns="${SVG_NS}" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" ${inherited}>` +
     `<title>${escapeXml(name)}</title><desc>${escapeXml(description)}</desc>` +
@@ -207,6 +210,7 @@ function wrap(text, size, width) {
 function spacedText(node) {
   let out = '';
   for (const c of node.childNodes) {
+    if (!(c instanceof Text) && (c.hidden || c.classList.contains('hint'))) continue; // how-to-use words: not in a picture
     const t = c instanceof Text ? c.data : spacedText(c);
     if (!(c instanceof Text) && out && !/\s$/.test(out) && t && !/^[\s,.;:)，。；：）]/.test(t)) out += ' ';
     out += t;
@@ -214,14 +218,15 @@ function spacedText(node) {
   return out.replace(/\s+/g, ' ');
 }
 
-function textBlock(node, style, y, width) {
+function textBlock(text, style, y, width, top = 0) {
   const size = px(style.get('font-size'), 14), lh = Math.round(size * 1.4);
-  const lines = wrap(spacedText(node).trim(), size, width);
+  const lines = wrap(text.trim(), size, width);
+  y += top;
   const fill = escapeXml(style.get('color') ?? '#000');
   const weight = style.get('font-weight') ?? '400';
   const markup = lines.map((l, i) => `<text x="${PAD}" y="${(y + size + i * lh).toFixed(1)}" fill="${fill}" font-size="${size}px"` +
     `${weight !== '400' ? ` font-weight="${escapeXml(weight)}"` : ''}>${escapeXml(l)}</text>`).join('');
-  return { markup, height: lines.length * lh, width: Math.max(0, ...lines.map((l) => textWidth(l, size))) };
+  return { markup, height: top + lines.length * lh, width: Math.max(0, ...lines.map((l) => textWidth(l, size))) };
 }
 
 function tableBlock(table, styleOf, y, width) {
