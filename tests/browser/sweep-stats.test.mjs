@@ -362,7 +362,11 @@ function checkAdaln(sn, where) {
   y.forEach((v, i) => close(s.modulated[i], v, 1e-5, `${where}: y${i}`));
   h.forEach((v, i) => close(s.output[i], v, 1e-5, `${where}: h${i}`));
   const L = (vs) => list(vs, 4);
-  assert.ok(sn.desc.includes(`LN₀ turns x = ${L(s.features)} into ${L(s.normalized)}.`), `${where}: LN sentence`);
+  // LN₀ of two distinct numbers is (∓1, ±1): x already normalized only when it is exactly that pair
+  const same = L(s.features) === L(s.normalized);
+  assert.equal(same, s.features[0] === -s.features[1] && Math.abs(s.features[0]) === 1, `${where}: x is ±(−1, 1)`);
+  assert.ok(sn.desc.includes(same ? `x = ${L(s.features)} is already normalized (mean 0, standard deviation 1), so LN₀ leaves it at ${L(s.normalized)}.`
+    : `LN₀ turns x = ${L(s.features)} into ${L(s.normalized)}.`), `${where}: LN sentence`);
   const none = s.scale.every((v) => v === 0) && s.shift.every((v) => v === 0);
   if (none) assert.ok(sn.desc.includes(`leaves them unchanged: y = ${L(s.modulated)}.`), `${where}: none`);
   else assert.ok(sn.desc.includes(`Scale ${L(s.scale)} and shift ${L(s.shift)} from the condition turn them into y = ${L(s.modulated)}.`), `${where}: mod in ${sn.desc}`);

@@ -170,7 +170,9 @@ export class NlAdaln extends NlFigure {
   }
 
   describe(s) {
-    const parts = [this.t('describeLn', { x: this.list(s.features), n: this.list(s.normalized) })];
+    // "already normalized" when LN₀ gives back x as the figure writes it (the article's example, (−1, 1))
+    const x = this.list(s.features), n = this.list(s.normalized);
+    const parts = [this.t(x === n ? 'describeLnSame' : 'describeLn', { x, n })];
     const sc = this.list(s.scale, (v) => this.fmtMod(v)), sh = this.list(s.shift, (v) => this.fmtMod(v));
     const none = s.scale.every((v) => v === 0) && s.shift.every((v) => v === 0);
     parts.push(this.t(none ? 'describeNone' : 'describeMod', { scale: sc, shift: sh, y: this.list(s.modulated) }));

@@ -260,6 +260,7 @@ export default {
     numbers: 'LN₀(x) = {n}; y = {y}; with gate {g} the block outputs h = {h}',
     sentenceSep: ' ',
     describeLn: 'LN₀ turns x = {x} into {n}.',
+    describeLnSame: 'x = {x} is already normalized (mean 0, standard deviation 1), so LN₀ leaves it at {n}.',
     describeNone: 'With scale {scale} and shift {shift} the condition leaves them unchanged: y = {y}.',
     describeMod: 'Scale {scale} and shift {shift} from the condition turn them into y = {y}.',
     zeroed: 'Scale −1 multiplies feature {i} by 0 before the shift.',

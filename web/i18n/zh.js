@@ -260,6 +260,7 @@ export default {
     numbers: 'LN₀(x) = {n}；y = {y}；gate 为 {g} 时 block 输出 h = {h}',
     sentenceSep: '',
     describeLn: 'LN₀ 把 x = {x} 变为 {n}。',
+    describeLnSame: 'x = {x} 已经 normalized（mean 为 0，标准差为 1），所以 LN₀ 不改变它，仍为 {n}。',
     describeNone: 'Scale 为 {scale}、shift 为 {shift} 时，condition 不改变它们：y = {y}。',
     describeMod: 'Condition 给出的 scale {scale} 与 shift {shift} 把它们变为 y = {y}。',
     zeroed: 'Scale 为 −1 时，feature {i} 在加 shift 之前被乘以 0。',
