@@ -226,6 +226,15 @@ export interface WhiteningState {
 /** <nl-whitening>: z-scoring and ZCA whitening of a correlated cloud. */
 export class NlWhitening extends NlFigure<WhiteningState> { mixing: number; count: number; seed: number }
 
+type Methods<T> = { batch_norm: T; layer_norm: T; rms_norm: T };
+export interface CausalLeakState {
+  tokens: number[]; edit: number; value: number; original: number; input: number[];
+  outputs: Methods<number[]>; baseline: Methods<number[]>; changed: Methods<boolean[]>; earlierChanged: Methods<number>;
+  domain: number[]; ticks: number[]; outDomain: number[]; outTicks: number[]; error: string | null;
+}
+/** <nl-causal-leak>: editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm. */
+export class NlCausalLeak extends NlFigure<CausalLeakState> { tokens: number[]; edit: number; value: number | null }
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
@@ -240,6 +249,7 @@ export const elements: {
   'nl-l2-jacobian': typeof NlL2Jacobian;
   'nl-prepost-norm': typeof NlPrepostNorm;
   'nl-whitening': typeof NlWhitening;
+  'nl-causal-leak': typeof NlCausalLeak;
 };
 
 /** Define every figure's element (idempotent). */
@@ -261,5 +271,6 @@ declare global {
     'nl-l2-jacobian': NlL2Jacobian;
     'nl-prepost-norm': NlPrepostNorm;
     'nl-whitening': NlWhitening;
+    'nl-causal-leak': NlCausalLeak;
   }
 }

@@ -12,10 +12,11 @@ import { NlWhitening } from './components/nl-whitening.js';
 import { NlAxisCube } from './components/nl-axis-cube.js';
 import { NlBarCompare } from './components/nl-bar-compare.js';
 import { NlCodeShapes } from './components/nl-code-shapes.js';
+import { NlCausalLeak } from './components/nl-causal-leak.js';
 
 export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
-  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening,
+  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak,
 };
 export { loadCore } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
@@ -34,6 +35,7 @@ export const elements = {
   'nl-softmax-sharpness': NlSoftmaxSharpness,
   'nl-spectral': NlSpectral,
   'nl-whitening': NlWhitening,
+  'nl-causal-leak': NlCausalLeak,
 };
 
 /** Define every figure's custom element (idempotent; skips tags already taken). */

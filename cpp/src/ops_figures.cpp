@@ -229,6 +229,26 @@ void unit_circle(Call& c) {
 }
 
 
+// Mean, population variance and standard deviation, mean square and root mean
+// square of a vector: the statistics the figures name (RMS² = σ² + μ²), in
+// double, two-pass for the variance.
+void moments(Call& c) {
+  const Tensor& x = c.in("x");
+  c.expect_rank("x", x, 1, 1);
+  const std::size_t n = x.size();
+  double mean = 0, ms = 0;
+  for (std::size_t i = 0; i < n; ++i) mean += x(i), ms += double(x(i)) * x(i);
+  mean /= double(n), ms /= double(n);
+  double var = 0;
+  for (std::size_t i = 0; i < n; ++i) var += (x(i) - mean) * (x(i) - mean);
+  var /= double(n);
+  c.out("mean", from({mean}, {1}));
+  c.out("var", from({var}, {1}));
+  c.out("std", from({std::sqrt(var)}, {1}));
+  c.out("ms", from({ms}, {1}));
+  c.out("rms", from({std::sqrt(ms)}, {1}));
+}
+
 }  // namespace
 
 void register_figure_ops(Registry& r) {
@@ -250,6 +270,7 @@ void register_figure_ops(Registry& r) {
     {"linspace", {}, {{"start", Num, {}}, {"stop", Num, {}}, {"count", Int, Default(50.0)}}, {"x"}, linspace},
     {"unit_circle", {}, {{"count", Int, Default(64.0)}}, {"points"}, unit_circle},
     {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation},
+    {"moments", {{"x"}}, {}, {"mean", "var", "std", "ms", "rms"}, moments},
   };
   enter(r, ops);
 }

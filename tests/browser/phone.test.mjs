@@ -1,5 +1,5 @@
 // Phones: on the article page at a 360 px viewport, in both languages, every
-// label of all twelve figures renders at least 10 CSS px tall, no figure is
+// label of every figure renders at least 10 CSS px tall, no figure is
 // wider than the screen or overflows its own box, and every control is a
 // comfortable touch target.
 import { after, before, test } from 'node:test';

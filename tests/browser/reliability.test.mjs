@@ -4,7 +4,7 @@
 // readable fallback and a working page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, setup } from './helpers.mjs';
+import { FIGURE_TAGS, openPage, setup } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -12,8 +12,7 @@ before(async () => {
 });
 after(() => env.close());
 
-const TAGS = ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes', 'nl-softmax-sharpness', 'nl-residual-turn', 'nl-dk-scaling',
-  'nl-batch-dependence', 'nl-adaln', 'nl-spectral', 'nl-l2-jacobian', 'nl-prepost-norm', 'nl-whitening'];
+const TAGS = FIGURE_TAGS;
 
 // Count live observers and global listeners by wrapping their constructors and methods.
 const instrument = () => {

@@ -168,6 +168,14 @@ TEST_CASE("Figure helpers: the article's angles, score spreads and singular valu
   expect_close(split.at("dy").f, std::vector<double>{0.128, -0.096}, 1e-6);  // (I - u u^T) delta / 5
   expect_close(run("linspace", {}, {{"start", -1.0}, {"stop", 1.0}, {"count", 5.0}}).at("x").f,
                std::vector<double>{-1, -0.5, 0, 0.5, 1});
+  // x = (1, 2, 3, 6): mean 3, variance (4 + 1 + 0 + 9)/4 = 3.5, mean square (1 + 4 + 9 + 36)/4 = 12.5 = 3.5 + 3²
+  const auto m = run("moments", {{"x", vec({1, 2, 3, 6})}});
+  expect_close(m.at("mean").f, std::vector<double>{3}, 1e-7);
+  expect_close(m.at("var").f, std::vector<double>{3.5}, 1e-7);
+  expect_close(m.at("std").f, std::vector<double>{std::sqrt(3.5)}, 1e-7);
+  expect_close(m.at("ms").f, std::vector<double>{12.5}, 1e-7);
+  expect_close(m.at("rms").f, std::vector<double>{std::sqrt(12.5)}, 1e-7);
+  CHECK_THROWS_WITH(run("moments", {{"x", tensor({2, 2}, {1, 2, 3, 4})}}), Contains("moments") && Contains("x"));
 }
 
 TEST_CASE("Huge sizes beside a zero size are rejected too (found by fuzzing)", "[errors][limits]") {

@@ -27,11 +27,12 @@ test('the package names the command, and --help and --version answer', () => {
   assert.equal(run().status, 0, 'no arguments prints the help');
 });
 
-test('normlab figures lists the twelve figures with their attributes', () => {
+test('normlab figures lists every figure with its attributes', async () => {
   const r = run('figures');
   assert.equal(r.status, 0);
   const lines = r.stdout.trim().split('\n');
-  assert.equal(lines.length, 12);
+  const { elements } = await import('../../web/elements.js');
+  assert.deepEqual(lines.map((l) => l.split(/\s+/)[0]), Object.keys(elements));
   assert.match(r.stdout, /^nl-bar-compare\s+.*\bvector\b/m);
   assert.match(r.stdout, /^nl-axis-cube\s+.*\bnum-groups\b/m);
 });
@@ -98,4 +99,18 @@ test("the README's pictures of figures are what the command draws today", async 
     assert.ok(readme.includes(`](docs/figures/${file})`), `README shows docs/figures/${file}`);
     assert.equal(readFileSync(join(root, 'docs/figures', file), 'utf8'), picture(args), `docs/figures/${file} is current: run node scripts/gen-readme-figures.mjs`);
   }
+});
+
+test('normlab/render works when the figures were imported first, before any DOM existed', () => {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const { elements } = await import(${JSON.stringify(join(root, 'web/elements.js'))});
+    const { renderFigure } = await import(${JSON.stringify(join(root, 'web/render/index.js'))});
+    const a = await renderFigure('nl-residual-turn', { x: '3,4' });
+    console.log(JSON.stringify({ n: Object.keys(elements).length, desc: a.description, svg: a.svg.startsWith('<svg') }));
+  `], { encoding: 'utf8', timeout: 60000 });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.ok(out.svg);
+  // u = (0, 1) added to x = (3, 4) turns it by atan2(5, 3) − atan2(4, 3) = 5.91°
+  assert.match(out.desc, /^Adding u = \(0, 1\) to x = \(3, 4\) turns the direction by 5\.91°/);
 });

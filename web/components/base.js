@@ -7,7 +7,18 @@
 import { loadCore } from '../core/normlab.js';
 import { catalogs, numberLocale, onLocale, resolveLanguage } from '../i18n/index.js';
 
-const Base = typeof HTMLElement === 'undefined' ? class {} : HTMLElement;
+/**
+ * Where no HTMLElement exists (Node, server rendering) the figures extend this
+ * plain class. `normlab/render` gives it the behaviour of its small document's
+ * elements (web/render/dom.js), so a figure module imported before the renderer
+ * still draws there.
+ */
+export class NodeBase {
+  constructor() {
+    NodeBase.adopt?.(this);
+  }
+}
+const Base = typeof HTMLElement === 'undefined' ? NodeBase : HTMLElement;
 
 const sheets = new Map();
 /** One constructed stylesheet per figure class (allowed under a strict CSP). */

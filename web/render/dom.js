@@ -182,48 +182,7 @@ function viewBoxOf(el) {
 class Element extends Node {
   constructor(doc, localName, namespaceURI = HTML_NS) {
     super(doc);
-    this.localName = localName;
-    this.namespaceURI = namespaceURI;
-    this._attrs = new Map();
-    this.shadowRoot = null;
-    const owner = this;
-    this.style = {
-      _props: new Map(),
-      setProperty(name, value) {
-        if (value === null || value === '') this._props.delete(name);
-        else this._props.set(name, String(value));
-        owner._writeStyle();
-      },
-      getPropertyValue(name) {
-        return this._props.get(name) ?? '';
-      },
-      removeProperty(name) {
-        this._props.delete(name);
-        owner._writeStyle();
-      },
-    };
-    this.style = new Proxy(this.style, {
-      get: (t, k) => (k in t || typeof k !== 'string' ? t[k] : t._props.get(kebab(k)) ?? ''),
-      set: (t, k, v) => (t.setProperty(kebab(k), v), true),
-    });
-    this.dataset = new Proxy({}, {
-      get: (_, k) => (typeof k === 'string' ? this.getAttribute(`data-${kebab(k)}`) ?? undefined : undefined),
-      set: (_, k, v) => (this.setAttribute(`data-${kebab(k)}`, v), true),
-      deleteProperty: (_, k) => (this.removeAttribute(`data-${kebab(k)}`), true),
-    });
-    const classes = () => (this.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
-    const write = (list) => this.setAttribute('class', list.join(' '));
-    this.classList = {
-      contains: (c) => classes().includes(c),
-      add: (...cs) => write([...new Set([...classes(), ...cs])]),
-      remove: (...cs) => write(classes().filter((c) => !cs.includes(c))),
-      toggle: (c, force) => {
-        const on = force ?? !classes().includes(c);
-        if (on) this.classList.add(c);
-        else this.classList.remove(c);
-        return on;
-      },
-    };
+    initElement(this, localName, namespaceURI);
   }
 
   _writeStyle() {
@@ -371,6 +330,55 @@ class Element extends Node {
   }
 }
 
+
+/** An element's own state (attributes, style, dataset, classList), for Element and for an adopted figure. */
+function initElement(el, localName, namespaceURI = HTML_NS) {
+  el.localName = localName;
+  el.namespaceURI = namespaceURI;
+  el.ownerDocument ??= doc;
+  el.parentNode ??= null;
+  el.childNodes ??= [];
+  el._attrs = new Map();
+  el.shadowRoot = null;
+  const style = {
+    _props: new Map(),
+    setProperty(name, value) {
+      if (value === null || value === '') style._props.delete(name);
+      else style._props.set(name, String(value));
+      el._writeStyle();
+    },
+    getPropertyValue(name) {
+      return style._props.get(name) ?? '';
+    },
+    removeProperty(name) {
+      style._props.delete(name);
+      el._writeStyle();
+    },
+  };
+  el.style = new Proxy(style, {
+    get: (t, k) => (k in t || typeof k !== 'string' ? t[k] : t._props.get(kebab(k)) ?? ''),
+    set: (t, k, v) => (t.setProperty(kebab(k), v), true),
+  });
+  el.dataset = new Proxy({}, {
+    get: (_, k) => (typeof k === 'string' ? el.getAttribute(`data-${kebab(k)}`) ?? undefined : undefined),
+    set: (_, k, v) => (el.setAttribute(`data-${kebab(k)}`, v), true),
+    deleteProperty: (_, k) => (el.removeAttribute(`data-${kebab(k)}`), true),
+  });
+  const classes = () => (el.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
+  const write = (list) => el.setAttribute('class', list.join(' '));
+  el.classList = {
+    contains: (c) => classes().includes(c),
+    add: (...cs) => write([...new Set([...classes(), ...cs])]),
+    remove: (...cs) => write(classes().filter((c) => !cs.includes(c))),
+    toggle: (c, force) => {
+      const on = force ?? !classes().includes(c);
+      if (on) el.classList.add(c);
+      else el.classList.remove(c);
+      return on;
+    },
+  };
+}
+
 const kebab = (s) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 class Document extends Node {
@@ -401,11 +409,16 @@ class Document extends Node {
 const registry = new Map();
 let doc = null;
 
+const tagOf = (el) => {
+  for (const [name, Cls] of registry) if (el.constructor === Cls) return name;
+  return 'div';
+};
+
 /** The element base class the figures extend here: an Element of this document. */
 class HTMLElement extends Element {
   constructor() {
     super(doc, 'div');
-    for (const [name, Cls] of registry) if (this.constructor === Cls) this.localName = name;
+    this.localName = tagOf(this);
   }
 }
 
@@ -459,8 +472,17 @@ const customElements = {
  * there already), before the figures' modules are imported: their base class
  * extends HTMLElement when it exists. Returns the document.
  */
-export function installDom(scope = globalThis) {
+export function installDom(scope = globalThis, nodeBase = null) {
   doc ??= new Document();
+  // Figures whose modules were loaded before any DOM existed extend a plain class
+  // (NodeBase in components/base.js): give it this document's element behaviour.
+  if (nodeBase && !(nodeBase.prototype instanceof Element)) {
+    Object.setPrototypeOf(nodeBase.prototype, HTMLElement.prototype);
+    nodeBase.adopt = (el) => {
+      initElement(el, 'div');
+      el.localName = tagOf(el);
+    };
+  }
   const names = { document: doc, HTMLElement, CSSStyleSheet, Event, CustomEvent, customElements, Node, Element, Text };
   for (const [k, v] of Object.entries(names)) if (!(k in scope)) scope[k] = v;
   return doc;

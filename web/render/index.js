@@ -25,7 +25,8 @@ const escapeXml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').
 let loaded = null;
 async function figureClasses() {
   installDom();
-  loaded ??= import('../elements.js').then((m) => {
+  loaded ??= Promise.all([import('../components/base.js'), import('../elements.js')]).then(([base, m]) => {
+    installDom(globalThis, base.NodeBase); // in case the figures were imported before this module
     m.defineElements(globalThis.customElements);
     return m;
   });
