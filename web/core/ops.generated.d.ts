@@ -33,6 +33,7 @@ export type OpName =
   | 'max_normalize'
   | 'min_max_apply'
   | 'min_max_fit'
+  | 'moments'
   | 'qk_norm_attention'
   | 'random_normal'
   | 'reduce_shape'
@@ -106,6 +107,7 @@ export interface OpOutputs {
   max_normalize: { y: TensorOutput };
   min_max_apply: { y: TensorOutput };
   min_max_fit: { min: TensorOutput; max: TensorOutput };
+  moments: { mean: TensorOutput; var: TensorOutput; std: TensorOutput; ms: TensorOutput; rms: TensorOutput };
   qk_norm_attention: { out: TensorOutput; weights: TensorOutput };
   random_normal: { x: TensorOutput };
   reduce_shape: { shape: IntOutput };
@@ -179,6 +181,7 @@ export interface OpInputs {
   max_normalize: { x: RunInput };
   min_max_apply: { x: RunInput; min: RunInput; max: RunInput };
   min_max_fit: { x: RunInput };
+  moments: { x: RunInput };
   qk_norm_attention: { q: RunInput; k: RunInput; v: RunInput; mask?: RunInput | null };
   random_normal: NoArgs;
   reduce_shape: NoArgs;
@@ -349,6 +352,7 @@ export interface OpAttrs {
     high?: number;
   };
   min_max_fit: NoArgs;
+  moments: NoArgs;
   qk_norm_attention: {
     g: number;
     /** Default false. */
@@ -826,6 +830,28 @@ export interface MinMaxFitOptions<TMin extends OutTarget = OutTarget, TMax exten
   outMax?: TMax | null;
 }
 
+/** Options of core.moments. */
+export interface MomentsOptions<
+  TMean extends OutTarget = OutTarget,
+  TVar extends OutTarget = OutTarget,
+  TStd extends OutTarget = OutTarget,
+  TMs extends OutTarget = OutTarget,
+  TRms extends OutTarget = OutTarget,
+> {
+  /** Shape of x when it is given as a flat array. */
+  shape?: readonly number[];
+  /** Where mean goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TMean | null;
+  /** Where var goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outVar?: TVar | null;
+  /** Where std goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outStd?: TStd | null;
+  /** Where ms goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outMs?: TMs | null;
+  /** Where rms goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outRms?: TRms | null;
+}
+
 /** Options of core.qkNormAttention. */
 export interface QkNormAttentionOptions<TOut extends OutTarget = OutTarget, TWeights extends OutTarget = OutTarget> {
   /** Shape of q when it is given as a flat array. */
@@ -1269,6 +1295,17 @@ export interface NamedFunctions {
     x: XInput,
     options?: MinMaxFitOptions<TMin, TMax>,
   ): { min: TMin; max: TMax };
+  /** Runs moments; returns { mean, var, std, ms, rms }. */
+  moments<
+    TMean extends OutTarget = Float32Array,
+    TVar extends OutTarget = Float32Array,
+    TStd extends OutTarget = Float32Array,
+    TMs extends OutTarget = Float32Array,
+    TRms extends OutTarget = Float32Array,
+  >(
+    x: XInput,
+    options?: MomentsOptions<TMean, TVar, TStd, TMs, TRms>,
+  ): { mean: TMean; var: TVar; std: TStd; ms: TMs; rms: TRms };
   /** Runs qk_norm_attention; returns { out, weights }. */
   qkNormAttention<TOut extends OutTarget = Float32Array, TWeights extends OutTarget = Float32Array>(
     q: XInput,
