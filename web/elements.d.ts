@@ -235,6 +235,14 @@ export interface CausalLeakState {
 /** <nl-causal-leak>: editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm. */
 export class NlCausalLeak extends NlFigure<CausalLeakState> { tokens: number[]; edit: number; value: number | null }
 
+export interface RmsDecompositionState {
+  x: number[]; shift: number; shifted: number[]; mean: number; variance: number; std: number; meanSquare: number; rms: number; meanSq: number;
+  layerNorm: number[]; rmsNorm: number[]; inDomain: number[]; inTicks: number[]; outDomain: number[]; outTicks: number[];
+  legDomain: number[]; legTicks: number[]; error: string | null;
+}
+/** <nl-rms-decomposition>: RMS² = σ² + μ² as a triangle; a shift of the mean changes RMSNorm, not LayerNorm. */
+export class NlRmsDecomposition extends NlFigure<RmsDecompositionState> { x: number[]; shift: number }
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
@@ -250,6 +258,7 @@ export const elements: {
   'nl-prepost-norm': typeof NlPrepostNorm;
   'nl-whitening': typeof NlWhitening;
   'nl-causal-leak': typeof NlCausalLeak;
+  'nl-rms-decomposition': typeof NlRmsDecomposition;
 };
 
 /** Define every figure's element (idempotent). */
@@ -272,5 +281,6 @@ declare global {
     'nl-prepost-norm': NlPrepostNorm;
     'nl-whitening': NlWhitening;
     'nl-causal-leak': NlCausalLeak;
+    'nl-rms-decomposition': NlRmsDecomposition;
   }
 }

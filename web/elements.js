@@ -13,10 +13,11 @@ import { NlAxisCube } from './components/nl-axis-cube.js';
 import { NlBarCompare } from './components/nl-bar-compare.js';
 import { NlCodeShapes } from './components/nl-code-shapes.js';
 import { NlCausalLeak } from './components/nl-causal-leak.js';
+import { NlRmsDecomposition } from './components/nl-rms-decomposition.js';
 
 export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
-  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak,
+  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition,
 };
 export { loadCore } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
@@ -36,6 +37,7 @@ export const elements = {
   'nl-spectral': NlSpectral,
   'nl-whitening': NlWhitening,
   'nl-causal-leak': NlCausalLeak,
+  'nl-rms-decomposition': NlRmsDecomposition,
 };
 
 /** Define every figure's custom element (idempotent; skips tags already taken). */

@@ -229,8 +229,8 @@ void unit_circle(Call& c) {
 }
 
 
-// Mean, population variance and standard deviation, mean square and root mean
-// square of a vector: the statistics the figures name (RMS² = σ² + μ²), in
+// Mean, population variance and standard deviation, mean square, root mean
+// square and squared mean of a vector: the statistics the figures name (RMS² = σ² + μ²), in
 // double, two-pass for the variance.
 void moments(Call& c) {
   const Tensor& x = c.in("x");
@@ -247,6 +247,7 @@ void moments(Call& c) {
   c.out("std", from({std::sqrt(var)}, {1}));
   c.out("ms", from({ms}, {1}));
   c.out("rms", from({std::sqrt(ms)}, {1}));
+  c.out("mean_sq", from({mean * mean}, {1}));  // so that ms = var + mean_sq reads from the core alone
 }
 
 }  // namespace
@@ -270,7 +271,7 @@ void register_figure_ops(Registry& r) {
     {"linspace", {}, {{"start", Num, {}}, {"stop", Num, {}}, {"count", Int, Default(50.0)}}, {"x"}, linspace},
     {"unit_circle", {}, {{"count", Int, Default(64.0)}}, {"points"}, unit_circle},
     {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation},
-    {"moments", {{"x"}}, {}, {"mean", "var", "std", "ms", "rms"}, moments},
+    {"moments", {{"x"}}, {}, {"mean", "var", "std", "ms", "rms", "mean_sq"}, moments},
   };
   enter(r, ops);
 }

@@ -175,6 +175,7 @@ TEST_CASE("Figure helpers: the article's angles, score spreads and singular valu
   expect_close(m.at("std").f, std::vector<double>{std::sqrt(3.5)}, 1e-7);
   expect_close(m.at("ms").f, std::vector<double>{12.5}, 1e-7);
   expect_close(m.at("rms").f, std::vector<double>{std::sqrt(12.5)}, 1e-7);
+  expect_close(m.at("mean_sq").f, std::vector<double>{9}, 1e-7);
   CHECK_THROWS_WITH(run("moments", {{"x", tensor({2, 2}, {1, 2, 3, 4})}}), Contains("moments") && Contains("x"));
 }
 
