@@ -62,7 +62,10 @@ const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const loads = {};
 for (const slow of [false, true]) {
   const runs = [];
-  for (let i = 0; i < 9; i++) runs.push(await coldLoad(slow));
+  for (let i = 0; i < 9; i++) {
+    runs.push(await coldLoad(slow));
+    process.stderr.write(`cold load ${slow ? 'phone' : 'desktop'} ${i + 1}/9: first figure ${runs[i].ms.toFixed(0)} ms\n`);
+  }
   loads[slow ? 'phone (4x CPU, 200 KB/s)' : 'desktop'] = {
     tag: runs[0].tag, firstDrawn: median(runs.map((r) => r.ms)), mathPainted: median(runs.map((r) => r.fcp)),
     maxShift: Math.max(...runs.map((r) => r.cls)), formulas: runs[0].math, samples: runs.length,
@@ -75,6 +78,8 @@ const firstDrawn = { tag: loads.desktop.tag, ms: loads.desktop.firstDrawn, sampl
 const rows = [];
 for (const fig of await page.locator('figure.figure > :first-child').all()) {
   await fig.scrollIntoViewIfNeeded();
+  const t0 = Date.now();
+  process.stderr.write(`input→DOM: ${await fig.evaluate((el) => el.localName)} … `);
   const r = await fig.evaluate(async (el) => {
     const t0 = performance.now();
     while (!el.state && performance.now() - t0 < 10000) await new Promise((res) => setTimeout(res, 20));
@@ -119,6 +124,7 @@ for (const fig of await page.locator('figure.figure > :first-child').all()) {
     return out;
   });
   rows.push(...r);
+  process.stderr.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
 }
 
 const files = [...new Set(loaded)].filter((p) => /\.(wasm|js|mjs|css)$/.test(p) && !p.includes('katex'));

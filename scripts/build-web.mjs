@@ -1,6 +1,7 @@
 // Bundle the third-party code the figures use into dist/vendor/ as ES
 // modules, so pages need no bundler and no CDN. Skips when up to date.
 import { build } from 'esbuild';
+import { apparatus } from './apparatus.mjs';
 import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -111,6 +112,10 @@ async function buildArticle() {
   // A segment break between two CJK characters (or CJK punctuation) is no space.
   const cjk = '\\u3000-\\u303f\\u3400-\\u9fff\\uff00-\\uffef';
   html = html.replace(new RegExp(`([${cjk}])[ \\t]*\\n\\s*(?=(?:<[^>]+>)*[${cjk}])`, 'g'), '$1'); // tags between count for nothing
+  // The list of figures names each figure as the figure names itself (its catalog's `name`).
+  const { elements } = await import('../web/elements.js');
+  const { catalogs } = await import('../web/i18n/index.js');
+  html = apparatus(html, (tag, lang) => catalogs[lang]?.[elements[tag]?.catalog]?.name ?? null);
   html = html.replace('</head>', '  <link rel="stylesheet" href="../dist/vendor/katex/katex.min.css">\n  <link rel="stylesheet" href="../dist/math.css">\n</head>');
   html = html.replace('<!doctype html>', '<!doctype html>\n<!-- Built from web/index.html by scripts/build-web.mjs: math typeset by KaTeX at build time. -->');
   writeFileSync(out, html);

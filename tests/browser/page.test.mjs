@@ -153,3 +153,60 @@ for (const [width, height] of [[1280, 900], [360, 740]]) {
     await context.close();
   });
 }
+
+test('the apparatus: numbered figures referenced from the text, a list of figures, citations with previews, references, print', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.url + 'web/index.html');
+  const info = await page.evaluate(() => {
+    const figs = [...document.querySelectorAll('figure.figure[id]')];
+    const numberOf = new Map(figs.map((f, i) => [f.id, i + 1]));
+    return {
+      ids: figs.map((f) => f.id),
+      captions: figs.map((f) => [f.querySelector('figcaption [data-lang=en] .fig-num')?.textContent, f.querySelector('figcaption [data-lang=zh] .fig-num')?.textContent]),
+      refs: [...document.querySelectorAll('a.figref')].map((a) => {
+        const n = numberOf.get(a.getAttribute('href').slice(1));
+        const zh = a.closest('[data-lang]')?.dataset.lang === 'zh';
+        return [a.textContent, n ? (zh ? `图 ${n}` : `Figure ${n}`) : 'missing'];
+      }),
+      list: [...document.querySelectorAll('#figures-list [data-lang=en] li a')].map((a) => a.getAttribute('href').slice(1)),
+      references: [...document.querySelectorAll('ol.references > li')].map((li) => ({ id: li.id, text: li.textContent.replace(/\s+/g, ' ').trim(), href: li.querySelector('a')?.href })),
+      cites: [...document.querySelectorAll('a.cite')].map((a) => ({ href: a.getAttribute('href').slice(1), label: a.firstChild.textContent, preview: a.querySelector('.cite-preview')?.textContent, describedBy: a.getAttribute('aria-describedby') })),
+      uniqueIds: new Set([...document.querySelectorAll('[id]')].map((e) => e.id)).size === document.querySelectorAll('[id]').length,
+    };
+  });
+  assert.ok(info.ids.length >= 14, `${info.ids.length} figures`);
+  info.captions.forEach(([en, zh], i) => assert.deepEqual([en, zh], [`Figure ${i + 1}.`, `图 ${i + 1}：`], `caption of ${info.ids[i]}`));
+  assert.ok(info.refs.length >= 4, 'the text refers to figures by number');
+  for (const [text, expected] of info.refs) assert.equal(text, expected);
+  assert.deepEqual(info.list, info.ids, 'the list of figures has every figure, in order');
+  assert.ok(info.references.length >= 11);
+  for (const r of info.references) assert.match(r.href, /^https:\/\/arxiv\.org\/abs\/\d{4}\.\d{5}$/, `${r.id} links to the paper`);
+  for (const id of ['ref-layernorm', 'ref-rmsnorm', 'ref-batchnorm', 'ref-dit']) assert.ok(info.cites.some((c) => c.href === id), `the article's own citation ${id} is cited`);
+  for (const c of info.cites) {
+    const k = info.references.findIndex((r) => r.id === c.href);
+    assert.ok(k >= 0, `${c.href} exists`);
+    assert.equal(c.label, `[${k + 1}]`, `${c.href} is numbered by the list`);
+    assert.equal(c.preview, info.references[k].text, `${c.href}: the preview is the reference`);
+  }
+  assert.ok(info.uniqueIds, 'ids stay unique with previews');
+  // the preview shows on keyboard focus and not otherwise
+  const cite = page.locator('a.cite:visible').first();
+  const shown = () => cite.evaluate((a) => getComputedStyle(a.querySelector('.cite-preview')).display);
+  assert.equal(await shown(), 'none');
+  await cite.scrollIntoViewIfNeeded();
+  await cite.focus(); // :focus-visible needs a keyboard focus: leave and come back by Tab
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'cite');
+  assert.equal(await shown(), 'block', 'keyboard focus shows the preview');
+  // print: no table of contents, no language switch, no figure controls; figures keep their drawing
+  await page.emulateMedia({ media: 'print' });
+  const print = await page.evaluate(() => ({
+    toc: getComputedStyle(document.querySelector('.toc')).display,
+    header: getComputedStyle(document.querySelector('header.site')).display,
+    controls: getComputedStyle(document.querySelector('nl-bar-compare').shadowRoot.querySelector('[part=controls]')).display,
+    view: getComputedStyle(document.querySelector('nl-bar-compare').shadowRoot.querySelector('[part=view]')).display,
+  }));
+  assert.deepEqual(print, { toc: 'none', header: 'none', controls: 'none', view: 'block' });
+  assert.deepEqual(problems, []);
+  await context.close();
+});

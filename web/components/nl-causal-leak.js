@@ -41,7 +41,7 @@ export class NlCausalLeak extends NlFigure {
     value: { attr: 'value', kind: 'number', default: null, min: -6, max: 6, step: 0.1, control: 'slider' },
   };
   static css = `${figureCss}
-.leak-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 10px; }
+.leak-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 340px), 1fr)); gap: 10px; }
 .bar.input { fill: var(--nl-input); }
 .bar.batch_norm { fill: var(--nl-batch-norm); } .bar.layer_norm { fill: var(--nl-layer-norm); } .bar.rms_norm { fill: var(--nl-rms-norm); }
 .was { stroke: var(--nl-reference); stroke-width: 2.5; }
