@@ -193,9 +193,9 @@ test('the apparatus: numbered figures referenced from the text, a list of figure
   const shown = () => cite.evaluate((a) => getComputedStyle(a.querySelector('.cite-preview')).display);
   assert.equal(await shown(), 'none');
   await cite.scrollIntoViewIfNeeded();
-  await cite.focus(); // :focus-visible needs a keyboard focus: leave and come back by Tab
-  await page.keyboard.press('Shift+Tab');
+  await cite.focus(); // :focus-visible needs a keyboard focus: leave by Tab and come back
   await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
   assert.equal(await page.evaluate(() => document.activeElement.className), 'cite');
   assert.equal(await shown(), 'block', 'keyboard focus shows the preview');
   // print: no table of contents, no language switch, no figure controls; figures keep their drawing
