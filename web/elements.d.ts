@@ -243,6 +243,16 @@ export interface RmsDecompositionState {
 /** <nl-rms-decomposition>: RMS² = σ² + μ² as a triangle; a shift of the mean changes RMSNorm, not LayerNorm. */
 export class NlRmsDecomposition extends NlFigure<RmsDecompositionState> { x: number[]; shift: number }
 
+export interface ScalersState {
+  values: number[]; outlier: number; data: 'measurements' | 'token_ids'; ids: number[]; x: number[];
+  minMax: { min: number; max: number; y: number[] }; zScore: { mean: number; std: number; y: number[] };
+  robust: { median: number; iqr: number; y: number[] };
+  spans: { raw: number[]; minMax: number[]; zScore: number[]; robust: number[] } | null; outside: boolean;
+  axes: Record<'raw' | 'minMax' | 'zScore' | 'robust', { domain: number[]; ticks: number[] }>; error: string | null;
+}
+/** <nl-scalers>: min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts. */
+export class NlScalers extends NlFigure<ScalersState> { values: number[]; outlier: number; data: 'measurements' | 'token_ids'; ids: number[] }
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
@@ -259,6 +269,7 @@ export const elements: {
   'nl-whitening': typeof NlWhitening;
   'nl-causal-leak': typeof NlCausalLeak;
   'nl-rms-decomposition': typeof NlRmsDecomposition;
+  'nl-scalers': typeof NlScalers;
 };
 
 /** Define every figure's element (idempotent). */
@@ -282,5 +293,6 @@ declare global {
     'nl-whitening': NlWhitening;
     'nl-causal-leak': NlCausalLeak;
     'nl-rms-decomposition': NlRmsDecomposition;
+    'nl-scalers': NlScalers;
   }
 }

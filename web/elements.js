@@ -14,10 +14,11 @@ import { NlBarCompare } from './components/nl-bar-compare.js';
 import { NlCodeShapes } from './components/nl-code-shapes.js';
 import { NlCausalLeak } from './components/nl-causal-leak.js';
 import { NlRmsDecomposition } from './components/nl-rms-decomposition.js';
+import { NlScalers } from './components/nl-scalers.js';
 
 export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
-  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition,
+  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers,
 };
 export { loadCore } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
@@ -38,6 +39,7 @@ export const elements = {
   'nl-whitening': NlWhitening,
   'nl-causal-leak': NlCausalLeak,
   'nl-rms-decomposition': NlRmsDecomposition,
+  'nl-scalers': NlScalers,
 };
 
 /** Define every figure's custom element (idempotent; skips tags already taken). */

@@ -53,7 +53,7 @@ const snap = (v, step) => Number((Math.round(v / step) * step).toFixed(6));
  * capture survive); the figure calls place() after each draw with the pixel
  * position and a frame { toValue(px, py) -> [a, b], bounds: [[lo, hi], [lo, hi]] }
  * that turns a pointer position into the value the handle controls.
- *   new DragHandle(figure, { cls, get: () => [a, b], set: ([a, b]) => ..., step, axes: 'xy' | 'y' })
+ *   new DragHandle(figure, { cls, get: () => [a, b], set: ([a, b]) => ..., step, axes: 'xy' | 'x' | 'y' })
  */
 export class DragHandle {
   constructor(fig, { cls, get, set, step = 0.1, axes = 'xy' }) {
@@ -84,7 +84,7 @@ export class DragHandle {
       const cur = this.get();
       const v = [
         this.axes === 'y' ? cur[0] : Math.min(hx, Math.max(lx, snap(a, this.step))),
-        Math.min(hy, Math.max(ly, snap(b, this.step))),
+        this.axes === 'x' ? cur[1] : Math.min(hy, Math.max(ly, snap(b, this.step))),
       ];
       if (v[0] !== cur[0] || v[1] !== cur[1]) this.set(v);
     });
@@ -101,7 +101,7 @@ export class DragHandle {
     this.node.addEventListener('keydown', (e) => {
       const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowDown: [0, -1], ArrowUp: [0, 1] };
       const m = moves[e.key];
-      if (!m || (this.axes === 'y' && m[1] === 0)) return;
+      if (!m || (this.axes === 'y' && m[1] === 0) || (this.axes === 'x' && m[0] === 0)) return;
       e.preventDefault();
       const k = e.shiftKey ? 10 : 1;
       const cur = this.get();

@@ -1,0 +1,164 @@
+// <nl-scalers> — one feature scaled three ways before it reaches a model:
+// min-max to [0, 1], z-score, and robust scaling (median and interquartile
+// range). The reader drags one value out of the crowd and watches the others:
+// the outlier sets min-max's range and inflates the standard deviation, while
+// the median and the IQR barely move. A second data set shows why token IDs
+// are not scaled at all: an ID names a vocabulary entry, its size and
+// nearness mean nothing.
+//
+// Attributes: values (the other values, "2.1,2.5,2.8,3,3.2,3.4,3.7,4"; 3..12
+//   numbers), outlier (12; −30..40; draggable), data ("measurements" |
+//   "token_ids"), ids (the token IDs, "17,318,319,1169,2045,6894,11,50256"),
+//   lang.
+// Properties: the same; state (read-only): {values, outlier, data, ids, x (the
+//   numbers scaled), minMax: {min, max, y}, zScore: {mean, std, y}, robust:
+//   {median, iqr, y}, spans: {raw, minMax, zScore, robust} ([lo, hi] of the
+//   other values, measurements only), outside (the outlier lies outside the
+//   others' range), axes, error}.
+// Events: change (the reader dragged, used the slider or chose the data).
+// Keyboard: the outlier slider and the data select; the outlier's dot is
+//   focusable, Left and Right move it by 0.1 (Shift: by 1).
+// Colours: --nl-input the values, --nl-chosen the outlier (the value the
+//   reader moves), --nl-group the band the other values span.
+// Parts: figure, controls, slider, number, select, view, description, error.
+// Numbers from the core: min_max_fit, min_max_apply, z_score_fit,
+// z_score_apply, robust_fit, robust_apply (the spans are min_max_fit of the
+// scaled values), axis_ticks.
+import { el } from './base.js';
+import { NlFigure, figureCss } from './figure.js';
+import { scale } from './plot.js';
+import { DragHandle, handleCss } from './handles.js';
+
+const ROWS = ['raw', 'minMax', 'zScore', 'robust'];
+
+export class NlScalers extends NlFigure {
+  static catalog = 'scalers';
+  static params = {
+    values: { attr: 'values', kind: 'vector', minLength: 3, maxLength: 12, default: [2.1, 2.5, 2.8, 3, 3.2, 3.4, 3.7, 4] },
+    outlier: { attr: 'outlier', kind: 'number', default: 12, min: -30, max: 40, step: 0.1, control: 'slider' },
+    data: { attr: 'data', kind: 'choice', default: 'measurements', choices: ['measurements', 'token_ids'], control: 'select' },
+    ids: { attr: 'ids', kind: 'vector', minLength: 3, maxLength: 12, default: [17, 318, 319, 1169, 2045, 6894, 11, 50256] },
+  };
+  static css = `${figureCss}${handleCss}
+.row-title { font-size: var(--nl-title-size); font-weight: 600; }
+.row-note { font-size: var(--nl-small-size); fill: var(--nl-muted); }
+.pt { fill: var(--nl-input); stroke: var(--nl-bg); stroke-width: 1.5; }
+.pt.out { fill: var(--nl-chosen); }
+.span-band { fill: var(--nl-group); fill-opacity: 0.16; stroke: var(--nl-group); stroke-width: 1.5; }
+.handle.chosen .dot { fill: var(--nl-chosen); }
+`;
+
+  buildView(view) {
+    this._svg = el('svg', { class: 'scalers', viewBox: '0 0 640 400', 'aria-hidden': 'false' });
+    this._plot = el('g', { class: 'plot', 'aria-hidden': 'true' });
+    this._svg.append(this._plot);
+    view.append(this._svg);
+    this._handle = new DragHandle(this, { cls: 'chosen', axes: 'x', step: 0.1,
+      get: () => [this._values.outlier, 0], set: ([v]) => this.setByUser('outlier', v) });
+    this._svg.append(this._handle.node);
+  }
+
+  compute(core, { values, outlier, data, ids }) {
+    const tokens = data === 'token_ids';
+    const x = tokens ? ids : [...values, outlier];
+    const X = { shape: [x.length, 1], data: x };
+    const col = (out) => out.data[0];
+    const mm = core.run('min_max_fit', { x: X });
+    const zs = core.run('z_score_fit', { x: X });
+    const rb = core.run('robust_fit', { x: X });
+    const minMax = { min: col(mm.min), max: col(mm.max), y: this.op('min_max_apply', { x: X, min: mm.min, max: mm.max }) };
+    const zScore = { mean: col(zs.mean), std: col(zs.std), y: this.op('z_score_apply', { x: X, mean: zs.mean, std: zs.std }) };
+    const robust = { median: col(rb.median), iqr: col(rb.iqr), y: this.op('robust_apply', { x: X, median: rb.median, iqr: rb.iqr }) };
+    // where the other values land: [lo, hi] of each row without the outlier
+    const span = (ys) => {
+      const f = core.run('min_max_fit', { x: { shape: [ys.length - 1, 1], data: ys.slice(0, -1) } });
+      return [col(f.min), col(f.max)];
+    };
+    const spans = tokens ? null : { raw: span(x), minMax: span(minMax.y), zScore: span(zScore.y), robust: span(robust.y) };
+    const outside = !tokens && (outlier < spans.raw[0] || outlier > spans.raw[1]);
+    const axes = {
+      raw: this.axis(x, { include_zero: false, count: 5 }),
+      minMax: this.axis([0, 1], { count: 5 }),
+      zScore: this.axis([...zScore.y, -2, 2], { count: 5 }),
+      robust: this.axis([...robust.y, -2, 2], { count: 5 }),
+    };
+    return { x, minMax, zScore, robust, spans, outside, axes };
+  }
+
+  draw(s) {
+    const W = this.fit(this._svg, 640, 400);
+    const left = 16, right = 16, rowH = 92;
+    const tokens = s.data === 'token_ids';
+    const n = s.x.length;
+    const items = [];
+    ROWS.forEach((row, k) => {
+      const top = 8 + k * rowH, lineY = top + 48;
+      // while the outlier is dragged the raw line keeps its scale, so the dot stays under the pointer
+      const held = row === 'raw' && this._dragging && this._heldRaw;
+      const ax = held || s.axes[row];
+      if (row === 'raw' && !held) this._heldRaw = ax;
+      const p = scale(ax.domain, [left + 8, W - right - 8]);
+      const ys = row === 'raw' ? s.x : s[row].y;
+      items.push(el('text', { class: 'row-title', x: left, y: top + 14 }, this.t(`row_${row}`)));
+      items.push(el('text', { class: 'row-note', x: left, y: top + 29 }, this._note(s, row)));
+      items.push(el('line', { class: 'zero', x1: left, x2: W - right, y1: lineY, y2: lineY }));
+      for (const t of ax.ticks) {
+        items.push(el('line', { class: 'grid-line', x1: p(t).toFixed(1), x2: p(t).toFixed(1), y1: lineY - 4, y2: lineY + 4 }));
+        items.push(el('text', { class: 'tick', x: p(t).toFixed(1), y: lineY + 18, 'text-anchor': 'middle' }, this.fmt(t, 4)));
+      }
+      if (!tokens) {
+        const [lo, hi] = s.spans[row];
+        items.push(el('rect', { class: 'span-band', x: (p(lo) - 5).toFixed(1), y: lineY - 11, width: Math.max(10, p(hi) - p(lo) + 10).toFixed(1), height: 22, rx: 11 }));
+      }
+      ys.forEach((v, i) => {
+        const last = !tokens && i === n - 1;
+        if (row === 'raw' && last) return; // the outlier on the raw line is the draggable handle
+        items.push(el('circle', { class: `pt${last ? ' out' : ''}`, cx: p(v).toFixed(1), cy: lineY, r: last ? 6.5 : 5 }));
+      });
+      if (row === 'raw') this._rawFrame = { p, lineY, domain: ax.domain };
+    });
+    this._plot.replaceChildren(...items);
+    this._svg.setAttribute('viewBox', `0 0 ${W} ${8 + ROWS.length * rowH}`);
+    const f = this._rawFrame;
+    if (tokens) {
+      this._handle.node.setAttribute('hidden', '');
+      this._handle.node.setAttribute('display', 'none');
+    } else {
+      this._handle.node.removeAttribute('hidden');
+      this._handle.node.removeAttribute('display');
+      const inv = scale([left + 8, W - right - 8], f.domain);
+      const lo = this.constructor.params.outlier.min, hi = this.constructor.params.outlier.max;
+      this._handle.place(f.p(s.outlier), f.lineY, { toValue: (px) => [inv(px), 0], bounds: [[lo, hi], [0, 0]] },
+        this.t('handle', { v: this.fmt(s.outlier, 4) }));
+    }
+    const c = this._controls.outlier;
+    if (c) c.range.closest('label').hidden = tokens;
+  }
+
+  /** The line under a row's title: its statistics, from the core. */
+  _note(s, row) {
+    const f = (v) => this.fmt(v, 7); // all a float32 holds: a token ID reads exactly
+    if (row === 'raw') return this.t(s.data === 'token_ids' ? 'note_rawIds' : 'note_raw', { n: s.x.length });
+    if (row === 'minMax') return this.t('note_minMax', { min: f(s.minMax.min), max: f(s.minMax.max) });
+    if (row === 'zScore') return this.t('note_zScore', { mean: f(s.zScore.mean), std: f(s.zScore.std) });
+    return this.t('note_robust', { median: f(s.robust.median), iqr: f(s.robust.iqr) });
+  }
+
+  describe(s) {
+    const f = (v) => this.fmt(v, 4);
+    if (s.data === 'token_ids') {
+      // the two smallest IDs (neighbours after scaling) and the largest (scaled to 1)
+      const order = s.x.map((id, i) => [id, s.minMax.y[i]]).sort((u, v) => u[0] - v[0]);
+      const [a, b] = order, top = order[order.length - 1];
+      return this.t('describeTokens', { a: a[0], ya: f(a[1]), b: b[0], yb: f(b[1]), top: top[0], ytop: f(top[1]) });
+    }
+    const span = (k) => ({ lo: f(s.spans[k][0]), hi: f(s.spans[k][1]) });
+    const vars = { v: f(s.outlier), n: s.x.length - 1, rawLo: span('raw').lo, rawHi: span('raw').hi,
+      mmLo: span('minMax').lo, mmHi: span('minMax').hi, zLo: span('zScore').lo, zHi: span('zScore').hi,
+      rLo: span('robust').lo, rHi: span('robust').hi, std: f(s.zScore.std), median: f(s.robust.median), iqr: f(s.robust.iqr) };
+    const parts = [this.t('describeSpans', vars)];
+    parts.push(this.t(s.outside ? 'describeOutside' : 'describeInside', vars));
+    return parts.join(this.t('sentenceSep'));
+  }
+}
+NlScalers.defineProperties();
