@@ -253,6 +253,14 @@ export interface ScalersState {
 /** <nl-scalers>: min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts. */
 export class NlScalers extends NlFigure<ScalersState> { values: number[]; outlier: number; data: 'measurements' | 'token_ids'; ids: number[] }
 
+type Pair = { a: number[]; b: number[] };
+export interface VectorNormsState {
+  a: number[]; b: number[]; g: number; l2: Pair; l1: Pair; max: Pair; scale: Pair; lengths: number[]; dot: number; cosine: number;
+  angle: number; circle: number[]; circleG: number[]; domain: number[]; ticks: number[]; error: string | null;
+}
+/** <nl-vector-norms>: L2, L1, max-norm and ScaleNorm on two embeddings, and cosine similarity. */
+export class NlVectorNorms extends NlFigure<VectorNormsState> { a: number[]; b: number[]; g: number }
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
@@ -270,6 +278,7 @@ export const elements: {
   'nl-causal-leak': typeof NlCausalLeak;
   'nl-rms-decomposition': typeof NlRmsDecomposition;
   'nl-scalers': typeof NlScalers;
+  'nl-vector-norms': typeof NlVectorNorms;
 };
 
 /** Define every figure's element (idempotent). */
@@ -294,5 +303,6 @@ declare global {
     'nl-causal-leak': NlCausalLeak;
     'nl-rms-decomposition': NlRmsDecomposition;
     'nl-scalers': NlScalers;
+    'nl-vector-norms': NlVectorNorms;
   }
 }

@@ -15,10 +15,11 @@ import { NlCodeShapes } from './components/nl-code-shapes.js';
 import { NlCausalLeak } from './components/nl-causal-leak.js';
 import { NlRmsDecomposition } from './components/nl-rms-decomposition.js';
 import { NlScalers } from './components/nl-scalers.js';
+import { NlVectorNorms } from './components/nl-vector-norms.js';
 
 export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
-  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers,
+  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms,
 };
 export { loadCore } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
@@ -40,6 +41,7 @@ export const elements = {
   'nl-causal-leak': NlCausalLeak,
   'nl-rms-decomposition': NlRmsDecomposition,
   'nl-scalers': NlScalers,
+  'nl-vector-norms': NlVectorNorms,
 };
 
 /** Define every figure's custom element (idempotent; skips tags already taken). */

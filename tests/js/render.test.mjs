@@ -114,3 +114,21 @@ test('normlab/render works when the figures were imported first, before any DOM 
   // u = (0, 1) added to x = (3, 4) turns it by atan2(5, 3) − atan2(4, 3) = 5.91°
   assert.match(out.desc, /^Adding u = \(0, 1\) to x = \(3, 4\) turns the direction by 5\.91°/);
 });
+
+test("the README's table of sections and figures matches the article page", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const html = readFileSync(join(root, 'web/index.html'), 'utf8');
+  const rows = [...readme.matchAll(/^\| [^|]+ \(`([\w-]+)`\) \| ([^|]+) \|/gm)].map((m) => [m[1], [...m[2].matchAll(/`(nl-[\w-]+)`/g)].map((t) => t[1])]);
+  assert.ok(rows.length >= 12, `${rows.length} rows`);
+  const inTable = new Set();
+  for (const [id, tags] of rows) {
+    const start = html.indexOf(`<section id="${id}">`);
+    assert.ok(start >= 0, `section ${id} exists`);
+    const section = html.slice(start, html.indexOf('</section>', start));
+    const onPage = [...section.matchAll(/<(nl-[\w-]+)[\s>]/g)].map((m) => m[1]);
+    assert.deepEqual(tags, onPage, `section ${id}: the README names the figures it holds, in order`);
+    tags.forEach((t) => inTable.add(t));
+  }
+  const everyFigure = [...html.matchAll(/<figure class="figure" id="[\w-]+">\s*<(nl-[\w-]+)/g)].map((m) => m[1]);
+  assert.deepEqual(everyFigure.filter((t) => !inTable.has(t)), [], 'every figure of the page is in the table');
+});

@@ -410,4 +410,15 @@ export default {
     describeInside: 'It lies among them, so no scaler is pulled by it.',
     describeTokens: 'These are token IDs. Min-max puts {a} at {ya} and {b} at {yb}, side by side, and {top} at {ytop}; but an ID names an entry of the vocabulary, and its size and its nearness to other IDs mean nothing. Models look IDs up in an embedding table instead of scaling them.',
   },
+  vectorNorms: {
+    name: 'L2, L1, max-norm and ScaleNorm on the same two embeddings, and cosine similarity',
+    g: 'ScaleNorm scale g',
+    title_l2: 'L2: onto the unit circle',
+    title_l1: 'L1: onto |x₁| + |x₂| = 1',
+    title_max: 'max-norm: onto max|xᵢ| = 1',
+    title_scale: 'ScaleNorm: radius g = {g}',
+    handle: 'Embedding {name} = {v}. Arrow keys move it.',
+    readout: 'a·b = {dot} (lengths {la} and {lb}, angle {angle}°); after L2 normalization â·b̂ = {cos}, the cosine of {angle}°.',
+    describe: 'L2 keeps each direction and sets length 1: a becomes {l2a}, b {l2b}. L1 divides by |x₁| + |x₂|: {l1a} and {l1b}. Max-norm divides by the largest |xᵢ|: {maxa} and {maxb}. ScaleNorm sets length g = {g}: {sa} and {sb}. The raw dot product a·b = {dot} mixes length and alignment; after L2 normalization it is the cosine, {cos}, whatever the lengths.',
+  },
 };

@@ -410,4 +410,15 @@ export default {
     describeInside: '它落在其余值之间，所以没有哪种缩放被它拉偏。',
     describeTokens: '这些是 token ID。Min-max 把 {a} 放在 {ya}、{b} 放在 {yb}，彼此相邻，把 {top} 放在 {ytop}；但 ID 只是词表中条目的名字，它的大小以及与其他 ID 的远近都没有意义。模型用 embedding 表查找 ID，而不是缩放它们。',
   },
+  vectorNorms: {
+    name: '同一对 embeddings 的 L2、L1、max-norm 与 ScaleNorm，以及 cosine similarity',
+    g: 'ScaleNorm 的 scale g',
+    title_l2: 'L2：落到单位圆上',
+    title_l1: 'L1：落到 |x₁| + |x₂| = 1 上',
+    title_max: 'max-norm：落到 max|xᵢ| = 1 上',
+    title_scale: 'ScaleNorm：半径 g = {g}',
+    handle: 'Embedding {name} = {v}。方向键移动它。',
+    readout: 'a·b = {dot}（长度 {la} 与 {lb}，夹角 {angle}°）；L2 normalization 之后 â·b̂ = {cos}，即 {angle}° 的 cosine。',
+    describe: 'L2 保留每个方向并把长度设为 1：a 变为 {l2a}，b 变为 {l2b}。L1 除以 |x₁| + |x₂|：{l1a} 与 {l1b}。Max-norm 除以最大的 |xᵢ|：{maxa} 与 {maxb}。ScaleNorm 把长度设为 g = {g}：{sa} 与 {sb}。原始 dot product a·b = {dot} 混合了长度与方向一致程度；L2 normalization 之后它就是 cosine，{cos}，与长度无关。',
+  },
 };
