@@ -128,13 +128,17 @@ export class NlFigure extends NlElement {
       let last = 0;
       this._resize = new ResizeObserver(([entry]) => {
         const w = Math.round(entry.contentRect.width);
-        if (w !== last && (last = w) && this._state) this.render();
+        if (w !== last && (last = w)) {
+          this._widths?.clear(); // measure each chart again at the new width
+          if (this._state) this.render();
+        }
       });
       this._resize.observe(this._view);
     }
   }
 
   connectedCallback() {
+    this._widths?.clear(); // a move may change every chart's width
     super.connectedCallback();
     this._resize?.observe(this._view); // again after a move (observing twice is a no-op)
   }
@@ -151,10 +155,26 @@ export class NlFigure extends NlElement {
    * Returns W; lay the chart out in it.
    */
   fit(svgEl, ideal, height) {
-    const W = Math.max(160, Math.round(svgEl.getBoundingClientRect?.().width || 0) || ideal);
+    const W = Math.max(160, this.widthOf(svgEl) || ideal);
     svgEl.setAttribute('viewBox', `0 0 ${W} ${height}`);
     (this._fitted ??= new Set()).add(svgEl);
     return W;
+  }
+
+  /**
+   * The CSS width `el` is laid out at, measured once and kept until the view's
+   * width changes (the ResizeObserver above). Reading layout on every drawing
+   * would force a layout of the whole page for every input: measured, about
+   * half of a figure's update time on the article page. 0 before layout.
+   */
+  widthOf(el) {
+    this._widths ??= new Map();
+    let w = this._widths.get(el);
+    if (w === undefined) {
+      w = Math.round(el.getBoundingClientRect?.().width || 0);
+      if (w > 0) this._widths.set(el, w); // not laid out yet: ask again next time
+    }
+    return w;
   }
 
   /** Subclasses: the controls (defaults to a slider per number parameter marked `control`). */

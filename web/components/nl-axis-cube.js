@@ -371,10 +371,10 @@ button { min-height: 36px; }
   // ---- drawing -------------------------------------------------------------------------
   draw(s) {
     const svg = this._svg;
-    // Measured once per draw, not per frame of a rotation (a layout of the
-    // article page costs milliseconds); the base redraws on width changes.
+    // The width is measured once and kept by the base (a layout of the article
+    // page costs milliseconds); the base redraws on width changes.
     if (!this._turning || !this._size) {
-      const w0 = Math.round(svg.getBoundingClientRect().width) || 460;
+      const w0 = this.widthOf(svg) || 460;
       const H = Math.round(Math.min(340, Math.max(240, w0 * 0.74)));
       this._size = { W: this.fit(svg, 460, H), H };
     }

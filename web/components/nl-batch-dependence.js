@@ -217,7 +217,7 @@ th[scope=row] { font-weight: 600; }
   }
 
   draw(s) {
-    const narrow = (this._svg.getBoundingClientRect?.().width || 640) < 480;
+    const narrow = (this.widthOf(this._svg) || 640) < 480;
     const cols = narrow ? 1 : 2, ph = 150, gap = 14;
     const H = (4 / cols) * ph + (4 / cols - 1) * gap;
     const W = this.fit(this._svg, 640, H);
