@@ -84,6 +84,7 @@ export class NlCausalLeak extends NlFigure {
   buildView(view) {
     const box = el('div', { class: 'leak-panels' });
     this._svgs = ['input', ...METHODS].map((k) => el('svg', { class: `leak ${k}`, viewBox: '0 0 320 210', 'aria-hidden': 'true' }));
+    for (const s of this._svgs) s.style.height = '210px'; // the drawn height at any width: nothing moves when it draws
     box.append(...this._svgs);
     view.append(box);
   }

@@ -58,6 +58,7 @@ export class NlRmsDecomposition extends NlFigure {
   buildView(view) {
     const box = el('div', { class: 'rms-panels' });
     this._svgs = ['input', 'triangle', 'outputs'].map((k) => el('svg', { class: k, viewBox: '0 0 260 230', 'aria-hidden': 'true' }));
+    for (const s of this._svgs) s.style.height = '230px'; // about the drawn height at any width: nothing moves when it draws
     box.append(...this._svgs);
     view.append(box);
   }

@@ -49,7 +49,8 @@ export class NlScalers extends NlFigure {
 `;
 
   buildView(view) {
-    this._svg = el('svg', { class: 'scalers', viewBox: '0 0 640 400', 'aria-hidden': 'false' });
+    this._svg = el('svg', { class: 'scalers', viewBox: '0 0 640 376', 'aria-hidden': 'false' });
+    this._svg.style.height = '376px'; // its drawn height at any width, so nothing moves when it draws
     this._plot = el('g', { class: 'plot', 'aria-hidden': 'true' });
     this._svg.append(this._plot);
     view.append(this._svg);
