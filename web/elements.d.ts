@@ -253,9 +253,9 @@ export interface ScalersState {
 /** <nl-scalers>: min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts. */
 export class NlScalers extends NlFigure<ScalersState> { values: number[]; outlier: number; data: 'measurements' | 'token_ids'; ids: number[] }
 
-type Pair = { a: number[]; b: number[] };
+type EmbeddingPair = { a: number[]; b: number[] };
 export interface VectorNormsState {
-  a: number[]; b: number[]; g: number; l2: Pair; l1: Pair; max: Pair; scale: Pair; lengths: number[]; dot: number; cosine: number;
+  a: number[]; b: number[]; g: number; l2: EmbeddingPair; l1: EmbeddingPair; max: EmbeddingPair; scale: EmbeddingPair; lengths: number[]; dot: number; cosine: number;
   angle: number; circle: number[]; circleG: number[]; domain: number[]; ticks: number[]; error: string | null;
 }
 /** <nl-vector-norms>: L2, L1, max-norm and ScaleNorm on two embeddings, and cosine similarity. */

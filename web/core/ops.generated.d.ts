@@ -107,7 +107,7 @@ export interface OpOutputs {
   max_normalize: { y: TensorOutput };
   min_max_apply: { y: TensorOutput };
   min_max_fit: { min: TensorOutput; max: TensorOutput };
-  moments: { mean: TensorOutput; var: TensorOutput; std: TensorOutput; ms: TensorOutput; rms: TensorOutput };
+  moments: { mean: TensorOutput; var: TensorOutput; std: TensorOutput; ms: TensorOutput; rms: TensorOutput; mean_sq: TensorOutput };
   qk_norm_attention: { out: TensorOutput; weights: TensorOutput };
   random_normal: { x: TensorOutput };
   reduce_shape: { shape: IntOutput };
@@ -837,6 +837,7 @@ export interface MomentsOptions<
   TStd extends OutTarget = OutTarget,
   TMs extends OutTarget = OutTarget,
   TRms extends OutTarget = OutTarget,
+  TMeanSq extends OutTarget = OutTarget,
 > {
   /** Shape of x when it is given as a flat array. */
   shape?: readonly number[];
@@ -850,6 +851,8 @@ export interface MomentsOptions<
   outMs?: TMs | null;
   /** Where rms goes: a Float32Array of its length, or a resident tensor (returned as it is). */
   outRms?: TRms | null;
+  /** Where mean_sq goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outMeanSq?: TMeanSq | null;
 }
 
 /** Options of core.qkNormAttention. */
@@ -1295,17 +1298,18 @@ export interface NamedFunctions {
     x: XInput,
     options?: MinMaxFitOptions<TMin, TMax>,
   ): { min: TMin; max: TMax };
-  /** Runs moments; returns { mean, var, std, ms, rms }. */
+  /** Runs moments; returns { mean, var, std, ms, rms, meanSq }. */
   moments<
     TMean extends OutTarget = Float32Array,
     TVar extends OutTarget = Float32Array,
     TStd extends OutTarget = Float32Array,
     TMs extends OutTarget = Float32Array,
     TRms extends OutTarget = Float32Array,
+    TMeanSq extends OutTarget = Float32Array,
   >(
     x: XInput,
-    options?: MomentsOptions<TMean, TVar, TStd, TMs, TRms>,
-  ): { mean: TMean; var: TVar; std: TStd; ms: TMs; rms: TRms };
+    options?: MomentsOptions<TMean, TVar, TStd, TMs, TRms, TMeanSq>,
+  ): { mean: TMean; var: TVar; std: TStd; ms: TMs; rms: TRms; meanSq: TMeanSq };
   /** Runs qk_norm_attention; returns { out, weights }. */
   qkNormAttention<TOut extends OutTarget = Float32Array, TWeights extends OutTarget = Float32Array>(
     q: XInput,
