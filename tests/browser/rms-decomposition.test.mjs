@@ -61,7 +61,7 @@ function check(sn, firstLn, where) {
   s.rmsNorm.forEach((v, i) => close(v, o.rn[i], 1e-5, `${where} RMSNorm`));
   s.layerNorm.forEach((v, i) => close(v, o.ln[i], 2e-4, `${where} LayerNorm`));
   if (firstLn) s.layerNorm.forEach((v, i) => close(v, firstLn[i], 2e-4, `${where}: LayerNorm is the same at every shift`));
-  assert.ok(sn.svg.includes(`${f7(s.meanSquare)} = ${f7(s.variance)} + ${f7(s.meanSq)}`), `${where}: the identity under the triangle`);
+  assert.ok(sn.svg.includes(`RMS² ${f7(s.meanSquare)} = σ² ${f7(s.variance)} + μ² ${f7(s.meanSq)}`), `${where}: the identity under the triangle`);
   assert.ok(sn.svg.includes(`μ = ${f4(s.mean)}`) && sn.svg.includes(`RMS = ${f4(s.rms)}`) && sn.svg.includes(`σ = ${f4(s.std)}`), where);
   assert.ok(sn.desc.startsWith(`x + m = ${list(s.shifted)} has mean μ = ${f4(s.mean)}, standard deviation σ = ${f4(s.std)} and RMS ${f4(s.rms)}: `
     + `RMS² = σ² + μ² reads ${f7(s.meanSquare)} = ${f7(s.variance)} + ${f7(s.meanSq)}.`), `${where}: ${sn.desc}`);
@@ -121,7 +121,7 @@ test("the article's pair: (101, 102, 103) gives RMSNorm three positive values cl
   close(s.rms, Math.sqrt(31214 / 3), 1e-3, 'RMS');
   [101, 102, 103].forEach((v, i) => close(s.rmsNorm[i], v / Math.sqrt(31214 / 3), 1e-5, `RMSNorm ${i}`));
   [-1.2247, 0, 1.2247].forEach((v, i) => close(s.layerNorm[i], v, 1e-3, `LayerNorm ${i}`));
-  await page.locator(`${TAG} >> button`, { hasText: 'Mean 0' }).click();
+  await page.locator(`${TAG} >> button`, { hasText: 'mean 0' }).click();
   const c = await snap();
   assert.deepEqual(c.state.x, [-1, 0, 1]);
   c.state.rmsNorm.forEach((v, i) => close(v, c.state.layerNorm[i], 1e-4, 'mean 0: RMSNorm = LayerNorm'));

@@ -43,6 +43,7 @@ export class NlCausalLeak extends NlFigure {
   static css = `${figureCss}
 .leak-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 340px), 1fr)); gap: 10px; }
 .bar.input { fill: var(--nl-input); }
+.bar.edited { stroke: var(--nl-chosen); stroke-width: 2; }
 .bar.batch_norm { fill: var(--nl-batch-norm); } .bar.layer_norm { fill: var(--nl-layer-norm); } .bar.rms_norm { fill: var(--nl-rms-norm); }
 .was { stroke: var(--nl-reference); stroke-width: 2.5; }
 .edited-band { fill: var(--nl-chosen); fill-opacity: 0.08; stroke: var(--nl-chosen); stroke-opacity: 0.5; stroke-dasharray: 3 3; }
@@ -144,7 +145,8 @@ export class NlCausalLeak extends NlFigure {
         for (let f = 0; f < D; f++) {
           const v = values[t * D + f], b = before[t * D + f];
           const top0 = Math.min(y(v), y(0));
-          items.push(el('rect', { class: `bar ${kind}`, x: (x0 + f * bw).toFixed(1), y: top0.toFixed(1), width: (bw - 1.5).toFixed(1), height: Math.abs(y(v) - y(0)).toFixed(1), rx: 1.5 }));
+          const mark = kind === 'input' && t === e && f === 0 ? ' edited' : ''; // the feature the reader moves
+          items.push(el('rect', { class: `bar ${kind}${mark}`, x: (x0 + f * bw).toFixed(1), y: top0.toFixed(1), width: (bw - 1.5).toFixed(1), height: Math.abs(y(v) - y(0)).toFixed(1), rx: 1.5 }));
           if (!Object.is(v, b)) items.push(el('line', { class: 'was', x1: (x0 + f * bw - 1).toFixed(1), x2: (x0 + (f + 1) * bw - 0.5).toFixed(1), y1: y(b).toFixed(1), y2: y(b).toFixed(1) }));
         }
         const cx = left + (t + 0.5) * slot;

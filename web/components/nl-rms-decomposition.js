@@ -11,7 +11,7 @@
 // Events: change (the reader moved the slider or pressed a preset).
 // Keyboard: the shift slider; presets "(1, 2, 3)", "(101, 102, 103)" (the
 //   article's pair) and "mean 0: (−1, 0, 1)".
-// Colours: --nl-input x + m, --nl-reference the mean (line and μ leg),
+// Colours: --nl-input x + m, --nl-fg the mean (line and μ leg: a measurement, not a method),
 //   --nl-layer-norm the σ leg and LayerNorm's output, --nl-rms-norm the RMS
 //   hypotenuse and RMSNorm's output.
 // Parts: figure, controls, slider, number, button, view, description, error.
@@ -30,11 +30,11 @@ export class NlRmsDecomposition extends NlFigure {
   static css = `${figureCss}
 .rms-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(230px, 1fr)); gap: 10px; }
 .bar.input { fill: var(--nl-input); } .bar.layer_norm { fill: var(--nl-layer-norm); } .bar.rms_norm { fill: var(--nl-rms-norm); }
-.mean-line { stroke: var(--nl-reference); stroke-width: 2; stroke-dasharray: 5 3; }
+.mean-line { stroke: var(--nl-fg); stroke-width: 2; stroke-dasharray: 5 3; }
 .leg { stroke-width: 3.5; stroke-linecap: round; fill: none; }
-.leg.mu { stroke: var(--nl-reference); } .leg.sigma { stroke: var(--nl-layer-norm); } .leg.rms { stroke: var(--nl-rms-norm); }
-.label.mu { fill: var(--nl-reference); } .label.sigma { fill: var(--nl-layer-norm); } .label.rms { fill: var(--nl-rms-norm); }
-.label.mean { fill: var(--nl-reference); }
+.leg.mu { stroke: var(--nl-fg); } .leg.sigma { stroke: var(--nl-layer-norm); } .leg.rms { stroke: var(--nl-rms-norm); }
+.label.mu { fill: var(--nl-fg); } .label.sigma { fill: var(--nl-layer-norm); } .label.rms { fill: var(--nl-rms-norm); }
+.label.mean { fill: var(--nl-fg); }
 .label { font-size: var(--nl-small-size); }
 .identity { font-size: var(--nl-label-size); }
 .tok { font-size: var(--nl-small-size); fill: var(--nl-muted); }

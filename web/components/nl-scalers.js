@@ -105,7 +105,7 @@ export class NlScalers extends NlFigure {
       items.push(el('line', { class: 'zero', x1: left, x2: W - right, y1: lineY, y2: lineY }));
       for (const t of ax.ticks) {
         items.push(el('line', { class: 'grid-line', x1: p(t).toFixed(1), x2: p(t).toFixed(1), y1: lineY - 4, y2: lineY + 4 }));
-        items.push(el('text', { class: 'tick', x: p(t).toFixed(1), y: lineY + 18, 'text-anchor': 'middle' }, this.fmt(t, 4)));
+        items.push(el('text', { class: 'tick', x: p(t).toFixed(1), y: lineY + 25, 'text-anchor': 'middle' }, this.fmt(t, 4)));
       }
       if (!tokens) {
         const [lo, hi] = s.spans[row];
@@ -114,7 +114,8 @@ export class NlScalers extends NlFigure {
       ys.forEach((v, i) => {
         const last = !tokens && i === n - 1;
         if (row === 'raw' && last) return; // the outlier on the raw line is the draggable handle
-        items.push(el('circle', { class: `pt${last ? ' out' : ''}`, cx: p(v).toFixed(1), cy: lineY, r: last ? 6.5 : 5 }));
+        // smaller dots on a narrow line, so that eight close values stay eight dots
+        items.push(el('circle', { class: `pt${last ? ' out' : ''}`, cx: p(v).toFixed(1), cy: lineY, r: last ? 6.5 : W < 480 ? 3.2 : 5 }));
       });
       if (row === 'raw') this._rawFrame = { p, lineY, domain: ax.domain };
     });
@@ -138,10 +139,11 @@ export class NlScalers extends NlFigure {
 
   /** The line under a row's title: its statistics, from the core. */
   _note(s, row) {
-    const f = (v) => this.fmt(v, 7); // all a float32 holds: a token ID reads exactly
+    // 6 significant digits: a token ID such as 50256 reads exactly, 0.9 does not turn into 0.9000001
+    const f = (v) => this.fmt(v, 6), g = (v) => this.fmt(v, 4);
     if (row === 'raw') return this.t(s.data === 'token_ids' ? 'note_rawIds' : 'note_raw', { n: s.x.length });
     if (row === 'minMax') return this.t('note_minMax', { min: f(s.minMax.min), max: f(s.minMax.max) });
-    if (row === 'zScore') return this.t('note_zScore', { mean: f(s.zScore.mean), std: f(s.zScore.std) });
+    if (row === 'zScore') return this.t('note_zScore', { mean: g(s.zScore.mean), std: g(s.zScore.std) });
     return this.t('note_robust', { median: f(s.robust.median), iqr: f(s.robust.iqr) });
   }
 

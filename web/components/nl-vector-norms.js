@@ -36,7 +36,7 @@ export class NlVectorNorms extends NlFigure {
     g: { attr: 'g', kind: 'number', default: 2, min: 0.5, max: 3, step: 0.1, control: 'slider' },
   };
   static css = `${figureCss}${handleCss}
-.vn-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 220px), 1fr)); gap: 10px; }
+.vn-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 300px), 1fr)); gap: 10px; }
 .ball { fill: none; stroke: var(--nl-muted); stroke-width: 1.5; stroke-dasharray: 4 3; }
 .arrow.fg { stroke: var(--nl-fg); }
 .label.fg { fill: var(--nl-fg); }
