@@ -1,5 +1,5 @@
 // Type declarations for `normlab/elements`.
-import type { Core, LoadOptions } from './core/normlab.js';
+import type { Core, Description, LoadOptions } from './core/normlab.js';
 
 export { loadCore } from './core/normlab.js';
 
@@ -261,6 +261,15 @@ export interface VectorNormsState {
 /** <nl-vector-norms>: L2, L1, max-norm and ScaleNorm on two embeddings, and cosine similarity. */
 export class NlVectorNorms extends NlFigure<VectorNormsState> { a: number[]; b: number[]; g: number }
 
+export type FiveQuestionsMethod = 'layer_norm' | 'rms_norm' | 'batch_norm_train' | 'batch_norm_eval' | 'instance_norm' | 'group_norm'
+  | 'l2_normalize' | 'l1_normalize' | 'max_normalize' | 'scale_norm' | 'softmax' | 'ada_layer_norm' | 'adaptive_rms_norm';
+export interface FiveQuestionsState {
+  method: FiveQuestionsMethod; index: number[]; op: string; shape: number[]; description: Description; names: string[];
+  members: number[][]; error: string | null;
+}
+/** <nl-five-questions>: the five questions answered from core.describe, with the chosen element's group in a small tensor. */
+export class NlFiveQuestions extends NlFigure<FiveQuestionsState> { method: FiveQuestionsMethod; index: number[] }
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
@@ -279,6 +288,7 @@ export const elements: {
   'nl-rms-decomposition': typeof NlRmsDecomposition;
   'nl-scalers': typeof NlScalers;
   'nl-vector-norms': typeof NlVectorNorms;
+  'nl-five-questions': typeof NlFiveQuestions;
 };
 
 /** Define every figure's element (idempotent). */
@@ -304,5 +314,6 @@ declare global {
     'nl-rms-decomposition': NlRmsDecomposition;
     'nl-scalers': NlScalers;
     'nl-vector-norms': NlVectorNorms;
+    'nl-five-questions': NlFiveQuestions;
   }
 }

@@ -16,10 +16,11 @@ import { NlCausalLeak } from './components/nl-causal-leak.js';
 import { NlRmsDecomposition } from './components/nl-rms-decomposition.js';
 import { NlScalers } from './components/nl-scalers.js';
 import { NlVectorNorms } from './components/nl-vector-norms.js';
+import { NlFiveQuestions } from './components/nl-five-questions.js';
 
 export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
-  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms,
+  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions,
 };
 export { loadCore } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
@@ -42,6 +43,7 @@ export const elements = {
   'nl-rms-decomposition': NlRmsDecomposition,
   'nl-scalers': NlScalers,
   'nl-vector-norms': NlVectorNorms,
+  'nl-five-questions': NlFiveQuestions,
 };
 
 /** Define every figure's custom element (idempotent; skips tags already taken). */

@@ -1,0 +1,147 @@
+// <nl-five-questions> — the article's five questions, answered for a chosen
+// method from the core's own description of it (core.describe): which numbers
+// are measured together, what is measured, how the group is transformed,
+// which parameters follow, and whether the current or saved statistics are
+// used. Beside the answers, a small [B, T, d] tensor with the chosen element
+// and the members of its group (the core's reduction_group).
+//
+// Attributes: method (one of METHODS; default "layer_norm"), index ("0,1,2":
+//   b, t, d of the chosen element in a [2, 4, 6] tensor), lang.
+// Properties: method, index; state (read-only): {method, index, op, shape,
+//   description (core.describe's value), names (axis names in the op's own
+//   layout), members ([[b, t, d], ...]), error}.
+// Events: change (the reader chose a method or an element).
+// Keyboard: the method select; the tensor is focusable: arrow keys move the
+//   chosen element along t and d, Page Up / Page Down along b. Pointer: click
+//   or tap a cell.
+// Colours: --nl-chosen the chosen element, --nl-group the members of its group.
+// Parts: figure, controls, select, view, answers, description, error.
+// Numbers and answers from the core: describe, reduction_group.
+import { el } from './base.js';
+import { NlFigure, figureCss } from './figure.js';
+
+const SHAPE = [2, 4, 6];
+// method → [op, attrs]; BatchNorm twice (training, evaluation)
+const METHODS = {
+  layer_norm: ['layer_norm', {}], rms_norm: ['rms_norm', {}], batch_norm_train: ['batch_norm', { training: true }],
+  batch_norm_eval: ['batch_norm', { training: false }], instance_norm: ['instance_norm', {}], group_norm: ['group_norm', { num_groups: 2 }],
+  l2_normalize: ['l2_normalize', {}], l1_normalize: ['l1_normalize', {}], max_normalize: ['max_normalize', {}], scale_norm: ['scale_norm', {}],
+  softmax: ['softmax', {}], ada_layer_norm: ['ada_layer_norm', {}], adaptive_rms_norm: ['adaptive_rms_norm', {}],
+};
+
+export class NlFiveQuestions extends NlFigure {
+  static catalog = 'fiveQuestions';
+  static params = {
+    method: { attr: 'method', kind: 'choice', default: 'layer_norm', choices: Object.keys(METHODS), control: 'select' },
+    index: { attr: 'index', kind: 'vector', length: 3, default: [0, 1, 2] },
+  };
+  static css = `${figureCss}
+.five { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 14px; align-items: start; }
+@container (max-width: 620px) { .five { grid-template-columns: minmax(0, 1fr); } }
+dl.answers { margin: 0; display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 6px 12px; font-size: 0.95em; }
+dl.answers dt { font-weight: 600; }
+dl.answers dd { margin: 0; }
+.cell { fill: var(--nl-bg); stroke: var(--nl-grid); stroke-width: 1; }
+.cell.member { fill: var(--nl-group); fill-opacity: 0.75; stroke: var(--nl-group); }
+.cell.chosen { fill: var(--nl-chosen); stroke: var(--nl-chosen); }
+.tensor { cursor: pointer; outline: none; }
+.tensor:focus-visible .frame { stroke: var(--nl-focus); stroke-width: 2.5; }
+.frame { fill: none; stroke: none; }
+.axis-name { font-size: var(--nl-small-size); fill: var(--nl-muted); }
+`;
+
+  buildView(view) {
+    const box = el('div', { class: 'five' });
+    this._answers = el('dl', { class: 'answers', part: 'answers' });
+    this._svg = el('svg', { class: 'tensor', viewBox: '0 0 300 190', tabindex: '0', role: 'application' });
+    this._svg.style.height = '190px';
+    box.append(this._answers, this._svg);
+    view.append(box);
+    this._svg.addEventListener('click', (e) => {
+      const cell = e.target.closest?.('[data-index]');
+      if (cell) this.setByUser('index', cell.dataset.index.split(',').map(Number));
+    });
+    this._svg.addEventListener('keydown', (e) => {
+      const moves = { ArrowLeft: [0, 0, -1], ArrowRight: [0, 0, 1], ArrowUp: [0, -1, 0], ArrowDown: [0, 1, 0], PageUp: [-1, 0, 0], PageDown: [1, 0, 0] };
+      const m = moves[e.key];
+      if (!m) return;
+      e.preventDefault();
+      const next = this._values.index.map((v, i) => Math.min(SHAPE[i] - 1, Math.max(0, v + m[i])));
+      if (next.some((v, i) => v !== this._values.index[i])) this.setByUser('index', next);
+    });
+  }
+
+  /** An index is three whole numbers inside the [2, 4, 6] tensor. */
+  parseValue(key, text) {
+    const r = super.parseValue(key, text);
+    if (key === 'index' && r.value && r.value.some((v, i) => !Number.isInteger(v) || v < 0 || v >= SHAPE[i])) {
+      return { error: this.t('badIndex', { value: text, shape: SHAPE.join(', ') }) };
+    }
+    return r;
+  }
+
+  compute(core, { method, index }) {
+    const [op, attrs] = METHODS[method];
+    const d = core.describe(op, { shape: this._layout(op, core), attrs });
+    const channelFirst = d.channelAxis === 1;
+    const names = channelFirst ? ['B', 'd', 'T'] : ['B', 'T', 'd'];
+    const m = core.run('reduction_group', {}, { method: op, shape: SHAPE, index, ...(op === 'group_norm' ? { num_groups: attrs.num_groups } : {}) }).members;
+    const members = [];
+    for (let i = 0; i < m.shape[0]; i++) members.push([m.data[3 * i], m.data[3 * i + 1], m.data[3 * i + 2]]);
+    return { op, shape: d.shape, description: JSON.parse(JSON.stringify(d)), names, members };
+  }
+
+  /** The [B, T, d] tensor in the op's own layout: channel-first ops read it as [B, d, T] (channels = features). */
+  _layout(op, core) {
+    const probe = core.describe(op, { shape: SHAPE, attrs: METHODS[this._values.method][1] });
+    return probe.channelAxis === 1 ? [SHAPE[0], SHAPE[2], SHAPE[1]] : SHAPE;
+  }
+
+  /** The five answers as [question, answer] pairs, in words, from the description. */
+  answers(s) {
+    const d = s.description, t = (k, v) => this.t(k, v);
+    const axes = d.group.axes.map((a) => s.names[a]).join(', ');
+    // GroupNorm's layout splits d into [G, d/G]: the block of features is its third extent
+    const group = t(s.op === 'group_norm' ? 'groupBlock' : 'groupAxes', { axes, size: d.group.size, count: d.group.count, per: d.group.layout[2] });
+    const measure = t(`measure_${d.measure}`);
+    const center = d.transform.center ? (d.measure === 'sum_exp' ? 'centerMax' : 'center') : 'noCenter';
+    const transform = t(center) + t('sep') + t(`denominator_${d.transform.denominator}`, { eps: this.fmt(d.transform.eps, 2) });
+    const param = (p) => (p ? t(`per_${p.per}`, { name: p.input }) : null);
+    const parts = [param(d.params.scale), param(d.params.shift)].filter(Boolean);
+    let params = parts.length ? parts.join(t('sep')) : t('noParams');
+    if (d.params.scaleOffset === 1) params += t('sep') + t('scaleOffset');
+    return [['qGroup', group], ['qMeasure', measure], ['qTransform', transform], ['qParams', params], ['qMode', t(`mode_${d.mode}`)]];
+  }
+
+  draw(s) {
+    this._answers.replaceChildren(...this.answers(s).flatMap(([q, a]) => [el('dt', {}, this.t(q)), el('dd', {}, a)]));
+    const [B, T, D] = SHAPE, c = 20, gap = 18, left = 22, top = 30;
+    const W = this.fit(this._svg, left + B * D * c + (B - 1) * gap + 8, top + T * c + 30);
+    const member = new Set(s.members.map((m) => m.join(',')));
+    const chosen = s.index.join(',');
+    const items = [el('rect', { class: 'frame', x: 1, y: 1, width: W - 2, height: top + T * c + 28, rx: 6 })];
+    for (let b = 0; b < B; b++) {
+      const x0 = left + b * (D * c + gap);
+      items.push(el('text', { class: 'axis-name', x: x0, y: 14 }, `b = ${b}`));
+      for (let t = 0; t < T; t++) {
+        for (let d = 0; d < D; d++) {
+          const key = `${b},${t},${d}`;
+          const r = el('rect', { class: `cell${member.has(key) ? ' member' : ''}${key === chosen ? ' chosen' : ''}`, x: x0 + d * c + 1, y: top + t * c + 1, width: c - 2, height: c - 2, rx: 3 });
+          r.dataset.index = key;
+          items.push(r);
+        }
+      }
+    }
+    items.push(el('text', { class: 'axis-name', x: left, y: top + T * c + 16 }, this.t('axesNote')));
+    items.push(el('text', { class: 'axis-name', x: 4, y: top + 14 }, 't'));
+    this._svg.replaceChildren(...items);
+    this._svg.setAttribute('aria-label', this.t('tensorLabel', { index: s.index.join(', '), n: s.members.length }));
+  }
+
+  describe(s) {
+    const a = Object.fromEntries(this.answers(s));
+    return this.t('describe', { method: this.t(`choice_${s.method}`), n: s.members.length, index: s.index.join(', '),
+      group: a.qGroup, measure: a.qMeasure, transform: a.qTransform, params: a.qParams, mode: a.qMode });
+  }
+}
+NlFiveQuestions.defineProperties();
