@@ -5,19 +5,12 @@
 // outputs of earlier tokens never change, BatchNorm's do), and every sentence
 // against the state it came from. Plus Reset, the language switch and bad
 // attributes.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, setup } from './helpers.mjs';
+import { onArticlePage } from './helpers.mjs';
 
 const TAG = 'nl-causal-leak';
-let env, page, problems;
-before(async () => {
-  env = await setup();
-  ({ page, problems } = await openPage(env.browser, env.url + 'web/index.html'));
-  await page.locator(TAG).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => document.querySelector(t)?.state, TAG);
-});
-after(() => env.close());
+const fig = onArticlePage(TAG);
 
 const T = 6, D = 3;
 // ---- oracles, from the definitions (population variance, eps inside the root) ----
@@ -50,16 +43,7 @@ const rmsNorm = (x, eps = 1e-6) => perToken(x, (r) => {
 });
 const ORACLE = { batch_norm: batchNorm, layer_norm: layerNorm, rms_norm: rmsNorm };
 
-const snap = () => page.evaluate((t) => {
-  const f = document.querySelector(t), r = f.shadowRoot;
-  return {
-    state: JSON.parse(JSON.stringify(f.state)),
-    desc: r.querySelector('[part=description]').textContent,
-    error: r.querySelector('[part=error]').textContent,
-    svg: [...r.querySelectorAll('svg text')].map((x) => x.textContent),
-    bad: [...r.querySelectorAll('svg *')].flatMap((n) => [...n.attributes].filter((a) => /NaN|Infinity|undefined/.test(a.value)).map((a) => a.name)),
-  };
-}, TAG);
+const snap = () => fig.snap();
 
 const fmt = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 }).format(v);
 
@@ -103,40 +87,40 @@ function check(sn, first, where) {
 }
 
 test('the value slider by keyboard, 40 positions at every edited token: earlier LayerNorm/RMSNorm outputs never change, BatchNorm\'s always do', async () => {
-  await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
-  const sliders = page.locator(`${TAG} >> input[type=range]`);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
+  const sliders = fig.page.locator(`${TAG} >> input[type=range]`);
   const first = (await snap()).state.outputs;
   check(await snap(), first, 'start');
   let positions = 0;
   for (let edit = 6; edit >= 2; edit--) {
     // choose the token with the keyboard: the edit slider, arrow keys
     await sliders.nth(0).focus();
-    while ((await snap()).state.edit > edit) await page.keyboard.press('ArrowLeft');
+    while ((await snap()).state.edit > edit) await fig.page.keyboard.press('ArrowLeft');
     const s0 = await snap();
     assert.equal(s0.state.edit, edit);
     assert.ok(Object.is(s0.state.value, s0.state.original), 'a new token starts from its own value');
     check(s0, first, `edit ${edit}, start`);
     await sliders.nth(1).focus();
     for (let i = 0; i < 8; i++) {
-      await page.keyboard.press(i < 4 ? 'ArrowRight' : 'PageDown');
+      await fig.page.keyboard.press(i < 4 ? 'ArrowRight' : 'PageDown');
       check(await snap(), first, `edit ${edit}, key ${i}`);
       positions++;
     }
   }
   // the whole range by Home and End
   for (const key of ['Home', 'End']) {
-    await page.keyboard.press(key);
+    await fig.page.keyboard.press(key);
     const sn = await snap();
     assert.equal(sn.state.value, key === 'Home' ? -6 : 6);
     check(sn, first, key);
     positions++;
   }
   assert.ok(positions >= 40, `${positions} positions`);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(fig.problems, []);
 });
 
 test('hand-derived: with feature 1 of the tokens 1..6 and the last set to −1, BatchNorm of token 1 is −4/√35', async () => {
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('tokens', '1,0,0, 2,0,0, 3,0,0, 4,0,0, 5,0,0, 6,0,0');
     f.setAttribute('edit', '6');
@@ -152,7 +136,7 @@ test('hand-derived: with feature 1 of the tokens 1..6 and the last set to −1, 
   // LayerNorm of token 1 = (1, 0, 0): mean 1/3, variance 2/9: (2/3)/√(2/9) = √2 = 1.41421 either way
   assert.ok(Math.abs(s.outputs.layer_norm[0] - Math.SQRT2) < 1e-4);
   assert.ok(Object.is(s.outputs.layer_norm[0], s.baseline.layer_norm[0]));
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.removeAttribute('tokens');
     f.removeAttribute('value');
@@ -160,12 +144,12 @@ test('hand-derived: with feature 1 of the tokens 1..6 and the last set to −1, 
 });
 
 test('Reset returns the value, the language switch rewrites every word, bad attributes keep the last drawing with a message', async () => {
-  await page.evaluate((t) => document.querySelector(t).setAttribute('value', '-3'), TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('value', '-3'), TAG);
   assert.equal((await snap()).state.value, -3);
-  await page.locator(`${TAG} >> button`).click();
+  await fig.page.locator(`${TAG} >> button`).click();
   let sn = await snap();
   assert.ok(Object.is(sn.state.value, sn.state.original), 'Reset');
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('value', '4');
     f.setAttribute('lang', 'zh');
@@ -175,14 +159,14 @@ test('Reset returns the value, the language switch rewrites every word, bad attr
   assert.match(sn.desc, /LayerNorm 与 RMSNorm 让 tokens 1 到 5 的输出与原来逐位完全相同/);
   assert.ok(sn.svg.includes('前面有 5 个 tokens 改变'));
   const good = sn.state;
-  await page.evaluate((t) => document.querySelector(t).setAttribute('tokens', '1,2,3'), TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('tokens', '1,2,3'), TAG);
   sn = await snap();
   assert.match(sn.error, /tokens/);
   assert.deepEqual(sn.state.outputs, good.outputs, 'the last good drawing stays');
-  await page.evaluate((t) => document.querySelector(t).setAttribute('value', '99'), TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('value', '99'), TAG);
   sn = await snap();
   assert.match(sn.error, /value/);
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.removeAttribute('tokens');
     f.removeAttribute('value');
@@ -190,5 +174,5 @@ test('Reset returns the value, the language switch rewrites every word, bad attr
   }, TAG);
   sn = await snap();
   assert.equal(sn.error, '');
-  assert.deepEqual(problems, []);
+  assert.deepEqual(fig.problems, []);
 });

@@ -4,32 +4,14 @@
 // definitions (cubeGroup in helpers.mjs), and the description against the
 // state; then the element chosen by arrow keys and by a click, Chinese, and
 // a bad index.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cubeGroup, openPage, setup } from './helpers.mjs';
+import { cubeGroup, onArticlePage } from './helpers.mjs';
 
 const TAG = 'nl-five-questions';
-let env, page, problems;
-before(async () => {
-  env = await setup();
-  ({ page, problems } = await openPage(env.browser, env.url + 'web/index.html'));
-  await page.locator(TAG).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => document.querySelector(t)?.state, TAG);
-  await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
-});
-after(() => env.close());
+const fig = onArticlePage(TAG);
 
-const snap = () => page.evaluate((t) => {
-  const f = document.querySelector(t), r = f.shadowRoot;
-  return {
-    state: JSON.parse(JSON.stringify(f.state)),
-    answers: [...r.querySelectorAll('dl.answers dd')].map((d) => d.textContent),
-    desc: r.querySelector('[part=description]').textContent,
-    error: r.querySelector('[part=error]').textContent,
-    chosen: [...r.querySelectorAll('.cell.chosen')].map((c) => c.dataset.index),
-    members: [...r.querySelectorAll('.cell.member, .cell.chosen')].map((c) => c.dataset.index).sort(),
-  };
-}, TAG);
+const snap = () => fig.snap();
 
 const SHAPE = [2, 4, 6];
 // What the article says of each method: [group size, axes, measure, centering, parameters, statistics]
@@ -76,54 +58,54 @@ function check(sn, where) {
 }
 
 test('every method by keyboard, at two elements: answers and groups as the article defines them', async () => {
-  const select = page.locator(`${TAG} >> select`);
+  const select = fig.page.locator(`${TAG} >> select`);
   const methods = await select.evaluate((s) => [...s.options].map((o) => o.value));
   assert.deepEqual(methods, Object.keys(EXPECTED));
   await select.focus();
-  await page.keyboard.press('Home');
+  await fig.page.keyboard.press('Home');
   let n = 0;
   for (const [k, m] of methods.entries()) {
-    if (k) await page.keyboard.press('ArrowDown');
+    if (k) await fig.page.keyboard.press('ArrowDown');
     let sn = await snap();
     assert.equal(sn.state.method, m);
     check(sn, `${m} at 0,1,2`);
-    await page.evaluate((t) => document.querySelector(t).setAttribute('index', '1,3,5'), TAG);
+    await fig.page.evaluate((t) => document.querySelector(t).setAttribute('index', '1,3,5'), TAG);
     sn = await snap();
     check(sn, `${m} at 1,3,5`);
-    await page.evaluate((t) => document.querySelector(t).setAttribute('index', '0,1,2'), TAG);
+    await fig.page.evaluate((t) => document.querySelector(t).setAttribute('index', '0,1,2'), TAG);
     n += 2;
   }
   assert.ok(n >= 20, `${n} positions`);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(fig.problems, []);
 });
 
 test('the element by arrow keys and by a click; Chinese; a bad index', async () => {
-  await page.evaluate((t) => document.querySelector(t).setAttribute('method', 'group_norm'), TAG);
-  await page.locator(`${TAG} >> svg.tensor`).focus();
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('method', 'group_norm'), TAG);
+  await fig.page.locator(`${TAG} >> svg.tensor`).focus();
   const path = [['ArrowRight', [0, 1, 3]], ['ArrowDown', [0, 2, 3]], ['PageDown', [1, 2, 3]], ['ArrowRight', [1, 2, 4]], ['ArrowRight', [1, 2, 5]], ['ArrowRight', [1, 2, 5]], ['PageUp', [0, 2, 5]]];
   for (const [key, index] of path) {
-    await page.keyboard.press(key);
+    await fig.page.keyboard.press(key);
     const sn = await snap();
     assert.deepEqual(sn.state.index, index, key);
     check(sn, `${key} → ${index}`);
   }
-  await page.locator(`${TAG} >> rect[data-index="1,0,0"]`).click();
+  await fig.page.locator(`${TAG} >> rect[data-index="1,0,0"]`).click();
   const sn = await snap();
   assert.deepEqual(sn.state.index, [1, 0, 0]);
   check(sn, 'click');
-  await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'zh'), TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'zh'), TAG);
   const zh = await snap();
   assert.match(zh.desc, /^GroupNorm（G = 2），\[2, 4, 6\] tensor 的元素 \(1, 0, 0\)：它的组有 12 个元素。/);
-  await page.evaluate((t) => document.querySelector(t).setAttribute('index', '2,0,0'), TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('index', '2,0,0'), TAG);
   const bad = await snap();
   assert.equal(bad.error, 'index 必须是 [2, 4, 6] tensor 内的三个整数（收到的是“2,0,0”）。');
   assert.deepEqual(bad.state.index, [1, 0, 0], 'the last good state stays');
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('index', '0,1,2');
     f.setAttribute('method', 'layer_norm');
     f.setAttribute('lang', 'en');
   }, TAG);
   assert.equal((await snap()).error, '');
-  assert.deepEqual(problems, []);
+  assert.deepEqual(fig.problems, []);
 });

@@ -1,4 +1,5 @@
 // Browser-test helpers: one server and one Chromium per test file.
+import { after, before } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../../scripts/browser.mjs';
@@ -77,4 +78,39 @@ export function cubeGroup(method, [B, T, D], [b, t, d], G) {
         if (same) out.push([bb, tt, dd]);
       }
   return out;
+}
+
+/**
+ * A test file about one figure on the article page: opens the page before the
+ * tests (the figure scrolled into view, drawn, in English) and closes it after.
+ * Returns { page, problems, snap } (page and problems once the file's tests run);
+ * snap() reads the figure as a reader meets it: its state, description, error,
+ * readout, the texts of its charts, any NaN in the drawing, and for the
+ * five-questions figure its answers and highlighted cells.
+ */
+export function onArticlePage(tag) {
+  const fig = { page: null, problems: null };
+  before(async () => {
+    fig.env = await setup();
+    ({ page: fig.page, problems: fig.problems } = await openPage(fig.env.browser, fig.env.url + 'web/index.html'));
+    await fig.page.locator(tag).scrollIntoViewIfNeeded();
+    await fig.page.waitForFunction((t) => document.querySelector(t)?.state, tag);
+    await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), tag);
+  });
+  after(() => fig.env.close());
+  fig.snap = () => fig.page.evaluate((t) => {
+    const f = document.querySelector(t), r = f.shadowRoot;
+    return {
+      state: JSON.parse(JSON.stringify(f.state)),
+      desc: r.querySelector('[part=description]').textContent,
+      error: r.querySelector('[part=error]').textContent,
+      readout: r.querySelector('[part=readout]')?.textContent ?? '',
+      svg: [...r.querySelectorAll('svg text')].map((x) => x.textContent),
+      bad: [...r.querySelectorAll('svg *')].flatMap((n) => [...n.attributes].filter((a) => /NaN|Infinity|undefined/.test(a.value)).map((a) => a.name)),
+      answers: [...r.querySelectorAll('dl.answers dd')].map((d) => d.textContent),
+      chosen: [...r.querySelectorAll('.cell.chosen')].map((c) => c.dataset.index),
+      members: [...r.querySelectorAll('.cell.member, .cell.chosen')].map((c) => c.dataset.index).sort(),
+    };
+  }, tag);
+  return fig;
 }

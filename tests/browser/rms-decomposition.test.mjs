@@ -4,30 +4,14 @@
 // the definitions, RMS² = σ² + μ² in the core's own numbers, LayerNorm's output
 // the same at every shift, and every sentence against the state. Plus the
 // article's worked example, the language switch and bad attributes.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, setup } from './helpers.mjs';
+import { onArticlePage } from './helpers.mjs';
 
 const TAG = 'nl-rms-decomposition';
-let env, page, problems;
-before(async () => {
-  env = await setup();
-  ({ page, problems } = await openPage(env.browser, env.url + 'web/index.html'));
-  await page.locator(TAG).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => document.querySelector(t)?.state, TAG);
-});
-after(() => env.close());
+const fig = onArticlePage(TAG);
 
-const snap = () => page.evaluate((t) => {
-  const f = document.querySelector(t), r = f.shadowRoot;
-  return {
-    state: JSON.parse(JSON.stringify(f.state)),
-    desc: r.querySelector('[part=description]').textContent,
-    error: r.querySelector('[part=error]').textContent,
-    svg: [...r.querySelectorAll('svg text')].map((x) => x.textContent),
-    bad: [...r.querySelectorAll('svg *')].flatMap((n) => [...n.attributes].filter((a) => /NaN|Infinity|undefined/.test(a.value)).map((a) => a.name)),
-  };
-}, TAG);
+const snap = () => fig.snap();
 const nf = (digits, lang = 'en') => new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-US', { maximumSignificantDigits: digits });
 const f4 = (v) => nf(4).format(v), f7 = (v) => nf(7).format(v);
 const list = (vs) => `(${vs.map(f4).join(', ')})`;
@@ -75,7 +59,7 @@ function check(sn, firstLn, where) {
 }
 
 test('the shift slider by keyboard across its range: statistics, outputs and words follow', async () => {
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('lang', 'en');
     f.setAttribute('x', '1,2,3');
@@ -83,9 +67,9 @@ test('the shift slider by keyboard across its range: statistics, outputs and wor
   }, TAG);
   const first = await snap();
   check(first, null, 'start');
-  const slider = page.locator(`${TAG} >> input[type=range]`);
+  const slider = fig.page.locator(`${TAG} >> input[type=range]`);
   await slider.focus();
-  await page.keyboard.press('Home');
+  await fig.page.keyboard.press('Home');
   let n = 0, kinds = new Set();
   const visit = async (where) => {
     const sn = await snap();
@@ -95,24 +79,24 @@ test('the shift slider by keyboard across its range: statistics, outputs and wor
   };
   await visit('Home');
   for (let i = 0; i < 12; i++) {
-    await page.keyboard.press('PageUp');
+    await fig.page.keyboard.press('PageUp');
     await visit(`PageUp ${i}`);
   }
   // near the mean's sign change, a step at a time: x + m crosses (−1, 0, 1)
-  await page.evaluate((t) => document.querySelector(t).setAttribute('shift', '-3'), TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('shift', '-3'), TAG);
   for (let i = 0; i < 8; i++) {
-    await page.keyboard.press('ArrowRight');
+    await fig.page.keyboard.press('ArrowRight');
     await visit(`Arrow ${i}`);
   }
-  await page.keyboard.press('End');
+  await fig.page.keyboard.press('End');
   await visit('End');
   assert.ok(n >= 20, `${n} positions`);
   assert.deepEqual([...kinds].sort(), ['centered', 'mean', 'spread'], 'all three verdicts are reached');
-  assert.deepEqual(problems, []);
+  assert.deepEqual(fig.problems, []);
 });
 
 test("the article's pair: (101, 102, 103) gives RMSNorm three positive values close to 1 and LayerNorm (−1.2247, 0, 1.2247)", async () => {
-  await page.locator(`${TAG} >> button`, { hasText: '(101, 102, 103)' }).click();
+  await fig.page.locator(`${TAG} >> button`, { hasText: '(101, 102, 103)' }).click();
   const s = (await snap()).state;
   assert.equal(s.shift, 100);
   // RMS² = (101² + 102² + 103²)/3 = 31214/3 = 10404.667 = σ² 2/3 + μ² 102²
@@ -121,14 +105,14 @@ test("the article's pair: (101, 102, 103) gives RMSNorm three positive values cl
   close(s.rms, Math.sqrt(31214 / 3), 1e-3, 'RMS');
   [101, 102, 103].forEach((v, i) => close(s.rmsNorm[i], v / Math.sqrt(31214 / 3), 1e-5, `RMSNorm ${i}`));
   [-1.2247, 0, 1.2247].forEach((v, i) => close(s.layerNorm[i], v, 1e-3, `LayerNorm ${i}`));
-  await page.locator(`${TAG} >> button`, { hasText: 'mean 0' }).click();
+  await fig.page.locator(`${TAG} >> button`, { hasText: 'mean 0' }).click();
   const c = await snap();
   assert.deepEqual(c.state.x, [-1, 0, 1]);
   c.state.rmsNorm.forEach((v, i) => close(v, c.state.layerNorm[i], 1e-4, 'mean 0: RMSNorm = LayerNorm'));
 });
 
 test('Chinese words, and bad attributes keep the last drawing with a message', async () => {
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('x', '1,2,3');
     f.setAttribute('shift', '100');
@@ -138,22 +122,22 @@ test('Chinese words, and bad attributes keep the last drawing with a message', a
   assert.ok(sn.desc.startsWith('x + m = (101, 102, 103) 的 mean μ = 102，标准差 σ = 0.8165，RMS 为 102：'), sn.desc);
   assert.match(sn.desc, /此时 \|μ\| 大于 σ，RMS 主要反映 mean/);
   const good = sn.state;
-  await page.evaluate((t) => document.querySelector(t).setAttribute('x', '1,2,3,4,5,6,7,8,9'), TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('x', '1,2,3,4,5,6,7,8,9'), TAG);
   sn = await snap();
   assert.match(sn.error, /x/);
   assert.deepEqual(sn.state.rmsNorm, good.rmsNorm, 'the last good drawing stays');
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('x', '1,2,3');
     f.setAttribute('shift', '500');
   }, TAG);
   sn = await snap();
   assert.match(sn.error, /shift/);
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('shift', '0');
     f.setAttribute('lang', 'en');
   }, TAG);
   assert.equal((await snap()).error, '');
-  assert.deepEqual(problems, []);
+  assert.deepEqual(fig.problems, []);
 });

@@ -4,31 +4,14 @@
 // (min-max, z-score with the population deviation, robust scaling with
 // NumPy's linear percentiles), where the other values land, and every sentence
 // against the state. Plus hand-derived numbers and bad attributes.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, setup } from './helpers.mjs';
+import { onArticlePage } from './helpers.mjs';
 
 const TAG = 'nl-scalers';
-let env, page, problems;
-before(async () => {
-  env = await setup();
-  ({ page, problems } = await openPage(env.browser, env.url + 'web/index.html'));
-  await page.locator(TAG).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => document.querySelector(t)?.state, TAG);
-  await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
-});
-after(() => env.close());
+const fig = onArticlePage(TAG);
 
-const snap = () => page.evaluate((t) => {
-  const f = document.querySelector(t), r = f.shadowRoot;
-  return {
-    state: JSON.parse(JSON.stringify(f.state)),
-    desc: r.querySelector('[part=description]').textContent,
-    error: r.querySelector('[part=error]').textContent,
-    svg: [...r.querySelectorAll('svg text')].map((x) => x.textContent),
-    bad: [...r.querySelectorAll('svg *')].flatMap((n) => [...n.attributes].filter((a) => /NaN|Infinity|undefined/.test(a.value)).map((a) => a.name)),
-  };
-}, TAG);
+const snap = () => fig.snap();
 const f4 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 }).format(v);
 const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg}: ${a} vs ${b}`);
 
@@ -91,7 +74,7 @@ test('hand-derived: the default data, its quartiles and min-max of the largest o
 });
 
 test('the outlier dragged by keyboard on its dot and by the slider: every scaled value and sentence follows', async () => {
-  const dot = page.locator(`${TAG} >> .handle`);
+  const dot = fig.page.locator(`${TAG} >> .handle`);
   await dot.focus();
   let n = 0, outside = 0, inside = 0;
   const visit = async (where) => {
@@ -105,47 +88,47 @@ test('the outlier dragged by keyboard on its dot and by the slider: every scaled
   // 1 at a time from 12 down to the crowd's edge (4), 0.1 at a time inside it, then 1 at a time out the other side
   for (const [key, times] of [['Shift+ArrowLeft', 8], ['ArrowLeft', 6], ['Shift+ArrowLeft', 3]]) {
     for (let i = 0; i < times; i++) {
-      await page.keyboard.press(key);
+      await fig.page.keyboard.press(key);
       await visit(`${key} ${i}`);
     }
   }
-  const slider = page.locator(`${TAG} >> input[type=range]`);
+  const slider = fig.page.locator(`${TAG} >> input[type=range]`);
   await slider.focus();
   for (const key of ['Home', 'PageUp', 'PageUp', 'End', 'PageDown']) {
-    await page.keyboard.press(key);
+    await fig.page.keyboard.press(key);
     await visit(key);
   }
   assert.ok(n >= 20, `${n} positions`);
   assert.ok(outside >= 3 && inside >= 3, `${outside} outside, ${inside} inside`);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(fig.problems, []);
 });
 
 test('token IDs: the select switches the data, the slider hides, the words warn', async () => {
-  await page.locator(`${TAG} >> select`).selectOption('token_ids');
+  await fig.page.locator(`${TAG} >> select`).selectOption('token_ids');
   const sn = await snap();
   check(sn, 'token IDs');
-  assert.equal(await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('input[type=range]').closest('label').hidden, TAG), true);
+  assert.equal(await fig.page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('input[type=range]').closest('label').hidden, TAG), true);
   assert.ok(sn.svg.includes('min 11, max 50,256'), 'the largest ID reads exactly');
-  await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'zh'), TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'zh'), TAG);
   assert.match((await snap()).desc, /^这些是 token ID。Min-max 把 11 放在 0、17 放在 0\.0001194，彼此相邻，把 50256 放在 1；/);
-  await page.locator(`${TAG} >> select`).selectOption('measurements');
-  await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
+  await fig.page.locator(`${TAG} >> select`).selectOption('measurements');
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
 });
 
 test('bad attributes keep the last drawing with a message', async () => {
   const good = (await snap()).state;
-  await page.evaluate((t) => document.querySelector(t).setAttribute('values', '1,2'), TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('values', '1,2'), TAG);
   let sn = await snap();
   assert.match(sn.error, /values/);
   assert.deepEqual(sn.state.minMax, good.minMax);
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.removeAttribute('values');
     f.setAttribute('data', 'pixels');
   }, TAG);
   sn = await snap();
   assert.match(sn.error, /data/);
-  await page.evaluate((t) => document.querySelector(t).removeAttribute('data'), TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).removeAttribute('data'), TAG);
   assert.equal((await snap()).error, '');
-  assert.deepEqual(problems, []);
+  assert.deepEqual(fig.problems, []);
 });

@@ -3,31 +3,14 @@
 // four results, the dot product, the cosine and the angle against float64
 // oracles written here from the definitions, and the sentences against the
 // state. Plus the article's worked example, Chinese, and bad attributes.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, setup } from './helpers.mjs';
+import { onArticlePage } from './helpers.mjs';
 
 const TAG = 'nl-vector-norms';
-let env, page, problems;
-before(async () => {
-  env = await setup();
-  ({ page, problems } = await openPage(env.browser, env.url + 'web/index.html'));
-  await page.locator(TAG).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => document.querySelector(t)?.state, TAG);
-  await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
-});
-after(() => env.close());
+const fig = onArticlePage(TAG);
 
-const snap = () => page.evaluate((t) => {
-  const f = document.querySelector(t), r = f.shadowRoot;
-  return {
-    state: JSON.parse(JSON.stringify(f.state)),
-    desc: r.querySelector('[part=description]').textContent,
-    readout: r.querySelector('[part=readout]').textContent,
-    error: r.querySelector('[part=error]').textContent,
-    bad: [...r.querySelectorAll('svg *')].flatMap((n) => [...n.attributes].filter((a) => /NaN|Infinity|undefined/.test(a.value)).map((a) => a.name)),
-  };
-}, TAG);
+const snap = () => fig.snap();
 const f4 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 }).format(v);
 const f3 = (v) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 3, signDisplay: 'negative' }).format(v);
 const vec = (v) => `(${v.map(f3).join(', ')})`;
@@ -55,7 +38,7 @@ function check(sn, where) {
 }
 
 test("the article's example: (3, 4) has length 5 and L2 gives (0.6, 0.8); (30, 40) gives the same", async () => {
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('a', '3,4');
     f.setAttribute('b', '30,40');
@@ -68,7 +51,7 @@ test("the article's example: (3, 4) has length 5 and L2 gives (0.6, 0.8); (30, 4
   close(s.dot, 250, 1e-4, 'raw dot 3·30 + 4·40');
   [3 / 7, 4 / 7].forEach((v, i) => close(s.l1.a[i], v, 1e-6, 'L1 (3, 4)'));
   [0.75, 1].forEach((v, i) => close(s.max.a[i], v, 1e-6, 'max-norm (3, 4)'));
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('a', '3,1');
     f.setAttribute('b', '1,2');
@@ -79,17 +62,17 @@ test('both tips by keyboard and the g slider over its range: results, cosine and
   let n = 0;
   for (const [i, keys] of [[0, ['ArrowUp', 'ArrowUp', 'Shift+ArrowLeft', 'Shift+ArrowLeft', 'Shift+ArrowLeft', 'ArrowDown', 'Shift+ArrowDown', 'Shift+ArrowDown']],
     [1, ['Shift+ArrowRight', 'Shift+ArrowRight', 'ArrowDown', 'Shift+ArrowDown', 'Shift+ArrowDown', 'Shift+ArrowLeft', 'Shift+ArrowLeft']]]) {
-    await page.locator(`${TAG} >> .handle`).nth(i).focus();
+    await fig.page.locator(`${TAG} >> .handle`).nth(i).focus();
     for (const key of keys) {
-      await page.keyboard.press(key);
+      await fig.page.keyboard.press(key);
       check(await snap(), `handle ${i} ${key} ${n}`);
       n++;
     }
   }
-  const slider = page.locator(`${TAG} >> input[type=range]`);
+  const slider = fig.page.locator(`${TAG} >> input[type=range]`);
   await slider.focus();
   for (const key of ['Home', 'PageUp', 'ArrowRight', 'End', 'PageDown', 'ArrowLeft']) {
-    await page.keyboard.press(key);
+    await fig.page.keyboard.press(key);
     const sn = await snap();
     check(sn, `g ${key}`);
     n++;
@@ -97,11 +80,11 @@ test('both tips by keyboard and the g slider over its range: results, cosine and
   assert.ok(n >= 20, `${n} positions`);
   const s = (await snap()).state;
   assert.notDeepEqual(s.a, [3, 1], 'a moved');
-  assert.deepEqual(problems, []);
+  assert.deepEqual(fig.problems, []);
 });
 
 test('Chinese words and bad attributes', async () => {
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('a', '3,1');
     f.setAttribute('b', '1,2');
@@ -112,22 +95,22 @@ test('Chinese words and bad attributes', async () => {
   assert.match(sn.desc, /^L2 保留每个方向并把长度设为 1：a 变为 \(0\.949, 0\.316\)，b 变为 \(0\.447, 0\.894\)。/);
   assert.match(sn.readout, /^a·b = 5（长度 3\.162 与 2\.236，夹角 45°）/); // 3·1 + 1·2 = 5; cos = 5/√50 = 1/√2
   const good = sn.state;
-  await page.evaluate((t) => document.querySelector(t).setAttribute('a', '1,2,3'), TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('a', '1,2,3'), TAG);
   sn = await snap();
   assert.match(sn.error, /a/);
   assert.deepEqual(sn.state.l2, good.l2);
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('a', '0,0');
   }, TAG);
   sn = await snap();
   assert.notEqual(sn.error, '', 'a zero vector has no direction: a message, not NaN');
   assert.deepEqual(sn.bad, []);
-  await page.evaluate((t) => {
+  await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('a', '3,1');
     f.setAttribute('lang', 'en');
   }, TAG);
   assert.equal((await snap()).error, '');
-  assert.deepEqual(problems, []);
+  assert.deepEqual(fig.problems, []);
 });
