@@ -270,6 +270,16 @@ export interface FiveQuestionsState {
 /** <nl-five-questions>: the five questions answered from core.describe, with the chosen element's group in a small tensor. */
 export class NlFiveQuestions extends NlFigure<FiveQuestionsState> { method: FiveQuestionsMethod; index: number[] }
 
+export type EpsilonChoice = '0' | '1e-12' | '1e-8' | '1e-6' | '1e-5' | '1e-4' | '1e-3' | '1e-2' | '1e-1';
+export interface EpsilonState {
+  eps: EpsilonChoice; spreads: number[]; inside: number[]; outside: number[]; reference: number;
+  constant: { inside: number; outside: number } | null; constantError: string | null;
+  summary: Record<'inside' | 'outside', { kept: number | null; collapsed: number | null }>;
+  axis: { domain: number[]; ticks: number[] }; error: string | null;
+}
+/** <nl-epsilon>: rows of shrinking spread standardized with ε inside and outside the square root. */
+export class NlEpsilon extends NlFigure<EpsilonState> { eps: EpsilonChoice }
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
@@ -289,6 +299,7 @@ export const elements: {
   'nl-scalers': typeof NlScalers;
   'nl-vector-norms': typeof NlVectorNorms;
   'nl-five-questions': typeof NlFiveQuestions;
+  'nl-epsilon': typeof NlEpsilon;
 };
 
 /** Define every figure's element (idempotent). */
@@ -315,5 +326,6 @@ declare global {
     'nl-scalers': NlScalers;
     'nl-vector-norms': NlVectorNorms;
     'nl-five-questions': NlFiveQuestions;
+    'nl-epsilon': NlEpsilon;
   }
 }

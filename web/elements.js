@@ -17,10 +17,11 @@ import { NlRmsDecomposition } from './components/nl-rms-decomposition.js';
 import { NlScalers } from './components/nl-scalers.js';
 import { NlVectorNorms } from './components/nl-vector-norms.js';
 import { NlFiveQuestions } from './components/nl-five-questions.js';
+import { NlEpsilon } from './components/nl-epsilon.js';
 
 export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
-  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions,
+  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions, NlEpsilon,
 };
 export { loadCore } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
@@ -44,6 +45,7 @@ export const elements = {
   'nl-scalers': NlScalers,
   'nl-vector-norms': NlVectorNorms,
   'nl-five-questions': NlFiveQuestions,
+  'nl-epsilon': NlEpsilon,
 };
 
 /** Define every figure's custom element (idempotent; skips tags already taken). */

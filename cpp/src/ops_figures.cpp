@@ -114,31 +114,46 @@ void random_normal(Call& c) {
 }
 
 // Dot-product scores of `count` random query/key pairs of width d_k:
-// raw q.k, scaled q.k / sqrt(d_k), or QK-Norm g * (q/|q|).(k/|k|).
+// raw q.k, scaled q.k / sqrt(d_k), or QK-Norm g * (q/|q|).(k/|k|); mode "all"
+// gives the three from the same draws at once (std [3], scores [3, count], in
+// that order), a third of the drawing for a figure that shows all three.
 void score_spread(Call& c) {
   const long long dk = c.integer("d_k"), count = c.integer("count");
   if (dk < 1 || dk > 4096) c.fail(Msg() << "d_k must be in [1, 4096] (got " << std::to_string(dk) << ")");
   if (count < 2 || count > 100000) c.fail(Msg() << "count must be in [2, 100000] (got " << std::to_string(count) << ")");
   const std::string& mode = c.str("mode");
-  if (mode != "raw" && mode != "scaled" && mode != "qk_norm")
-    c.fail(Msg() << "mode must be \"raw\", \"scaled\" or \"qk_norm\" (got \"" << mode << "\")");
+  if (mode != "raw" && mode != "scaled" && mode != "qk_norm" && mode != "all")
+    c.fail(Msg() << "mode must be \"raw\", \"scaled\", \"qk_norm\" or \"all\" (got \"" << mode << "\")");
   const double g = c.num("g");
   // ~25 ns a normal in WASM: weighted so that the limit is about a second
   c.check_work(double(count) * double(dk) * 64, "drawing count * d_k normals");
   Normal rng{static_cast<std::uint64_t>(c.integer("seed"))};
-  std::vector<double> scores(count), q(dk), k(dk);
-  for (auto& s : scores) {
+  std::vector<double> raw(count), scaled(count), qk(count), q(dk), k(dk);
+  for (long long i = 0; i < count; ++i) {
     double dot = 0, nq = 0, nk = 0;
     for (long long e = 0; e < dk; ++e) q[e] = rng.next(), k[e] = rng.next();
     for (long long e = 0; e < dk; ++e) dot += q[e] * k[e], nq += q[e] * q[e], nk += k[e] * k[e];
-    s = mode == "raw" ? dot : mode == "scaled" ? dot / std::sqrt(double(dk)) : g * dot / std::sqrt(nq * nk);
+    raw[i] = dot, scaled[i] = dot / std::sqrt(double(dk)), qk[i] = g * dot / std::sqrt(nq * nk);
   }
-  double m = 0, v = 0;
-  for (double s : scores) m += s;
-  m /= double(count);
-  for (double s : scores) v += (s - m) * (s - m);
-  c.out("std", from({std::sqrt(v / double(count))}, {1}));
-  c.out("scores", from(scores, {static_cast<std::size_t>(count)}));
+  auto spread = [&](const std::vector<double>& scores) {
+    double m = 0, v = 0;
+    for (double s : scores) m += s;
+    m /= double(count);
+    for (double s : scores) v += (s - m) * (s - m);
+    return std::sqrt(v / double(count));
+  };
+  const std::size_t n = static_cast<std::size_t>(count);
+  if (mode == "all") {
+    std::vector<double> all(raw);
+    all.insert(all.end(), scaled.begin(), scaled.end());
+    all.insert(all.end(), qk.begin(), qk.end());
+    c.out("std", from({spread(raw), spread(scaled), spread(qk)}, {3}));
+    c.out("scores", from(all, {3, n}));
+    return;
+  }
+  const std::vector<double>& scores = mode == "raw" ? raw : mode == "scaled" ? scaled : qk;
+  c.out("std", from({spread(scores)}, {1}));
+  c.out("scores", from(scores, {n}));
 }
 
 // points [k, n] mapped by W [m, n]: each row p becomes W p.
@@ -250,6 +265,33 @@ void moments(Call& c) {
   c.out("mean_sq", from({mean * mean}, {1}));  // so that ms = var + mean_sq reads from the core alone
 }
 
+// Standardize each row of x [n, d] with eps inside the square root,
+// (x - mean) / sqrt(var + eps) as LayerNorm does, or outside it,
+// (x - mean) / (std + eps); with eps = 0 a constant row has nothing to divide
+// by and is an error.
+void standardize_rows(Call& c) {
+  const Tensor& x = c.in("x");
+  c.expect_rank("x", x, 2, 2);
+  const double eps = c.num("eps");
+  if (!(eps >= 0)) c.fail(Msg("out_of_range", "eps") << "eps must be at least 0 (got " << num_str(eps) << ")");
+  const std::string& place = c.str("eps_place");
+  if (place != "inside" && place != "outside")
+    c.fail(Msg("out_of_range", "eps_place") << "eps_place must be \"inside\" or \"outside\" (got \"" << place << "\")");
+  const std::size_t n = x.shape()[0], d = x.shape()[1];
+  std::vector<double> y(n * d);
+  for (std::size_t r = 0; r < n; ++r) {
+    double m = 0, v = 0;
+    for (std::size_t j = 0; j < d; ++j) m += x(r, j);
+    m /= double(d);
+    for (std::size_t j = 0; j < d; ++j) v += (x(r, j) - m) * (x(r, j) - m);
+    v /= double(d);
+    const double den = place == "inside" ? std::sqrt(v + eps) : std::sqrt(v) + eps;
+    if (!(den > 0)) c.fail(Msg("zero_spread", "eps") << "row " << std::to_string(r) << " has zero spread and eps is 0, so its denominator is zero");
+    for (std::size_t j = 0; j < d; ++j) y[r * d + j] = (x(r, j) - m) / den;
+  }
+  c.out("y", from(y, {n, d}));
+}
+
 }  // namespace
 
 void register_figure_ops(Registry& r) {
@@ -272,6 +314,7 @@ void register_figure_ops(Registry& r) {
     {"unit_circle", {}, {{"count", Int, Default(64.0)}}, {"points"}, unit_circle},
     {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation},
     {"moments", {{"x"}}, {}, {"mean", "var", "std", "ms", "rms", "mean_sq"}, moments},
+    {"standardize_rows", {{"x"}}, {{"eps", Num, Default(1e-5)}, {"eps_place", Str, Default("inside")}}, {"y"}, standardize_rows},
   };
   enter(r, ops);
 }

@@ -177,6 +177,23 @@ TEST_CASE("Figure helpers: the article's angles, score spreads and singular valu
   expect_close(m.at("rms").f, std::vector<double>{std::sqrt(12.5)}, 1e-7);
   expect_close(m.at("mean_sq").f, std::vector<double>{9}, 1e-7);
   CHECK_THROWS_WITH(run("moments", {{"x", tensor({2, 2}, {1, 2, 3, 4})}}), Contains("moments") && Contains("x"));
+  // (−1, 0, 1): mean 0, variance 2/3; eps inside: 1/sqrt(2/3 + eps); outside: 1/(sqrt(2/3) + eps)
+  auto last = [](double eps, const char* place) {
+    return run("standardize_rows", {{"x", tensor({1, 3}, {-1, 0, 1})}}, {{"eps", eps}, {"eps_place", std::string(place)}}).at("y").f[2];
+  };
+  CHECK(last(0, "inside") == Approx(std::sqrt(1.5)).epsilon(1e-6));
+  CHECK(last(0.5, "inside") == Approx(1 / std::sqrt(2.0 / 3 + 0.5)).epsilon(1e-6));
+  CHECK(last(0.5, "outside") == Approx(1 / (std::sqrt(2.0 / 3) + 0.5)).epsilon(1e-6));
+  CHECK_THROWS_WITH(run("standardize_rows", {{"x", tensor({1, 3}, {2, 2, 2})}}, {{"eps", 0.0}}), Contains("standardize_rows") && Contains("zero spread"));
+  CHECK_THROWS_WITH(run("standardize_rows", {{"x", tensor({1, 3}, {1, 2, 3})}}, {{"eps_place", std::string("middle")}}), Contains("eps_place"));
+  // score_spread "all": the three modes from the same draws
+  const auto all = run("score_spread", {}, {{"d_k", 16.0}, {"count", 300.0}, {"seed", 7.0}, {"mode", std::string("all")}});
+  for (const auto* m : {"raw", "scaled", "qk_norm"}) {
+    const auto one = run("score_spread", {}, {{"d_k", 16.0}, {"count", 300.0}, {"seed", 7.0}, {"mode", std::string(m)}});
+    const std::size_t k = std::string(m) == "raw" ? 0 : std::string(m) == "scaled" ? 1 : 2;
+    CHECK(all.at("std").f[k] == Approx(one.at("std").f[0]).epsilon(1e-6));
+    CHECK(all.at("scores").f[k * 300 + 5] == one.at("scores").f[5]);
+  }
 }
 
 TEST_CASE("Huge sizes beside a zero size are rejected too (found by fuzzing)", "[errors][limits]") {

@@ -87,11 +87,12 @@ export class NlDkScaling extends NlFigure {
     let c = this._cache.get(key);
     if (!c) {
       c = { std: {}, scores: {} };
-      for (const m of MODES) {
-        const out = this._core.run('score_spread', {}, { d_k: d, count: COUNT, seed, mode: m, g: 1 });
-        c.std[m] = out.std.data[0];
-        c.scores[m] = out.scores.data;
-      }
+      // the three modes from one set of draws (mode "all": std [3], scores [3, COUNT] in MODES order)
+      const out = this._core.run('score_spread', {}, { d_k: d, count: COUNT, seed, mode: 'all', g: 1 });
+      MODES.forEach((m, k) => {
+        c.std[m] = out.std.data[k];
+        c.scores[m] = out.scores.data.slice(k * COUNT, (k + 1) * COUNT);
+      });
       c.sqrt = this._core.run('clip_grad_norm', { g: vec(new Array(d).fill(1)) }, { max_norm: 1e30 }).total_norm.data[0];
       c.q = this._core.run('random_normal', {}, { shape: [QUERIES, d], seed: seed + 104729 }).x;
       c.k = this._core.run('random_normal', {}, { shape: [KEYS, d], seed: seed + 7919 }).x;

@@ -1,0 +1,131 @@
+// <nl-epsilon> — what ε does. Rows x = s·(−1, 0, 1) with spreads s from 10
+// down to 10⁻⁶, and a constant row (s = 0), standardized with ε inside the
+// square root, (x − μ)/√(σ² + ε) as LayerNorm does, and outside it,
+// (x − μ)/(σ + ε). While σ² is far above ε every row comes out the same,
+// √(3/2) for its last coordinate; once the spread is near √ε (inside) or ε
+// (outside), ε sets the denominator and the output shrinks toward 0. With ε = 0
+// the constant row has nothing to divide by, and the core refuses it.
+//
+// Attributes: eps (one of EPS, default "1e-5"), lang.
+// Properties: eps; state (read-only): {eps, spreads, inside, outside (the last
+//   coordinate of each row's output, the constant row last), reference (the
+//   widest row's output), constant: {inside, outside} (the constant row's
+//   output, or null with `constantError` when ε = 0), kept / collapsed
+//   ({inside, outside}: the smallest spread whose output reads as that curve's
+//   widest row, the largest that reads below 0.1), axis, error}.
+// Events: change (the reader chose ε). Keyboard: the ε select.
+// Colours: --nl-layer-norm ε inside the root (LayerNorm's choice), --nl-update
+//   ε outside it, --nl-reference the value without ε.
+// Parts: figure, controls, select, view, description, error.
+// Numbers from the core: film (the rows), standardize_rows, axis_ticks.
+import { el } from './base.js';
+import { NlFigure, figureCss } from './figure.js';
+import { scale, yAxis } from './plot.js';
+
+export const EPS = ['0', '1e-12', '1e-8', '1e-6', '1e-5', '1e-4', '1e-3', '1e-2', '1e-1'];
+const SPREADS = [10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001, 3e-4, 1e-4, 3e-5, 1e-5, 3e-6, 1e-6];
+// how each spread is written (its own spelling, no arithmetic)
+const SPREAD_LABELS = ['10', '3', '1', '0.3', '0.1', '0.03', '0.01', '0.003', '0.001', '3·10⁻⁴', '10⁻⁴', '3·10⁻⁵', '10⁻⁵', '3·10⁻⁶', '10⁻⁶'];
+const EXPONENTS = [1, 0, -1, -2, -3, -4, -5, -6]; // decade ticks of the spread axis, 10^k
+const sup = (text) => [...text].map((c) => (c === '-' ? '⁻' : '⁰¹²³⁴⁵⁶⁷⁸⁹'[c])).join('');
+
+export class NlEpsilon extends NlFigure {
+  static catalog = 'epsilon';
+  static params = {
+    eps: { attr: 'eps', kind: 'choice', default: '1e-5', choices: EPS, control: 'select' },
+  };
+  static css = `${figureCss}
+.c-inside { fill: none; stroke: var(--nl-layer-norm); stroke-width: 2.5; }
+.c-outside { fill: none; stroke: var(--nl-update); stroke-width: 2.5; stroke-dasharray: 6 4; }
+.p-inside { fill: var(--nl-layer-norm); } .p-outside { fill: var(--nl-update); }
+.ref-line { stroke: var(--nl-reference); stroke-dasharray: 3 3; stroke-width: 1.5; }
+.ref-label { font-size: var(--nl-small-size); fill: var(--nl-reference); }
+.key { font-size: var(--nl-small-size); } .key.inside { fill: var(--nl-layer-norm); } .key.outside { fill: var(--nl-update); }
+.constant-note { font-size: var(--nl-small-size); fill: var(--nl-error); }
+`;
+
+  buildView(view) {
+    this._svg = el('svg', { class: 'eps', viewBox: '0 0 640 300', 'aria-hidden': 'true' });
+    this._svg.style.height = '300px';
+    view.append(this._svg);
+  }
+
+  compute(core, { eps }) {
+    const e = Number(eps);
+    const n = SPREADS.length;
+    const rows = this.op('film', { x: { shape: [n, 3], data: new Array(n).fill([-1, 0, 1]).flat() },
+      gamma: { shape: [n, 3], data: SPREADS.flatMap((s) => [s, s, s]) }, beta: { shape: [n, 3], data: new Array(3 * n).fill(0) } });
+    const run = (place, data, m) => this.op('standardize_rows', { x: { shape: [m, 3], data } }, { eps: e, eps_place: place });
+    const last = (y) => y.filter((_, i) => i % 3 === 2);
+    const inside = last(run('inside', rows, n)), outside = last(run('outside', rows, n));
+    let constant = null, constantError = null;
+    try {
+      constant = { inside: run('inside', [5, 5, 5], 1)[2], outside: run('outside', [5, 5, 5], 1)[2] };
+    } catch (err) {
+      constantError = this.coreMessage(err);
+    }
+    const ref = inside[0];
+    const reads = (v) => this.fmtOut(v);
+    // each curve against its own widest row: down to which spread it still reads the same, from which it is below 0.1
+    const summary = (ys) => ({
+      kept: SPREADS.filter((s, i) => reads(ys[i]) === reads(ys[0])).at(-1),
+      collapsed: SPREADS.find((s, i) => ys[i] < 0.1) ?? null,
+    });
+    return { spreads: SPREADS, inside, outside, reference: ref, constant, constantError, summary: { inside: summary(inside), outside: summary(outside) },
+      axis: this.axis([0, ref], { count: 4 }) };
+  }
+
+  /** One formatter for an output: 4 significant digits. */
+  fmtOut(v) {
+    return this.fmt(v, 4);
+  }
+
+  /** '1e-5' as 10⁻⁵ (the select's values are the numbers' own spelling). */
+  fmtEps(text) {
+    return text === '0' ? '0' : `10${sup(text.slice(2))}`;
+  }
+
+  draw(s) {
+    const W = this.fit(this._svg, 640, 300);
+    const left = 44, right = 16, top = 44, bottom = 236;
+    const y = scale(s.axis.domain, [bottom, top]);
+    // the spread axis is logarithmic: a decade per tick, drawn from the exponent (no arithmetic on data)
+    const k = scale([EXPONENTS[0], EXPONENTS.at(-1)], [W - right - 10, left + 10]);
+    const xOf = (i) => k(Math.log10(s.spreads[i]));
+    const items = [yAxis(s.axis.ticks, y, left, W - right, (v) => this.fmt(v, 3))];
+    for (const e of EXPONENTS) {
+      items.push(el('line', { class: 'grid-line', x1: k(e).toFixed(1), x2: k(e).toFixed(1), y1: top, y2: bottom }));
+      items.push(el('text', { class: 'tick', x: k(e).toFixed(1), y: bottom + 16, 'text-anchor': 'middle' }, e === 0 ? '1' : e === 1 ? '10' : `10${sup(String(e))}`));
+    }
+    items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 34, 'text-anchor': 'middle' }, this.t('spreadAxis')));
+    items.push(el('line', { class: 'ref-line', x1: left, x2: W - right, y1: y(s.reference).toFixed(1), y2: y(s.reference).toFixed(1) }));
+    items.push(el('text', { class: 'ref-label', x: W - right, y: (y(s.reference) - 6).toFixed(1), 'text-anchor': 'end' }, this.t('refLabel', { v: this.fmtOut(s.reference) })));
+    for (const place of ['outside', 'inside']) {
+      const pts = s[place].map((v, i) => `${i ? 'L' : 'M'}${xOf(i).toFixed(1)},${y(v).toFixed(1)}`).join('');
+      items.push(el('path', { class: `c-${place}`, d: pts }));
+      s[place].forEach((v, i) => items.push(el('circle', { class: `p-${place}`, cx: xOf(i).toFixed(1), cy: y(v).toFixed(1), r: 3 })));
+    }
+    items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('title', { eps: this.fmtEps(s.eps) })));
+    items.push(el('text', { class: 'key inside', x: left, y: 32 }, this.t('keyInside')),
+      el('text', { class: 'key outside', x: W - right, y: 32, 'text-anchor': 'end' }, this.t('keyOutside')));
+    const note = s.constantError ? this.t('constantRefused') : this.t('constantZero', { v: this.fmtOut(s.constant.inside) });
+    items.push(el('text', { class: s.constantError ? 'constant-note' : 'tick', x: left, y: bottom + 52 }, note));
+    this._svg.setAttribute('viewBox', `0 0 ${W} ${bottom + 60}`);
+    this._svg.replaceChildren(...items);
+  }
+
+  describe(s) {
+    const f = (v) => SPREAD_LABELS[SPREADS.indexOf(v)];
+    const sum = (p) => s.summary[p];
+    const parts = [];
+    for (const place of ['inside', 'outside']) {
+      const { kept, collapsed } = sum(place);
+      const vars = { eps: this.fmtEps(s.eps), ref: this.fmtOut(s[place][0]), kept: f(kept), collapsed: collapsed === null ? '' : f(collapsed) };
+      const key = collapsed === null ? 'describeNever' : 'describeCollapse';
+      parts.push(this.t(`${key}_${place}`, vars));
+    }
+    parts.push(s.constantError ? this.t('describeRefused', { message: s.constantError }) : this.t('describeConstant', { v: this.fmtOut(s.constant.inside) }));
+    return parts.join(this.t('sentenceSep'));
+  }
+}
+NlEpsilon.defineProperties();
