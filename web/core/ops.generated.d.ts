@@ -50,6 +50,7 @@ export type OpName =
   | 'spade'
   | 'spectral_norm'
   | 'split_perturbation'
+  | 'standardize_rows'
   | 'switchable_norm'
   | 'unit_circle'
   | 'weight_norm'
@@ -124,6 +125,7 @@ export interface OpOutputs {
   spade: { y: TensorOutput };
   spectral_norm: { w: TensorOutput; sigma: TensorOutput; u: TensorOutput };
   split_perturbation: { along: TensorOutput; across: TensorOutput; dy: TensorOutput };
+  standardize_rows: { y: TensorOutput };
   switchable_norm: { y: TensorOutput };
   unit_circle: { points: TensorOutput };
   weight_norm: { w: TensorOutput };
@@ -198,6 +200,7 @@ export interface OpInputs {
   spade: { x: RunInput; gamma_map: RunInput; beta_map: RunInput };
   spectral_norm: { W: RunInput; u0?: RunInput | null };
   split_perturbation: { x: RunInput; delta: RunInput };
+  standardize_rows: { x: RunInput };
   switchable_norm: {
     x: RunInput;
     gamma?: RunInput | null;
@@ -446,6 +449,12 @@ export interface OpAttrs {
     eps?: number;
   };
   split_perturbation: NoArgs;
+  standardize_rows: {
+    /** Default 0.00001. */
+    eps?: number;
+    /** Default 'inside'. */
+    eps_place?: string;
+  };
   switchable_norm: {
     /** Default 0.00001. */
     eps?: number;
@@ -1078,6 +1087,18 @@ export interface SplitPerturbationOptions<
   outDy?: TDy | null;
 }
 
+/** Options of core.standardizeRows. */
+export interface StandardizeRowsOptions {
+  /** Shape of x when it is given as a flat array. */
+  shape?: readonly number[];
+  /** Default 0.00001. */
+  eps?: number;
+  /** Default 'inside'. */
+  epsPlace?: string;
+  /** Where y goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: OutTarget | null;
+}
+
 /** Options of core.switchableNorm. */
 export interface SwitchableNormOptions {
   /** Shape of x when it is given as a flat array. */
@@ -1388,6 +1409,10 @@ export interface NamedFunctions {
     x: XInput,
     options: SplitPerturbationOptions<TAlong, TAcross, TDy>,
   ): { along: TAlong; across: TAcross; dy: TDy };
+  /** Runs standardize_rows; returns y. */
+  standardizeRows(x: XInput, options: StandardizeRowsOptions & { out: NlTensor }): NlTensor;
+  standardizeRows(x: XInput, options?: StandardizeRowsOptions & { out?: Float32Array | null }): Float32Array;
+  standardizeRows(x: XInput, options?: StandardizeRowsOptions): Float32Array | NlTensor;
   /** Runs switchable_norm; returns y. */
   switchableNorm(x: XInput, options: SwitchableNormOptions & { out: NlTensor }): NlTensor;
   switchableNorm(x: XInput, options: SwitchableNormOptions & { out?: Float32Array | null }): Float32Array;
