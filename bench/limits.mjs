@@ -132,6 +132,7 @@ const cases = [
   C('unit_circle', {}, { count: 100000 }),
   C('moments', { x: T([LIMIT]) }),
   C('standardize_rows', { x: T([LIMIT / 2, 2]) }),
+  C('row_entropy', { p: { shape: [LIMIT / 2, 2], data: new Float32Array(LIMIT).fill(0.5) } }),
   C('reduction_group', {}, { method: 'group_norm', shape: [1, 1024, 1024], index: [0, 5, 7], num_groups: 1 }, { note: '2^20 members' }),
   // Lists of sizes have no length limit of their own: 2^23 entries each is about the most 1 GiB of WASM memory holds.
   C('reduce_shape', {}, { shape: series(64, () => 1), axes: series(64, (i) => i) }, { note: 'lists hold at most 64 entries' }),

@@ -280,6 +280,14 @@ export interface EpsilonState {
 /** <nl-epsilon>: rows of shrinking spread standardized with ε inside and outside the square root. */
 export class NlEpsilon extends NlFigure<EpsilonState> { eps: EpsilonChoice }
 
+type PlainQk<T> = { plain: T; qk: T };
+export interface QkNormState {
+  alpha: number; g: number; seed: number; alphas: number[]; entropy: PlainQk<number[]>; largest: PlainQk<number[]>;
+  here: PlainQk<{ entropy: number; largest: number; weights: number[] }>; maxEntropy: number; uniformWeight: number; error: string | null;
+}
+/** <nl-qk-norm>: growing q and k norms sharpen attention; QK-Norm keeps it the same. */
+export class NlQkNorm extends NlFigure<QkNormState> { alpha: number; g: number; seed: number }
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
@@ -300,6 +308,7 @@ export const elements: {
   'nl-vector-norms': typeof NlVectorNorms;
   'nl-five-questions': typeof NlFiveQuestions;
   'nl-epsilon': typeof NlEpsilon;
+  'nl-qk-norm': typeof NlQkNorm;
 };
 
 /** Define every figure's element (idempotent). */
@@ -327,5 +336,6 @@ declare global {
     'nl-vector-norms': NlVectorNorms;
     'nl-five-questions': NlFiveQuestions;
     'nl-epsilon': NlEpsilon;
+    'nl-qk-norm': NlQkNorm;
   }
 }

@@ -18,10 +18,11 @@ import { NlScalers } from './components/nl-scalers.js';
 import { NlVectorNorms } from './components/nl-vector-norms.js';
 import { NlFiveQuestions } from './components/nl-five-questions.js';
 import { NlEpsilon } from './components/nl-epsilon.js';
+import { NlQkNorm } from './components/nl-qk-norm.js';
 
 export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
-  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions, NlEpsilon,
+  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions, NlEpsilon, NlQkNorm,
 };
 export { loadCore } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
@@ -46,6 +47,7 @@ export const elements = {
   'nl-vector-norms': NlVectorNorms,
   'nl-five-questions': NlFiveQuestions,
   'nl-epsilon': NlEpsilon,
+  'nl-qk-norm': NlQkNorm,
 };
 
 /** Define every figure's custom element (idempotent; skips tags already taken). */

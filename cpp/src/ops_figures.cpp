@@ -292,6 +292,29 @@ void standardize_rows(Call& c) {
   c.out("y", from(y, {n, d}));
 }
 
+// Entropy (natural log) and largest value of each row of probabilities p [n, k]:
+// how spread out an attention row is. Rows must be non-negative and sum to 1
+// (within 1e-4); 0 · log 0 counts as 0.
+void row_entropy(Call& c) {
+  const Tensor& p = c.in("p");
+  c.expect_rank("p", p, 2, 2);
+  const std::size_t n = p.shape()[0], k = p.shape()[1];
+  std::vector<double> h(n), mx(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    double sum = 0, e = 0, m = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+      const double v = p(r, j);
+      if (v < 0) c.fail(Msg("out_of_range", "p") << "row " << std::to_string(r) << " has a negative value (" << num_str(v) << ")");
+      sum += v, m = std::max(m, v);
+      if (v > 0) e -= v * std::log(v);
+    }
+    if (std::fabs(sum - 1) > 1e-4) c.fail(Msg("out_of_range", "p") << "row " << std::to_string(r) << " sums to " << num_str(sum) << ", not 1");
+    h[r] = e, mx[r] = m;
+  }
+  c.out("entropy", from(h, {n}));
+  c.out("max", from(mx, {n}));
+}
+
 }  // namespace
 
 void register_figure_ops(Registry& r) {
@@ -315,6 +338,7 @@ void register_figure_ops(Registry& r) {
     {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation},
     {"moments", {{"x"}}, {}, {"mean", "var", "std", "ms", "rms", "mean_sq"}, moments},
     {"standardize_rows", {{"x"}}, {{"eps", Num, Default(1e-5)}, {"eps_place", Str, Default("inside")}}, {"y"}, standardize_rows},
+    {"row_entropy", {{"p"}}, {}, {"entropy", "max"}, row_entropy},
   };
   enter(r, ops);
 }

@@ -42,6 +42,7 @@ export type OpName =
   | 'rms_norm'
   | 'robust_apply'
   | 'robust_fit'
+  | 'row_entropy'
   | 'scale_norm'
   | 'scaled_dot_product_attention'
   | 'score_spread'
@@ -117,6 +118,7 @@ export interface OpOutputs {
   rms_norm: { y: TensorOutput };
   robust_apply: { y: TensorOutput };
   robust_fit: { median: TensorOutput; iqr: TensorOutput };
+  row_entropy: { entropy: TensorOutput; max: TensorOutput };
   scale_norm: { y: TensorOutput };
   scaled_dot_product_attention: { out: TensorOutput; weights: TensorOutput };
   score_spread: { std: TensorOutput; scores: TensorOutput };
@@ -192,6 +194,7 @@ export interface OpInputs {
   rms_norm: { x: RunInput; gamma?: RunInput | null };
   robust_apply: { x: RunInput; median: RunInput; iqr: RunInput };
   robust_fit: { x: RunInput };
+  row_entropy: { p: RunInput };
   scale_norm: { x: RunInput; g: RunInput };
   scaled_dot_product_attention: { q: RunInput; k: RunInput; v: RunInput; mask?: RunInput | null };
   score_spread: NoArgs;
@@ -409,6 +412,7 @@ export interface OpAttrs {
     /** Default 75. */
     q_high?: number;
   };
+  row_entropy: NoArgs;
   scale_norm: {
     /** An integer, default -1. */
     axis?: number;
@@ -968,6 +972,16 @@ export interface RobustFitOptions<TMedian extends OutTarget = OutTarget, TIqr ex
   outIqr?: TIqr | null;
 }
 
+/** Options of core.rowEntropy. */
+export interface RowEntropyOptions<TEntropy extends OutTarget = OutTarget, TMax extends OutTarget = OutTarget> {
+  /** Shape of p when it is given as a flat array. */
+  shape?: readonly number[];
+  /** Where entropy goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TEntropy | null;
+  /** Where max goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outMax?: TMax | null;
+}
+
 /** Options of core.scaleNorm. */
 export interface ScaleNormOptions {
   /** Shape of x when it is given as a flat array. */
@@ -1361,6 +1375,11 @@ export interface NamedFunctions {
     x: XInput,
     options?: RobustFitOptions<TMedian, TIqr>,
   ): { median: TMedian; iqr: TIqr };
+  /** Runs row_entropy; returns { entropy, max }. */
+  rowEntropy<TEntropy extends OutTarget = Float32Array, TMax extends OutTarget = Float32Array>(
+    p: XInput,
+    options?: RowEntropyOptions<TEntropy, TMax>,
+  ): { entropy: TEntropy; max: TMax };
   /** Runs scale_norm; returns y. */
   scaleNorm(x: XInput, options: ScaleNormOptions & { out: NlTensor }): NlTensor;
   scaleNorm(x: XInput, options: ScaleNormOptions & { out?: Float32Array | null }): Float32Array;

@@ -1,0 +1,155 @@
+// <nl-qk-norm> — growing logits and QK-Norm. Queries and keys are scaled by a
+// common factor α (their norms grow, as they can during training): scaled
+// dot-product attention's logits q·k/√d grow with α², its softmax sharpens and
+// its entropy falls toward 0, one key taking almost all the weight. QK-Norm
+// L2-normalizes q and k and multiplies their cosine by a learned scale g, so
+// its logits stay within ±g whatever the norms: the same attention at every α.
+//
+// Attributes: alpha (2; 0.25..8), g (QK-Norm's scale, 5; 1..20), seed (1), lang.
+// Properties: alpha, g, seed; state (read-only): {alpha, g, seed, alphas (the
+//   grid), entropy: {plain, qk} and largest: {plain, qk} (mean over the
+//   queries, per α on the grid), here: {plain, qk} (entropy and largest weight
+//   at alpha, and one query's weights), maxEntropy (log of the key count, the
+//   uniform row's entropy), uniformWeight (1/16 from softmax), axes, error}.
+// Events: change (the reader moved a slider or drew again).
+// Keyboard: the α and g sliders; "New draw" draws other queries and keys.
+// Colours: --nl-input attention without QK-Norm, --nl-l2 with QK-Norm (an L2
+//   normalization of q and k), --nl-reference the uniform attention.
+// Parts: figure, controls, slider, number, button, view, description, error.
+// Numbers from the core: random_normal, linspace, film (α·q, α·k),
+// scaled_dot_product_attention, qk_norm_attention, row_entropy, z_score_fit
+// (means over the queries), softmax (the uniform row), axis_ticks.
+import { el } from './base.js';
+import { NlFigure, figureCss } from './figure.js';
+import { scale, xAxis, yAxis } from './plot.js';
+
+const Q = 8, K = 16, D = 16;
+
+export class NlQkNorm extends NlFigure {
+  static catalog = 'qkNorm';
+  static params = {
+    alpha: { attr: 'alpha', kind: 'number', default: 2, min: 0.25, max: 8, step: 0.25, control: 'slider' },
+    g: { attr: 'g', kind: 'number', default: 5, min: 1, max: 20, step: 0.5, control: 'slider' },
+    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e6 },
+  };
+  static css = `${figureCss}
+.qk-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 260px), 1fr)); gap: 10px; }
+.s-plain { fill: none; stroke: var(--nl-input); stroke-width: 2.5; }
+.s-qk { fill: none; stroke: var(--nl-l2); stroke-width: 2.5; stroke-dasharray: 6 3; }
+.m-plain { fill: var(--nl-input); } .m-qk { fill: var(--nl-l2); } .mk { stroke: var(--nl-bg); stroke-width: 2; }
+.b-plain { fill: var(--nl-input); } .b-qk { fill: var(--nl-l2); }
+.uniform { stroke: var(--nl-reference); stroke-dasharray: 3 3; stroke-width: 1.5; }
+.uniform-label { font-size: var(--nl-small-size); fill: var(--nl-reference); }
+.key { font-size: var(--nl-small-size); } .key.plain { fill: var(--nl-input); } .key.qk { fill: var(--nl-l2); }
+`;
+
+  buildControls(box) {
+    super.buildControls(box);
+    box.append(this.button('newDraw', () => {
+      this._values.seed += 1;
+      this.reflect('seed', this._values.seed);
+    }));
+  }
+
+  buildView(view) {
+    const box = el('div', { class: 'qk-panels' });
+    this._svgs = ['entropy', 'largest', 'weights'].map((k) => el('svg', { class: k, viewBox: '0 0 300 220', 'aria-hidden': 'true' }));
+    for (const s of this._svgs) s.style.height = '220px';
+    box.append(...this._svgs);
+    view.append(box);
+  }
+
+  /** Entropy and largest weight of attention rows, each averaged over the queries. */
+  _stats(weights) {
+    const r = this._core.run('row_entropy', { p: weights });
+    const mean = (t) => this._core.run('z_score_fit', { x: { shape: [Q, 1], data: t.data } }).mean.data[0];
+    return { entropy: mean(r.entropy), largest: mean(r.max), row: { entropy: r.entropy.data[0], largest: r.max.data[0] } };
+  }
+
+  _attend(q, k, alpha, g) {
+    const times = (x, n) => this._core.run('film', { x, gamma: { shape: [n, D], data: new Float32Array(n * D).fill(alpha) }, beta: { shape: [n, D], data: new Float32Array(n * D) } }).y;
+    const v = { shape: [K, 1], data: new Float32Array(K) };
+    const qa = times(q, Q), ka = times(k, K);
+    const plain = this._core.run('scaled_dot_product_attention', { q: qa, k: ka, v }).weights;
+    const qk = this._core.run('qk_norm_attention', { q: qa, k: ka, v }, { g }).weights;
+    return { plain, qk };
+  }
+
+  compute(core, { alpha, g, seed }) {
+    const q = core.run('random_normal', {}, { shape: [Q, D], seed: seed + 31 }).x;
+    const k = core.run('random_normal', {}, { shape: [K, D], seed: seed + 977 }).x;
+    const alphas = this.op('linspace', {}, { start: 0.25, stop: 8, count: 32 });
+    const entropy = { plain: [], qk: [] }, largest = { plain: [], qk: [] };
+    for (const a of alphas) {
+      const w = this._attend(q, k, a, g);
+      for (const kind of ['plain', 'qk']) {
+        const st = this._stats(w[kind]);
+        entropy[kind].push(st.entropy);
+        largest[kind].push(st.largest);
+      }
+    }
+    const w = this._attend(q, k, alpha, g);
+    const here = {};
+    for (const kind of ['plain', 'qk']) here[kind] = { ...this._stats(w[kind]), weights: Array.from(w[kind].data.slice(0, K)) };
+    // the uniform row (softmax of equal logits): the most spread attention can be
+    const uniform = core.run('softmax', { x: { shape: [1, K], data: new Float32Array(K) } }).y.data;
+    const maxEntropy = core.run('row_entropy', { p: { shape: [1, K], data: uniform } }).entropy.data[0];
+    return {
+      alphas, entropy, largest, here, maxEntropy, uniformWeight: uniform[0],
+      alphaAxis: this.axis([0, 8], { count: 4 }), entropyAxis: this.axis([0, maxEntropy], { count: 4 }), weightAxis: this.axis([0, 1], { count: 4 }),
+    };
+  }
+
+  draw(s) {
+    const f = (v) => this.fmt(v, 3);
+    const chart = (svgEl, title, series, yAxisDef, uniform, uniformLabel) => {
+      const W = this.fit(svgEl, 300, 220);
+      const left = 38, right = 10, top = 46, bottom = 180;
+      const x = scale(s.alphaAxis.domain, [left, W - right]), y = scale(yAxisDef.domain, [bottom, top]);
+      const items = [yAxis(yAxisDef.ticks, y, left, W - right, f), xAxis(s.alphaAxis.ticks, x, top, bottom, f)];
+      items.push(el('line', { class: 'uniform', x1: left, x2: W - right, y1: y(uniform).toFixed(1), y2: y(uniform).toFixed(1) }));
+      items.push(el('text', { class: 'uniform-label', x: W - right, y: (y(uniform) - 5).toFixed(1), 'text-anchor': 'end' }, uniformLabel));
+      for (const kind of ['plain', 'qk']) {
+        items.push(el('path', { class: `s-${kind}`, d: s.alphas.map((a, i) => `${i ? 'L' : 'M'}${x(a).toFixed(1)},${y(series[kind][i]).toFixed(1)}`).join('') }));
+        items.push(el('circle', { class: `mk m-${kind}`, cx: x(s.alpha).toFixed(1), cy: y(series.here[kind]).toFixed(1), r: 5 }));
+      }
+      items.push(el('text', { class: 'panel-title', x: left, y: 16 }, title));
+      items.push(el('text', { class: 'key plain', x: left, y: 32 }, this.t('keyPlain')), el('text', { class: 'key qk', x: W - right, y: 32, 'text-anchor': 'end' }, this.t('keyQk', { g: f(s.g) })));
+      items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('alphaAxis')));
+      svgEl.setAttribute('viewBox', `0 0 ${W} 220`);
+      svgEl.replaceChildren(...items);
+    };
+    chart(this._svgs[0], this.t('entropyTitle'), { ...s.entropy, here: { plain: s.here.plain.entropy, qk: s.here.qk.entropy } },
+      s.entropyAxis, s.maxEntropy, this.t('uniformEntropy', { v: f(s.maxEntropy) }));
+    chart(this._svgs[1], this.t('largestTitle'), { ...s.largest, here: { plain: s.here.plain.largest, qk: s.here.qk.largest } },
+      s.weightAxis, s.uniformWeight, this.t('uniformWeight', { v: f(s.uniformWeight) }));
+    // one query's weights over the 16 keys, both ways
+    const svgEl = this._svgs[2];
+    const W = this.fit(svgEl, 300, 220);
+    const left = 38, right = 10, top = 46, bottom = 180;
+    const y = scale(s.weightAxis.domain, [bottom, top]);
+    const slot = (W - left - right) / K, bw = Math.max(2, slot / 2 - 1);
+    const items = [yAxis(s.weightAxis.ticks, y, left, W - right, f)];
+    for (let j = 0; j < K; j++) {
+      for (const [kind, off] of [['plain', 0], ['qk', bw]]) {
+        const v = s.here[kind].weights[j];
+        items.push(el('rect', { class: `b-${kind}`, x: (left + j * slot + off + 1).toFixed(1), y: y(v).toFixed(1), width: (bw - 0.5).toFixed(1), height: Math.max(0, y(0) - y(v)).toFixed(1) }));
+      }
+    }
+    items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('weightsTitle', { a: f(s.alpha) })));
+    items.push(el('text', { class: 'key plain', x: left, y: 32 }, this.t('keyPlain')), el('text', { class: 'key qk', x: W - right, y: 32, 'text-anchor': 'end' }, this.t('keyQk', { g: f(s.g) })));
+    items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 16, 'text-anchor': 'middle' }, this.t('keysAxis')));
+    svgEl.setAttribute('viewBox', `0 0 ${W} 220`);
+    svgEl.replaceChildren(...items);
+  }
+
+  describe(s) {
+    const f = (v) => this.fmt(v, 3);
+    const vars = { a: f(s.alpha), g: f(s.g), h: f(s.here.plain.entropy), m: f(s.here.plain.largest), h2: f(s.here.qk.entropy), m2: f(s.here.qk.largest), hmax: f(s.maxEntropy) };
+    const parts = [this.t('describePlain', vars)];
+    if (s.here.plain.largest > 0.9) parts.push(this.t('collapsed', vars));
+    parts.push(this.t('describeQk', vars));
+    return parts.join(this.t('sentenceSep'));
+  }
+}
+NlQkNorm.defineProperties();
