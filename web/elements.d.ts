@@ -288,6 +288,13 @@ export interface QkNormState {
 /** <nl-qk-norm>: growing q and k norms sharpen attention; QK-Norm keeps it the same. */
 export class NlQkNorm extends NlFigure<QkNormState> { alpha: number; g: number; seed: number }
 
+export interface SharedStatsState {
+  a: number[]; b: number[]; gamma: number[]; beta: number[]; gamma1: number | null; beta1: number | null; cell: number[];
+  stats: Array<{ mean: number; std: number }>; normalized: number[][]; output: number[][]; sameNormalized: boolean; sameOutput: boolean; error: string | null;
+}
+/** <nl-shared-stats>: tokens A and B share parameters, each token's coordinates share statistics; the affine step cannot restore the scale. */
+export class NlSharedStats extends NlFigure<SharedStatsState> { a: number[]; b: number[]; gamma: number[]; beta: number[]; gamma1: number | null; beta1: number | null; cell: number[] }
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
@@ -309,6 +316,7 @@ export const elements: {
   'nl-five-questions': typeof NlFiveQuestions;
   'nl-epsilon': typeof NlEpsilon;
   'nl-qk-norm': typeof NlQkNorm;
+  'nl-shared-stats': typeof NlSharedStats;
 };
 
 /** Define every figure's element (idempotent). */
@@ -337,5 +345,6 @@ declare global {
     'nl-five-questions': NlFiveQuestions;
     'nl-epsilon': NlEpsilon;
     'nl-qk-norm': NlQkNorm;
+    'nl-shared-stats': NlSharedStats;
   }
 }

@@ -19,10 +19,11 @@ import { NlVectorNorms } from './components/nl-vector-norms.js';
 import { NlFiveQuestions } from './components/nl-five-questions.js';
 import { NlEpsilon } from './components/nl-epsilon.js';
 import { NlQkNorm } from './components/nl-qk-norm.js';
+import { NlSharedStats } from './components/nl-shared-stats.js';
 
 export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
-  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions, NlEpsilon, NlQkNorm,
+  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions, NlEpsilon, NlQkNorm, NlSharedStats,
 };
 export { loadCore } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
@@ -48,6 +49,7 @@ export const elements = {
   'nl-five-questions': NlFiveQuestions,
   'nl-epsilon': NlEpsilon,
   'nl-qk-norm': NlQkNorm,
+  'nl-shared-stats': NlSharedStats,
 };
 
 /** Define every figure's custom element (idempotent; skips tags already taken). */

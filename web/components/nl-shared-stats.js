@@ -1,0 +1,153 @@
+// <nl-shared-stats> — the article's tokens A = (1, 2, 3) and B = (10, 20, 30)
+// through a token-wise LayerNorm. Statistics are shared along a row (each
+// token's three coordinates subtract one mean and divide by one spread);
+// parameters are shared down a column (coordinate i of every token uses the
+// same γᵢ and βᵢ). After normalization A and B are the same vector, and the
+// same learned γ, β keep them the same: the affine step gives the layer an
+// output range, it cannot give back A's scale 1 and B's scale 10.
+//
+// Attributes: a ("1,2,3"), b ("10,20,30"), gamma ("2,1,1"), beta ("0,0,0"),
+//   cell ("0,0": token 0 = A or 1 = B, coordinate 0..2), lang.
+// Properties: the same; state (read-only): {a, b, gamma, beta, cell, stats:
+//   [{mean, std}, {mean, std}] (A, B), normalized [A, B] (LN₀), output [A, B]
+//   (with γ, β), sameNormalized, sameOutput (A and B read alike), error}.
+// Events: change (the reader chose a cell or moved γ₁, β₁).
+// Keyboard: sliders for γ₁ and β₁; the grid is focusable, arrow keys choose a
+//   cell. Pointer: click or tap a cell.
+// Colours: --nl-chosen the chosen cell, --nl-group the cells sharing its
+//   statistics (its token's row), --nl-update the cells sharing its parameters
+//   (its coordinate's column), --nl-layer-norm the outputs.
+// Parts: figure, controls, slider, number, view, description, error.
+// Numbers from the core: moments, layer_norm (eps 0: the article's idealized example).
+import { el } from './base.js';
+import { NlFigure, figureCss } from './figure.js';
+
+const TOKENS = ['A', 'B'];
+
+export class NlSharedStats extends NlFigure {
+  static catalog = 'sharedStats';
+  static params = {
+    a: { attr: 'a', kind: 'vector', length: 3, default: [1, 2, 3] },
+    b: { attr: 'b', kind: 'vector', length: 3, default: [10, 20, 30] },
+    gamma: { attr: 'gamma', kind: 'vector', length: 3, default: [2, 1, 1] },
+    beta: { attr: 'beta', kind: 'vector', length: 3, default: [0, 0, 0] },
+    gamma1: { attr: 'gamma1', kind: 'number', default: null, min: -3, max: 3, step: 0.1, control: 'slider' },
+    beta1: { attr: 'beta1', kind: 'number', default: null, min: -3, max: 3, step: 0.1, control: 'slider' },
+    cell: { attr: 'cell', kind: 'vector', length: 2, default: [0, 0] },
+  };
+  static css = `${figureCss}
+.grid { cursor: pointer; outline: none; }
+.grid:focus-visible .frame { stroke: var(--nl-focus); stroke-width: 2.5; }
+.frame { fill: none; stroke: none; }
+.cell { fill: var(--nl-bg); stroke: var(--nl-grid); stroke-width: 1.5; }
+.cell.stats { fill: var(--nl-group); fill-opacity: 0.18; stroke: var(--nl-group); }
+.cell.params { fill: var(--nl-update); fill-opacity: 0.16; stroke: var(--nl-update); }
+.cell.chosen { fill: var(--nl-chosen); fill-opacity: 0.12; stroke: var(--nl-chosen); stroke-width: 3; }
+.val { font-size: var(--nl-label-size); text-anchor: middle; pointer-events: none; } /* a click on the number reaches its cell */
+.row-label { font-size: var(--nl-label-size); font-weight: 600; }
+.stat { font-size: var(--nl-small-size); fill: var(--nl-group); }
+.par { font-size: var(--nl-small-size); fill: var(--nl-update); text-anchor: middle; }
+.out { font-size: var(--nl-label-size); fill: var(--nl-layer-norm); text-anchor: middle; }
+.head { font-size: var(--nl-small-size); fill: var(--nl-muted); }
+`;
+
+  /** γ₁ and β₁ sliders edit the first entries of gamma and beta. */
+  _effective(v = this._values) {
+    const gamma = [...v.gamma], beta = [...v.beta];
+    if (v.gamma1 !== null) gamma[0] = v.gamma1;
+    if (v.beta1 !== null) beta[0] = v.beta1;
+    return { gamma, beta };
+  }
+
+  parseValue(key, text) {
+    const r = super.parseValue(key, text);
+    if (key === 'cell' && r.value && !(Number.isInteger(r.value[0]) && r.value[0] >= 0 && r.value[0] <= 1 && Number.isInteger(r.value[1]) && r.value[1] >= 0 && r.value[1] <= 2)) {
+      return { error: this.t('badCell', { value: text }) };
+    }
+    return r;
+  }
+
+  _syncControls() {
+    super._syncControls();
+    const { gamma, beta } = this._effective();
+    for (const [key, v] of [['gamma1', gamma[0]], ['beta1', beta[0]]]) {
+      const c = this._controls[key];
+      if (!c || this._attrErrors.has(key)) continue;
+      c.range.value = String(v);
+      if (this.shadowRoot.activeElement !== c.box) c.box.value = String(v);
+    }
+  }
+
+  buildView(view) {
+    this._svg = el('svg', { class: 'grid', viewBox: '0 0 640 214', tabindex: '0', role: 'application' });
+    this._svg.style.height = '214px';
+    view.append(this._svg);
+    this._svg.addEventListener('click', (e) => {
+      const c = e.target.closest?.('[data-cell]');
+      if (c) this.setByUser('cell', c.dataset.cell.split(',').map(Number));
+    });
+    this._svg.addEventListener('keydown', (e) => {
+      const m = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[e.key];
+      if (!m) return;
+      e.preventDefault();
+      const [t, i] = this._values.cell;
+      const next = [Math.min(1, Math.max(0, t + m[0])), Math.min(2, Math.max(0, i + m[1]))];
+      if (next[0] !== t || next[1] !== i) this.setByUser('cell', next);
+    });
+  }
+
+  compute(core, v) {
+    const { gamma, beta } = this._effective(v);
+    const x = { shape: [2, 3], data: [...v.a, ...v.b] };
+    const stats = [v.a, v.b].map((row) => {
+      const m = core.run('moments', { x: NlFigure.vec(row) });
+      return { mean: m.mean.data[0], std: m.std.data[0] };
+    });
+    const n = this.op('layer_norm', { x }, { eps: 0 });
+    const y = this.op('layer_norm', { x, gamma: NlFigure.vec(gamma), beta: NlFigure.vec(beta) }, { eps: 0 });
+    const normalized = [n.slice(0, 3), n.slice(3)], output = [y.slice(0, 3), y.slice(3)];
+    const reads = (r) => this.fmtList(r, 4);
+    return { gamma, beta, stats, normalized, output, sameNormalized: reads(normalized[0]) === reads(normalized[1]), sameOutput: reads(output[0]) === reads(output[1]) };
+  }
+
+  draw(s) {
+    const W = this.fit(this._svg, 640, 214);
+    const f = (v) => this.fmt(v, 4);
+    const left = 150, cw = Math.min(110, (W - left - 20) / 4.2), ch = 46, top = 56;
+    const [ct, ci] = s.cell;
+    const items = [el('rect', { class: 'frame', x: 1, y: 1, width: W - 2, height: 210, rx: 6 })];
+    items.push(el('text', { class: 'head', x: left, y: 18 }, this.t('inputHead')));
+    items.push(el('text', { class: 'head', x: left + 3 * cw + 16, y: 18 }, this.t('outputHead')));
+    for (let i = 0; i < 3; i++) {
+      items.push(el('text', { class: 'par', x: left + (i + 0.5) * cw, y: 40 }, `γ${'₁₂₃'[i]} = ${f(s.gamma[i])}, β${'₁₂₃'[i]} = ${f(s.beta[i])}`));
+    }
+    [s.a, s.b].forEach((row, t) => {
+      const y0 = top + t * (ch + 22);
+      items.push(el('text', { class: 'row-label', x: 8, y: y0 + 20 }, this.t('token', { name: TOKENS[t] })));
+      items.push(el('text', { class: 'stat', x: 8, y: y0 + 38 }, `μ = ${f(s.stats[t].mean)}, σ = ${f(s.stats[t].std)}`));
+      row.forEach((v, i) => {
+        const cls = t === ct && i === ci ? 'chosen' : t === ct ? 'stats' : i === ci ? 'params' : '';
+        const r = el('rect', { class: `cell ${cls}`, x: left + i * cw + 2, y: y0, width: cw - 4, height: ch, rx: 5 });
+        r.dataset.cell = `${t},${i}`;
+        items.push(r, el('text', { class: 'val', x: left + (i + 0.5) * cw, y: y0 + ch / 2 + 5 }, f(v)));
+      });
+      items.push(el('text', { class: 'out', x: left + 3 * cw + 16 + cw * 0.6, y: y0 + ch / 2 + 5 }, this.fmtList(s.output[t], 4)));
+    });
+    items.push(el('text', { class: 'head', x: 8, y: top + 2 * (ch + 22) + 6 }, this.t('legend')));
+    this._svg.setAttribute('viewBox', `0 0 ${W} 214`);
+    this._svg.replaceChildren(...items);
+    this._svg.setAttribute('aria-label', this.t('gridLabel', { token: TOKENS[ct], i: ci + 1 }));
+  }
+
+  describe(s) {
+    const f = (v) => this.fmt(v, 4);
+    const [t, i] = s.cell, other = TOKENS[1 - t];
+    const vars = { token: TOKENS[t], other, i: i + 1, sub: '₁₂₃'[i], x: f([s.a, s.b][t][i]), mean: f(s.stats[t].mean), std: f(s.stats[t].std),
+      g: f(s.gamma[i]), b: f(s.beta[i]), n: this.fmtList(s.normalized[0], 4), gamma: this.fmtList(s.gamma, 4), beta: this.fmtList(s.beta, 4),
+      ya: this.fmtList(s.output[0], 4), yb: this.fmtList(s.output[1], 4) };
+    const parts = [this.t('describeCell', vars)];
+    parts.push(this.t(s.sameNormalized ? (s.sameOutput ? 'describeSame' : 'describeSameNorm') : 'describeDiffer', vars));
+    return parts.join(this.t('sentenceSep'));
+  }
+}
+NlSharedStats.defineProperties();
