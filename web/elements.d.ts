@@ -295,6 +295,14 @@ export interface SharedStatsState {
 /** <nl-shared-stats>: tokens A and B share parameters, each token's coordinates share statistics; the affine step cannot restore the scale. */
 export class NlSharedStats extends NlFigure<SharedStatsState> { a: number[]; b: number[]; gamma: number[]; beta: number[]; gamma1: number | null; beta1: number | null; cell: number[] }
 
+export interface BnVariantsState {
+  vbs: '2' | '4' | '8'; rmax: number; bnLogit: number; batch: number[]; running: { mean: number[]; var: number[] };
+  outputs: Record<'train' | 'eval' | 'ghost' | 'renorm' | 'switchable', number[]>; mix: number[]; chunk: number[][];
+  axis: { domain: number[]; ticks: number[] }; error: string | null;
+}
+/** <nl-bn-variants>: Ghost BN, Batch Renorm and Switchable Norm against plain BatchNorm on one batch. */
+export class NlBnVariants extends NlFigure<BnVariantsState> { vbs: '2' | '4' | '8'; rmax: number; bnLogit: number }
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
@@ -317,6 +325,7 @@ export const elements: {
   'nl-epsilon': typeof NlEpsilon;
   'nl-qk-norm': typeof NlQkNorm;
   'nl-shared-stats': typeof NlSharedStats;
+  'nl-bn-variants': typeof NlBnVariants;
 };
 
 /** Define every figure's element (idempotent). */
@@ -346,5 +355,6 @@ declare global {
     'nl-epsilon': NlEpsilon;
     'nl-qk-norm': NlQkNorm;
     'nl-shared-stats': NlSharedStats;
+    'nl-bn-variants': NlBnVariants;
   }
 }

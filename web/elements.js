@@ -20,10 +20,11 @@ import { NlFiveQuestions } from './components/nl-five-questions.js';
 import { NlEpsilon } from './components/nl-epsilon.js';
 import { NlQkNorm } from './components/nl-qk-norm.js';
 import { NlSharedStats } from './components/nl-shared-stats.js';
+import { NlBnVariants } from './components/nl-bn-variants.js';
 
 export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
-  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions, NlEpsilon, NlQkNorm, NlSharedStats,
+  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions, NlEpsilon, NlQkNorm, NlSharedStats, NlBnVariants,
 };
 export { loadCore } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
@@ -50,6 +51,7 @@ export const elements = {
   'nl-epsilon': NlEpsilon,
   'nl-qk-norm': NlQkNorm,
   'nl-shared-stats': NlSharedStats,
+  'nl-bn-variants': NlBnVariants,
 };
 
 /** Define every figure's custom element (idempotent; skips tags already taken). */
