@@ -188,6 +188,20 @@ test('the apparatus: numbered figures referenced from the text, a list of figure
     assert.equal(c.preview, info.references[k].text, `${c.href}: the preview is the reference`);
   }
   assert.ok(info.uniqueIds, 'ids stay unique with previews');
+  // terms: defined on first use by a link to the glossary, which defines each one in both languages
+  const terms = await page.evaluate(() => ({
+    links: [...document.querySelectorAll('a.term')].map((a) => a.getAttribute('href').slice(1)),
+    entries: [...document.querySelectorAll('dl.glossary dt')].map((dt) => ({
+      id: dt.id, en: dt.nextElementSibling.querySelector('[data-lang=en]')?.textContent.trim(), zh: dt.nextElementSibling.querySelector('[data-lang=zh]')?.textContent.trim(),
+    })),
+  }));
+  const ids = new Set(terms.entries.map((e) => e.id));
+  assert.ok(terms.entries.length >= 6, `${terms.entries.length} glossary entries`);
+  for (const l of terms.links) assert.ok(ids.has(l), `term link #${l} has a glossary entry`);
+  for (const e of terms.entries) {
+    assert.ok(e.en && e.zh && /[\u4e00-\u9fff]/.test(e.zh), `${e.id} is defined in English and Chinese`);
+    assert.ok(terms.links.filter((l) => l === e.id).length >= 2, `${e.id} is linked where the text first uses it, in both languages`);
+  }
   // the preview shows on keyboard focus and not otherwise
   const cite = page.locator('a.cite:visible').first();
   const shown = () => cite.evaluate((a) => getComputedStyle(a.querySelector('.cite-preview')).display);
