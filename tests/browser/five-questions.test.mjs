@@ -48,6 +48,10 @@ function check(sn, where) {
   else assert.equal(aGroup, `${size} numbers: a block of 3 features of d, along T; ${48 / size} such groups`, where);
   assert.equal(aMeasure, measure, where);
   assert.ok(aTransform.startsWith(center), `${where}: ${aTransform}`);
+  // the denominator names what is divided by, and ε is written as the page writes it
+  const denominators = { layer_norm: 'divide by √(variance + ε), ε = 10⁻⁵', rms_norm: 'divide by √(mean square + ε), ε = 10⁻⁶',
+    l2_normalize: 'divide by max(√sum of squares, ε), ε = 10⁻¹²', max_normalize: 'divide by max(largest |x|, ε), ε = 10⁻¹²' };
+  if (denominators[s.method]) assert.ok(aTransform.endsWith(denominators[s.method]), `${where}: ${aTransform}`);
   assert.equal(aParams, params, where);
   assert.equal(aMode, mode, where);
   assert.deepEqual(sn.members, groupOf(s.method, s.index), `${where}: the highlighted group`);

@@ -38,15 +38,16 @@ export class NlBnVariants extends NlFigure {
   static css = `${figureCss}
 .bar.train, .bar.ghost, .bar.renorm, .bar.switchable { fill: var(--nl-batch-norm); }
 .bar.eval { fill: var(--nl-reference); }
-.bar.f2 { fill-opacity: 0.55; }
+.bar.f2 { fill: none; stroke-width: 2; }
+.bar.f2.train, .bar.f2.ghost, .bar.f2.renorm, .bar.f2.switchable { stroke: var(--nl-batch-norm); } .bar.f2.eval { stroke: var(--nl-reference); }
 .vlabel { font-size: var(--nl-small-size); fill: var(--nl-fg); text-anchor: middle; }
 .vnote { font-size: var(--nl-small-size); fill: var(--nl-muted); text-anchor: middle; }
 .key { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 `;
 
   buildView(view) {
-    this._svg = el('svg', { class: 'variants', viewBox: '0 0 640 260', 'aria-hidden': 'true' });
-    this._svg.style.height = '260px';
+    this._svg = el('svg', { class: 'variants', viewBox: '0 0 640 256', 'aria-hidden': 'true' });
+    this._svg.style.height = '256px';
     view.append(this._svg);
   }
 
@@ -69,8 +70,9 @@ export class NlBnVariants extends NlFigure {
   }
 
   draw(s) {
-    const W = this.fit(this._svg, 640, 260);
-    const left = 40, right = 10, top = 40, bottom = 196;
+    const W = this.fit(this._svg, 640, 276);
+    const narrow = W < 520; // a phone: short names under the bars, the notes left to the description
+    const left = 40, right = 10, top = 56, bottom = 212;
     const y = scale(s.axis.domain, [bottom, top]);
     const slot = (W - left - right) / VARIANTS.length, bw = Math.min(26, slot / 3);
     const items = [yAxis(s.axis.ticks, y, left, W - right, (v) => this.fmt(v, 3)), el('line', { class: 'zero', x1: left, x2: W - right, y1: y(0), y2: y(0) })];
@@ -80,11 +82,11 @@ export class NlBnVariants extends NlFigure {
         items.push(el('rect', { class: `bar ${k}${f ? ' f2' : ''}`, x: (cx - bw + f * bw).toFixed(1), width: (bw - 2).toFixed(1),
           y: Math.min(y(v), y(0)).toFixed(1), height: Math.abs(y(v) - y(0)).toFixed(1), rx: 2 }));
       });
-      items.push(el('text', { class: 'vlabel', x: cx.toFixed(1), y: bottom + 18 }, this.t(`v_${k}`)));
-      items.push(el('text', { class: 'vnote', x: cx.toFixed(1), y: bottom + 33 }, this._note(s, k)));
+      items.push(el('text', { class: 'vlabel', x: cx.toFixed(1), y: bottom + 18 }, this.t(`${narrow ? 'short' : 'v'}_${k}`)));
+      if (!narrow) items.push(el('text', { class: 'vnote', x: cx.toFixed(1), y: bottom + 33 }, this._note(s, k)));
     });
     items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('title')));
-    items.push(el('text', { class: 'key', x: left, y: 31 }, this.t('key')));
+    items.push(el('text', { class: 'key', x: left, y: 31 }, this.t('keyBars')), el('text', { class: 'key', x: left, y: 46 }, this.t('key')));
     this._svg.setAttribute('viewBox', `0 0 ${W} ${bottom + 44}`);
     this._svg.replaceChildren(...items);
   }

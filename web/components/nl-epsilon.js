@@ -45,8 +45,8 @@ export class NlEpsilon extends NlFigure {
 `;
 
   buildView(view) {
-    this._svg = el('svg', { class: 'eps', viewBox: '0 0 640 300', 'aria-hidden': 'true' });
-    this._svg.style.height = '300px';
+    this._svg = el('svg', { class: 'eps', viewBox: '0 0 640 316', 'aria-hidden': 'true' });
+    this._svg.style.height = '316px';
     view.append(this._svg);
   }
 
@@ -86,8 +86,8 @@ export class NlEpsilon extends NlFigure {
   }
 
   draw(s) {
-    const W = this.fit(this._svg, 640, 300);
-    const left = 44, right = 16, top = 44, bottom = 236;
+    const W = this.fit(this._svg, 640, 316);
+    const left = 44, right = 16, top = 64, bottom = 256;
     const y = scale(s.axis.domain, [bottom, top]);
     // the spread axis is logarithmic: a decade per tick, drawn from the exponent (no arithmetic on data)
     const k = scale([EXPONENTS[0], EXPONENTS.at(-1)], [W - right - 10, left + 10]);
@@ -99,15 +99,16 @@ export class NlEpsilon extends NlFigure {
     }
     items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 34, 'text-anchor': 'middle' }, this.t('spreadAxis')));
     items.push(el('line', { class: 'ref-line', x1: left, x2: W - right, y1: y(s.reference).toFixed(1), y2: y(s.reference).toFixed(1) }));
-    items.push(el('text', { class: 'ref-label', x: W - right, y: (y(s.reference) - 6).toFixed(1), 'text-anchor': 'end' }, this.t('refLabel', { v: this.fmtOut(s.reference) })));
+    items.push(el('text', { class: 'ref-label', x: left + 6, y: (y(s.reference) - 6).toFixed(1) }, this.t('refLabel', { v: this.fmtOut(s.reference) })));
     for (const place of ['outside', 'inside']) {
       const pts = s[place].map((v, i) => `${i ? 'L' : 'M'}${xOf(i).toFixed(1)},${y(v).toFixed(1)}`).join('');
       items.push(el('path', { class: `c-${place}`, d: pts }));
       s[place].forEach((v, i) => items.push(el('circle', { class: `p-${place}`, cx: xOf(i).toFixed(1), cy: y(v).toFixed(1), r: 3 })));
     }
     items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('title', { eps: this.fmtEps(s.eps) })));
-    items.push(el('text', { class: 'key inside', x: left, y: 32 }, this.t('keyInside')),
-      el('text', { class: 'key outside', x: W - right, y: 32, 'text-anchor': 'end' }, this.t('keyOutside')));
+    // a key with line samples, one entry per line so it fits a phone
+    items.push(el('path', { class: 'c-inside', d: `M${left},30h22` }), el('text', { class: 'key inside', x: left + 28, y: 34 }, this.t('keyInside')),
+      el('path', { class: 'c-outside', d: `M${left},46h22` }), el('text', { class: 'key outside', x: left + 28, y: 50 }, this.t('keyOutside')));
     const note = s.constantError ? this.t('constantRefused') : this.t('constantZero', { v: this.fmtOut(s.constant.inside) });
     items.push(el('text', { class: s.constantError ? 'constant-note' : 'tick', x: left, y: bottom + 52 }, note));
     this._svg.setAttribute('viewBox', `0 0 ${W} ${bottom + 60}`);

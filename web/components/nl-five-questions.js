@@ -105,7 +105,11 @@ dl.answers dd { margin: 0; }
     const group = t(s.op === 'group_norm' ? 'groupBlock' : 'groupAxes', { axes, size: d.group.size, count: d.group.count, per: d.group.layout[2] });
     const measure = t(`measure_${d.measure}`);
     const center = d.transform.center ? (d.measure === 'sum_exp' ? 'centerMax' : 'center') : 'noCenter';
-    const transform = t(center) + t('sep') + t(`denominator_${d.transform.denominator}`, { eps: this.fmt(d.transform.eps, 2) });
+    // ε in the page's notation: 1e-5 as 10⁻⁵ (its own exponential spelling, no arithmetic)
+    const [mant, exp] = d.transform.eps.toExponential().split('e');
+    const sup = (x) => [...x.replace('+', '')].map((c) => (c === '-' ? '⁻' : '⁰¹²³⁴⁵⁶⁷⁸⁹'[c])).join('');
+    const eps = d.transform.eps === 0 ? '0' : `${mant === '1' ? '' : `${mant}·`}10${sup(exp)}`;
+    const transform = t(center) + t('sep') + t(`denominator_${d.transform.denominator}`, { eps, of: t(`of_${d.measure}`) });
     const param = (p) => (p ? t(`per_${p.per}`, { name: p.input }) : null);
     const parts = [param(d.params.scale), param(d.params.shift)].filter(Boolean);
     let params = parts.length ? parts.join(t('sep')) : t('noParams');

@@ -137,7 +137,9 @@ export class NlQkNorm extends NlFigure {
       }
     }
     items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('weightsTitle', { a: f(s.alpha) })));
-    items.push(el('text', { class: 'key plain', x: left, y: 32 }, this.t('keyPlain')), el('text', { class: 'key qk', x: W - right, y: 32, 'text-anchor': 'end' }, this.t('keyQk', { g: f(s.g) })));
+    // this query's own largest weights (the other panels average over the eight queries)
+    items.push(el('text', { class: 'key plain', x: left, y: 32 }, this.t('keyPlainRow', { m: f(s.here.plain.row.largest) })),
+      el('text', { class: 'key qk', x: W - right, y: 32, 'text-anchor': 'end' }, this.t('keyQkRow', { m: f(s.here.qk.row.largest) })));
     items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 16, 'text-anchor': 'middle' }, this.t('keysAxis')));
     svgEl.setAttribute('viewBox', `0 0 ${W} 220`);
     svgEl.replaceChildren(...items);

@@ -47,7 +47,7 @@ export class NlSharedStats extends NlFigure {
 .row-label { font-size: var(--nl-label-size); font-weight: 600; }
 .stat { font-size: var(--nl-small-size); fill: var(--nl-group); }
 .par { font-size: var(--nl-small-size); fill: var(--nl-update); text-anchor: middle; }
-.out { font-size: var(--nl-label-size); fill: var(--nl-layer-norm); text-anchor: middle; }
+.out { font-size: var(--nl-label-size); fill: var(--nl-layer-norm); }
 .head { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 `;
 
@@ -79,8 +79,8 @@ export class NlSharedStats extends NlFigure {
   }
 
   buildView(view) {
-    this._svg = el('svg', { class: 'grid', viewBox: '0 0 640 214', tabindex: '0', role: 'application' });
-    this._svg.style.height = '214px';
+    this._svg = el('svg', { class: 'grid', viewBox: '0 0 640 240', tabindex: '0', role: 'application' });
+    this._svg.style.height = '240px'; // its drawn height when wide; taller on a phone, inside the space kept for it
     view.append(this._svg);
     this._svg.addEventListener('click', (e) => {
       const c = e.target.closest?.('[data-cell]');
@@ -113,28 +113,41 @@ export class NlSharedStats extends NlFigure {
   draw(s) {
     const W = this.fit(this._svg, 640, 214);
     const f = (v) => this.fmt(v, 4);
-    const left = 150, cw = Math.min(110, (W - left - 20) / 4.2), ch = 46, top = 56;
+    // wide: labels left of the rows, outputs right of them; narrow (a phone): labels above, outputs below
+    const narrow = W < 560;
+    const left = narrow ? 8 : 150, cw = narrow ? (W - 16) / 3 : Math.min(110, (W - left - 20) / 4.2), ch = 46;
+    const rowH = narrow ? ch + 52 : ch + 22, top = narrow ? 62 : 56;
     const [ct, ci] = s.cell;
-    const items = [el('rect', { class: 'frame', x: 1, y: 1, width: W - 2, height: 210, rx: 6 })];
-    items.push(el('text', { class: 'head', x: left, y: 18 }, this.t('inputHead')));
-    items.push(el('text', { class: 'head', x: left + 3 * cw + 16, y: 18 }, this.t('outputHead')));
+    const items = [];
+    items.push(el('text', { class: 'head', x: 8, y: 16 }, this.t('inputHead')));
+    if (!narrow) items.push(el('text', { class: 'head', x: left + 3 * cw + 16, y: 36 }, this.t('outputHead')));
     for (let i = 0; i < 3; i++) {
-      items.push(el('text', { class: 'par', x: left + (i + 0.5) * cw, y: 40 }, `γ${'₁₂₃'[i]} = ${f(s.gamma[i])}, β${'₁₂₃'[i]} = ${f(s.beta[i])}`));
+      const sub = '₁₂₃'[i], x = left + (i + 0.5) * cw;
+      items.push(el('text', { class: 'par', x, y: narrow ? 34 : 38 }, `γ${sub} = ${f(s.gamma[i])}`), el('text', { class: 'par', x, y: narrow ? 49 : 52 }, `β${sub} = ${f(s.beta[i])}`));
     }
     [s.a, s.b].forEach((row, t) => {
-      const y0 = top + t * (ch + 22);
-      items.push(el('text', { class: 'row-label', x: 8, y: y0 + 20 }, this.t('token', { name: TOKENS[t] })));
-      items.push(el('text', { class: 'stat', x: 8, y: y0 + 38 }, `μ = ${f(s.stats[t].mean)}, σ = ${f(s.stats[t].std)}`));
+      const y0 = top + t * rowH + (narrow ? 20 : 0);
+      const label = this.t('token', { name: TOKENS[t] }), stat = `μ = ${f(s.stats[t].mean)}, σ = ${f(s.stats[t].std)}`;
+      if (narrow) {
+        items.push(el('text', { class: 'row-label', x: 8, y: y0 - 6 }, label), el('text', { class: 'stat', x: 80, y: y0 - 6 }, stat));
+      } else {
+        items.push(el('text', { class: 'row-label', x: 8, y: y0 + 20 }, label), el('text', { class: 'stat', x: 8, y: y0 + 38 }, stat));
+      }
       row.forEach((v, i) => {
         const cls = t === ct && i === ci ? 'chosen' : t === ct ? 'stats' : i === ci ? 'params' : '';
         const r = el('rect', { class: `cell ${cls}`, x: left + i * cw + 2, y: y0, width: cw - 4, height: ch, rx: 5 });
         r.dataset.cell = `${t},${i}`;
         items.push(r, el('text', { class: 'val', x: left + (i + 0.5) * cw, y: y0 + ch / 2 + 5 }, f(v)));
       });
-      items.push(el('text', { class: 'out', x: left + 3 * cw + 16 + cw * 0.6, y: y0 + ch / 2 + 5 }, this.fmtList(s.output[t], 4)));
+      const out = this.fmtList(s.output[t], 4);
+      if (narrow) items.push(el('text', { class: 'out', x: 8, y: y0 + ch + 18, 'text-anchor': 'start' }, `${this.t('outputHead')} = ${out}`));
+      else items.push(el('text', { class: 'out', x: left + 3 * cw + 16, y: y0 + ch / 2 + 5, 'text-anchor': 'start' }, out));
     });
-    items.push(el('text', { class: 'head', x: 8, y: top + 2 * (ch + 22) + 6 }, this.t('legend')));
-    this._svg.setAttribute('viewBox', `0 0 ${W} 214`);
+    const end = top + 2 * rowH + (narrow ? 14 : 6);
+    this.t('legend').split('\n').forEach((line, k) => items.push(el('text', { class: 'head', x: 8, y: end + k * 16 }, line)));
+    const H = end + 16 * (this.t('legend').split('\n').length - 1) + 10;
+    items.unshift(el('rect', { class: 'frame', x: 1, y: 1, width: W - 2, height: H - 2, rx: 6 }));
+    this._svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     this._svg.replaceChildren(...items);
     this._svg.setAttribute('aria-label', this.t('gridLabel', { token: TOKENS[ct], i: ci + 1 }));
   }
