@@ -226,6 +226,14 @@ export class NlFigure extends NlElement {
     return b;
   }
 
+  /** A button that draws new random data: the next `seed`, as a reader's change (figures with a seed parameter). */
+  newDrawButton(labelKey = 'newDraw') {
+    return this.button(labelKey, () => {
+      this._values.seed += 1;
+      this.reflect('seed', this._values.seed);
+    });
+  }
+
   applyLanguage() {
     // Messages about bad attributes are written again in the new language.
     for (const key of [...this._attrErrors.keys()]) {

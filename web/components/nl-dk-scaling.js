@@ -63,10 +63,7 @@ export class NlDkScaling extends NlFigure {
 
   buildControls(box) {
     super.buildControls(box);
-    box.append(this.button('newDraw', () => {
-      this._values.seed += 1;
-      this.reflect('seed', this._values.seed);
-    }));
+    box.append(this.newDrawButton());
   }
 
   buildView(view) {

@@ -52,10 +52,7 @@ export class NlWhitening extends NlFigure {
 
   buildControls(box) {
     super.buildControls(box);
-    box.append(this.button('newSample', () => {
-      this._values.seed += 1;
-      this.reflect('seed', this._values.seed);
-    }));
+    box.append(this.newDrawButton('newSample'));
   }
 
   buildView(view) {
