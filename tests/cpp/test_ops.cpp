@@ -187,7 +187,7 @@ TEST_CASE("Figure helpers: the article's angles, score spreads and singular valu
   CHECK_THROWS_WITH(run("standardize_rows", {{"x", tensor({1, 3}, {2, 2, 2})}}, {{"eps", 0.0}}), Contains("standardize_rows") && Contains("zero spread"));
   CHECK_THROWS_WITH(run("standardize_rows", {{"x", tensor({1, 3}, {1, 2, 3})}}, {{"eps_place", std::string("middle")}}), Contains("eps_place"));
   // entropy: uniform over 4 is log 4; (1, 0) is 0; (0.5, 0.5) is log 2
-  const ent = run("row_entropy", {{"p", tensor({3, 4}, {0.25, 0.25, 0.25, 0.25, 1, 0, 0, 0, 0.5, 0.5, 0, 0})}});
+  const auto ent = run("row_entropy", {{"p", tensor({3, 4}, {0.25, 0.25, 0.25, 0.25, 1, 0, 0, 0, 0.5, 0.5, 0, 0})}});
   expect_close(ent.at("entropy").f, std::vector<double>{std::log(4.0), 0, std::log(2.0)}, 1e-6);
   expect_close(ent.at("max").f, std::vector<double>{0.25, 1, 0.5}, 1e-7);
   CHECK_THROWS_WITH(run("row_entropy", {{"p", tensor({1, 2}, {0.5, 0.6})}}), Contains("row_entropy") && Contains("sums to"));

@@ -116,14 +116,17 @@ export class NlSharedStats extends NlFigure {
     // wide: labels left of the rows, outputs right of them; narrow (a phone): labels above, outputs below
     const narrow = W < 560;
     const left = narrow ? 8 : 150, cw = narrow ? (W - 16) / 3 : Math.min(110, (W - left - 20) / 4.2), ch = 46;
-    const rowH = narrow ? ch + 52 : ch + 22, top = narrow ? 62 : 56;
+    const rowH = narrow ? ch + 52 : ch + 22, top = narrow ? 70 : 56;
     const [ct, ci] = s.cell;
     const items = [];
-    items.push(el('text', { class: 'head', x: 8, y: 16 }, this.t('inputHead')));
+    // the heading in two lines on a phone: it would not fit in one
+    const head = this.t('inputHead').split('\n');
+    if (narrow) head.forEach((line, k) => items.push(el('text', { class: 'head', x: 8, y: 14 + k * 14 }, line)));
+    else items.push(el('text', { class: 'head', x: 8, y: 16 }, head.join(' ')));
     if (!narrow) items.push(el('text', { class: 'head', x: left + 3 * cw + 16, y: 36 }, this.t('outputHead')));
     for (let i = 0; i < 3; i++) {
       const sub = '₁₂₃'[i], x = left + (i + 0.5) * cw;
-      items.push(el('text', { class: 'par', x, y: narrow ? 34 : 38 }, `γ${sub} = ${f(s.gamma[i])}`), el('text', { class: 'par', x, y: narrow ? 49 : 52 }, `β${sub} = ${f(s.beta[i])}`));
+      items.push(el('text', { class: 'par', x, y: narrow ? 44 : 38 }, `γ${sub} = ${f(s.gamma[i])}`), el('text', { class: 'par', x, y: narrow ? 58 : 52 }, `β${sub} = ${f(s.beta[i])}`));
     }
     [s.a, s.b].forEach((row, t) => {
       const y0 = top + t * rowH + (narrow ? 20 : 0);
