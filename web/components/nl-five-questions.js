@@ -82,19 +82,29 @@ dl.answers dd { margin: 0; }
 
   compute(core, { method, index }) {
     const [op, attrs] = METHODS[method];
-    const d = core.describe(op, { shape: this._layout(op, core), attrs });
-    const channelFirst = d.channelAxis === 1;
-    const names = channelFirst ? ['B', 'd', 'T'] : ['B', 'T', 'd'];
+    const { d, names } = this._described(core, method);
     const m = core.run('reduction_group', {}, { method: op, shape: SHAPE, index, ...(op === 'group_norm' ? { num_groups: attrs.num_groups } : {}) }).members;
     const members = [];
     for (let i = 0; i < m.shape[0]; i++) members.push([m.data[3 * i], m.data[3 * i + 1], m.data[3 * i + 2]]);
-    return { op, shape: d.shape, description: JSON.parse(JSON.stringify(d)), names, members };
+    return { op, shape: d.shape, description: structuredClone(d), names: [...names], members }; // copies: the cache stays the core's
   }
 
-  /** The [B, T, d] tensor in the op's own layout: channel-first ops read it as [B, d, T] (channels = features). */
-  _layout(op, core) {
-    const probe = core.describe(op, { shape: SHAPE, attrs: METHODS[this._values.method][1] });
-    return probe.channelAxis === 1 ? [SHAPE[0], SHAPE[2], SHAPE[1]] : SHAPE;
+  /**
+   * The method's description for the [B, T, d] tensor in the op's own layout
+   * (channel-first ops read it as [B, d, T]: channels = features), and the axis
+   * names of that layout. It does not depend on the chosen element, so it is
+   * asked of the core once per method, not on every click.
+   */
+  _described(core, method) {
+    this._descriptions ??= new Map();
+    if (!this._descriptions.has(method)) {
+      const [op, attrs] = METHODS[method];
+      const probe = core.describe(op, { shape: SHAPE, attrs });
+      const channelFirst = probe.channelAxis === 1;
+      const d = channelFirst ? core.describe(op, { shape: [SHAPE[0], SHAPE[2], SHAPE[1]], attrs }) : probe;
+      this._descriptions.set(method, { d: JSON.parse(JSON.stringify(d)), names: channelFirst ? ['B', 'd', 'T'] : ['B', 'T', 'd'] });
+    }
+    return this._descriptions.get(method);
   }
 
   /** The five answers as [question, answer] pairs, in words, from the description. */
