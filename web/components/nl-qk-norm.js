@@ -123,7 +123,7 @@ export class NlQkNorm extends NlFigure {
     // one query's weights over the 16 keys, both ways
     const svgEl = this._svgs[2];
     const W = this.fit(svgEl, 300, 220);
-    const left = 38, right = 10, top = 46, bottom = 180;
+    const left = 38, right = 10, top = 58, bottom = 180;
     const y = scale(s.weightAxis.domain, [bottom, top]);
     const slot = (W - left - right) / K, bw = Math.max(2, slot / 2 - 1);
     const items = [yAxis(s.weightAxis.ticks, y, left, W - right, f)];
@@ -136,7 +136,7 @@ export class NlQkNorm extends NlFigure {
     items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('weightsTitle', { a: f(s.alpha) })));
     // this query's own largest weights (the other panels average over the eight queries)
     items.push(el('text', { class: 'key plain', x: left, y: 32 }, this.t('keyPlainRow', { m: f(s.here.plain.row.largest) })),
-      el('text', { class: 'key qk', x: W - right, y: 32, 'text-anchor': 'end' }, this.t('keyQkRow', { m: f(s.here.qk.row.largest) })));
+      el('text', { class: 'key qk', x: left, y: 45 }, this.t('keyQkRow', { m: f(s.here.qk.row.largest) }))); // one a line: a narrow panel
     items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 16, 'text-anchor': 'middle' }, this.t('keysAxis')));
     svgEl.setAttribute('viewBox', `0 0 ${W} 220`);
     svgEl.replaceChildren(...items);
