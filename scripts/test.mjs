@@ -9,7 +9,7 @@
 //                MkDocs Material, Docusaurus, Astro
 // Prints "summary: N passed, N failed" last; exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,14 +29,16 @@ function tier(name, fn) {
   if (only.length && !only.includes(name)) return;
   console.log(`\n=== ${name} ===`);
   const t0 = Date.now();
-  const { passed, failed, ok } = fn();
-  results.push({ name, passed, failed, ok, seconds: (Date.now() - t0) / 1000 });
+  const { passed, failed, ok, detail = [] } = fn();
+  results.push({ name, passed, failed, ok, detail, seconds: (Date.now() - t0) / 1000 });
 }
 
 function nodeTests(dir) {
   const r = run(process.execPath, ['--test', '--test-reporter=spec', dir]);
   const num = (label) => Number((r.stdout.match(new RegExp(`ℹ ${label} (\\d+)`)) ?? [])[1] ?? 0);
-  return { passed: num('pass'), failed: num('fail') + num('cancelled'), ok: r.status === 0 && num('tests') > 0 };
+  // The names of failing tests, repeated under the results: a log's tail is often all one gets to see.
+  const detail = [...new Set((r.stdout.match(/^\s*✖ .*$/gm) ?? []).map((l) => l.trim()))].slice(0, 12);
+  return { passed: num('pass'), failed: num('fail') + num('cancelled'), ok: r.status === 0 && num('tests') > 0, detail };
 }
 
 tier('build', () => {
@@ -87,7 +89,21 @@ tier('fuzz', () => {
   const crashed = f.status !== 0;
   console.log(`fuzz: ${regressions.length} regression inputs ${reg.status === 0 ? 'pass' : 'FAIL'}; ${execs} executions in ${seconds} s, ${cov}, crashes ${crashed ? 1 : 0}`);
   const ok = reg.status === 0 && !crashed && execs > 0;
-  return { passed: ok ? 2 : 0, failed: ok ? 0 : 1, ok };
+  // A crash found in CI must be reproducible from the log's tail alone: the report's key lines,
+  // the op and shapes the input makes, and the input itself (base64, for tests/fuzz/regressions/).
+  const detail = [];
+  const report = (t) => (t.match(/^.*(ERROR|runtime error|SUMMARY|Test unit written|deadly signal|timeout|out-of-memory).*$/gm) ?? []).slice(0, 6);
+  if (reg.status !== 0) detail.push('a regression input fails:', ...report(reg.stdout + reg.stderr));
+  if (crashed) {
+    detail.push(...report(text));
+    const artifact = (text.match(/Test unit written to (\S+)/) ?? [])[1];
+    if (artifact) {
+      const show = spawnSync('build/fuzz/fuzz_ops', [artifact], { cwd: root, encoding: 'utf8', env: { ...process.env, NORMLAB_FUZZ_SHOW: '1' } });
+      detail.push(...(show.stderr.match(/^[a-z_0-9]+:.*$/gm) ?? []).slice(0, 2));
+      detail.push(`input (base64): ${readFileSync(artifact).toString('base64')}`);
+    }
+  }
+  return { passed: ok ? 2 : 0, failed: ok ? 0 : 1, ok, detail };
 });
 
 tier('types', () => {
@@ -103,6 +119,7 @@ tier('package', () => nodeTests('tests/package/'));
 console.log('\n=== results ===');
 for (const r of results) {
   console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name.padEnd(8)} ${r.passed} passed, ${r.failed} failed (${r.seconds.toFixed(1)} s)`);
+  if (!r.ok) for (const line of r.detail) console.log(`       ${line.slice(0, 400)}`);
 }
 const passed = results.reduce((a, r) => a + r.passed, 0);
 const failed = results.reduce((a, r) => a + r.failed, 0);

@@ -206,7 +206,10 @@ std::size_t normalize_rows(const float* x, float* y, std::size_t rows, std::size
     }
     const double denom = std::sqrt(std::max(spread, 0.0) + eps);
     if (!(denom > 0)) return r;
-    if (denom < 1e-30) {  // 1 / denom would overflow float: this row in double
+    // In double when 1 / denom would overflow float, or when x - mean might:
+    // every |x - mean| is at most sqrt(width * spread), and near float's
+    // largest numbers (a row holding 3e38 and -3e38) it is past it.
+    if (denom < 1e-30 || n * spread > 1e76) {
       for (std::size_t i = 0; i < width; ++i) {
         double v = (double(xr[i]) - mean) / denom;
         if (gamma) v *= gamma[i];

@@ -197,6 +197,24 @@ TEST_CASE("The row kernel stays exact when the first numbers of a row are far fr
   }
 }
 
+TEST_CASE("A row holding float's largest numbers of both signs normalizes to finite values (found by fuzzing)",
+          "[engine][fast]") {
+  // One number against n - 1 equal others standardizes to sqrt(n - 1) and
+  // -1 / sqrt(n - 1) whatever the two values; at 3e38 and -3e38 each x - mean
+  // is past float's largest number, so the kernel must not form it in float.
+  for (std::size_t width : {16u, 40u, 768u}) {
+    std::vector<float> v(width, -3e38f);
+    v[0] = 3e38f;
+    const Tensor x = tensor({1, width}, v);
+    Description d{"t", Group::rows(1, width), Measure::MeanVar, {true, Denominator::SqrtPlusEps, 1e-5}, {}, {}};
+    const Tensor y = normlab::run(x, d);
+    const double m = std::sqrt(double(width) - 1);
+    INFO("width " << width);
+    CHECK(y(0, 0) == Approx(m).epsilon(1e-5));
+    for (std::size_t i = 1; i < width; ++i) CHECK(y(0, i) == Approx(-1 / m).epsilon(1e-5));
+  }
+}
+
 TEST_CASE("The SIMD softmax rows match the strided generic softmax", "[kernels][fast]") {
   // Along the last axis the op takes the kernel; along axis 0 of the
   // transpose it takes the generic double loop over the same numbers.

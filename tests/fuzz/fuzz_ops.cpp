@@ -146,13 +146,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& [name, t] : inputs) std::fprintf(stderr, " %s%s", name.c_str(), shape_str(Shape(t.shape().begin(), t.shape().end())).c_str());
     for (const auto& [name, a] : attrs)
       if (const double* d = std::get_if<double>(&a)) std::fprintf(stderr, " %s=%g", name.c_str(), *d);
+      else if (const bool* f = std::get_if<bool>(&a)) std::fprintf(stderr, " %s=%s", name.c_str(), *f ? "true" : "false");
+      else if (const std::string* t = std::get_if<std::string>(&a)) std::fprintf(stderr, " %s=\"%s\"", name.c_str(), t->c_str());
     std::fprintf(stderr, "\n");
   }
   try {
     const auto out = run_op(spec.name, std::move(inputs), attrs);
     for (const auto& [name, v] : out)  // outputs are never NaN or Inf: that would have been an error
-      for (float f : v.f)
-        if (!std::isfinite(f)) __builtin_trap();
+      for (std::size_t k = 0; k < v.f.size(); ++k)
+        if (!std::isfinite(v.f[k])) {
+          std::fprintf(stderr, "%s: output %s[%zu] = %g is not finite\n", spec.name, name.c_str(), k, double(v.f[k]));
+          __builtin_trap();
+        }
   } catch (const InputError&) {
     // bad input: the expected outcome for most random bytes
   }
