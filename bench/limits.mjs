@@ -133,6 +133,15 @@ const cases = [
   C('moments', { x: T([LIMIT]) }),
   C('standardize_rows', { x: T([LIMIT / 2, 2]) }),
   C('row_entropy', { p: { shape: [LIMIT / 2, 2], data: new Float32Array(LIMIT).fill(0.5) } }),
+  // ---- training (depth 64, width 64: 545,218 parameters; 63 points keep 262,080 activations, the most allowed) ----
+  C('layer_norm_backward', { x: T([LIMIT / 8, 2]), dy: T([LIMIT / 8, 2], 1) }),
+  C('rms_norm_backward', { x: T([LIMIT / 8, 2]), dy: T([LIMIT / 8, 2], 1) }),
+  C('train_init', {}, { depth: 64, width: 64 }),
+  C('train_data', {}, { count: 4096 }),
+  C('train_grad', { params: T([545218]), x: T([63, 2]), labels: { shape: [63], data: new Float32Array(63) } }, { depth: 64, width: 64 }),
+  C('train_step', { params: T([545218]), state: { shape: [1090437], data: new Float32Array(1090437) }, x: T([63, 2]), labels: { shape: [63], data: new Float32Array(63) } },
+    { depth: 64, width: 64, steps: 2 }, { note: 'at its work limit: 2 steps' }),
+  C('train_predict', { params: T([545218]), points: T([450, 2]) }, { depth: 64, width: 64 }, { note: 'at its work limit' }),
   C('reduction_group', {}, { method: 'group_norm', shape: [1, 1024, 1024], index: [0, 5, 7], num_groups: 1 }, { note: '2^20 members' }),
   // Lists of sizes have no length limit of their own: 2^23 entries each is about the most 1 GiB of WASM memory holds.
   C('reduce_shape', {}, { shape: series(64, () => 1), axes: series(64, (i) => i) }, { note: 'lists hold at most 64 entries' }),

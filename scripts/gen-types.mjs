@@ -34,6 +34,7 @@ export const FACTS = {
     broadcast_shape: ['shape'],
     reduce_shape: ['shape'],
     reduction_group: ['members'],
+    train_step: ['status'],
   },
   /** Outputs an op gives only when the listed inputs are given. */
   conditionalOutputs: {
@@ -63,6 +64,8 @@ const PROBES = {
   scaled_dot_product_attention: { inputs: { q: [1, 2], k: [1, 2], v: [1, 2] } },
   residual_block: { inputs: { x: [2], W: [2, 2] } },
   score_spread: { attrs: { d_k: 2, count: 4 } },
+  // depth 1, width 2: 34 parameters; labels must be 0 or 1 (zeros)
+  train_step: { inputs: { params: [34], state: [69], x: [2, 2], labels: [2] }, attrs: { depth: 1, width: 2, lr: 0 }, zeros: ['labels'] },
 };
 
 const filled = (shape) => {
@@ -70,9 +73,10 @@ const filled = (shape) => {
   return { shape, data: Float32Array.from({ length: n }, (_, i) => i + 1) };
 };
 
-function probe(core, op, { inputs = {}, attrs = {} } = {}, more = {}) {
+function probe(core, op, { inputs = {}, attrs = {}, zeros = [] } = {}, more = {}) {
   const ins = {};
   for (const [name, shape] of Object.entries({ ...inputs, ...more })) ins[name] = filled(shape);
+  for (const name of zeros) ins[name].data.fill(0);
   return core.run(op, ins, attrs);
 }
 

@@ -289,6 +289,7 @@ const Registry& registry() {
     register_preprocessing_ops(reg);
     register_shape_ops(reg);
     register_figure_ops(reg);
+    register_training_ops(reg);
     return reg;
   }();
   return r;

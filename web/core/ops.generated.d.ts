@@ -26,6 +26,7 @@ export type OpName =
   | 'l2_normalize'
   | 'l2_normalize_jacobian'
   | 'layer_norm'
+  | 'layer_norm_backward'
   | 'layer_norm_jacobian'
   | 'linear_map'
   | 'linspace'
@@ -40,6 +41,7 @@ export type OpName =
   | 'reduction_group'
   | 'residual_block'
   | 'rms_norm'
+  | 'rms_norm_backward'
   | 'robust_apply'
   | 'robust_fit'
   | 'row_entropy'
@@ -53,6 +55,11 @@ export type OpName =
   | 'split_perturbation'
   | 'standardize_rows'
   | 'switchable_norm'
+  | 'train_data'
+  | 'train_grad'
+  | 'train_init'
+  | 'train_predict'
+  | 'train_step'
   | 'unit_circle'
   | 'weight_norm'
   | 'weight_standardize'
@@ -102,6 +109,7 @@ export interface OpOutputs {
   l2_normalize: { y: TensorOutput };
   l2_normalize_jacobian: { J: TensorOutput };
   layer_norm: { y: TensorOutput };
+  layer_norm_backward: { dx: TensorOutput; dweight: TensorOutput; dbias: TensorOutput };
   layer_norm_jacobian: { J: TensorOutput };
   linear_map: { y: TensorOutput };
   linspace: { x: TensorOutput };
@@ -116,6 +124,7 @@ export interface OpOutputs {
   reduction_group: { members: IntOutput };
   residual_block: { y: TensorOutput };
   rms_norm: { y: TensorOutput };
+  rms_norm_backward: { dx: TensorOutput; dweight: TensorOutput };
   robust_apply: { y: TensorOutput };
   robust_fit: { median: TensorOutput; iqr: TensorOutput };
   row_entropy: { entropy: TensorOutput; max: TensorOutput };
@@ -129,6 +138,11 @@ export interface OpOutputs {
   split_perturbation: { along: TensorOutput; across: TensorOutput; dy: TensorOutput };
   standardize_rows: { y: TensorOutput };
   switchable_norm: { y: TensorOutput };
+  train_data: { x: TensorOutput; labels: TensorOutput };
+  train_grad: { loss: TensorOutput; grad: TensorOutput; act_norm: TensorOutput; grad_norm: TensorOutput };
+  train_init: { params: TensorOutput; state: TensorOutput };
+  train_predict: { p: TensorOutput };
+  train_step: { params: TensorOutput; state: TensorOutput; loss: TensorOutput; accuracy: TensorOutput; act_norm: TensorOutput; grad_norm: TensorOutput; status: IntOutput };
   unit_circle: { points: TensorOutput };
   weight_norm: { w: TensorOutput };
   weight_standardize: { y: TensorOutput };
@@ -178,6 +192,7 @@ export interface OpInputs {
   l2_normalize: { x: RunInput };
   l2_normalize_jacobian: { x: RunInput };
   layer_norm: { x: RunInput; gamma?: RunInput | null; beta?: RunInput | null };
+  layer_norm_backward: { x: RunInput; dy: RunInput; weight?: RunInput | null };
   layer_norm_jacobian: { x: RunInput };
   linear_map: { W: RunInput; points: RunInput };
   linspace: NoArgs;
@@ -192,6 +207,7 @@ export interface OpInputs {
   reduction_group: NoArgs;
   residual_block: { x: RunInput; W: RunInput; b?: RunInput | null };
   rms_norm: { x: RunInput; gamma?: RunInput | null };
+  rms_norm_backward: { x: RunInput; dy: RunInput; weight?: RunInput | null };
   robust_apply: { x: RunInput; median: RunInput; iqr: RunInput };
   robust_fit: { x: RunInput };
   row_entropy: { p: RunInput };
@@ -211,6 +227,11 @@ export interface OpInputs {
     mean_logits: RunInput;
     var_logits: RunInput;
   };
+  train_data: NoArgs;
+  train_grad: { params: RunInput; x: RunInput; labels: RunInput };
+  train_init: NoArgs;
+  train_predict: { params: RunInput; points: RunInput };
+  train_step: { params: RunInput; state: RunInput; x: RunInput; labels: RunInput };
   unit_circle: NoArgs;
   weight_norm: { v: RunInput; g: RunInput };
   weight_standardize: { w: RunInput };
@@ -324,6 +345,10 @@ export interface OpAttrs {
     /** Default 0.00001. */
     eps?: number;
   };
+  layer_norm_backward: {
+    /** Default 0.00001. */
+    eps?: number;
+  };
   layer_norm_jacobian: {
     /** Default 0.00001. */
     eps?: number;
@@ -405,6 +430,10 @@ export interface OpAttrs {
     /** Default 0.000001. */
     eps?: number;
   };
+  rms_norm_backward: {
+    /** Default 0.000001. */
+    eps?: number;
+  };
   robust_apply: NoArgs;
   robust_fit: {
     /** Default 25. */
@@ -462,6 +491,90 @@ export interface OpAttrs {
   switchable_norm: {
     /** Default 0.00001. */
     eps?: number;
+  };
+  train_data: {
+    /** An integer, default 256. */
+    count?: number;
+    /** Default 1. */
+    turns?: number;
+    /** Default 0.05. */
+    noise?: number;
+    /** An integer, default 0. */
+    seed?: number;
+  };
+  train_grad: {
+    /** An integer. */
+    depth: number;
+    /** An integer, default 16. */
+    width?: number;
+    /** Default 'pre'. */
+    placement?: string;
+    /** Default 'layer_norm'. */
+    norm?: string;
+    /** Default 'none'. */
+    gate?: string;
+    /** Default 0.00001. */
+    eps?: number;
+  };
+  train_init: {
+    /** An integer. */
+    depth: number;
+    /** An integer, default 16. */
+    width?: number;
+    /** Default 'pre'. */
+    placement?: string;
+    /** Default 'layer_norm'. */
+    norm?: string;
+    /** Default 'none'. */
+    gate?: string;
+    /** Default 0.00001. */
+    eps?: number;
+    /** An integer, default 0. */
+    seed?: number;
+  };
+  train_predict: {
+    /** An integer. */
+    depth: number;
+    /** An integer, default 16. */
+    width?: number;
+    /** Default 'pre'. */
+    placement?: string;
+    /** Default 'layer_norm'. */
+    norm?: string;
+    /** Default 'none'. */
+    gate?: string;
+    /** Default 0.00001. */
+    eps?: number;
+  };
+  train_step: {
+    /** An integer. */
+    depth: number;
+    /** An integer, default 16. */
+    width?: number;
+    /** Default 'pre'. */
+    placement?: string;
+    /** Default 'layer_norm'. */
+    norm?: string;
+    /** Default 'none'. */
+    gate?: string;
+    /** Default 0.00001. */
+    eps?: number;
+    /** An integer, default 1. */
+    steps?: number;
+    /** Default 'adam'. */
+    optimizer?: string;
+    /** Default 0.01. */
+    lr?: number;
+    /** Default 0.9. */
+    momentum?: number;
+    /** Default 0.9. */
+    beta1?: number;
+    /** Default 9.99. */
+    beta2?: number;
+    /** Default 0. */
+    clip?: number;
+    /** Default 0. */
+    warmup?: number;
   };
   unit_circle: {
     /** An integer, default 64. */
@@ -762,6 +875,26 @@ export interface LayerNormOptions {
   out?: OutTarget | null;
 }
 
+/** Options of core.layerNormBackward. */
+export interface LayerNormBackwardOptions<
+  TDx extends OutTarget = OutTarget,
+  TDweight extends OutTarget = OutTarget,
+  TDbias extends OutTarget = OutTarget,
+> {
+  /** Shape of x when it is given as a flat array. */
+  shape?: readonly number[];
+  dy: XInput;
+  weight?: XInput | null;
+  /** Default 0.00001. */
+  eps?: number;
+  /** Where dx goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TDx | null;
+  /** Where dweight goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outDweight?: TDweight | null;
+  /** Where dbias goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outDbias?: TDbias | null;
+}
+
 /** Options of core.layerNormJacobian. */
 export interface LayerNormJacobianOptions {
   /** Shape of x when it is given as a flat array. */
@@ -948,6 +1081,20 @@ export interface RmsNormOptions {
   out?: OutTarget | null;
 }
 
+/** Options of core.rmsNormBackward. */
+export interface RmsNormBackwardOptions<TDx extends OutTarget = OutTarget, TDweight extends OutTarget = OutTarget> {
+  /** Shape of x when it is given as a flat array. */
+  shape?: readonly number[];
+  dy: XInput;
+  weight?: XInput | null;
+  /** Default 0.000001. */
+  eps?: number;
+  /** Where dx goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TDx | null;
+  /** Where dweight goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outDweight?: TDweight | null;
+}
+
 /** Options of core.robustApply. */
 export interface RobustApplyOptions {
   /** Shape of x when it is given as a flat array. */
@@ -1127,6 +1274,154 @@ export interface SwitchableNormOptions {
   out?: OutTarget | null;
 }
 
+/** Options of core.trainData. */
+export interface TrainDataOptions<TX extends OutTarget = OutTarget, TLabels extends OutTarget = OutTarget> {
+  /** An integer, default 256. */
+  count?: number;
+  /** Default 1. */
+  turns?: number;
+  /** Default 0.05. */
+  noise?: number;
+  /** An integer, default 0. */
+  seed?: number;
+  /** Where x goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TX | null;
+  /** Where labels goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outLabels?: TLabels | null;
+}
+
+/** Options of core.trainGrad. */
+export interface TrainGradOptions<
+  TLoss extends OutTarget = OutTarget,
+  TGrad extends OutTarget = OutTarget,
+  TActNorm extends OutTarget = OutTarget,
+  TGradNorm extends OutTarget = OutTarget,
+> {
+  /** Shape of params when it is given as a flat array. */
+  shape?: readonly number[];
+  x: XInput;
+  labels: XInput;
+  /** An integer. */
+  depth: number;
+  /** An integer, default 16. */
+  width?: number;
+  /** Default 'pre'. */
+  placement?: string;
+  /** Default 'layer_norm'. */
+  norm?: string;
+  /** Default 'none'. */
+  gate?: string;
+  /** Default 0.00001. */
+  eps?: number;
+  /** Where loss goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TLoss | null;
+  /** Where grad goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outGrad?: TGrad | null;
+  /** Where act_norm goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outActNorm?: TActNorm | null;
+  /** Where grad_norm goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outGradNorm?: TGradNorm | null;
+}
+
+/** Options of core.trainInit. */
+export interface TrainInitOptions<TParams extends OutTarget = OutTarget, TState extends OutTarget = OutTarget> {
+  /** An integer. */
+  depth: number;
+  /** An integer, default 16. */
+  width?: number;
+  /** Default 'pre'. */
+  placement?: string;
+  /** Default 'layer_norm'. */
+  norm?: string;
+  /** Default 'none'. */
+  gate?: string;
+  /** Default 0.00001. */
+  eps?: number;
+  /** An integer, default 0. */
+  seed?: number;
+  /** Where params goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TParams | null;
+  /** Where state goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outState?: TState | null;
+}
+
+/** Options of core.trainPredict. */
+export interface TrainPredictOptions {
+  /** Shape of params when it is given as a flat array. */
+  shape?: readonly number[];
+  points: XInput;
+  /** An integer. */
+  depth: number;
+  /** An integer, default 16. */
+  width?: number;
+  /** Default 'pre'. */
+  placement?: string;
+  /** Default 'layer_norm'. */
+  norm?: string;
+  /** Default 'none'. */
+  gate?: string;
+  /** Default 0.00001. */
+  eps?: number;
+  /** Where p goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: OutTarget | null;
+}
+
+/** Options of core.trainStep. */
+export interface TrainStepOptions<
+  TParams extends OutTarget = OutTarget,
+  TState extends OutTarget = OutTarget,
+  TLoss extends OutTarget = OutTarget,
+  TAccuracy extends OutTarget = OutTarget,
+  TActNorm extends OutTarget = OutTarget,
+  TGradNorm extends OutTarget = OutTarget,
+> {
+  /** Shape of params when it is given as a flat array. */
+  shape?: readonly number[];
+  state: XInput;
+  x: XInput;
+  labels: XInput;
+  /** An integer. */
+  depth: number;
+  /** An integer, default 16. */
+  width?: number;
+  /** Default 'pre'. */
+  placement?: string;
+  /** Default 'layer_norm'. */
+  norm?: string;
+  /** Default 'none'. */
+  gate?: string;
+  /** Default 0.00001. */
+  eps?: number;
+  /** An integer, default 1. */
+  steps?: number;
+  /** Default 'adam'. */
+  optimizer?: string;
+  /** Default 0.01. */
+  lr?: number;
+  /** Default 0.9. */
+  momentum?: number;
+  /** Default 0.9. */
+  beta1?: number;
+  /** Default 9.99. */
+  beta2?: number;
+  /** Default 0. */
+  clip?: number;
+  /** Default 0. */
+  warmup?: number;
+  /** Where params goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TParams | null;
+  /** Where state goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outState?: TState | null;
+  /** Where loss goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outLoss?: TLoss | null;
+  /** Where accuracy goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outAccuracy?: TAccuracy | null;
+  /** Where act_norm goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outActNorm?: TActNorm | null;
+  /** Where grad_norm goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outGradNorm?: TGradNorm | null;
+}
+
 /** Options of core.unitCircle. */
 export interface UnitCircleOptions {
   /** An integer, default 64. */
@@ -1304,6 +1599,15 @@ export interface NamedFunctions {
   layerNorm(x: XInput, options: LayerNormOptions & { out: NlTensor }): NlTensor;
   layerNorm(x: XInput, options?: LayerNormOptions & { out?: Float32Array | null }): Float32Array;
   layerNorm(x: XInput, options?: LayerNormOptions): Float32Array | NlTensor;
+  /** Runs layer_norm_backward; returns { dx, dweight, dbias }. */
+  layerNormBackward<
+    TDx extends OutTarget = Float32Array,
+    TDweight extends OutTarget = Float32Array,
+    TDbias extends OutTarget = Float32Array,
+  >(
+    x: XInput,
+    options: LayerNormBackwardOptions<TDx, TDweight, TDbias>,
+  ): { dx: TDx; dweight: TDweight; dbias: TDbias };
   /** Runs layer_norm_jacobian; returns J. */
   layerNormJacobian(x: XInput, options: LayerNormJacobianOptions & { out: NlTensor }): NlTensor;
   layerNormJacobian(x: XInput, options?: LayerNormJacobianOptions & { out?: Float32Array | null }): Float32Array;
@@ -1366,6 +1670,11 @@ export interface NamedFunctions {
   rmsNorm(x: XInput, options: RmsNormOptions & { out: NlTensor }): NlTensor;
   rmsNorm(x: XInput, options?: RmsNormOptions & { out?: Float32Array | null }): Float32Array;
   rmsNorm(x: XInput, options?: RmsNormOptions): Float32Array | NlTensor;
+  /** Runs rms_norm_backward; returns { dx, dweight }. */
+  rmsNormBackward<TDx extends OutTarget = Float32Array, TDweight extends OutTarget = Float32Array>(
+    x: XInput,
+    options: RmsNormBackwardOptions<TDx, TDweight>,
+  ): { dx: TDx; dweight: TDweight };
   /** Runs robust_apply; returns y. */
   robustApply(x: XInput, options: RobustApplyOptions & { out: NlTensor }): NlTensor;
   robustApply(x: XInput, options: RobustApplyOptions & { out?: Float32Array | null }): Float32Array;
@@ -1436,6 +1745,40 @@ export interface NamedFunctions {
   switchableNorm(x: XInput, options: SwitchableNormOptions & { out: NlTensor }): NlTensor;
   switchableNorm(x: XInput, options: SwitchableNormOptions & { out?: Float32Array | null }): Float32Array;
   switchableNorm(x: XInput, options: SwitchableNormOptions): Float32Array | NlTensor;
+  /** Runs train_data; returns { x, labels }. */
+  trainData<TX extends OutTarget = Float32Array, TLabels extends OutTarget = Float32Array>(
+    options?: TrainDataOptions<TX, TLabels>,
+  ): { x: TX; labels: TLabels };
+  /** Runs train_grad; returns { loss, grad, actNorm, gradNorm }. */
+  trainGrad<
+    TLoss extends OutTarget = Float32Array,
+    TGrad extends OutTarget = Float32Array,
+    TActNorm extends OutTarget = Float32Array,
+    TGradNorm extends OutTarget = Float32Array,
+  >(
+    params: XInput,
+    options: TrainGradOptions<TLoss, TGrad, TActNorm, TGradNorm>,
+  ): { loss: TLoss; grad: TGrad; actNorm: TActNorm; gradNorm: TGradNorm };
+  /** Runs train_init; returns { params, state }. */
+  trainInit<TParams extends OutTarget = Float32Array, TState extends OutTarget = Float32Array>(
+    options: TrainInitOptions<TParams, TState>,
+  ): { params: TParams; state: TState };
+  /** Runs train_predict; returns p. */
+  trainPredict(params: XInput, options: TrainPredictOptions & { out: NlTensor }): NlTensor;
+  trainPredict(params: XInput, options: TrainPredictOptions & { out?: Float32Array | null }): Float32Array;
+  trainPredict(params: XInput, options: TrainPredictOptions): Float32Array | NlTensor;
+  /** Runs train_step; returns { params, state, loss, accuracy, actNorm, gradNorm, status }. */
+  trainStep<
+    TParams extends OutTarget = Float32Array,
+    TState extends OutTarget = Float32Array,
+    TLoss extends OutTarget = Float32Array,
+    TAccuracy extends OutTarget = Float32Array,
+    TActNorm extends OutTarget = Float32Array,
+    TGradNorm extends OutTarget = Float32Array,
+  >(
+    params: XInput,
+    options: TrainStepOptions<TParams, TState, TLoss, TAccuracy, TActNorm, TGradNorm>,
+  ): { params: TParams; state: TState; loss: TLoss; accuracy: TAccuracy; actNorm: TActNorm; gradNorm: TGradNorm; status: number[] };
   /** Runs unit_circle; returns points. */
   unitCircle(options: UnitCircleOptions & { out: NlTensor }): NlTensor;
   unitCircle(options?: UnitCircleOptions & { out?: Float32Array | null }): Float32Array;

@@ -231,5 +231,6 @@ void register_gradient_ops(Registry& r);
 void register_preprocessing_ops(Registry& r);
 void register_shape_ops(Registry& r);
 void register_figure_ops(Registry& r);
+void register_training_ops(Registry& r);
 
 }  // namespace normlab
