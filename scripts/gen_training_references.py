@@ -178,6 +178,12 @@ def train(p, x, labels, cfg, steps, opt='adam', lr=0.01, momentum=0.9, clip=0.0,
                 p.copy_(before)
             status = 1
             break
+        # parameters and moments are stored in float32 between steps (train_step documents it)
+        with torch.no_grad():
+            p.copy_(p.float().double())
+            for key in ('exp_avg', 'exp_avg_sq', 'momentum_buffer'):
+                if key in o.state[p]:
+                    o.state[p][key].copy_(o.state[p][key].float().double())
         losses.append(loss.item())
         acc = a
     n = p.numel()
@@ -259,6 +265,34 @@ def cases():
     fam.write()
 
 
+# The presets of <nl-depth-training>, as the figure runs them: 128 points of two spirals (seed 1), width 16,
+# seed 1, 300 steps, the four placements. Kept in step with PRESETS in web/components/nl-depth-training.js.
+PRESETS = {
+    'deep': dict(depth=24, lr=0.01, optimizer='adam', gate='none'),
+    'zeroGate': dict(depth=24, lr=0.01, optimizer='adam', gate='zero'),
+    'sgd': dict(depth=24, lr=0.1, optimizer='sgd', gate='none'),
+}
+
+
+def presets():
+    x, labels = spirals(128, 1.0, 0.05, 1)
+    x = f32(x).astype(np.float64)
+    out = {'points': 128, 'width': 16, 'seed': 1, 'steps': 300, 'presets': {}}
+    for name, pr in PRESETS.items():
+        runs = {}
+        for placement in ['none', 'post', 'pre', 'pre_final']:
+            cfg = dict(L=pr['depth'], W=16, placement=placement, normk='layer_norm', gate=pr['gate'])
+            p = f32(init(pr['depth'], 16, pr['gate'], 1)).astype(np.float64)
+            r = train(p, x, labels, cfg, 300, pr['optimizer'], pr['lr'], 0.9)
+            runs[placement] = {'first_loss': r[2][0] if r[2] else None, 'final_loss': r[2][-1] if r[2] else None,
+                               'steps': len(r[2]), 'diverged': r[6] == 1, 'accuracy': r[3]}
+            print(name, placement, runs[placement], file=sys.stderr)
+        out['presets'][name] = {'settings': pr, 'runs': runs}
+    with open(os.path.join(HERE, '..', 'tests', 'conformance', 'training-presets.json'), 'w') as fh:
+        json.dump(out, fh, indent=1)
+
+
 if __name__ == '__main__':
     print('torch', torch.__version__, 'numpy', np.__version__, file=sys.stderr)
     cases()
+    presets()

@@ -303,6 +303,23 @@ export interface BnVariantsState {
 /** <nl-bn-variants>: Ghost BN, Batch Renorm and Switchable Norm against plain BatchNorm on one batch. */
 export class NlBnVariants extends NlFigure<BnVariantsState> { vbs: '2' | '4' | '8'; rmax: number; bnLogit: number }
 
+export interface DepthTrainingVariant {
+  placement: 'none' | 'post' | 'pre' | 'pre_final'; loss: number[]; status: 'training' | 'done' | 'diverged'; accuracy: number;
+  /** |dL/dh_l| at step 1, l = 0..depth */ gradFirst: number[];
+  /** RMS of h_l at the last step, l = 0..depth */ actNorm: number[];
+}
+export interface DepthTrainingState {
+  depth: number; lr: number; optimizer: 'adam' | 'sgd'; gate: 'none' | 'zero' | 'layer_scale'; norm: 'layer_norm' | 'rms_norm'; steps: number; seed: number;
+  variants: DepthTrainingVariant[]; step: number; playing: boolean; chance: number;
+  stepAxis: { domain: number[]; ticks: number[] }; lossAxis: { domain: number[]; ticks: number[] }; layerAxis: { domain: number[]; ticks: number[] };
+  gradAxis?: { domain: number[]; ticks: number[] } | null; actAxis?: { domain: number[]; ticks: number[] } | null; error: string | null;
+}
+/** <nl-depth-training>: a deep residual network trained in the page four ways (no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm). */
+export class NlDepthTraining extends NlFigure<DepthTrainingState> {
+  depth: number; lr: number; optimizer: 'adam' | 'sgd'; gate: 'none' | 'zero' | 'layer_scale'; norm: 'layer_norm' | 'rms_norm'; steps: number; seed: number;
+  play(): void; pause(): void; stepOnce(): void; reset(): void;
+}
+
 /** Tag name → element class, for every figure. */
 export const elements: {
   'nl-bar-compare': typeof NlBarCompare;
@@ -326,6 +343,7 @@ export const elements: {
   'nl-qk-norm': typeof NlQkNorm;
   'nl-shared-stats': typeof NlSharedStats;
   'nl-bn-variants': typeof NlBnVariants;
+  'nl-depth-training': typeof NlDepthTraining;
 };
 
 /** Define every figure's element (idempotent). */
@@ -356,5 +374,6 @@ declare global {
     'nl-qk-norm': NlQkNorm;
     'nl-shared-stats': NlSharedStats;
     'nl-bn-variants': NlBnVariants;
+    'nl-depth-training': NlDepthTraining;
   }
 }

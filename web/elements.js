@@ -21,10 +21,11 @@ import { NlEpsilon } from './components/nl-epsilon.js';
 import { NlQkNorm } from './components/nl-qk-norm.js';
 import { NlSharedStats } from './components/nl-shared-stats.js';
 import { NlBnVariants } from './components/nl-bn-variants.js';
+import { NlDepthTraining } from './components/nl-depth-training.js';
 
 export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
-  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions, NlEpsilon, NlQkNorm, NlSharedStats, NlBnVariants,
+  NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions, NlEpsilon, NlQkNorm, NlSharedStats, NlBnVariants, NlDepthTraining,
 };
 export { loadCore } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
@@ -52,6 +53,7 @@ export const elements = {
   'nl-qk-norm': NlQkNorm,
   'nl-shared-stats': NlSharedStats,
   'nl-bn-variants': NlBnVariants,
+  'nl-depth-training': NlDepthTraining,
 };
 
 /** Define every figure's custom element (idempotent; skips tags already taken). */

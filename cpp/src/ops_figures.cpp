@@ -60,6 +60,34 @@ double norm2(const float* v, std::size_t n) {
   return std::sqrt(s);
 }
 
+// A logarithmic axis: y = log10(max(x, floor)) for every value, the domain
+// rounded out to whole decades (at least one), and ticks at every k-th decade
+// so that there are at most `count` + 1 of them.
+void log_axis(Call& c) {
+  const Tensor& x = c.in("x");
+  const double floor_v = c.num("floor");
+  if (!(floor_v > 0)) c.fail(Msg("out_of_range", "floor") << "floor must be positive (got " << num_str(floor_v) << ")");
+  const long long count = c.integer("count");
+  if (count < 1 || count > 50) c.fail(Msg("out_of_range", "count") << "count must be in [1, 50] (got " << std::to_string(count) << ")");
+  if (x.size() == 0) c.fail(Msg("empty", "x") << "x is empty");
+  Tensor y = xt::empty<float>(x.shape());
+  double lo = 1e300, hi = -1e300;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double v = std::log10(std::max(double(x.data()[i]), floor_v));
+    y.data()[i] = static_cast<float>(v);
+    lo = std::min(lo, v), hi = std::max(hi, v);
+  }
+  double a = std::floor(lo + 1e-9), b = std::ceil(hi - 1e-9);
+  if (b <= a) b = a + 1;
+  const double step = std::ceil((b - a) / double(count));
+  b = a + step * std::ceil((b - a) / step);
+  std::vector<double> ticks;
+  for (double t = a; t <= b + 1e-9; t += step) ticks.push_back(t);
+  c.out("y", y);
+  c.out("domain", from({a, b}, {2}));
+  c.out("ticks", from(ticks, {ticks.size()}));
+}
+
 // The angle between a and b, in degrees.
 void angle_between(Call& c) {
   const Tensor &a = c.in("a"), &b = c.in("b");
@@ -323,6 +351,7 @@ void register_figure_ops(Registry& r) {
             {{"count", Int, Default(5.0)}, {"include_zero", Bool, Default(true)}, {"symmetric", Bool, Default(false)}},
             {"domain", "ticks"}, axis_ticks},
     {"angle_between", {{"a"}, {"b"}}, {}, {"degrees"}, angle_between},
+    {"log_axis", {{"x"}}, {{"floor", Num, Default(1e-12)}, {"count", Int, Default(6.0)}}, {"y", "domain", "ticks"}, log_axis},
     {"random_normal", {},
             {{"shape", List, {}}, {"seed", Int, Default(0.0)}, {"mean", Num, Default(0.0)}, {"std", Num, Default(1.0)}},
             {"x"}, random_normal},

@@ -404,7 +404,8 @@ void train_grad(Call& c) {
 }
 
 // `steps` optimizer steps from params and the optimizer's state [2P + 1]
-// (first moments, second moments, steps taken). A step whose loss or
+// (first moments, second moments, steps taken), each computed in double from
+// float32 parameters and moments and rounded back to float32. A step whose loss or
 // gradient is not finite, or that would take a parameter past 1e30, is not
 // taken: the run stops there with status 1 ("diverged").
 void train_step(Call& c) {
@@ -466,6 +467,10 @@ void train_step(Call& c) {
       ok = ok && std::fabs(next[i]) < 1e30;
     }
     if (!ok) { status = 1; break; }
+    // Parameters and moments are kept in float32 between steps, as the
+    // tensors that carry them between calls are: a run split into calls of
+    // any size takes exactly the same steps.
+    for (std::size_t i = 0; i < n; ++i) next[i] = float(next[i]), S[i] = float(S[i]), S[n + i] = float(S[n + i]);
     P.swap(next);
     S[2 * n] = t;
     losses.push_back(s.loss);

@@ -41,7 +41,7 @@ export const FIGURE_TAGS = ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes', 
   'nl-batch-dependence', 'nl-adaln', 'nl-spectral', 'nl-l2-jacobian', 'nl-prepost-norm', 'nl-whitening', 'nl-causal-leak',
   'nl-rms-decomposition', 'nl-scalers', 'nl-vector-norms',
   'nl-five-questions', 'nl-epsilon', 'nl-qk-norm', 'nl-shared-stats',
-  'nl-bn-variants'];
+  'nl-bn-variants', 'nl-depth-training'];
 
 /**
  * Figure helpers on the page `getPage()` returns (a test file opens it in

@@ -206,3 +206,20 @@ TEST_CASE("Huge sizes beside a zero size are rejected too (found by fuzzing)", "
   CHECK_THROWS_WITH(checked_size({huge, huge, 0}, "x"), Contains("limit"));
   CHECK(checked_size({0, 3}, "x") == 0);
 }
+
+TEST_CASE("log_axis: decades by hand, the floor for zeros, at most count + 1 ticks", "[figures]") {
+  // log10 of 1e-3, 0.5, 20 is -3, -0.30103, 1.30103: decades -3..2
+  auto r = nt::run("log_axis", {{"x", nt::vec({1e-3f, 0.5f, 20.0f})}});
+  nt::expect_close(r.at("y").f, std::vector<float>{-3.0f, -0.30103f, 1.30103f}, 1e-5, 1e-5);
+  nt::expect_close(r.at("domain").f, std::vector<float>{-3.0f, 2.0f}, 0, 0);
+  nt::expect_close(r.at("ticks").f, std::vector<float>{-3, -2, -1, 0, 1, 2}, 0, 0);
+  // a zero sits at the floor; 26 decades with count 6 take every 5th decade
+  r = nt::run("log_axis", {{"x", nt::vec({0.0f, 1e13f})}}, {{"floor", 1e-12}});
+  nt::expect_close(r.at("y").f, std::vector<float>{-12.0f, 13.0f}, 1e-5, 0);
+  nt::expect_close(r.at("domain").f, std::vector<float>{-12.0f, 13.0f}, 0, 0);
+  nt::expect_close(r.at("ticks").f, std::vector<float>{-12, -7, -2, 3, 8, 13}, 0, 0);
+  // one value: one decade
+  r = nt::run("log_axis", {{"x", nt::vec({100.0f})}});
+  nt::expect_close(r.at("domain").f, std::vector<float>{2.0f, 3.0f}, 0, 0);
+  CHECK_THROWS_WITH(nt::run("log_axis", {{"x", nt::vec({1.0f})}}, {{"floor", 0.0}}), Catch::Contains("log_axis") && Catch::Contains("floor"));
+}

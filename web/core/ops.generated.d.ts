@@ -31,6 +31,7 @@ export type OpName =
   | 'linear_map'
   | 'linspace'
   | 'local_response_norm'
+  | 'log_axis'
   | 'max_normalize'
   | 'min_max_apply'
   | 'min_max_fit'
@@ -114,6 +115,7 @@ export interface OpOutputs {
   linear_map: { y: TensorOutput };
   linspace: { x: TensorOutput };
   local_response_norm: { y: TensorOutput };
+  log_axis: { y: TensorOutput; domain: TensorOutput; ticks: TensorOutput };
   max_normalize: { y: TensorOutput };
   min_max_apply: { y: TensorOutput };
   min_max_fit: { min: TensorOutput; max: TensorOutput };
@@ -197,6 +199,7 @@ export interface OpInputs {
   linear_map: { W: RunInput; points: RunInput };
   linspace: NoArgs;
   local_response_norm: { x: RunInput };
+  log_axis: { x: RunInput };
   max_normalize: { x: RunInput };
   min_max_apply: { x: RunInput; min: RunInput; max: RunInput };
   min_max_fit: { x: RunInput };
@@ -369,6 +372,12 @@ export interface OpAttrs {
     beta?: number;
     /** Default 1. */
     k?: number;
+  };
+  log_axis: {
+    /** Default 1e-12. */
+    floor?: number;
+    /** An integer, default 6. */
+    count?: number;
   };
   max_normalize: {
     /** An integer, default -1. */
@@ -938,6 +947,26 @@ export interface LocalResponseNormOptions {
   k?: number;
   /** Where y goes: a Float32Array of its length, or a resident tensor (returned as it is). */
   out?: OutTarget | null;
+}
+
+/** Options of core.logAxis. */
+export interface LogAxisOptions<
+  TY extends OutTarget = OutTarget,
+  TDomain extends OutTarget = OutTarget,
+  TTicks extends OutTarget = OutTarget,
+> {
+  /** Shape of x when it is given as a flat array. */
+  shape?: readonly number[];
+  /** Default 1e-12. */
+  floor?: number;
+  /** An integer, default 6. */
+  count?: number;
+  /** Where y goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TY | null;
+  /** Where domain goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outDomain?: TDomain | null;
+  /** Where ticks goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outTicks?: TTicks | null;
 }
 
 /** Options of core.maxNormalize. */
@@ -1624,6 +1653,15 @@ export interface NamedFunctions {
   localResponseNorm(x: XInput, options: LocalResponseNormOptions & { out: NlTensor }): NlTensor;
   localResponseNorm(x: XInput, options: LocalResponseNormOptions & { out?: Float32Array | null }): Float32Array;
   localResponseNorm(x: XInput, options: LocalResponseNormOptions): Float32Array | NlTensor;
+  /** Runs log_axis; returns { y, domain, ticks }. */
+  logAxis<
+    TY extends OutTarget = Float32Array,
+    TDomain extends OutTarget = Float32Array,
+    TTicks extends OutTarget = Float32Array,
+  >(
+    x: XInput,
+    options?: LogAxisOptions<TY, TDomain, TTicks>,
+  ): { y: TY; domain: TDomain; ticks: TTicks };
   /** Runs max_normalize; returns y. */
   maxNormalize(x: XInput, options: MaxNormalizeOptions & { out: NlTensor }): NlTensor;
   maxNormalize(x: XInput, options?: MaxNormalizeOptions & { out?: Float32Array | null }): Float32Array;

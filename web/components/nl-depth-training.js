@@ -1,0 +1,343 @@
+// <nl-depth-training> — a deep residual network trained in the page by the
+// core, four ways at once: no normalization, Post-Norm, Pre-Norm and Pre-Norm
+// with a final norm, on the same seeded start and the same two-spiral data.
+// The reader picks the depth, the learning rate, the optimizer and the gate,
+// or a preset, and presses Play: the loss curves grow side by side, and the
+// panels show the gradient reaching each layer at the first step (Post-Norm's
+// fades toward the input) and the size of the residual stream at each layer
+// now (Pre-Norm's grows with depth).
+//
+// Attributes: depth (24; 1..32), lr (0.01; 0.001..0.2), optimizer (adam | sgd),
+//   gate (none | zero | layer_scale), norm (layer_norm | rms_norm), steps (the
+//   run's length, 300; 10..2000), seed (1), lang.
+// Properties: those; state (read-only): {depth, lr, optimizer, gate, norm,
+//   steps, seed, variants: [{placement, loss: [...], status ('training' |
+//   'done' | 'diverged'), accuracy, gradFirst: [...] (|dL/dh_l| at step 1,
+//   l = 0..depth), actNorm: [...] (RMS of h_l at the last step)}], step (the
+//   steps taken by the furthest variant), playing, chance (ln 2, the loss of a
+//   coin flip), axes, error}.
+// Methods: play(), pause(), stepOnce(), reset().
+// Events: change (the reader changed a setting, a preset, or reset).
+// Keyboard: every control; Play/Pause, Step and Reset are buttons.
+// Colours: --nl-input no normalization, --nl-batch-norm Post-Norm, --nl-layer-norm Pre-Norm,
+//   --nl-rms-norm Pre-Norm with a final norm, --nl-reference the chance line.
+// Parts: figure, controls, slider, number, select, button, view, description, error.
+// Numbers from the core: train_data, train_init, train_step (every loss,
+//   gradient and activation norm), row_entropy (ln 2), axis_ticks.
+import { el } from './base.js';
+import { NlFigure, figureCss } from './figure.js';
+import { scale, xAxis, yAxis } from './plot.js';
+
+const PLACEMENTS = ['none', 'post', 'pre', 'pre_final'];
+const POINTS = 128, WIDTH = 16;
+const PRESETS = {
+  deep: { depth: 24, lr: 0.01, optimizer: 'adam', gate: 'none' },
+  zeroGate: { depth: 24, lr: 0.01, optimizer: 'adam', gate: 'zero' },
+  sgd: { depth: 24, lr: 0.1, optimizer: 'sgd', gate: 'none' },
+};
+
+export class NlDepthTraining extends NlFigure {
+  static catalog = 'depthTraining';
+  static params = {
+    depth: { attr: 'depth', kind: 'number', integer: true, default: 24, min: 1, max: 32, step: 1, control: 'slider' },
+    lr: { attr: 'lr', kind: 'number', default: 0.01, min: 0.001, max: 0.2, step: 0.001, control: 'slider' },
+    optimizer: { attr: 'optimizer', kind: 'choice', default: 'adam', choices: ['adam', 'sgd'], control: 'select' },
+    gate: { attr: 'gate', kind: 'choice', default: 'none', choices: ['none', 'zero', 'layer_scale'], control: 'select' },
+    norm: { attr: 'norm', kind: 'choice', default: 'layer_norm', choices: ['layer_norm', 'rms_norm'], control: 'select' },
+    steps: { attr: 'steps', kind: 'number', integer: true, default: 300, min: 10, max: 2000 },
+    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e6 },
+  };
+  static css = `${figureCss}
+.dt-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 280px), 1fr)); gap: 10px; }
+.presets { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+.run { display: flex; flex-wrap: wrap; gap: 6px; }
+.v-none { stroke: var(--nl-input); } .v-post { stroke: var(--nl-batch-norm); } .v-pre { stroke: var(--nl-layer-norm); } .v-pre_final { stroke: var(--nl-rms-norm); }
+.f-none { fill: var(--nl-input); } .f-post { fill: var(--nl-batch-norm); } .f-pre { fill: var(--nl-layer-norm); } .f-pre_final { fill: var(--nl-rms-norm); }
+.series { fill: none; stroke-width: 2.2; }
+.v-post.series { stroke-dasharray: 7 3; } .v-pre_final.series { stroke-dasharray: 2 2; }
+.chance { stroke: var(--nl-reference); stroke-dasharray: 3 3; stroke-width: 1.5; }
+.chance-label { font-size: var(--nl-small-size); fill: var(--nl-reference); }
+.key { font-size: var(--nl-small-size); }
+.cross { stroke-width: 2.5; }
+`;
+
+  constructor() {
+    super();
+    this._playing = false;
+    this._frame = 0;
+    this._callMs = 4;
+  }
+
+  buildControls(box) {
+    const presets = el('div', { class: 'presets' });
+    this._presetLabel = el('span');
+    presets.append(this._presetLabel);
+    for (const [name, values] of Object.entries(PRESETS)) {
+      presets.append(this.button(`preset_${name}`, () => {
+        this.pause();
+        for (const [k, v] of Object.entries(values)) {
+          this._values[k] = v;
+          this.reflect(this.constructor.params[k].attr, String(v));
+          this._attrErrors.delete(k);
+        }
+      }));
+    }
+    box.append(presets);
+    super.buildControls(box);
+    const run = el('div', { class: 'run' });
+    this._playButton = el('button', { type: 'button', part: 'button', 'aria-pressed': 'false' });
+    this._playButton.addEventListener('click', () => (this._playing ? this.pause() : this.play()));
+    const step = el('button', { type: 'button', part: 'button' });
+    step.addEventListener('click', () => this.stepOnce());
+    this._stepButton = step;
+    run.append(this._playButton, step, this.button('reset', () => this.pause()));
+    box.append(run);
+  }
+
+  buildView(view) {
+    const box = el('div', { class: 'dt-panels' });
+    this._svgs = ['loss', 'grad', 'act'].map((k) => el('svg', { class: k, viewBox: '0 0 320 260', 'aria-hidden': 'true' }));
+    for (const s of this._svgs) s.style.height = '260px';
+    box.append(...this._svgs);
+    view.append(box);
+    // Training stops when the figure leaves the screen, and never runs unseen.
+    if (typeof IntersectionObserver !== 'undefined') {
+      this._seen = new IntersectionObserver(([e]) => {
+        if (!e.isIntersecting) this.pause();
+      });
+      this._seen.observe(this);
+    }
+  }
+
+  disconnectedCallback() {
+    this.pause();
+    super.disconnectedCallback();
+  }
+
+  languageChanged() {
+    this._presetLabel.textContent = this.t('presets');
+    this._stepButton.textContent = this.t('step');
+    this._syncPlay();
+  }
+
+  _syncPlay() {
+    if (!this._playButton) return;
+    this._playButton.textContent = this.t(this._playing ? 'pause' : 'play');
+    this._playButton.setAttribute('aria-pressed', String(this._playing));
+  }
+
+  _attrs(s, placement) {
+    return { depth: s.depth, width: WIDTH, placement, norm: s.norm, gate: s.gate };
+  }
+
+  compute(core, v) {
+    this.pause();
+    const data = core.run('train_data', {}, { count: POINTS, seed: v.seed });
+    this._data = data;
+    this._runs = PLACEMENTS.map((placement) => {
+      const start = core.run('train_init', {}, { ...this._attrs(v, placement), seed: v.seed });
+      return { placement, params: start.params, state: start.state };
+    });
+    const coin = core.run('row_entropy', { p: { shape: [1, 2], data: new Float32Array([0.5, 0.5]) } }).entropy.data[0];
+    return {
+      variants: PLACEMENTS.map((placement) => ({ placement, loss: [], status: 'training', accuracy: 0, gradFirst: [], actNorm: [], lossLog: [], gradLog: [] })),
+      lossAxis: null, gradAxis: null, actAxis: null, chanceLog: null,
+      step: 0, playing: false, chance: coin,
+      stepAxis: this.axis([0, v.steps], { count: 5, include_zero: true }),
+      layerAxis: this.axis([0, v.depth], { count: Math.min(6, v.depth), include_zero: true }),
+    };
+  }
+
+  /** Up to `k` steps of every variant still training; the state is rebuilt from the results. */
+  _advance(k) {
+    const s = this._state;
+    if (!s || s.error) return false;
+    const variants = s.variants.map((vs, i) => {
+      if (vs.status !== 'training') return vs;
+      const run = this._runs[i];
+      const n = Math.min(k, s.steps - vs.loss.length);
+      const out = this._core.run('train_step', { params: run.params, state: run.state, x: this._data.x, labels: this._data.labels },
+        { ...this._attrs(s, vs.placement), steps: n, optimizer: s.optimizer, lr: s.lr });
+      run.params = out.params;
+      run.state = out.state;
+      const loss = vs.loss.concat(Array.from(out.loss.data));
+      const diverged = out.status.data[0] === 1;
+      return {
+        placement: vs.placement, loss, accuracy: out.accuracy.data[0],
+        status: diverged ? 'diverged' : loss.length >= s.steps ? 'done' : 'training',
+        gradFirst: vs.gradFirst.length ? vs.gradFirst : Array.from(out.grad_norm.data),
+        actNorm: Array.from(out.act_norm.data),
+      };
+    });
+    const step = Math.max(...variants.map((v) => v.loss.length));
+    // loss and gradient on logarithmic axes (the core's log_axis): they span many decades
+    const logs = (lists, extra = []) => {
+      const flat = Float32Array.from([...lists.flat(), ...extra]);
+      const out = this._core.run('log_axis', { x: { shape: [flat.length], data: flat } }, { count: 5 });
+      const y = Array.from(out.y.data);
+      let at = 0;
+      const split = lists.map((l) => y.slice(at, (at += l.length)));
+      return { split, extra: y.slice(at), axis: { domain: Array.from(out.domain.data), ticks: Array.from(out.ticks.data) } };
+    };
+    const loss = logs(variants.map((v) => v.loss), [s.chance]);
+    const grad = logs(variants.map((v) => v.gradFirst));
+    const acts = variants.flatMap((v) => v.actNorm);
+    this._state = Object.freeze({
+      ...s, step, playing: this._playing,
+      variants: variants.map((v, i) => ({ ...v, lossLog: loss.split[i], gradLog: grad.split[i] })),
+      chanceLog: loss.extra[0], lossAxis: loss.axis, gradAxis: grad.axis,
+      actAxis: this.axis(acts, { count: 4, include_zero: true }),
+    });
+    this.render();
+    return variants.some((v) => v.status === 'training');
+  }
+
+  play() {
+    if (this._playing || !this._state || this._state.error) return;
+    if (!this._state.variants.some((v) => v.status === 'training')) return;
+    this._playing = true;
+    this._syncPlay();
+    const tick = () => {
+      if (!this._playing) return;
+      // As many steps as fit in about 8 ms of a frame, measured as it runs.
+      const k = Math.max(1, Math.min(50, Math.floor(8 / Math.max(this._callMs, 0.05))));
+      const t0 = performance.now();
+      let more = false;
+      try {
+        more = this._advance(k);
+      } catch (e) {
+        this._coreError = this.coreMessage(e);
+        this.render();
+      }
+      this._callMs = (performance.now() - t0) / k;
+      if (more) this._frame = requestAnimationFrame(tick);
+      else this.pause();
+    };
+    this._frame = requestAnimationFrame(tick);
+  }
+
+  pause() {
+    if (this._frame) cancelAnimationFrame(this._frame);
+    this._frame = 0;
+    if (!this._playing) return;
+    this._playing = false;
+    this._syncPlay();
+    if (this._state) this._state = Object.freeze({ ...this._state, playing: false });
+  }
+
+  stepOnce() {
+    this.pause();
+    if (!this._core) return;
+    try {
+      this._advance(1);
+    } catch (e) {
+      this._coreError = this.coreMessage(e);
+      this.render();
+    }
+  }
+
+  reset() {
+    this.pause();
+    this.refresh();
+    this.emitChange();
+  }
+
+  _label(p) {
+    return this.t(`v_${p}`);
+  }
+
+  /** A loss as the reader reads it: 3 significant digits, in powers of ten once it has blown up. */
+  _loss(v) {
+    if (!(v >= 1e5)) return this.fmt(v, 3);
+    const key = `${this.lang}:sci`;
+    const f = (NlDepthTraining._sci ??= new Map()).get(key) ?? new Intl.NumberFormat(this.lang === 'zh' ? 'zh-CN' : 'en-US', { notation: 'scientific', maximumSignificantDigits: 3 });
+    NlDepthTraining._sci.set(key, f);
+    return f.format(v);
+  }
+
+  draw(s) {
+    const f = (v) => this.fmt(v, 3);
+    // 1. loss against step (log scale), every variant; a cross where a run diverged
+    {
+      const svgEl = this._svgs[0];
+      const W = this.fit(svgEl, 320, 260);
+      const left = 46, right = 10, top = 96, bottom = 220;
+      const x = scale(s.stepAxis.domain, [left, W - right]);
+      const items = [xAxis(s.stepAxis.ticks, x, top, bottom, (v) => this.fmt(v, 4))];
+      if (s.lossAxis) {
+        const y = scale(s.lossAxis.domain, [bottom, top]);
+        items.push(yAxis(s.lossAxis.ticks, y, left, W - right, (k) => this._decade(k)));
+        items.push(el('line', { class: 'chance', x1: left, x2: W - right, y1: y(s.chanceLog).toFixed(1), y2: y(s.chanceLog).toFixed(1) }));
+        items.push(el('text', { class: 'chance-label', x: W - right, y: (y(s.chanceLog) - 5).toFixed(1), 'text-anchor': 'end' }, this.t('chance', { v: f(s.chance) })));
+        for (const v of s.variants) {
+          if (!v.lossLog.length) continue;
+          items.push(el('path', { class: `series v-${v.placement}`, d: v.lossLog.map((l, i) => `${i ? 'L' : 'M'}${x(i + 1).toFixed(1)},${y(l).toFixed(1)}`).join('') }));
+          if (v.status === 'diverged') {
+            const cx = x(v.loss.length), cy = y(v.lossLog[v.lossLog.length - 1]);
+            items.push(el('path', { class: `cross v-${v.placement}`, d: `M${cx - 6},${cy - 6}L${cx + 6},${cy + 6}M${cx - 6},${cy + 6}L${cx + 6},${cy - 6}` }));
+          }
+        }
+      } else {
+        items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle' }, this.t('notYet')));
+      }
+      items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('lossTitle', { k: s.step })));
+      // the key: a variant a line, each in its colour
+      s.variants.forEach((v, i) => {
+        const last = v.loss.length ? this._loss(v.loss[v.loss.length - 1]) : '–';
+        const text = v.status === 'diverged' ? this.t('keyDiverged', { name: this._label(v.placement), k: v.loss.length + 1 }) : this.t('key', { name: this._label(v.placement), v: last });
+        items.push(el('text', { class: `key f-${v.placement}`, x: left, y: 34 + 14 * i }, text));
+      });
+      items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('stepAxis')));
+      svgEl.setAttribute('viewBox', `0 0 ${W} 260`);
+      svgEl.replaceChildren(...items);
+    }
+    // 2 and 3. per layer: the gradient at step 1 (log scale), the stream's RMS now
+    const perLayer = (svgEl, title, key, axisDef, fmtTick) => {
+      const W = this.fit(svgEl, 320, 260);
+      const left = 46, right = 10, top = 40, bottom = 220;
+      const items = [el('text', { class: 'panel-title', x: left, y: 16 }, title)];
+      if (axisDef) {
+        const x = scale(s.layerAxis.domain, [left, W - right]), y = scale(axisDef.domain, [bottom, top]);
+        items.push(yAxis(axisDef.ticks, y, left, W - right, fmtTick), xAxis(s.layerAxis.ticks, x, top, bottom, (v) => this.fmt(v, 4)));
+        for (const v of s.variants) {
+          const vals = v[key];
+          if (!vals.length) continue;
+          items.push(el('path', { class: `series v-${v.placement}`, d: vals.map((g, l) => `${l ? 'L' : 'M'}${x(l).toFixed(1)},${y(g).toFixed(1)}`).join('') }));
+        }
+      } else {
+        items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle' }, this.t('notYet')));
+      }
+      items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('layerAxis')));
+      svgEl.setAttribute('viewBox', `0 0 ${W} 260`);
+      svgEl.replaceChildren(...items);
+    };
+    perLayer(this._svgs[1], this.t('gradTitle'), 'gradLog', s.gradAxis, (k) => this._decade(k));
+    perLayer(this._svgs[2], this.t('actTitle', { k: s.step }), 'actNorm', s.actAxis, (v) => this._loss(v));
+  }
+
+  /** A tick of a logarithmic axis: the decade k as 10 to the k. */
+  _decade(k) {
+    const sup = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+    return `10${String(Math.round(k)).replace(/[-0-9]/g, (c) => sup[c])}`;
+  }
+
+  describe(s) {
+    const f = (v) => this.fmt(v, 3);
+    const parts = [this.t('describeSetup', { L: s.depth, lr: f(s.lr), opt: this.t(`choice_${s.optimizer}`), gate: this.t(`choice_${s.gate}`), norm: this.t(`choice_${s.norm}`), n: s.steps })];
+    if (!s.step) {
+      parts.push(this.t('describeIdle'));
+      return parts.join(this.t('sentenceSep'));
+    }
+    for (const v of s.variants) {
+      const last = v.loss[v.loss.length - 1] ?? 0;
+      const vars = { name: this._label(v.placement), k: v.loss.length, v: this._loss(last), a: f(v.accuracy), c: f(s.chance) };
+      if (v.status === 'diverged') parts.push(this.t('describeDiverged', { ...vars, k: v.loss.length + 1 }));
+      else if (last > 10 * s.chance) parts.push(this.t('describeBlownUp', vars));
+      else if (last > 0.9 * s.chance) parts.push(this.t('describeStalled', vars));
+      else parts.push(this.t('describeLoss', vars));
+    }
+    const g = s.variants.find((v) => v.placement === 'post')?.gradFirst ?? [];
+    if (g.length > 1 && g[0] < g[g.length - 1] / 2) parts.push(this.t('describePostGrad', { g0: f(g[0]), gL: f(g[g.length - 1]) }));
+    return parts.join(this.t('sentenceSep'));
+  }
+}
