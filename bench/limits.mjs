@@ -131,6 +131,7 @@ const cases = [
   C('linspace', {}, { start: -1, stop: 1, count: 100000 }),
   C('unit_circle', {}, { count: 100000 }),
   C('moments', { x: T([LIMIT]) }),
+  C('log_axis', { x: T([LIMIT / 4], 1) }, { count: 50 }, { note: 'at its work limit, 128 a logarithm' }),
   C('standardize_rows', { x: T([LIMIT / 2, 2]) }),
   C('row_entropy', { p: { shape: [LIMIT / 2, 2], data: new Float32Array(LIMIT).fill(0.5) } }),
   // ---- training (depth 64, width 64: 545,218 parameters; 63 points keep 262,080 activations, the most allowed) ----

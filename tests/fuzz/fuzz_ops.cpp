@@ -49,7 +49,8 @@ std::size_t dim(Bytes& b) {
 }
 
 const char* kStrings[] = {"pre", "post", "layer_norm", "rms_norm", "batch_norm", "instance_norm", "group_norm",
-                          "raw", "scaled", "qk_norm", "", "middle"};
+                          "raw", "scaled", "qk_norm", "", "middle", "none", "zero", "layer_scale", "pre_final",
+                          "adam", "sgd", "all", "inside", "outside"};
 
 Attr attribute(Bytes& b, AttrKind kind) {
   switch (kind) {

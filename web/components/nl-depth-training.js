@@ -109,8 +109,14 @@ export class NlDepthTraining extends NlFigure {
     }
   }
 
+  connectedCallback() {
+    super.connectedCallback();
+    this._seen?.observe(this); // again after a move (observing twice is a no-op)
+  }
+
   disconnectedCallback() {
     this.pause();
+    this._seen?.disconnect();
     super.disconnectedCallback();
   }
 
@@ -126,7 +132,7 @@ export class NlDepthTraining extends NlFigure {
     this._playButton.setAttribute('aria-pressed', String(this._playing));
   }
 
-  _attrs(s, placement) {
+  _model(s, placement) {
     return { depth: s.depth, width: WIDTH, placement, norm: s.norm, gate: s.gate };
   }
 
@@ -135,7 +141,7 @@ export class NlDepthTraining extends NlFigure {
     const data = core.run('train_data', {}, { count: POINTS, seed: v.seed });
     this._data = data;
     this._runs = PLACEMENTS.map((placement) => {
-      const start = core.run('train_init', {}, { ...this._attrs(v, placement), seed: v.seed });
+      const start = core.run('train_init', {}, { ...this._model(v, placement), seed: v.seed });
       return { placement, params: start.params, state: start.state };
     });
     const coin = core.run('row_entropy', { p: { shape: [1, 2], data: new Float32Array([0.5, 0.5]) } }).entropy.data[0];
@@ -157,7 +163,7 @@ export class NlDepthTraining extends NlFigure {
       const run = this._runs[i];
       const n = Math.min(k, s.steps - vs.loss.length);
       const out = this._core.run('train_step', { params: run.params, state: run.state, x: this._data.x, labels: this._data.labels },
-        { ...this._attrs(s, vs.placement), steps: n, optimizer: s.optimizer, lr: s.lr });
+        { ...this._model(s, vs.placement), steps: n, optimizer: s.optimizer, lr: s.lr });
       run.params = out.params;
       run.state = out.state;
       const loss = vs.loss.concat(Array.from(out.loss.data));

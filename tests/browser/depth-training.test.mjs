@@ -1,0 +1,144 @@
+// <nl-depth-training> as a reader uses it: Step and Play by keyboard, the
+// three presets played to the end, Pause, leaving the screen, Reset and a bad
+// attribute. Every outcome is checked against the PyTorch run of the same
+// preset (tests/conformance/training-presets.json, from
+// scripts/gen_training_references.py): same seeded start, same data, float64
+// steps with float32 storage between them, as train_step documents.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { onArticlePage } from './helpers.mjs';
+
+const TAG = 'nl-depth-training';
+const REF = JSON.parse(readFileSync(new URL('../conformance/training-presets.json', import.meta.url), 'utf8'));
+const fig = onArticlePage(TAG);
+const snap = () => fig.snap();
+const CHANCE = Math.log(2);
+const NAMES = { none: 'No norm', post: 'Post-Norm', pre: 'Pre-Norm', pre_final: 'Pre-Norm + final' };
+const f3 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }).format(v);
+
+const button = (label) => fig.page.locator(`${TAG} >> button`).filter({ hasText: new RegExp(`^${label}$`) });
+async function press(label) {
+  await button(label).focus();
+  await fig.page.keyboard.press('Enter');
+}
+async function playToEnd() {
+  await press('Play');
+  await fig.page.waitForFunction((t) => {
+    const s = document.querySelector(t).state;
+    return !s.playing && s.variants.every((v) => v.status !== 'training');
+  }, TAG, { timeout: 180_000 });
+  return snap();
+}
+
+// One variant's outcome class, and its sentence in the description.
+function outcome(loss, diverged) {
+  if (diverged || loss > 1e3) return 'blown up';
+  if (loss > 0.9 * CHANCE) return 'stuck';
+  return 'trained';
+}
+
+function checkDescription(sn, where) {
+  const s = sn.state;
+  for (const v of s.variants) {
+    const name = NAMES[v.placement], last = v.loss.at(-1);
+    if (v.status === 'diverged') assert.ok(sn.desc.includes(`${name} diverged: its step ${v.loss.length + 1} would`), `${where}: ${name}`);
+    else if (last > 10 * s.chance) assert.ok(sn.desc.includes(`${name}’s loss has blown up to `), `${where}: ${name}`);
+    else if (last > 0.9 * s.chance) assert.ok(sn.desc.includes(`${name} is stuck near a coin flip’s loss ${f3(s.chance)}: ${f3(last)} after ${v.loss.length} steps`), `${where}: ${name}`);
+    else assert.ok(sn.desc.includes(`${name} reaches loss ${f3(last)} after ${v.loss.length} steps (accuracy ${f3(v.accuracy)})`), `${where}: ${name}: ${sn.desc}`);
+  }
+}
+
+test('before training: nothing has run, and the text says so', async () => {
+  const sn = await snap();
+  assert.equal(sn.error, '');
+  assert.equal(sn.state.step, 0);
+  assert.ok(Math.abs(sn.state.chance - CHANCE) < 1e-6, 'a coin flip loses ln 2');
+  assert.ok(sn.desc.endsWith('None has trained yet.'), sn.desc);
+  assert.ok(sn.svg.includes('press Play or Step'));
+});
+
+test('Step by keyboard takes one step of every variant: PyTorch’s first losses', async () => {
+  await press('Step');
+  const sn = await snap();
+  const ref = REF.presets.deep.runs; // the default settings are the "deep" preset's
+  assert.deepEqual(sn.bad, []);
+  for (const v of sn.state.variants) {
+    assert.equal(v.loss.length, 1, v.placement);
+    assert.ok(Math.abs(v.loss[0] - ref[v.placement].first_loss) <= 1e-5 * ref[v.placement].first_loss, `${v.placement}: ${v.loss[0]} vs ${ref[v.placement].first_loss}`);
+    assert.equal(v.gradFirst.length, 25, 'a gradient norm per layer boundary, 0..24');
+    assert.ok(v.gradFirst.every((g) => g > 0 && Number.isFinite(g)));
+    assert.equal(v.actNorm.length, 25);
+  }
+  assert.ok(sn.svg.includes('Training loss, step 1'));
+  checkDescription(sn, 'after one step');
+});
+
+for (const [preset, label] of [['deep', 'Deep, Adam'], ['zeroGate', 'Deep, zero gate'], ['sgd', 'SGD, large step']]) {
+  test(`the "${label}" preset played to the end gives PyTorch’s outcomes`, async () => {
+    await press(label);
+    let sn = await snap();
+    const { settings, runs } = REF.presets[preset];
+    for (const [k, v] of Object.entries(settings)) assert.equal(sn.state[k], v, `${preset} sets ${k}`);
+    assert.equal(sn.state.step, 0, 'a preset starts a new run');
+    sn = await playToEnd();
+    assert.equal(sn.error, '');
+    assert.deepEqual(sn.bad, []);
+    for (const v of sn.state.variants) {
+      const r = runs[v.placement], last = v.loss.at(-1);
+      const want = outcome(r.final_loss, r.diverged), got = outcome(last, v.status === 'diverged');
+      assert.equal(got, want, `${preset} ${v.placement}: ${last} (${v.status}) against PyTorch's ${r.final_loss}`);
+      if (want !== 'blown up') {
+        // not chaotic: the same run, step for step
+        assert.equal(v.loss.length, r.steps, `${preset} ${v.placement}: steps`);
+        assert.ok(Math.abs(last - r.final_loss) <= 1e-4 + 1e-3 * r.final_loss, `${preset} ${v.placement}: final loss ${last} vs ${r.final_loss}`);
+        assert.ok(Math.abs(v.accuracy - r.accuracy) <= 1 / 128 + 1e-9, `${preset} ${v.placement}: accuracy ${v.accuracy} vs ${r.accuracy}`);
+      }
+    }
+    checkDescription(sn, preset);
+  });
+}
+
+test('the promises of the text: deep Post-Norm stalls where Pre-Norm trains; a zero gate fixes it; large SGD steps blow up without norms', () => {
+  const p = REF.presets;
+  assert.ok(p.deep.runs.post.final_loss > 0.9 * CHANCE && p.deep.runs.pre.final_loss < 1e-3 && p.deep.runs.pre_final.final_loss < 1e-3);
+  assert.ok(p.zeroGate.runs.post.final_loss < 1e-3);
+  assert.ok(p.sgd.runs.none.final_loss > 1e3 && p.sgd.runs.pre_final.final_loss < 0.9 * CHANCE);
+});
+
+test('Pause stops training; leaving the screen pauses it; Reset starts over', async () => {
+  await press('Deep, Adam');
+  await press('Play');
+  await fig.page.waitForFunction((t) => document.querySelector(t).state.step >= 3, TAG);
+  await press('Pause');
+  const a = (await snap()).state.step;
+  await fig.page.waitForTimeout(300);
+  const b = await snap();
+  assert.equal(b.state.step, a, 'no step after Pause');
+  assert.equal(b.state.playing, false);
+  await press('Play');
+  await fig.page.waitForFunction(([t, k]) => document.querySelector(t).state.step > k, [TAG, a]);
+  await fig.page.evaluate(() => window.scrollTo(0, 0));
+  await fig.page.waitForFunction((t) => !document.querySelector(t).state.playing, TAG);
+  const c = (await snap()).state.step;
+  await fig.page.waitForTimeout(300);
+  assert.equal((await snap()).state.step, c, 'no step while off screen');
+  await fig.page.locator(TAG).scrollIntoViewIfNeeded();
+  await press('Reset');
+  const d = await snap();
+  assert.equal(d.state.step, 0);
+  assert.ok(d.desc.endsWith('None has trained yet.'));
+});
+
+test('a bad attribute is named, and the figure keeps working', async () => {
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('depth', '40'), TAG);
+  let sn = await snap();
+  assert.match(sn.error, /depth must be a number from 1 to 32 \(got "40"\)/);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('depth', '3'), TAG);
+  sn = await snap();
+  assert.equal(sn.error, '');
+  await press('Step');
+  sn = await snap();
+  assert.equal(sn.state.depth, 3);
+  assert.ok(sn.state.variants.every((v) => v.loss.length === 1 && v.gradFirst.length === 4));
+});
