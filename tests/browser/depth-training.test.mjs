@@ -99,6 +99,21 @@ for (const [preset, label] of [['deep', 'Deep, Adam'], ['zeroGate', 'Deep, zero 
   });
 }
 
+test('the decision map follows the chosen copy without stopping or restarting its training', async () => {
+  const before = await snap();
+  assert.equal(before.state.show, 'post');
+  assert.equal(before.state.map.length, 400, 'a 20 x 20 grid');
+  assert.ok(before.state.map.every((p) => p >= 0 && p <= 1));
+  await fig.page.locator(`${TAG} >> select`).last().selectOption('pre_final');
+  const after = await snap();
+  assert.equal(after.state.show, 'pre_final');
+  assert.equal(after.state.step, before.state.step, 'choosing a map does not restart training');
+  assert.notDeepEqual(after.state.map, before.state.map);
+  assert.ok(after.svg.includes(`Pre-Norm + final: the two spirals, step ${after.state.step}`));
+  // the trained Pre-Norm + final copy (SGD preset: loss 0.17) is confident over much of the plane
+  assert.ok(after.state.map.filter((p) => p < 0.1 || p > 0.9).length > 200, 'confident cells');
+});
+
 test('the promises of the text: deep Post-Norm stalls where Pre-Norm trains; a zero gate fixes it; large SGD steps blow up without norms', () => {
   const p = REF.presets;
   assert.ok(p.deep.runs.post.final_loss > 0.9 * CHANCE && p.deep.runs.pre.final_loss < 1e-3 && p.deep.runs.pre_final.final_loss < 1e-3);

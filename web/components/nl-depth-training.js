@@ -19,8 +19,12 @@
 // Methods: play(), pause(), stepOnce(), reset().
 // Events: change (the reader changed a setting, a preset, or reset).
 // Keyboard: every control; Play/Pause, Step and Reset are buttons.
-// Colours: --nl-input no normalization, --nl-batch-norm Post-Norm, --nl-layer-norm Pre-Norm,
-//   --nl-rms-norm Pre-Norm with a final norm, --nl-reference the chance line.
+// Colours: --nl-reference no normalization (and the chance line), the chosen
+//   norm's colour (--nl-layer-norm or --nl-rms-norm) Post-Norm, whose stream
+//   is the norm's output, --nl-input the Pre-Norm streams (solid: Pre-Norm,
+//   dotted: with a final norm), as in <nl-prepost-norm>. The data and the
+//   decision map are drawn in the text colour: class 0 hollow, class 1 filled,
+//   shading darker where the network gives class 1.
 // Parts: figure, controls, slider, number, select, button, view, description, error.
 // Numbers from the core: train_data, train_init, train_step (every loss,
 //   gradient and activation norm), row_entropy (ln 2), axis_ticks.
@@ -48,13 +52,16 @@ export class NlDepthTraining extends NlFigure {
     seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e6 },
   };
   static css = `${figureCss}
-.dt-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 280px), 1fr)); gap: 10px; }
+.dt-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 10px; }
+.cell { shape-rendering: crispEdges; }
 .presets { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
 .run { display: flex; flex-wrap: wrap; gap: 6px; }
-.v-none { stroke: var(--nl-input); } .v-post { stroke: var(--nl-batch-norm); } .v-pre { stroke: var(--nl-layer-norm); } .v-pre_final { stroke: var(--nl-rms-norm); }
-.f-none { fill: var(--nl-input); } .f-post { fill: var(--nl-batch-norm); } .f-pre { fill: var(--nl-layer-norm); } .f-pre_final { fill: var(--nl-rms-norm); }
+.v-none { stroke: var(--nl-reference); } .v-post { stroke: var(--nl-norm); } .v-pre, .v-pre_final { stroke: var(--nl-input); }
+.f-none { fill: var(--nl-reference); } .f-post { fill: var(--nl-norm); } .f-pre, .f-pre_final { fill: var(--nl-input); }
 .series { fill: none; stroke-width: 2.2; }
-.v-post.series { stroke-dasharray: 7 3; } .v-pre_final.series { stroke-dasharray: 2 2; }
+.v-post.series { stroke-dasharray: 7 3; } .v-pre_final.series { stroke-dasharray: 2 3; stroke-width: 2.6; }
+.cell { fill: var(--nl-fg); stroke: none; }
+.pt0 { fill: var(--nl-bg); stroke: var(--nl-fg); stroke-width: 1.4; } .pt1 { fill: var(--nl-fg); stroke: var(--nl-bg); stroke-width: 1; }
 .chance { stroke: var(--nl-reference); stroke-dasharray: 3 3; stroke-width: 1.5; }
 .chance-label { font-size: var(--nl-small-size); fill: var(--nl-reference); }
 .key { font-size: var(--nl-small-size); }
@@ -96,10 +103,24 @@ export class NlDepthTraining extends NlFigure {
 
   buildView(view) {
     const box = el('div', { class: 'dt-panels' });
-    this._svgs = ['loss', 'grad', 'act'].map((k) => el('svg', { class: k, viewBox: '0 0 320 260', 'aria-hidden': 'true' }));
+    this._svgs = ['loss', 'grad', 'act', 'map'].map((k) => el('svg', { class: k, viewBox: '0 0 320 260', 'aria-hidden': 'true' }));
     for (const s of this._svgs) s.style.height = '260px';
     box.append(...this._svgs);
-    view.append(box);
+    // which variant's decision map the fourth panel shows: a view choice, not a setting (training goes on)
+    const label = el('label', { class: 'control' });
+    this._showText = el('span');
+    this._showSelect = el('select', { part: 'select' });
+    for (const p of PLACEMENTS) this._showSelect.append(el('option', { value: p }));
+    this._showSelect.value = this._show = 'post';
+    this._showSelect.addEventListener('change', () => {
+      this._show = this._showSelect.value;
+      if (this._state && !this._state.error) {
+        this._state = Object.freeze({ ...this._state, ...this._decision() });
+        this.render();
+      }
+    });
+    label.append(this._showText, this._showSelect);
+    view.append(box, label);
     // Training stops when the figure leaves the screen, and never runs unseen.
     if (typeof IntersectionObserver !== 'undefined') {
       this._seen = new IntersectionObserver(([e]) => {
@@ -121,6 +142,9 @@ export class NlDepthTraining extends NlFigure {
   }
 
   languageChanged() {
+    this._showText.textContent = this.t('show');
+    this._showSelect.setAttribute('aria-label', this.t('show'));
+    for (const o of this._showSelect.options) o.textContent = this.t(`v_${o.value}`);
     this._presetLabel.textContent = this.t('presets');
     this._stepButton.textContent = this.t('step');
     this._syncPlay();
@@ -144,11 +168,18 @@ export class NlDepthTraining extends NlFigure {
       const start = core.run('train_init', {}, { ...this._model(v, placement), seed: v.seed });
       return { placement, params: start.params, state: start.state };
     });
+    // the decision map's grid: 20 x 20 cell centres over [-1.25, 1.25]^2
+    const ticks = this.op('linspace', {}, { start: -1.25, stop: 1.25, count: 20 });
+    const grid = new Float32Array(800);
+    ticks.forEach((gy, r) => ticks.forEach((gx, c) => grid.set([gx, gy], 2 * (r * 20 + c))));
+    this._grid = { shape: [400, 2], data: grid };
     const coin = core.run('row_entropy', { p: { shape: [1, 2], data: new Float32Array([0.5, 0.5]) } }).entropy.data[0];
     return {
       variants: PLACEMENTS.map((placement) => ({ placement, loss: [], status: 'training', accuracy: 0, gradFirst: [], actNorm: [], lossLog: [], gradLog: [] })),
       lossAxis: null, gradAxis: null, actAxis: null, chanceLog: null,
-      step: 0, playing: false, chance: coin,
+      step: 0, playing: false, chance: coin, gridTicks: ticks,
+      points: Array.from(data.x.data), labels: Array.from(data.labels.data),
+      ...this._decision(v),
       stepAxis: this.axis([0, v.steps], { count: 5, include_zero: true }),
       layerAxis: this.axis([0, v.depth], { count: Math.min(6, v.depth), include_zero: true }),
     };
@@ -194,8 +225,17 @@ export class NlDepthTraining extends NlFigure {
       chanceLog: loss.extra[0], lossAxis: loss.axis, gradAxis: grad.axis,
       actAxis: this.axis(acts, { count: 4, include_zero: true }),
     });
+    const more = variants.some((v) => v.status === 'training');
+    if (!more || k === 1 || Math.floor(step / 10) !== Math.floor(s.step / 10)) this._state = Object.freeze({ ...this._state, ...this._decision() });
     this.render();
-    return variants.some((v) => v.status === 'training');
+    return more;
+  }
+
+  /** The shown variant's probability of class 1 at each grid cell (train_predict). */
+  _decision(v = this._state) {
+    const i = PLACEMENTS.indexOf(this._show ?? 'post');
+    const p = this._core.run('train_predict', { params: this._runs[i].params, points: this._grid }, this._model(v, PLACEMENTS[i])).p;
+    return { show: PLACEMENTS[i], map: Array.from(p.data) };
   }
 
   play() {
@@ -263,6 +303,7 @@ export class NlDepthTraining extends NlFigure {
 
   draw(s) {
     const f = (v) => this.fmt(v, 3);
+    this._view.style.setProperty('--nl-norm', s.norm === 'rms_norm' ? 'var(--nl-rms-norm)' : 'var(--nl-layer-norm)');
     // 1. loss against step (log scale), every variant; a cross where a run diverged
     {
       const svgEl = this._svgs[0];
@@ -319,6 +360,28 @@ export class NlDepthTraining extends NlFigure {
     };
     perLayer(this._svgs[1], this.t('gradTitle'), 'gradLog', s.gradAxis, (k) => this._decade(k));
     perLayer(this._svgs[2], this.t('actTitle', { k: s.step }), 'actNorm', s.actAxis, (v) => this._loss(v));
+    // 4. the data and the shown variant's decision map
+    {
+      const svgEl = this._svgs[3];
+      const W = this.fit(svgEl, 320, 260);
+      const side = Math.min(W - 20, 200), x0 = (W - side) / 2, y0 = 44;
+      const t = s.gridTicks, cell = side / t.length;
+      const x = scale([t[0] - (t[1] - t[0]) / 2, t[t.length - 1] + (t[1] - t[0]) / 2], [x0, x0 + side]);
+      const y = scale([t[0] - (t[1] - t[0]) / 2, t[t.length - 1] + (t[1] - t[0]) / 2], [y0 + side, y0]);
+      const items = [el('text', { class: 'panel-title', x: 10, y: 16 }, this.t('mapTitle', { name: this._label(s.show), k: s.step }))];
+      items.push(el('text', { class: 'key', x: 10, y: 32 }, this.t('mapKey')));
+      s.map.forEach((p, i) => {
+        const r = Math.floor(i / t.length), c = i % t.length;
+        // cells tile exactly (each edge computed once, crisp): no seam, no overlap
+        const ex = (k) => Number((x0 + k * cell).toFixed(2)), ey = (k) => Number((y0 + side - (k + 1) * cell).toFixed(2));
+        items.push(el('rect', { class: 'cell', x: ex(c), y: ey(r), width: (ex(c + 1) - ex(c)).toFixed(2), height: (ey(r - 1) - ey(r)).toFixed(2), 'fill-opacity': (0.04 + 0.3 * p).toFixed(3) }));
+      });
+      for (let i = 0; i < s.labels.length; i++) {
+        items.push(el('circle', { class: s.labels[i] ? 'pt1' : 'pt0', cx: x(s.points[2 * i]).toFixed(1), cy: y(s.points[2 * i + 1]).toFixed(1), r: 2.6 }));
+      }
+      svgEl.setAttribute('viewBox', `0 0 ${W} 260`);
+      svgEl.replaceChildren(...items);
+    }
   }
 
   /** A tick of a logarithmic axis: the decade k as 10 to the k. */
