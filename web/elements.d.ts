@@ -304,13 +304,13 @@ export interface BnVariantsState {
 export class NlBnVariants extends NlFigure<BnVariantsState> { vbs: '2' | '4' | '8'; rmax: number; bnLogit: number }
 
 export interface DepthTrainingVariant {
-  placement: 'none' | 'post' | 'pre' | 'pre_final'; loss: number[]; status: 'training' | 'done' | 'diverged'; accuracy: number;
+  placement: 'none' | 'post' | 'pre' | 'pre_final'; /** its Compare box: trained and drawn */ enabled: boolean; loss: number[]; status: 'training' | 'done' | 'diverged'; accuracy: number;
   /** |dL/dh_l| at step 1, l = 0..depth */ gradFirst: number[];
   /** RMS of h_l at the last step, l = 0..depth */ actNorm: number[];
 }
 export interface DepthTrainingState {
   depth: number; lr: number; optimizer: 'adam' | 'sgd'; gate: 'none' | 'zero' | 'layer_scale'; norm: 'layer_norm' | 'rms_norm'; steps: number; seed: number;
-  variants: DepthTrainingVariant[]; step: number; playing: boolean; chance: number;
+  variants: DepthTrainingVariant[]; step: number; playing: boolean; chance: number; show: DepthTrainingVariant['placement']; map: number[];
   stepAxis: { domain: number[]; ticks: number[] }; lossAxis: { domain: number[]; ticks: number[] }; layerAxis: { domain: number[]; ticks: number[] };
   gradAxis?: { domain: number[]; ticks: number[] } | null; actAxis?: { domain: number[]; ticks: number[] } | null; error: string | null;
 }

@@ -145,6 +145,28 @@ test('Pause stops training; leaving the screen pauses it; Reset starts over', as
   assert.ok(d.desc.endsWith('None has trained yet.'));
 });
 
+test('Compare: an unticked copy stops training and leaves the charts; the others go on', async () => {
+  await press('Reset');
+  await press('Step');
+  const box = fig.page.locator(`${TAG} >> input[type=checkbox][value=post]`);
+  await box.focus();
+  await fig.page.keyboard.press('Space');
+  await press('Step');
+  let sn = await snap();
+  const post = sn.state.variants.find((v) => v.placement === 'post');
+  assert.equal(post.enabled, false);
+  assert.equal(post.loss.length, 1, 'Post-Norm took no step while unticked');
+  assert.ok(sn.state.variants.filter((v) => v.placement !== 'post').every((v) => v.loss.length === 2));
+  assert.ok(sn.svg.includes('Post-Norm: not shown'));
+  assert.ok(sn.desc.includes('Not shown and not trained: Post-Norm.'));
+  assert.ok(!/Post-Norm (reaches|is stuck)/.test(sn.desc));
+  await box.focus();
+  await fig.page.keyboard.press('Space');
+  await press('Step');
+  sn = await snap();
+  assert.deepEqual(sn.state.variants.map((v) => v.loss.length), [3, 2, 3, 3], 'ticked again, it goes on from where it stopped');
+});
+
 test('a bad attribute is named, and the figure keeps working', async () => {
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('depth', '40'), TAG);
   let sn = await snap();

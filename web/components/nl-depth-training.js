@@ -11,7 +11,7 @@
 //   gate (none | zero | layer_scale), norm (layer_norm | rms_norm), steps (the
 //   run's length, 300; 10..2000), seed (1), lang.
 // Properties: those; state (read-only): {depth, lr, optimizer, gate, norm,
-//   steps, seed, variants: [{placement, loss: [...], status ('training' |
+//   steps, seed, variants: [{placement, enabled (its Compare box), loss: [...], status ('training' |
 //   'done' | 'diverged'), accuracy, gradFirst: [...] (|dL/dh_l| at step 1,
 //   l = 0..depth), actNorm: [...] (RMS of h_l at the last step)}], step (the
 //   steps taken by the furthest variant), playing, chance (ln 2, the loss of a
@@ -90,6 +90,31 @@ export class NlDepthTraining extends NlFigure {
       }));
     }
     box.append(presets);
+    // which copies train and are drawn: a view choice that neither stops nor restarts the others
+    const compare = el('div', { class: 'presets', role: 'group' });
+    this._compareLabel = el('span');
+    compare.append(this._compareLabel);
+    this._enabled = new Set(PLACEMENTS);
+    this._checks = PLACEMENTS.map((p) => {
+      const label = el('label', { class: 'control' });
+      const box = el('input', { type: 'checkbox', part: 'checkbox', value: p });
+      box.checked = true;
+      box.addEventListener('change', () => {
+        if (box.checked) this._enabled.add(p);
+        else this._enabled.delete(p);
+        if (this._state && !this._state.error) {
+          this._state = Object.freeze({ ...this._state, variants: this._state.variants.map((v) => ({ ...v, enabled: this._enabled.has(v.placement) })) });
+          this.render();
+        }
+        this.emitChange();
+      });
+      const text = el('span');
+      label.append(box, text);
+      compare.append(label);
+      return { box, text, p };
+    });
+    this._compareGroup = compare;
+    box.append(compare);
     super.buildControls(box);
     const run = el('div', { class: 'run' });
     this._playButton = el('button', { type: 'button', part: 'button', 'aria-pressed': 'false' });
@@ -142,6 +167,9 @@ export class NlDepthTraining extends NlFigure {
   }
 
   languageChanged() {
+    this._compareLabel.textContent = this.t('compare');
+    this._compareGroup.setAttribute('aria-label', this.t('compare'));
+    for (const c of this._checks) c.text.textContent = this.t(`v_${c.p}`);
     this._showText.textContent = this.t('show');
     this._showSelect.setAttribute('aria-label', this.t('show'));
     for (const o of this._showSelect.options) o.textContent = this.t(`v_${o.value}`);
@@ -175,7 +203,7 @@ export class NlDepthTraining extends NlFigure {
     this._grid = { shape: [400, 2], data: grid };
     const coin = core.run('row_entropy', { p: { shape: [1, 2], data: new Float32Array([0.5, 0.5]) } }).entropy.data[0];
     return {
-      variants: PLACEMENTS.map((placement) => ({ placement, loss: [], status: 'training', accuracy: 0, gradFirst: [], actNorm: [], lossLog: [], gradLog: [] })),
+      variants: PLACEMENTS.map((placement) => ({ placement, enabled: this._enabled?.has(placement) ?? true, loss: [], status: 'training', accuracy: 0, gradFirst: [], actNorm: [], lossLog: [], gradLog: [] })),
       lossAxis: null, gradAxis: null, actAxis: null, chanceLog: null,
       step: 0, playing: false, chance: coin, gridTicks: ticks,
       points: Array.from(data.x.data), labels: Array.from(data.labels.data),
@@ -190,7 +218,7 @@ export class NlDepthTraining extends NlFigure {
     const s = this._state;
     if (!s || s.error) return false;
     const variants = s.variants.map((vs, i) => {
-      if (vs.status !== 'training') return vs;
+      if (vs.status !== 'training' || !vs.enabled) return vs;
       const run = this._runs[i];
       const n = Math.min(k, s.steps - vs.loss.length);
       const out = this._core.run('train_step', { params: run.params, state: run.state, x: this._data.x, labels: this._data.labels },
@@ -200,7 +228,7 @@ export class NlDepthTraining extends NlFigure {
       const loss = vs.loss.concat(Array.from(out.loss.data));
       const diverged = out.status.data[0] === 1;
       return {
-        placement: vs.placement, loss, accuracy: out.accuracy.data[0],
+        placement: vs.placement, enabled: true, loss, accuracy: out.accuracy.data[0],
         status: diverged ? 'diverged' : loss.length >= s.steps ? 'done' : 'training',
         gradFirst: vs.gradFirst.length ? vs.gradFirst : Array.from(out.grad_norm.data),
         actNorm: Array.from(out.act_norm.data),
@@ -225,7 +253,7 @@ export class NlDepthTraining extends NlFigure {
       chanceLog: loss.extra[0], lossAxis: loss.axis, gradAxis: grad.axis,
       actAxis: this.axis(acts, { count: 4, include_zero: true }),
     });
-    const more = variants.some((v) => v.status === 'training');
+    const more = variants.some((v) => v.enabled && v.status === 'training');
     if (!more || k === 1 || Math.floor(step / 10) !== Math.floor(s.step / 10)) this._state = Object.freeze({ ...this._state, ...this._decision() });
     this.render();
     return more;
@@ -240,7 +268,7 @@ export class NlDepthTraining extends NlFigure {
 
   play() {
     if (this._playing || !this._state || this._state.error) return;
-    if (!this._state.variants.some((v) => v.status === 'training')) return;
+    if (!this._state.variants.some((v) => v.enabled && v.status === 'training')) return;
     this._playing = true;
     this._syncPlay();
     const tick = () => {
@@ -317,7 +345,7 @@ export class NlDepthTraining extends NlFigure {
         items.push(el('line', { class: 'chance', x1: left, x2: W - right, y1: y(s.chanceLog).toFixed(1), y2: y(s.chanceLog).toFixed(1) }));
         items.push(el('text', { class: 'chance-label', x: W - right, y: (y(s.chanceLog) - 5).toFixed(1), 'text-anchor': 'end' }, this.t('chance', { v: f(s.chance) })));
         for (const v of s.variants) {
-          if (!v.lossLog.length) continue;
+          if (!v.enabled || !v.lossLog.length) continue;
           items.push(el('path', { class: `series v-${v.placement}`, d: v.lossLog.map((l, i) => `${i ? 'L' : 'M'}${x(i + 1).toFixed(1)},${y(l).toFixed(1)}`).join('') }));
           if (v.status === 'diverged') {
             const cx = x(v.loss.length), cy = y(v.lossLog[v.lossLog.length - 1]);
@@ -331,7 +359,8 @@ export class NlDepthTraining extends NlFigure {
       // the key: a variant a line, each in its colour
       s.variants.forEach((v, i) => {
         const last = v.loss.length ? this._loss(v.loss[v.loss.length - 1]) : '–';
-        const text = v.status === 'diverged' ? this.t('keyDiverged', { name: this._label(v.placement), k: v.loss.length + 1 }) : this.t('key', { name: this._label(v.placement), v: last });
+        const text = !v.enabled ? this.t('keyOff', { name: this._label(v.placement) })
+          : v.status === 'diverged' ? this.t('keyDiverged', { name: this._label(v.placement), k: v.loss.length + 1 }) : this.t('key', { name: this._label(v.placement), v: last });
         items.push(el('text', { class: `key f-${v.placement}`, x: left, y: 34 + 14 * i }, text));
       });
       items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('stepAxis')));
@@ -348,7 +377,7 @@ export class NlDepthTraining extends NlFigure {
         items.push(yAxis(axisDef.ticks, y, left, W - right, fmtTick), xAxis(s.layerAxis.ticks, x, top, bottom, (v) => this.fmt(v, 4)));
         for (const v of s.variants) {
           const vals = v[key];
-          if (!vals.length) continue;
+          if (!v.enabled || !vals.length) continue;
           items.push(el('path', { class: `series v-${v.placement}`, d: vals.map((g, l) => `${l ? 'L' : 'M'}${x(l).toFixed(1)},${y(g).toFixed(1)}`).join('') }));
         }
       } else {
@@ -393,11 +422,14 @@ export class NlDepthTraining extends NlFigure {
   describe(s) {
     const f = (v) => this.fmt(v, 3);
     const parts = [this.t('describeSetup', { L: s.depth, lr: f(s.lr), opt: this.t(`choice_${s.optimizer}`), gate: this.t(`choice_${s.gate}`), norm: this.t(`choice_${s.norm}`), n: s.steps })];
+    const off = s.variants.filter((v) => !v.enabled).map((v) => this._label(v.placement));
+    if (off.length) parts.push(this.t('describeOff', { list: off.join(this.t('listSep')) }));
     if (!s.step) {
       parts.push(this.t('describeIdle'));
       return parts.join(this.t('sentenceSep'));
     }
     for (const v of s.variants) {
+      if (!v.enabled) continue;
       const last = v.loss[v.loss.length - 1] ?? 0;
       const vars = { name: this._label(v.placement), k: v.loss.length, v: this._loss(last), a: f(v.accuracy), c: f(s.chance) };
       if (v.status === 'diverged') parts.push(this.t('describeDiverged', { ...vars, k: v.loss.length + 1 }));
@@ -406,7 +438,7 @@ export class NlDepthTraining extends NlFigure {
       else parts.push(this.t('describeLoss', vars));
     }
     const g = s.variants.find((v) => v.placement === 'post')?.gradFirst ?? [];
-    if (g.length > 1 && g[0] < g[g.length - 1] / 2) parts.push(this.t('describePostGrad', { g0: f(g[0]), gL: f(g[g.length - 1]) }));
+    if (s.variants.find((v) => v.placement === 'post')?.enabled && g.length > 1 && g[0] < g[g.length - 1] / 2) parts.push(this.t('describePostGrad', { g0: f(g[0]), gL: f(g[g.length - 1]) }));
     return parts.join(this.t('sentenceSep'));
   }
 }
