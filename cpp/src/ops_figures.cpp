@@ -7,6 +7,7 @@
 
 #include "normlab/linalg.hpp"
 #include "normlab/norms.hpp"
+#include "normlab/random.hpp"
 
 namespace normlab {
 
@@ -101,34 +102,6 @@ void angle_between(Call& c) {
   const double cosv = std::max(-1.0, std::min(1.0, dot / (na * nb)));
   c.out("degrees", from({std::acos(cosv) * 180.0 / M_PI}, {1}));
 }
-
-// Seeded standard normals: splitmix64 bits, Box-Muller in double.
-struct Normal {
-  std::uint64_t state;
-  double spare = 0;
-  bool has_spare = false;
-  double uniform() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return (double(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);  // (0, 1)
-  }
-  // Marsaglia's polar method: two normals per accepted pair, no sin/cos
-  // (about half the cost of Box-Muller for the d_k figure's 1.6M draws).
-  double next() {
-    if (has_spare) return has_spare = false, spare;
-    double u, v, r;
-    do {
-      u = 2 * uniform() - 1;
-      v = 2 * uniform() - 1;
-      r = u * u + v * v;
-    } while (r >= 1 || r == 0);
-    const double f = std::sqrt(-2 * std::log(r) / r);
-    spare = v * f, has_spare = true;
-    return u * f;
-  }
-};
 
 void random_normal(Call& c) {
   const Shape s = c.sizes("shape", 1);

@@ -23,6 +23,7 @@
 #include <cstdint>
 
 #include "normlab/norms.hpp"
+#include "normlab/random.hpp"
 
 namespace normlab {
 
@@ -508,33 +509,6 @@ void train_predict(Call& c) {
   }
   c.out("p", floats(prob, {M}));
 }
-
-// Seeded standard normals: splitmix64 bits and Marsaglia's polar method,
-// the same stream as random_normal's.
-struct Normal {
-  std::uint64_t state;
-  double spare = 0;
-  bool has_spare = false;
-  double uniform() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return (double(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-  }
-  double next() {
-    if (has_spare) return has_spare = false, spare;
-    double u, v, r;
-    do {
-      u = 2 * uniform() - 1;
-      v = 2 * uniform() - 1;
-      r = u * u + v * v;
-    } while (r >= 1 || r == 0);
-    const double f = std::sqrt(-2 * std::log(r) / r);
-    spare = v * f, has_spare = true;
-    return u * f;
-  }
-};
 
 // Seeded initial parameters: weights N(0, 1 / fan_in) drawn in layout order
 // (E, then each block's W1 and W2, then H), biases and betas 0, gammas 1,
