@@ -310,7 +310,7 @@ export interface DepthTrainingVariant {
 }
 export interface DepthTrainingState {
   depth: number; lr: number; optimizer: 'adam' | 'sgd'; gate: 'none' | 'zero' | 'layer_scale'; norm: 'layer_norm' | 'rms_norm'; steps: number; seed: number;
-  variants: DepthTrainingVariant[]; step: number; playing: boolean; chance: number; show: DepthTrainingVariant['placement']; map: number[];
+  variants: DepthTrainingVariant[]; step: number; playing: boolean; chance: number; show: DepthTrainingVariant['placement']; map: number[]; mapStep: number;
   stepAxis: { domain: number[]; ticks: number[] }; lossAxis: { domain: number[]; ticks: number[] }; layerAxis: { domain: number[]; ticks: number[] };
   gradAxis?: { domain: number[]; ticks: number[] } | null; actAxis?: { domain: number[]; ticks: number[] } | null; error: string | null;
 }

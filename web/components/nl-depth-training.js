@@ -72,7 +72,6 @@ export class NlDepthTraining extends NlFigure {
     super();
     this._playing = false;
     this._frame = 0;
-    this._callMs = 4;
   }
 
   buildControls(box) {
@@ -213,27 +212,33 @@ export class NlDepthTraining extends NlFigure {
     };
   }
 
-  /** Up to `k` steps of every variant still training; the state is rebuilt from the results. */
+  /** `n` steps of variant i from its run; a new variant record. */
+  _stepVariant(s, vs, i, n) {
+    const run = this._runs[i];
+    const out = this._core.run('train_step', { params: run.params, state: run.state, x: this._data.x, labels: this._data.labels },
+      { ...this._model(s, vs.placement), steps: n, optimizer: s.optimizer, lr: s.lr });
+    run.params = out.params;
+    run.state = out.state;
+    const loss = vs.loss.concat(Array.from(out.loss.data));
+    return {
+      placement: vs.placement, enabled: true, loss, accuracy: out.accuracy.data[0],
+      status: out.status.data[0] === 1 ? 'diverged' : loss.length >= s.steps ? 'done' : 'training',
+      gradFirst: vs.gradFirst.length ? vs.gradFirst : Array.from(out.grad_norm.data),
+      actNorm: Array.from(out.act_norm.data),
+    };
+  }
+
+  /** Up to `k` steps of every variant still training (the Step button); the state is rebuilt and drawn. */
   _advance(k) {
     const s = this._state;
     if (!s || s.error) return false;
-    const variants = s.variants.map((vs, i) => {
-      if (vs.status !== 'training' || !vs.enabled) return vs;
-      const run = this._runs[i];
-      const n = Math.min(k, s.steps - vs.loss.length);
-      const out = this._core.run('train_step', { params: run.params, state: run.state, x: this._data.x, labels: this._data.labels },
-        { ...this._model(s, vs.placement), steps: n, optimizer: s.optimizer, lr: s.lr });
-      run.params = out.params;
-      run.state = out.state;
-      const loss = vs.loss.concat(Array.from(out.loss.data));
-      const diverged = out.status.data[0] === 1;
-      return {
-        placement: vs.placement, enabled: true, loss, accuracy: out.accuracy.data[0],
-        status: diverged ? 'diverged' : loss.length >= s.steps ? 'done' : 'training',
-        gradFirst: vs.gradFirst.length ? vs.gradFirst : Array.from(out.grad_norm.data),
-        actNorm: Array.from(out.act_norm.data),
-      };
-    });
+    const variants = s.variants.map((vs, i) => (vs.status !== 'training' || !vs.enabled ? vs : this._stepVariant(s, vs, i, Math.min(k, s.steps - vs.loss.length))));
+    return this._publish(variants, true);
+  }
+
+  /** A new state from the variants (axes from the core), the decision map when asked, and one drawing. */
+  _publish(variants, withMap) {
+    const s = this._state;
     const step = Math.max(...variants.map((v) => v.loss.length));
     // loss and gradient on logarithmic axes (the core's log_axis): they span many decades
     const logs = (lists, extra = []) => {
@@ -245,25 +250,26 @@ export class NlDepthTraining extends NlFigure {
       return { split, extra: y.slice(at), axis: { domain: Array.from(out.domain.data), ticks: Array.from(out.ticks.data) } };
     };
     const loss = logs(variants.map((v) => v.loss), [s.chance]);
-    const grad = logs(variants.map((v) => v.gradFirst));
+    // the first step's gradients and their axis do not change after it: computed once
+    const grad = s.gradAxis && variants.every((v, i) => v.gradFirst === s.variants[i].gradFirst)
+      ? { split: s.variants.map((v) => v.gradLog), axis: s.gradAxis } : logs(variants.map((v) => v.gradFirst));
     const acts = variants.flatMap((v) => v.actNorm);
     this._state = Object.freeze({
       ...s, step, playing: this._playing,
       variants: variants.map((v, i) => ({ ...v, lossLog: loss.split[i], gradLog: grad.split[i] })),
       chanceLog: loss.extra[0], lossAxis: loss.axis, gradAxis: grad.axis,
       actAxis: this.axis(acts, { count: 4, include_zero: true }),
+      ...(withMap ? this._decision() : {}),
     });
-    const more = variants.some((v) => v.enabled && v.status === 'training');
-    if (!more || k === 1 || Math.floor(step / 10) !== Math.floor(s.step / 10)) this._state = Object.freeze({ ...this._state, ...this._decision() });
     this.render();
-    return more;
+    return variants.some((v) => v.enabled && v.status === 'training');
   }
 
   /** The shown variant's probability of class 1 at each grid cell (train_predict). */
   _decision(v = this._state) {
     const i = PLACEMENTS.indexOf(this._show ?? 'post');
     const p = this._core.run('train_predict', { params: this._runs[i].params, points: this._grid }, this._model(v, PLACEMENTS[i])).p;
-    return { show: PLACEMENTS[i], map: Array.from(p.data) };
+    return { show: PLACEMENTS[i], map: Array.from(p.data), mapStep: v.variants?.[i]?.loss.length ?? 0 };
   }
 
   play() {
@@ -271,31 +277,62 @@ export class NlDepthTraining extends NlFigure {
     if (!this._state.variants.some((v) => v.enabled && v.status === 'training')) return;
     this._playing = true;
     this._syncPlay();
+    // Training runs in tasks of about 6 ms (single steps of the copies in turn), each followed by
+    // a yield, so a reader's input waits at most for one of them; the charts are drawn at most
+    // every 100 ms (drawing and painting every frame cost more than the steps), and the decision
+    // map every 10 steps.
+    let next = 0, mapAt = this._state.step, drawn = performance.now();
+    this._work = [...this._state.variants];
     const tick = () => {
       if (!this._playing) return;
-      // As many steps as fit in about 8 ms of a frame, measured as it runs.
-      const k = Math.max(1, Math.min(50, Math.floor(8 / Math.max(this._callMs, 0.05))));
-      const t0 = performance.now();
       let more = false;
       try {
-        more = this._advance(k);
+        const s = this._state, work = this._work;
+        const step = Math.max(...work.map((v) => v.loss.length));
+        more = work.some((v) => v.enabled && v.status === 'training');
+        if (!more || performance.now() - drawn > 100) {
+          // a task that only draws (and, every 10 steps, another that only maps): none of them long
+          if (more && step - mapAt >= 10 && !this._mapDue) this._mapDue = true;
+          this._publish(work, !more);
+          this._work = [...this._state.variants];
+          drawn = performance.now();
+        } else if (this._mapDue) {
+          this._mapDue = false;
+          mapAt = step;
+          this._state = Object.freeze({ ...s, ...this._decision() });
+          this.render();
+        } else {
+          const t0 = performance.now();
+          for (let tries = 0; tries < work.length && performance.now() - t0 < 6;) {
+            const i = next++ % work.length, v = work[i];
+            if (!v.enabled || v.status !== 'training') {
+              tries++;
+              continue;
+            }
+            tries = 0;
+            work[i] = this._stepVariant(s, v, i, 1);
+          }
+          more = true; // the next task draws what this one did, finished or not
+        }
       } catch (e) {
         this._coreError = this.coreMessage(e);
         this.render();
       }
-      this._callMs = (performance.now() - t0) / k;
-      if (more) this._frame = requestAnimationFrame(tick);
+      if (more) this._frame = setTimeout(tick, 0);
       else this.pause();
     };
-    this._frame = requestAnimationFrame(tick);
+    this._frame = setTimeout(tick, 0);
   }
 
   pause() {
-    if (this._frame) cancelAnimationFrame(this._frame);
+    if (this._frame) clearTimeout(this._frame);
     this._frame = 0;
     if (!this._playing) return;
     this._playing = false;
     this._syncPlay();
+    // steps taken since the last drawing are shown now
+    if (this._work && this._state && !this._state.error && this._work.some((v, i) => v !== this._state.variants[i])) this._publish(this._work, true);
+    this._work = null;
     if (this._state) this._state = Object.freeze({ ...this._state, playing: false });
   }
 
@@ -387,17 +424,26 @@ export class NlDepthTraining extends NlFigure {
       svgEl.setAttribute('viewBox', `0 0 ${W} 260`);
       svgEl.replaceChildren(...items);
     };
-    perLayer(this._svgs[1], this.t('gradTitle'), 'gradLog', s.gradAxis, (k) => this._decade(k));
+    // Panels whose content did not change are not drawn again (the map and the first step's gradients
+    // change rarely while training runs; drawing them every frame took half a frame).
+    const same = (key, parts) => {
+      const last = (this._drawn ??= {})[key];
+      this._drawn[key] = parts;
+      return last && parts.length === last.length && parts.every((p, i) => p === last[i]);
+    };
+    const W1 = this.widthOf(this._svgs[1]), W3 = this.widthOf(this._svgs[3]);
+    if (!same('grad', [s.gradAxis, this.lang, W1, ...s.variants.map((v) => v.enabled)]))
+      perLayer(this._svgs[1], this.t('gradTitle'), 'gradLog', s.gradAxis, (k) => this._decade(k));
     perLayer(this._svgs[2], this.t('actTitle', { k: s.step }), 'actNorm', s.actAxis, (v) => this._loss(v));
     // 4. the data and the shown variant's decision map
-    {
+    if (!same('map', [s.map, this.lang, W3])) {
       const svgEl = this._svgs[3];
       const W = this.fit(svgEl, 320, 260);
       const side = Math.min(W - 20, 200), x0 = (W - side) / 2, y0 = 44;
       const t = s.gridTicks, cell = side / t.length;
       const x = scale([t[0] - (t[1] - t[0]) / 2, t[t.length - 1] + (t[1] - t[0]) / 2], [x0, x0 + side]);
       const y = scale([t[0] - (t[1] - t[0]) / 2, t[t.length - 1] + (t[1] - t[0]) / 2], [y0 + side, y0]);
-      const items = [el('text', { class: 'panel-title', x: 10, y: 16 }, this.t('mapTitle', { name: this._label(s.show), k: s.step }))];
+      const items = [el('text', { class: 'panel-title', x: 10, y: 16 }, this.t('mapTitle', { name: this._label(s.show), k: s.mapStep }))];
       items.push(el('text', { class: 'key', x: 10, y: 32 }, this.t('mapKey')));
       s.map.forEach((p, i) => {
         const r = Math.floor(i / t.length), c = i % t.length;
