@@ -167,6 +167,21 @@ test('Compare: an unticked copy stops training and leaves the charts; the others
   assert.deepEqual(sn.state.variants.map((v) => v.loss.length), [3, 2, 3, 3], 'ticked again, it goes on from where it stopped');
 });
 
+test('Compare while playing: the unticked copy stops at once, the others play on', async () => {
+  await press('Reset');
+  await press('Play');
+  await fig.page.waitForFunction((t) => document.querySelector(t).state.step >= 2, TAG);
+  await fig.page.locator(`${TAG} >> input[type=checkbox][value=none]`).click();
+  const at = (await snap()).state.variants[0].loss.length;
+  await fig.page.waitForFunction(([t, k]) => document.querySelector(t).state.step >= k + 6, [TAG, at]);
+  await press('Pause');
+  const sn = await snap();
+  assert.equal(sn.state.variants[0].enabled, false);
+  assert.ok(sn.state.variants[0].loss.length <= at + 3, `no norm stopped: ${sn.state.variants[0].loss.length} after ${at}`);
+  assert.ok(sn.state.variants.slice(1).every((v) => v.loss.length >= at + 5), 'the others went on');
+  await fig.page.locator(`${TAG} >> input[type=checkbox][value=none]`).click();
+});
+
 test('a bad attribute is named, and the figure keeps working', async () => {
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('depth', '40'), TAG);
   let sn = await snap();

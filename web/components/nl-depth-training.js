@@ -101,8 +101,10 @@ export class NlDepthTraining extends NlFigure {
       box.addEventListener('change', () => {
         if (box.checked) this._enabled.add(p);
         else this._enabled.delete(p);
+        const flag = (v) => ({ ...v, enabled: this._enabled.has(v.placement) });
+        if (this._work) this._work = this._work.map(flag); // the copies a playing run is stepping
         if (this._state && !this._state.error) {
-          this._state = Object.freeze({ ...this._state, variants: this._state.variants.map((v) => ({ ...v, enabled: this._enabled.has(v.placement) })) });
+          this._state = Object.freeze({ ...this._state, variants: this._state.variants.map(flag) });
           this.render();
         }
         this.emitChange();
