@@ -272,7 +272,7 @@ export class NlFiveQuestions extends NlFigure<FiveQuestionsState> { method: Five
 
 export type EpsilonChoice = '0' | '1e-12' | '1e-8' | '1e-6' | '1e-5' | '1e-4' | '1e-3' | '1e-2' | '1e-1';
 export interface EpsilonState {
-  eps: EpsilonChoice; spreads: number[]; inside: number[]; outside: number[]; reference: number;
+  eps: EpsilonChoice; spreads: number[]; /** log10 of each spread, from the core */ spreadLog: number[]; inside: number[]; outside: number[]; reference: number;
   constant: { inside: number; outside: number } | null; constantError: string | null;
   summary: Record<'inside' | 'outside', { kept: number | null; collapsed: number | null }>;
   axis: { domain: number[]; ticks: number[] }; error: string | null;

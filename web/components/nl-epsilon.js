@@ -71,7 +71,9 @@ export class NlEpsilon extends NlFigure {
       kept: SPREADS.filter((s, i) => reads(ys[i]) === reads(ys[0])).at(-1),
       collapsed: SPREADS.find((s, i) => ys[i] < 0.1) ?? null,
     });
-    return { spreads: SPREADS, inside, outside, reference: ref, constant, constantError, summary: { inside: summary(inside), outside: summary(outside) },
+    // positions on the logarithmic spread axis: log10 of each spread, from the core
+    const spreadLog = this.op('log_axis', { x: { shape: [n], data: SPREADS } }, {}, 'y');
+    return { spreads: SPREADS, spreadLog, inside, outside, reference: ref, constant, constantError, summary: { inside: summary(inside), outside: summary(outside) },
       axis: this.axis([0, ref], { count: 4 }) };
   }
 
@@ -89,9 +91,9 @@ export class NlEpsilon extends NlFigure {
     const W = this.fit(this._svg, 640, 316);
     const left = 44, right = 16, top = 64, bottom = 256;
     const y = scale(s.axis.domain, [bottom, top]);
-    // the spread axis is logarithmic: a decade per tick, drawn from the exponent (no arithmetic on data)
+    // the spread axis is logarithmic: a decade per tick; the spreads' logarithms come from the core
     const k = scale([EXPONENTS[0], EXPONENTS.at(-1)], [W - right - 10, left + 10]);
-    const xOf = (i) => k(Math.log10(s.spreads[i]));
+    const xOf = (i) => k(s.spreadLog[i]);
     const items = [yAxis(s.axis.ticks, y, left, W - right, (v) => this.fmt(v, 3))];
     for (const e of EXPONENTS) {
       items.push(el('line', { class: 'grid-line', x1: k(e).toFixed(1), x2: k(e).toFixed(1), y1: top, y2: bottom }));
