@@ -268,9 +268,9 @@ def cases():
 # The presets of <nl-depth-training>, as the figure runs them: 128 points of two spirals (seed 1), width 16,
 # seed 1, 300 steps, the four placements. Kept in step with PRESETS in web/components/nl-depth-training.js.
 PRESETS = {
-    'deep': dict(depth=24, lr=0.01, optimizer='adam', gate='none'),
-    'zeroGate': dict(depth=24, lr=0.01, optimizer='adam', gate='zero'),
-    'sgd': dict(depth=24, lr=0.1, optimizer='sgd', gate='none'),
+    'deep': dict(depth=24, lr=0.01, optimizer='adam', gate='none', warmup=0),
+    'zeroGate': dict(depth=24, lr=0.01, optimizer='adam', gate='zero', warmup=0),
+    'sgd': dict(depth=24, lr=0.1, optimizer='sgd', gate='none', warmup=0),
 }
 
 
@@ -283,7 +283,7 @@ def presets():
         for placement in ['none', 'post', 'pre', 'pre_final']:
             cfg = dict(L=pr['depth'], W=16, placement=placement, normk='layer_norm', gate=pr['gate'])
             p = f32(init(pr['depth'], 16, pr['gate'], 1)).astype(np.float64)
-            r = train(p, x, labels, cfg, 300, pr['optimizer'], pr['lr'], 0.9)
+            r = train(p, x, labels, cfg, 300, pr['optimizer'], pr['lr'], 0.9, 0.0, pr['warmup'])
             runs[placement] = {'first_loss': r[2][0] if r[2] else None, 'final_loss': r[2][-1] if r[2] else None,
                                'steps': len(r[2]), 'diverged': r[6] == 1, 'accuracy': r[3]}
             print(name, placement, runs[placement], file=sys.stderr)

@@ -309,14 +309,14 @@ export interface DepthTrainingVariant {
   /** RMS of h_l at the last step, l = 0..depth */ actNorm: number[];
 }
 export interface DepthTrainingState {
-  depth: number; lr: number; optimizer: 'adam' | 'sgd'; gate: 'none' | 'zero' | 'layer_scale'; norm: 'layer_norm' | 'rms_norm'; steps: number; seed: number;
+  depth: number; lr: number; optimizer: 'adam' | 'sgd'; gate: 'none' | 'zero' | 'layer_scale'; norm: 'layer_norm' | 'rms_norm'; warmup: number; steps: number; seed: number;
   variants: DepthTrainingVariant[]; step: number; playing: boolean; chance: number; show: DepthTrainingVariant['placement']; map: number[]; mapStep: number;
   stepAxis: { domain: number[]; ticks: number[] }; lossAxis: { domain: number[]; ticks: number[] }; layerAxis: { domain: number[]; ticks: number[] };
   gradAxis?: { domain: number[]; ticks: number[] } | null; actAxis?: { domain: number[]; ticks: number[] } | null; error: string | null;
 }
 /** <nl-depth-training>: a deep residual network trained in the page four ways (no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm). */
 export class NlDepthTraining extends NlFigure<DepthTrainingState> {
-  depth: number; lr: number; optimizer: 'adam' | 'sgd'; gate: 'none' | 'zero' | 'layer_scale'; norm: 'layer_norm' | 'rms_norm'; steps: number; seed: number;
+  depth: number; lr: number; optimizer: 'adam' | 'sgd'; gate: 'none' | 'zero' | 'layer_scale'; norm: 'layer_norm' | 'rms_norm'; warmup: number; steps: number; seed: number;
   play(): void; pause(): void; stepOnce(): void; reset(): void;
 }
 

@@ -114,6 +114,35 @@ test('the decision map follows the chosen copy without stopping or restarting it
   assert.ok(after.state.map.filter((p) => p < 0.1 || p > 0.9).length > 200, 'confident cells');
 });
 
+test('a zero gate starts every block as the identity, and the text says so at the first step', async () => {
+  await press('Deep, zero gate');
+  await press('Step');
+  const sn = await snap();
+  // each branch adds 0: without norms and in Pre-Norm the stream is h_0 at every layer; Post-Norm normalizes it
+  // once (h_1 = Norm(h_0)) and then passes it on unchanged
+  for (const v of sn.state.variants) {
+    const from = v.placement === 'post' ? 1 : 0;
+    // (Norm of a normalized stream is itself up to eps: 1/sqrt(1 + 1e-5) a layer)
+    const tol = v.placement === 'post' ? 1e-3 : 1e-6;
+    for (const a of v.actNorm.slice(from)) assert.ok(Math.abs(a - v.actNorm[from]) <= tol * v.actNorm[from], `${v.placement}: the same stream from layer ${from} on`);
+  }
+  const post = sn.state.variants.find((v) => v.placement === 'post');
+  assert.ok(Math.abs(post.actNorm[1] - 1) < 1e-3, 'a LayerNorm output with gamma 1, beta 0 has RMS 1');
+  const rms = sn.state.variants[0].actNorm[0];
+  assert.ok(sn.desc.includes(`With the gate at zero each branch adds nothing at first: at the first step No norm, Pre-Norm, Pre-Norm + final keep the residual stream at RMS ${f3(rms)} through every layer.`), sn.desc);
+  await press('Step');
+  assert.ok(!(await snap()).desc.includes('adds nothing at first'), 'said of the first step only');
+});
+
+test('warm-up: the setting reaches the core and the text', async () => {
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('warmup', '100'), TAG);
+  await press('Step');
+  const sn = await snap();
+  assert.equal(sn.state.warmup, 100);
+  assert.ok(sn.desc.includes('learning rate 0.01 reached after a linear warm-up of 100 steps'), sn.desc);
+  await fig.page.evaluate((t) => document.querySelector(t).removeAttribute('warmup'), TAG);
+});
+
 test('the promises of the text: deep Post-Norm stalls where Pre-Norm trains; a zero gate fixes it; large SGD steps blow up without norms', () => {
   const p = REF.presets;
   assert.ok(p.deep.runs.post.final_loss > 0.9 * CHANCE && p.deep.runs.pre.final_loss < 1e-3 && p.deep.runs.pre_final.final_loss < 1e-3);

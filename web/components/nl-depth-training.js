@@ -8,7 +8,8 @@
 // now (Pre-Norm's grows with depth).
 //
 // Attributes: depth (24; 1..32), lr (0.01; 0.001..0.2), optimizer (adam | sgd),
-//   gate (none | zero | layer_scale), norm (layer_norm | rms_norm), steps (the
+//   gate (none | zero | layer_scale), norm (layer_norm | rms_norm), warmup
+//   (steps of linear learning-rate warm-up, 0; 0..200), steps (the
 //   run's length, 300; 10..2000), seed (1), lang.
 // Properties: those; state (read-only): {depth, lr, optimizer, gate, norm,
 //   steps, seed, variants: [{placement, enabled (its Compare box), loss: [...], status ('training' |
@@ -35,9 +36,9 @@ import { scale, xAxis, yAxis } from './plot.js';
 const PLACEMENTS = ['none', 'post', 'pre', 'pre_final'];
 const POINTS = 128, WIDTH = 16;
 const PRESETS = {
-  deep: { depth: 24, lr: 0.01, optimizer: 'adam', gate: 'none' },
-  zeroGate: { depth: 24, lr: 0.01, optimizer: 'adam', gate: 'zero' },
-  sgd: { depth: 24, lr: 0.1, optimizer: 'sgd', gate: 'none' },
+  deep: { depth: 24, lr: 0.01, optimizer: 'adam', gate: 'none', warmup: 0 },
+  zeroGate: { depth: 24, lr: 0.01, optimizer: 'adam', gate: 'zero', warmup: 0 },
+  sgd: { depth: 24, lr: 0.1, optimizer: 'sgd', gate: 'none', warmup: 0 },
 };
 
 export class NlDepthTraining extends NlFigure {
@@ -48,6 +49,7 @@ export class NlDepthTraining extends NlFigure {
     optimizer: { attr: 'optimizer', kind: 'choice', default: 'adam', choices: ['adam', 'sgd'], control: 'select' },
     gate: { attr: 'gate', kind: 'choice', default: 'none', choices: ['none', 'zero', 'layer_scale'], control: 'select' },
     norm: { attr: 'norm', kind: 'choice', default: 'layer_norm', choices: ['layer_norm', 'rms_norm'], control: 'select' },
+    warmup: { attr: 'warmup', kind: 'number', integer: true, default: 0, min: 0, max: 200, step: 10, control: 'slider' },
     steps: { attr: 'steps', kind: 'number', integer: true, default: 300, min: 10, max: 2000 },
     seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e6 },
   };
@@ -218,7 +220,7 @@ export class NlDepthTraining extends NlFigure {
   _stepVariant(s, vs, i, n) {
     const run = this._runs[i];
     const out = this._core.run('train_step', { params: run.params, state: run.state, x: this._data.x, labels: this._data.labels },
-      { ...this._model(s, vs.placement), steps: n, optimizer: s.optimizer, lr: s.lr });
+      { ...this._model(s, vs.placement), steps: n, optimizer: s.optimizer, lr: s.lr, warmup: s.warmup });
     run.params = out.params;
     run.state = out.state;
     const loss = vs.loss.concat(Array.from(out.loss.data));
@@ -469,7 +471,7 @@ export class NlDepthTraining extends NlFigure {
 
   describe(s) {
     const f = (v) => this.fmt(v, 3);
-    const parts = [this.t('describeSetup', { L: s.depth, lr: f(s.lr), opt: this.t(`choice_${s.optimizer}`), gate: this.t(`choice_${s.gate}`), norm: this.t(`choice_${s.norm}`), n: s.steps })];
+    const parts = [this.t(s.warmup ? 'describeSetupWarmup' : 'describeSetup', { w: s.warmup, L: s.depth, lr: f(s.lr), opt: this.t(`choice_${s.optimizer}`), gate: this.t(`choice_${s.gate}`), norm: this.t(`choice_${s.norm}`), n: s.steps })];
     const off = s.variants.filter((v) => !v.enabled).map((v) => this._label(v.placement));
     if (off.length) parts.push(this.t('describeOff', { list: off.join(this.t('listSep')) }));
     if (!s.step) {
@@ -484,6 +486,11 @@ export class NlDepthTraining extends NlFigure {
       else if (last > 10 * s.chance) parts.push(this.t('describeBlownUp', vars));
       else if (last > 0.9 * s.chance) parts.push(this.t('describeStalled', vars));
       else parts.push(this.t('describeLoss', vars));
+    }
+    // a zero gate: every block starts as the identity, so at the first step the stream is the same at every layer
+    if (s.gate === 'zero' && s.step === 1) {
+      const same = s.variants.filter((v) => v.enabled && v.actNorm.length && v.actNorm.every((a) => f(a) === f(v.actNorm[0])));
+      if (same.length) parts.push(this.t('describeIdentity', { names: same.map((v) => this._label(v.placement)).join(this.t('listSep')), v: f(same[0].actNorm[0]) }));
     }
     const g = s.variants.find((v) => v.placement === 'post')?.gradFirst ?? [];
     if (s.variants.find((v) => v.placement === 'post')?.enabled && g.length > 1 && g[0] < g[g.length - 1] / 2) parts.push(this.t('describePostGrad', { g0: f(g[0]), gL: f(g[g.length - 1]) }));
