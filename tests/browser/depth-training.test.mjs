@@ -96,6 +96,8 @@ for (const [preset, label] of [['deep', 'Deep, Adam'], ['zeroGate', 'Deep, zero 
       }
     }
     checkDescription(sn, preset);
+    assert.equal(sn.state.mapStep, sn.state.variants.find((v) => v.placement === sn.state.show).loss.length, 'the map is of the last step');
+    assert.ok(sn.svg.includes(`Post-Norm: the two spirals, step ${sn.state.mapStep}`));
   });
 }
 

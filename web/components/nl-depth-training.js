@@ -263,8 +263,9 @@ export class NlDepthTraining extends NlFigure {
       variants: variants.map((v, i) => ({ ...v, lossLog: loss.split[i], gradLog: grad.split[i] })),
       chanceLog: loss.extra[0], lossAxis: loss.axis, gradAxis: grad.axis,
       actAxis: this.axis(acts, { count: 4, include_zero: true }),
-      ...(withMap ? this._decision() : {}),
     });
+    // the map after the state, so that its step is the step its parameters have reached
+    if (withMap) this._state = Object.freeze({ ...this._state, ...this._decision() });
     this.render();
     return variants.some((v) => v.enabled && v.status === 'training');
   }
