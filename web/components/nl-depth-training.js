@@ -57,6 +57,7 @@ export class NlDepthTraining extends NlFigure {
 .dt-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 10px; }
 .cell { shape-rendering: crispEdges; }
 .presets { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized target */
 .run { display: flex; flex-wrap: wrap; gap: 6px; }
 .v-none { stroke: var(--nl-reference); } .v-post { stroke: var(--nl-norm); } .v-pre, .v-pre_final { stroke: var(--nl-input); }
 .f-none { fill: var(--nl-reference); } .f-post { fill: var(--nl-norm); } .f-pre, .f-pre_final { fill: var(--nl-input); }
@@ -195,10 +196,9 @@ export class NlDepthTraining extends NlFigure {
     this.pause();
     const data = core.run('train_data', {}, { count: POINTS, seed: v.seed });
     this._data = data;
-    this._runs = PLACEMENTS.map((placement) => {
-      const start = core.run('train_init', {}, { ...this._model(v, placement), seed: v.seed });
-      return { placement, params: start.params, state: start.state };
-    });
+    // The copies' weights are drawn when training starts (Play or Step), not here: a figure nobody
+    // trains holds no parameters or optimizer state.
+    this._runs = null;
     // the decision map's grid: 20 x 20 cell centres over [-1.25, 1.25]^2
     const ticks = this.op('linspace', {}, { start: -1.25, stop: 1.25, count: 20 });
     const grid = new Float32Array(800);
@@ -216,9 +216,18 @@ export class NlDepthTraining extends NlFigure {
     };
   }
 
+  /** The copies' seeded starting weights and empty optimizer states, made once per run. */
+  _ensureRuns(s) {
+    this._runs ??= PLACEMENTS.map((placement) => {
+      const start = this._core.run('train_init', {}, { ...this._model(s, placement), seed: s.seed });
+      return { placement, params: start.params, state: start.state };
+    });
+    return this._runs;
+  }
+
   /** `n` steps of variant i from its run; a new variant record. */
   _stepVariant(s, vs, i, n) {
-    const run = this._runs[i];
+    const run = this._ensureRuns(s)[i];
     const out = this._core.run('train_step', { params: run.params, state: run.state, x: this._data.x, labels: this._data.labels },
       { ...this._model(s, vs.placement), steps: n, optimizer: s.optimizer, lr: s.lr, warmup: s.warmup });
     run.params = out.params;
@@ -273,6 +282,7 @@ export class NlDepthTraining extends NlFigure {
   /** The shown variant's probability of class 1 at each grid cell (train_predict). */
   _decision(v = this._state) {
     const i = PLACEMENTS.indexOf(this._show ?? 'post');
+    if (!this._runs) return { show: PLACEMENTS[i], map: [], mapStep: 0 }; // nothing trained yet: the data alone
     const p = this._core.run('train_predict', { params: this._runs[i].params, points: this._grid }, this._model(v, PLACEMENTS[i])).p;
     return { show: PLACEMENTS[i], map: Array.from(p.data), mapStep: v.variants?.[i]?.loss.length ?? 0 };
   }
