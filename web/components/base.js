@@ -92,11 +92,11 @@ button:hover { border-color: var(--nl-muted); }
 /** Locale-aware number formatting, `digits` significant digits. */
 // Formatters are costly to make (tens of microseconds): one per locale and digits.
 const formatters = new Map();
-export function formatNumber(value, lang, digits = 4) {
+export function formatNumber(value, lang, digits = 4, notation = 'standard') {
   const locale = numberLocale(lang);
-  const key = `${locale}:${digits}`;
+  const key = `${locale}:${digits}:${notation}`;
   let f = formatters.get(key);
-  if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, { maximumSignificantDigits: digits })));
+  if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, { maximumSignificantDigits: digits, notation })));
   return f.format(value);
 }
 

@@ -29,7 +29,7 @@
 // Parts: figure, controls, slider, number, select, button, view, description, error.
 // Numbers from the core: train_data, train_init, train_step (every loss,
 //   gradient and activation norm), row_entropy (ln 2), axis_ticks.
-import { el } from './base.js';
+import { el, formatNumber } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { scale, xAxis, yAxis } from './plot.js';
 
@@ -374,11 +374,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
 
   /** A loss as the reader reads it: 3 significant digits, in powers of ten once it has blown up. */
   _loss(v) {
-    if (!(v >= 1e5)) return this.fmt(v, 3);
-    const key = `${this.lang}:sci`;
-    const f = (NlDepthTraining._sci ??= new Map()).get(key) ?? new Intl.NumberFormat(this.lang === 'zh' ? 'zh-CN' : 'en-US', { notation: 'scientific', maximumSignificantDigits: 3 });
-    NlDepthTraining._sci.set(key, f);
-    return f.format(v);
+    return v >= 1e5 ? formatNumber(v, this.lang, 3, 'scientific') : this.fmt(v, 3);
   }
 
   draw(s) {
