@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Build the WASM core (dist/normlab-core.{mjs,wasm}) from cpp/src + cpp/bindings.
+# Build the WASM core (dist/normlab-core.{mjs,wasm}) and the training module
+# (dist/normlab-train.wasm) from cpp/src + cpp/bindings + one file of cpp/sets.
 # Rebuilds only when a source, header or this script is newer than the output.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 out=dist/normlab-core.wasm
 glue=dist/normlab-core.mjs
-if [ -f "$out" ] && [ -f "$glue" ] && [ "${1:-}" != "--force" ]; then
+if [ -f "$out" ] && [ -f "$glue" ] && [ -f dist/normlab-train.wasm ] && [ "${1:-}" != "--force" ]; then
   newer=$(find cpp build-wasm.sh -newer "$out" -type f | head -1)
   if [ -z "$newer" ]; then
     echo "build-wasm: dist/normlab-core.* is up to date"
@@ -33,10 +34,10 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 flags=(-std=c++17 -msimd128 -mbulk-memory -fwasm-exceptions -DNDEBUG -Icpp/include -I"$inc")
 objs=()
 mkdir -p build/wasm-obj
-for src in cpp/src/*.cpp cpp/bindings/*.cpp; do
-  obj=build/wasm-obj/$(basename "${src%.cpp}").o
+for src in cpp/src/*.cpp cpp/bindings/*.cpp cpp/sets/core.cpp cpp/sets/training.cpp; do
+  obj=build/wasm-obj/$(basename "$(dirname "$src")")-$(basename "${src%.cpp}").o
   objs+=("$obj")
-  if [ ! -f "$obj" ] || [ -n "$(find "$src" cpp/include build-wasm.sh -newer "$obj" -type f | head -1)" ]; then
+  if [ ! -f "$obj" ] || [ -n "$(find "$src" cpp/include cpp/sets build-wasm.sh -newer "$obj" -type f | head -1)" ]; then
     echo "build-wasm: em++ $src"
     # Emscripten's -Oz also turns inlining off (-fno-inline-functions): every
     # vector size() and string length() became a call, a 3-vector LayerNorm cost
@@ -53,14 +54,42 @@ for src in cpp/src/*.cpp cpp/bindings/*.cpp; do
 done
 wait
 
+# Two modules from the same objects: the core (every op but training: the
+# size budget of issue 12) and the training module, which only
+# <nl-depth-training> loads (loadTrainer()). wasm-ld drops what a module's op
+# set does not reach. Both take the same imports and give the same exports,
+# so one glue file instantiates either: checked below, byte for byte.
+link() { # output.mjs objects...
+  local o=$1
+  shift
+  em++ "$@" -lembind -Oz -msimd128 -mbulk-memory -fwasm-exceptions -sMALLOC=emmalloc \
+    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createNormlabCore \
+    -sENVIRONMENT=web -sDYNAMIC_EXECUTION=0 -sFILESYSTEM=0 \
+    -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb -sABORTING_MALLOC=0 \
+    -sINITIAL_MEMORY=16mb -sTOTAL_STACK=1mb \
+    -sEXPORTED_RUNTIME_METHODS=[] -sINCOMING_MODULE_JS_API=[instantiateWasm,locateFile,onAbort,print,printErr] \
+    -o "$o"
+}
+core_objs=() train_objs=()
+for o in "${objs[@]}"; do
+  case "$o" in
+    */src-ops_training.o | */sets-training.o) train_objs+=("$o") ;;
+    */sets-core.o) core_objs+=("$o") ;;
+    *) core_objs+=("$o") train_objs+=("$o") ;;
+  esac
+done
 echo "build-wasm: linking $glue"
-em++ "${objs[@]}" -lembind -Oz -msimd128 -mbulk-memory -fwasm-exceptions -sMALLOC=emmalloc \
-  -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createNormlabCore \
-  -sENVIRONMENT=web -sDYNAMIC_EXECUTION=0 -sFILESYSTEM=0 \
-  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb -sABORTING_MALLOC=0 \
-  -sINITIAL_MEMORY=16mb -sTOTAL_STACK=1mb \
-  -sEXPORTED_RUNTIME_METHODS=[] -sINCOMING_MODULE_JS_API=[instantiateWasm,locateFile,onAbort,print,printErr] \
-  -o "$glue"
+link "$glue" "${core_objs[@]}" &
+echo "build-wasm: linking build/wasm-train/normlab-train.mjs"
+mkdir -p build/wasm-train
+link build/wasm-train/normlab-train.mjs "${train_objs[@]}" &
+wait -n && wait -n
+mv build/wasm-train/normlab-train.wasm dist/normlab-train.wasm
+if ! cmp -s <(sed 's/normlab-train\.wasm/normlab-core.wasm/g' build/wasm-train/normlab-train.mjs) "$glue"; then
+  echo "build-wasm: the training module needs a glue of its own (its imports or exports differ from the core's)" >&2
+  diff <(sed 's/normlab-train\.wasm/normlab-core.wasm/g' build/wasm-train/normlab-train.mjs) "$glue" | head -20 >&2
+  exit 1
+fi
 # Emscripten minifies whitespace only: esbuild (a devDependency) renames the
 # glue's locals too (Embind's glue: 47 KB -> 25 KB).
 node_modules/.bin/esbuild --minify --format=esm --log-level=warning "$glue" --outfile="$glue.min"

@@ -1,4 +1,4 @@
-// `npm run bench` (last part): every op of core.ops called at (just under)
+// `npm run bench` (last part): every op of both modules (core and training) called at (just under)
 // the largest input the core accepts, in the WASM build. Each tensor holds
 // at most 2^25 elements (128 MiB of float32), and ops whose cost grows faster
 // than their inputs refuse more than about 2^30 weighted operations, so that
@@ -16,9 +16,10 @@
 // smaller fallback.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadCore } from '../web/core/normlab.js';
+import { bothModules } from '../scripts/gen-types.mjs';
 
-const core = await loadCore();
+// the core's ops and the training module's, each call sent to the module that holds it
+const core = await bothModules();
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const only = arg('only');
 const exact = arg('case'); // one case by label, for the fresh-process retry

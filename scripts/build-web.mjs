@@ -38,7 +38,7 @@ if (!existsSync(katexDir + 'katex.min.css')) {
 // The single-file build: every figure and the WASM core (inlined as base64) in
 // one classic script, for pages opened straight from disk (file://).
 const single = root + 'dist/normlab.single.js';
-const webFiles = [root + 'dist/normlab-core.wasm', root + 'dist/normlab-core.mjs', root + 'dist/vendor/prism.js'];
+const webFiles = [root + 'dist/normlab-core.wasm', root + 'dist/normlab-train.wasm', root + 'dist/normlab-core.mjs', root + 'dist/vendor/prism.js'];
 const newest = (dir) => {
   let t = 0;
   for (const f of readdirRecursive(dir)) t = Math.max(t, statSync(f).mtimeMs);
@@ -56,9 +56,14 @@ async function bundleWeb(entry, out, options) {
   console.log(`build-web: ${out.slice(root.length)} (${statSync(out).size} bytes)`);
 }
 
+// Both modules as base64 (the training module too: a page opened from disk cannot fetch it later).
+const inlineModules = {
+  __NORMLAB_INLINE_WASM__: JSON.stringify(readFileSync(root + 'dist/normlab-core.wasm').toString('base64')),
+  __NORMLAB_INLINE_TRAIN_WASM__: JSON.stringify(readFileSync(root + 'dist/normlab-train.wasm').toString('base64')),
+};
 await bundleWeb('web/auto.js', single, {
   format: 'iife',
-  define: { __NORMLAB_INLINE_WASM__: JSON.stringify(readFileSync(root + 'dist/normlab-core.wasm').toString('base64')) },
+  define: inlineModules,
   banner: { js: '/* normlab single-file build: the figures and the WASM core in one classic script. */' },
 });
 
@@ -134,7 +139,7 @@ async function buildSite() {
   const script = dir + 'page.js';
   await bundleWeb('web/page.js', script, {
     format: 'iife',
-    define: { __NORMLAB_INLINE_WASM__: JSON.stringify(readFileSync(root + 'dist/normlab-core.wasm').toString('base64')) },
+    define: inlineModules,
     plugins: [{
       name: 'inline-core',
       setup(b) {

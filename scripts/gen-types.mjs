@@ -17,7 +17,7 @@
 // against the core with a small call before anything is written.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadCore } from '../web/core/normlab.js';
+import { loadCore, loadTrainer } from '../web/core/normlab.js';
 
 /** Where the generated declarations go. */
 export const outputPath = fileURLToPath(new URL('../web/core/ops.generated.d.ts', import.meta.url));
@@ -152,9 +152,25 @@ const lit = (v) => (typeof v === 'string' ? `'${v.replace(/[\\']/g, '\\$&')}'` :
 const key = (name) => (IDENT.test(name) ? name : lit(name));
 const union = (values) => values.map(lit).join(' | ');
 
-/** The TypeScript text of web/core/ops.generated.d.ts for the core's registry. */
+/**
+ * Both modules' registries as one: every op (the core's, then the training
+ * module's), `training` (the training module's op names), and spec and run
+ * sent to the module that holds the op.
+ */
+export async function bothModules() {
+  const [core, trainer] = await Promise.all([loadCore(), loadTrainer()]);
+  const of = (op) => (trainer.ops.includes(op) ? trainer : core);
+  return {
+    ops: [...core.ops, ...trainer.ops],
+    training: trainer.ops,
+    spec: (op) => of(op).spec(op),
+    run: (op, ...args) => of(op).run(op, ...args),
+  };
+}
+
+/** The TypeScript text of web/core/ops.generated.d.ts for the registries of both modules (bothModules()). */
 export async function generateTypes(core) {
-  core ??= await loadCore();
+  core ??= await bothModules();
   checkFacts(core);
   const specs = core.ops.map((op) => core.spec(op));
   const described = specs.filter((s) => s.described).map((s) => s.name);
@@ -219,6 +235,10 @@ export async function generateTypes(core) {
   out();
   out('/** Names of every operation of the core. */');
   out(`export type OpName =\n${specs.map((s) => `  | ${lit(s.name)}`).join('\n')};`);
+  out();
+  out('/** Operations of the training module (loadTrainer); the others are the core\'s (loadCore). */');
+  out(`export type TrainingOpName =\n${core.training.map((n) => `  | ${lit(n)}`).join('\n')};`);
+  out('export type CoreOpName = Exclude<OpName, TrainingOpName>;');
   out();
   out('/** Operations with a description (core.describe, reduction_group\'s method). */');
   out(`export type DescribedOpName =\n${described.map((n) => `  | ${lit(n)}`).join('\n')};`);
@@ -311,8 +331,19 @@ export async function generateTypes(core) {
     methods.push({ s, name, floatOuts, generic, tp });
   }
 
-  out('/** One function per operation: the first input positional, the rest options (camelCase names). */');
-  out('export interface NamedFunctions {');
+  const interfaceOf = (title, name, list) => {
+    out(title);
+    out(`export interface ${name} {`);
+    for (const m of list) {
+      for (const line of signatures(camel(m.s.name), m)) put(line);
+      if (m.s.name === 'scaled_dot_product_attention') {
+        const [, ...rest] = signatures('attention', m);
+        put('/** Runs scaled_dot_product_attention (core.scaledDotProductAttention); returns { out, weights }. */');
+        for (const line of rest) put(line);
+      }
+    }
+    out('}');
+  };
   const signatures = (method, { s, name, floatOuts, generic, tp }) => {
     const first = s.inputs[0];
     const required =
@@ -364,15 +395,12 @@ export async function generateTypes(core) {
     for (const p of params) out(`    ${p},`);
     out(`  ${line.slice(close)}`);
   };
-  for (const m of methods) {
-    for (const line of signatures(camel(m.s.name), m)) put(line);
-    if (m.s.name === 'scaled_dot_product_attention') {
-      const [, ...rest] = signatures('attention', m);
-      put('/** Runs scaled_dot_product_attention (core.scaledDotProductAttention); returns { out, weights }. */');
-      for (const line of rest) put(line);
-    }
-  }
-  out('}');
+  const trains = (m) => core.training.includes(m.s.name);
+  interfaceOf('/** One function per operation of the core: the first input positional, the rest options (camelCase names). */',
+    'NamedFunctions', methods.filter((m) => !trains(m)));
+  out();
+  interfaceOf('/** One function per operation of the training module (loadTrainer), spelled as the core\'s. */',
+    'TrainingFunctions', methods.filter(trains));
   return L.join('\n') + '\n';
 }
 

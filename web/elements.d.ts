@@ -1,7 +1,7 @@
 // Type declarations for `normlab/elements`.
 import type { Core, Description, LoadOptions } from './core/normlab.js';
 
-export { loadCore } from './core/normlab.js';
+export { loadCore, loadTrainer } from './core/normlab.js';
 
 export type Lang = 'en' | 'zh';
 

@@ -27,7 +27,7 @@ export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,
   NlResidualTurn, NlSoftmaxSharpness, NlSpectral, NlWhitening, NlCausalLeak, NlRmsDecomposition, NlScalers, NlVectorNorms, NlFiveQuestions, NlEpsilon, NlQkNorm, NlSharedStats, NlBnVariants, NlDepthTraining,
 };
-export { loadCore } from './core/normlab.js';
+export { loadCore, loadTrainer } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
 
 /** Tag name → element class, for every figure. */

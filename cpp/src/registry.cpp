@@ -281,15 +281,7 @@ void Call::out(const std::string& name, const Value& v) {
 const Registry& registry() {
   static const Registry r = [] {
     Registry reg;
-    register_norm_ops(reg);
-    register_conditioning_ops(reg);
-    register_weight_ops(reg);
-    register_attention_ops(reg);
-    register_gradient_ops(reg);
-    register_preprocessing_ops(reg);
-    register_shape_ops(reg);
-    register_figure_ops(reg);
-    register_training_ops(reg);
+    register_op_set(reg);  // which ops this build holds: cpp/sets/
     return reg;
   }();
   return r;

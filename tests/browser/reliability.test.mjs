@@ -123,6 +123,24 @@ test('bad attributes show a message in place and the figure recovers (vector, sh
   }
 });
 
+test('a training module that fails to load stops only the training figure, which names the file', async () => {
+  const context = await env.browser.newContext();
+  await context.route('**/normlab-train.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(env.url + 'web/index.html');
+  await page.locator('nl-depth-training').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => /could not start/.test(document.querySelector('nl-depth-training').shadowRoot.textContent));
+  const status = await page.locator('nl-depth-training').locator('.status').textContent();
+  assert.match(status, /could not start: .*training module.*normlab-train\.wasm \(HTTP 404\)/);
+  // the core's figures are not held back by it
+  await page.locator('nl-prepost-norm').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('nl-prepost-norm')?.state && !document.querySelector('nl-prepost-norm').state.error);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a WASM file that fails to load leaves a fallback text and a working page', async () => {
   const context = await env.browser.newContext();
   await context.route('**/normlab-core.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));

@@ -22,10 +22,12 @@ try {
   process.exit(2);
 }
 
-let core;
+let core, trainer;
 try {
-  const { loadCore } = await import('normlab');
+  const { loadCore, loadTrainer } = await import('normlab');
   core = await loadCore();
+  trainer = await loadTrainer(); // the training ops live in their own module
+
 } catch (e) {
   console.error(`run-cases: cannot load the normlab WASM module: ${e.message}`);
   process.exit(3);
@@ -41,7 +43,7 @@ const results = cases.map((c, i) => {
     for (const [name, t] of Object.entries(c.inputs ?? {})) {
       inputs[name] = { shape: t.shape, data: (t.data ?? []).map(decode) };
     }
-    const out = core.run(c.op, inputs, c.attrs ?? {});
+    const out = (trainer.ops.includes(c.op) ? trainer : core).run(c.op, inputs, c.attrs ?? {});
     const outputs = {};
     for (const [name, t] of Object.entries(out)) outputs[name] = { shape: t.shape, data: Array.from(t.data) };
     return { id, outputs };

@@ -21,9 +21,37 @@ test('loadCore returns one shared core however many ask', async () => {
   assert.equal(await loadCore(), a);
 });
 
-test('every op of ops.md is provided by the core and has good and bad reference cases', async () => {
-  const { loadCore } = await import('normlab');
+test('the training module: its own core, loaded on request, with the training ops and none of the others', async () => {
+  const { loadCore, loadTrainer, NormlabError } = await import('normlab');
+  const [core, trainer] = await Promise.all([loadCore(), loadTrainer()]);
+  assert.equal(await loadTrainer(), trainer);
+  assert.notEqual(trainer, core);
+  assert.deepEqual([...trainer.ops].sort(), ['layer_norm_backward', 'rms_norm_backward', 'train_data', 'train_grad', 'train_init', 'train_predict', 'train_step']);
+  assert.ok(!core.ops.includes('train_step'));
+  assert.throws(() => core.run('train_step', {}, {}), (e) => e instanceof NormlabError && e.code === 'unknown_op');
+  // A resident tensor belongs to one module's memory: the other refuses it, as input and as target, by name.
+  const t = core.tensor([1, 3], [1, 2, 3]);
+  const dy = { shape: [1, 3], data: [1, 1, 1] };
+  assert.throws(() => trainer.run('layer_norm_backward', { x: t, dy }), (e) => e instanceof NormlabError && /layer_norm_backward: input x is a tensor of the other module/.test(e.message) && e.argument === 'x');
+  const u = trainer.tensor([1, 3]);
+  assert.throws(() => core.layerNorm([1, 2, 3], { out: u }), /layer_norm: the target for output y is a tensor of the other module/);
+  assert.throws(() => core.layerNorm([1, 2, 3], { out: u.data }), /tensor of the other module/);
+  assert.deepEqual(Array.from(u.data), [0, 0, 0]); // not written
+  // the data itself crosses: LN backward at x = (1, 2, 3), dy = 1 (hand-derived: dx = 0, dweight = normalized x)
+  const g = trainer.layerNormBackward(Float32Array.from(t.data), { shape: [1, 3], dy, eps: 0 });
+  assert.ok(g.dx.every((v) => Math.abs(v) < 1e-6));
+  assert.ok(Math.abs(g.dweight[2] - Math.sqrt(1.5)) < 1e-6);
+  trainer.layerNormBackward(t.data, { shape: [1, 3], dy, eps: 0, outDx: u }); // a view of the core's memory is copied in
+  assert.ok(u.data.every((v) => Math.abs(v) < 1e-6));
+  t.free();
+  u.free();
+  assert.deepEqual(Array.from(core.layerNorm([1, 2, 3], { eps: 0 })).map((v) => Math.round(v * 1e4) / 1e4), [-1.2247, 0, 1.2247]);
+});
+
+test('every op of ops.md is provided by the core or the training module and has good and bad reference cases', async () => {
+  const { loadCore, loadTrainer } = await import('normlab');
   const core = await loadCore();
+  const trainer = await loadTrainer();
   const fs = await import('node:fs');
   const documented = JSON.parse(fs.readFileSync(new URL('../conformance/ops-list.json', import.meta.url), 'utf8'));
   assert.ok(documented.length >= 41, `ops-list.json names ${documented.length} ops`);
@@ -36,7 +64,7 @@ test('every op of ops.md is provided by the core and has good and bad reference 
   const dir = new URL('../conformance/cases/', import.meta.url);
   const cases = fs.readdirSync(dir).flatMap((f) => JSON.parse(fs.readFileSync(new URL(f, dir), 'utf8')));
   for (const op of documented) {
-    assert.ok(core.ops.includes(op), `${op} is missing from the core`);
+    assert.ok(core.ops.includes(op) !== trainer.ops.includes(op), `${op} is in neither module or in both`);
     assert.ok(cases.some((c) => c.op === op && c.expect.outputs), `${op} has no reference case`);
     assert.ok(cases.some((c) => c.op === op && c.expect.error), `${op} has no bad-input case`);
   }

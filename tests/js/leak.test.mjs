@@ -27,17 +27,18 @@ function workload() {
   }));
 }
 
-test('a million calls over every op leave the WASM heap where warm-up left it', async () => {
-  const { loadCore } = await import('normlab');
+test('a million calls over every op leave the WASM heaps where warm-up left them', async () => {
+  const { loadCore, loadTrainer } = await import('normlab');
   const core = await loadCore();
-  const cases = workload();
+  const trainer = await loadTrainer(); // the training ops' module
+  const cases = workload().map((c) => ({ ...c, module: trainer.ops.includes(c.op) ? trainer : core }));
   const ops = new Set(cases.map((c) => c.op));
   assert.ok(ops.size >= 41, `${ops.size} ops in the workload`);
   const round = () => {
     let errors = 0;
     for (const c of cases) {
       try {
-        core.run(c.op, c.inputs, c.attrs);
+        c.module.run(c.op, c.inputs, c.attrs);
         if (c.bad) throw new Error(`${c.op}: a bad case passed`);
       } catch (e) {
         if (!c.bad) throw e;
@@ -47,15 +48,17 @@ test('a million calls over every op leave the WASM heap where warm-up left it', 
     return errors;
   };
   for (let i = 0; i < 200; i++) round(); // warm-up
-  const before = core.heapBytes(), memBefore = core.memoryBytes();
+  const before = core.heapBytes(), memBefore = core.memoryBytes(), trainerBefore = trainer.heapBytes();
   const total = 1_000_000;
   const rounds = Math.ceil(total / cases.length);
   let errors = 0;
   const t0 = Date.now();
   for (let i = 0; i < rounds; i++) errors += round();
-  const after = core.heapBytes(), memAfter = core.memoryBytes();
+  const after = core.heapBytes(), memAfter = core.memoryBytes(), trainerAfter = trainer.heapBytes();
   console.log(`leak: ${rounds * cases.length} calls over ${ops.size} ops (${errors} rejected as bad input) in ${((Date.now() - t0) / 1000).toFixed(1)} s; ` +
-    `heap in use ${before} -> ${after} bytes, WASM memory ${memBefore} -> ${memAfter} bytes`);
+    `heap in use ${before} -> ${after} bytes, WASM memory ${memBefore} -> ${memAfter} bytes; ` +
+    `training module's heap ${trainerBefore} -> ${trainerAfter} bytes`);
+  assert.ok(cases.some((c) => c.module === trainer) && trainerAfter <= trainerBefore, `training module's heap grew from ${trainerBefore} to ${trainerAfter}`);
   assert.ok(rounds * cases.length >= total);
   assert.ok(after <= before, `heap grew from ${before} to ${after}`);
   assert.equal(memAfter, memBefore);

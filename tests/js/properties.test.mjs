@@ -12,8 +12,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-const { loadCore, NormlabError } = await import('normlab');
+const { loadCore, loadTrainer, NormlabError } = await import('normlab');
 const core = await loadCore();
+const trainer = await loadTrainer(); // the training ops' own module, behind the same door
 const RUNS = Number(process.env.NL_PROPERTY_RUNS ?? 250);
 const SEED = Number(process.env.NL_PROPERTY_SEED ?? 20261130);
 const params = (runs = RUNS) => ({ numRuns: runs, seed: SEED, endOnFailure: true });
@@ -101,6 +102,19 @@ function goodCallStillRight() {
   assert.ok(Math.abs(y[0] + r) < 1e-6 && Math.abs(y[1]) < 1e-7 && Math.abs(y[2] - r) < 1e-6, `after: ${y}`);
 }
 
+// The training module after junk: LayerNorm's backward pass at x = (1, 2, 3), dy = 1 has
+// dx = 0 (the outputs always sum to 0), dweight = the normalized x = (-sqrt 1.5, 0, sqrt 1.5), dbias = dy.
+function goodTrainerCallStillRight() {
+  const g = trainer.layerNormBackward({ shape: [1, 3], data: [1, 2, 3] }, { dy: { shape: [1, 3], data: [1, 1, 1] }, eps: 0 });
+  const r = Math.sqrt(1.5);
+  assert.ok(g.dx.every((v) => Math.abs(v) < 1e-6) && Math.abs(g.dweight[0] + r) < 1e-6 && Math.abs(g.dweight[2] - r) < 1e-6 &&
+    g.dbias.every((v) => v === 1), `after: ${JSON.stringify(g)}`);
+}
+const trainerBaseline = (() => {
+  goodTrainerCallStillRight();
+  return trainer.heapBytes();
+})();
+
 const baseline = (() => {
   core.run('layer_norm', { x: { shape: [1 << 17], data: new Float32Array(1 << 17).fill(1).map((_, i) => i % 5) } });
   goodCallStillRight();
@@ -143,7 +157,9 @@ const junk = fc.oneof(
   fc.record({ shape: shape, data: fc.array(value, { maxLength: 30 }) }),
 );
 
-test('junk in any position of any op is a NormlabError or a result, never a crash', () => {
+const modules = [['core', core, goodCallStillRight], ['training module', trainer, goodTrainerCallStillRight]];
+for (const [module, core, goodCallStillRight] of modules) {
+test(`junk in any position of any op of the ${module} is a NormlabError or a result, never a crash`, () => {
   const ops = core.ops;
   const keys = fc.dictionary(fc.string({ maxLength: 12 }), junk, { maxKeys: 4 });
   const picks = fc.array(fc.boolean(), { minLength: 12, maxLength: 12 });
@@ -160,6 +176,7 @@ test('junk in any position of any op is a NormlabError or a result, never a cras
       goodCallStillRight();
     }), params());
 });
+}
 
 test('resident tensors: any shape is a tensor or a NormlabError; ops on them agree with arrays', () => {
   fc.assert(fc.property(rowCase, fc.boolean(), (c, inPlace) => {
@@ -203,4 +220,8 @@ test('the heap returns to its baseline after all of the above', () => {
   const after = core.heapBytes();
   console.log(`heap in use: ${baseline} bytes before the properties, ${after} after`);
   assert.ok(after <= baseline + 4096, `heap ${baseline} -> ${after}`);
+  goodTrainerCallStillRight();
+  const trained = trainer.heapBytes();
+  console.log(`training module's heap: ${trainerBaseline} bytes before, ${trained} after`);
+  assert.ok(trained <= trainerBaseline + 4096, `training module's heap ${trainerBaseline} -> ${trained}`);
 });

@@ -12,14 +12,16 @@ import { compareCase } from '../conformance/compare.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const casesDir = join(root, 'tests/conformance/cases');
-const { loadCore } = await import('normlab');
-const core = await loadCore();
+const { loadCore, loadTrainer } = await import('normlab');
+const cores = [await loadCore(), await loadTrainer()]; // every op lives in exactly one of them
+const coreOf = (op) => cores.find((c) => c.ops.includes(op));
 const camel = (s) => s.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 
 // The case's JSON numbers ("NaN" and friends as strings) as a Float32Array.
 const values = (data) => Float32Array.from(data, (v) => (typeof v === 'string' ? Number(v) : v));
 
 function runNamed(c, resident) {
+  const core = coreOf(c.op);
   const spec = core.spec(c.op);
   const first = spec.inputs[0]?.name;
   const made = [];
@@ -61,7 +63,7 @@ const files = readdirSync(casesDir).filter((f) => f.endsWith('.json')).sort();
 let runs = 0;
 for (const file of files) {
   // (cases of unknown ops test core.run's names; they have no camelCase function)
-  const cases = JSON.parse(readFileSync(join(casesDir, file), 'utf8')).filter((c) => core.ops.includes(c.op));
+  const cases = JSON.parse(readFileSync(join(casesDir, file), 'utf8')).filter((c) => coreOf(c.op));
   for (const resident of [false, true]) {
     test(`${file}: ${cases.length} cases through the camelCase functions with ${resident ? 'resident tensors' : 'arrays'}`, () => {
       const failures = cases.flatMap((c) => compareCase(c, runNamed(c, resident)));
@@ -71,8 +73,10 @@ for (const file of files) {
   }
 }
 
-test('every op of the registry has its camelCase function', () => {
-  for (const op of core.ops) assert.equal(typeof core[camel(op)], 'function', camel(op));
-  assert.equal(core.attention, core.attention);
+test('every op of the registry has its camelCase function, in exactly one module', () => {
+  for (const core of cores) for (const op of core.ops) assert.equal(typeof core[camel(op)], 'function', camel(op));
+  assert.deepEqual(cores[0].ops.filter((op) => cores[1].ops.includes(op)), []);
+  assert.ok(cores[1].ops.includes('train_step') && !cores[0].ops.includes('train_step'));
+  assert.equal(cores[0].attention, cores[0].attention);
   assert.ok(runs > 2000, `${runs} runs`);
 });

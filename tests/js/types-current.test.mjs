@@ -8,11 +8,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FACTS, generateTypes, outputPath } from '../../scripts/gen-types.mjs';
+import { FACTS, bothModules, generateTypes, outputPath } from '../../scripts/gen-types.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const { loadCore } = await import('normlab');
-const core = await loadCore();
+const core = await bothModules(); // the core's and the training module's registries
 
 test('web/core/ops.generated.d.ts is current with the core registry', async () => {
   const want = await generateTypes(core);

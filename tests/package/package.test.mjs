@@ -28,7 +28,7 @@ test('npm pack ships only what users need', () => {
   const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }));
   const files = info.files.map((f) => f.path);
   console.log(`npm pack: ${files.length} files, ${info.size} bytes packed, ${info.unpackedSize} bytes unpacked`);
-  for (const need of ['dist/normlab-core.wasm', 'dist/normlab-core.mjs', 'dist/normlab.single.js', 'dist/vendor/prism.js',
+  for (const need of ['dist/normlab-core.wasm', 'dist/normlab-train.wasm', 'dist/normlab-core.mjs', 'dist/normlab.single.js', 'dist/vendor/prism.js',
     'web/core/normlab.js', 'web/core/normlab.d.ts', 'web/elements.js', 'web/elements.d.ts', 'web/auto.js', 'web/styles/normlab.css',
     'bin/normlab.js', 'web/render/index.js', 'web/render/index.d.ts', 'web/render/dom.js', 'web/render/css.js', 'CHANGELOG.md']) {
     assert.ok(files.includes(need), `ships ${need}`);
@@ -36,7 +36,12 @@ test('npm pack ships only what users need', () => {
   for (const f of files) assert.ok(!/^(cpp|tests|scripts|build|node_modules)\//.test(f) && !f.includes('katex'), `does not ship ${f}`);
   const wasm = readFileSync(join(root, 'dist/normlab-core.wasm'));
   const glue = readFileSync(join(root, 'dist/normlab-core.mjs'));
-  console.log(`core: wasm ${wasm.length} bytes (${gzipSync(wasm, { level: 9 }).length} gzip), glue ${glue.length} bytes (${gzipSync(glue, { level: 9 }).length} gzip)`);
+  const train = readFileSync(join(root, 'dist/normlab-train.wasm'));
+  const gz = (b) => gzipSync(b, { level: 9 }).length;
+  console.log(`core: wasm ${wasm.length} bytes (${gz(wasm)} gzip), glue ${glue.length} bytes (${gz(glue)} gzip); ` +
+    `training module ${train.length} bytes (${gz(train)} gzip)`);
+  // Issue 12's budget: what every page with a figure downloads, the core and its glue, at most 95 KB gzip.
+  assert.ok(gz(wasm) + gz(glue) <= 95_000, `core + glue: ${gz(wasm) + gz(glue)} bytes gzip, over the 95 KB budget`);
 });
 
 test('server-rendering docs sites can import normlab and normlab/elements in plain Node', async () => {
@@ -75,8 +80,25 @@ test('npx normlab from the installed tarball: --help, and render writes an SVG o
   assert.ok(Array.isArray(w) && w.every((v) => Math.abs(v - 1 / w.length) < 1e-6), 'factor 0 ties every weight at 1/n');
 });
 
+/** <nl-depth-training> on `page` scrolled into view, its state awaited, and one Step pressed: the steps its copies took. */
+async function trains(page) {
+  const fig = page.locator('nl-depth-training');
+  await fig.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => {
+    const el = document.querySelector('nl-depth-training');
+    if (/could not/.test(el?.shadowRoot?.textContent ?? '')) throw new Error(el.shadowRoot.textContent);
+    return el?.state;
+  }, null, { timeout: 30000 });
+  return fig.evaluate((el) => {
+    el.stepOnce();
+    const lengths = new Set(el.state.variants.map((v) => v.loss.length));
+    if (el.state.variants.some((v) => !(v.loss[0] > 0))) throw new Error(`no first loss: ${JSON.stringify(el.state.variants)}`);
+    return lengths.size === 1 ? [...lengths][0] : [...lengths];
+  });
+}
+
 /** Open `url`, wait for each figure's state; returns the page errors and the .wasm requests. */
-async function figuresRender(url, tags) {
+async function figuresRender(url, tags, more) {
   const page = await browser.newPage();
   const errors = [], wasm = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -92,8 +114,9 @@ async function figuresRender(url, tags) {
     }, tag, { timeout: 30000 });
     states[tag] = await page.evaluate((t) => document.querySelector(t).state, tag);
   }
+  const extra = more ? await more(page) : undefined;
   await page.close();
-  return { errors, wasm, states };
+  return { errors, wasm, states, extra };
 }
 
 test('VitePress: the recipe in docs/examples/vitepress builds (server render included) and the figure renders', async () => {
@@ -107,12 +130,16 @@ test('VitePress: the recipe in docs/examples/vitepress builds (server render inc
   const { server, port } = serveDir(join(dir, '.vitepress/dist'));
   try {
     const page = await browser.newPage();
-    const errors = [];
+    const errors = [], wasm = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    page.on('request', (r) => r.url().endsWith('.wasm') && wasm.push(new URL(r.url()).pathname));
     await page.goto(`http://127.0.0.1:${await port}/`);
     await page.locator('nl-bar-compare').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current, null, { timeout: 20000 });
     assert.deepEqual(await page.evaluate(() => document.querySelector('nl-bar-compare').state.input), [1, 2, 3]);
+    // a page without the training figure downloads the core only
+    assert.equal(wasm.length, 1, `${wasm}`);
+    assert.match(wasm[0], /normlab-core[.\w-]*\.wasm$/);
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
@@ -129,6 +156,7 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
 <nl-bar-compare vector="1,2,3"></nl-bar-compare>
 <nl-axis-cube method="batch_norm"></nl-axis-cube>
 <nl-code-shapes></nl-code-shapes>
+<nl-depth-training depth="4" steps="20"></nl-depth-training>
 </main><script type="module" src="/main.js"></script></body></html>`);
   writeFileSync(join(dir, 'main.js'), `import { defineElements } from 'normlab/elements';\nimport 'normlab/styles.css';\ndefineElements();\n`);
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
@@ -138,8 +166,9 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
   try {
     const port = await served;
     const page = await browser.newPage();
-    const errors = [];
+    const errors = [], wasm = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    page.on('response', (r) => r.url().endsWith('.wasm') && wasm.push(`${r.status()} ${new URL(r.url()).pathname}`));
     await page.goto(`http://127.0.0.1:${port}/`);
     for (const tag of ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes']) {
       await page.locator(tag).scrollIntoViewIfNeeded();
@@ -147,6 +176,8 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
     }
     const s = await page.evaluate(() => document.querySelector('nl-axis-cube').state);
     assert.equal(s.members.length, 12, 'BatchNorm group of the default 3x4x6 tensor: one channel over B x T');
+    assert.deepEqual(await trains(page), 1);
+    assert.ok(wasm.some((w) => /^200 .*normlab-train[.\w-]*\.wasm$/.test(w)), `the training module was served: ${wasm}`);
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
@@ -158,10 +189,12 @@ test('dev servers need no configuration: vite and vitepress dev compute the figu
   // The Vite app and the VitePress site of the tests above, run as an author runs them while writing.
   const app = devServer(join(work, 'vite-app'), process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), '--port', '0', '--strictPort', 'false']);
   try {
-    const r = await figuresRender(await app.url, ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes']);
+    const r = await figuresRender(await app.url, ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes'], trains);
     assert.deepEqual(r.errors, []);
     assert.deepEqual(r.states['nl-bar-compare'].input, [1, 2, 3]);
     assert.ok(r.wasm.some((w) => w.startsWith('200 ')), `the .wasm was served: ${r.wasm}`);
+    assert.equal(r.extra, 1, 'the training figure took a step with the training module');
+    assert.ok(r.wasm.some((w) => /^200 .*normlab-train\.wasm$/.test(w)), `the training module was served: ${r.wasm}`);
     console.log(`vite dev: .wasm requests ${r.wasm.join(', ')}`);
   } finally {
     app.server.kill();

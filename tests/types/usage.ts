@@ -2,8 +2,10 @@
 // real use of the public API (and reject misuse, see the @ts-expect-error lines).
 import {
   loadCore,
+  loadTrainer,
   NormlabError,
   type Core,
+  type Trainer,
   type Description,
   type IntOutput,
   type NlTensor,
@@ -26,7 +28,20 @@ async function pictures(): Promise<void> {
 void pictures;
 
 async function main(): Promise<void> {
-  const core: Core = await loadCore({ wasmUrl: '/assets/normlab-core.wasm' });
+  const core: Core = await loadCore({ wasmUrl: '/assets/normlab-core.wasm', trainerUrl: '/assets/normlab-train.wasm' });
+  // The training ops live in the training module, each with its named function.
+  const trainer: Trainer = await loadTrainer();
+  const start = trainer.run('train_init', {}, { depth: 4, width: 8, placement: 'pre' });
+  const params: Float32Array = trainer.trainInit({ depth: 4 }).params;
+  const data = trainer.run('train_data', {}, { count: 16, seed: 1 });
+  const stepped = trainer.run('train_step', { params: start.params, state: start.state, x: data.x, labels: data.labels }, { depth: 4, width: 8, placement: 'pre', steps: 2 });
+  const status: number[] = stepped.status.data;
+  const losses: Float32Array = stepped.loss.data;
+  // @ts-expect-error the core does not hold the training ops
+  core.trainStep({ depth: 4 });
+  // @ts-expect-error nor does the training module hold the core's
+  trainer.layerNorm([1, 2, 3]);
+  void [status, losses, params];
   const out = core.run('layer_norm', { x: { shape: [2, 3], data: [1, 2, 3, 4, 5, 6] } }, { eps: 1e-5 });
   const y: TensorOutput = out.y;
   const first: number = y.data[0];

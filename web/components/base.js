@@ -4,7 +4,7 @@
 // to a plain class where HTMLElement does not exist (Node, server rendering).
 // A figure builds its DOM once, starts work when it scrolls into view, asks the
 // one shared core for every number, and re-renders from its state.
-import { loadCore } from '../core/normlab.js';
+import { loadCore, loadTrainer } from '../core/normlab.js';
 import { catalogs, numberLocale, onLocale, resolveLanguage } from '../i18n/index.js';
 
 /**
@@ -220,8 +220,10 @@ export class NlElement extends Base {
     if (this._started) return;
     this._started = true;
     this.showStatus(this.t('loading'));
-    loadCore().then(
-      (core) => {
+    // A figure that trains (static trainer = true) also loads the training module, a separate download.
+    Promise.all([loadCore(), this.constructor.trainer ? loadTrainer() : null]).then(
+      ([core, trainer]) => {
+        this._trainer = trainer;
         this._core = core;
         this.showStatus('');
         this.refresh();

@@ -28,7 +28,8 @@
 //   shading darker where the network gives class 1.
 // Parts: figure, controls, slider, number, select, button, view, description, error.
 // Numbers from the core: train_data, train_init, train_step (every loss,
-//   gradient and activation norm), row_entropy (ln 2), axis_ticks.
+//   gradient and activation norm) and train_predict from the training module
+//   (loadTrainer); row_entropy (ln 2), log_axis and axis_ticks from the core.
 import { el, formatNumber } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { scale, xAxis, yAxis } from './plot.js';
@@ -43,6 +44,7 @@ const PRESETS = {
 
 export class NlDepthTraining extends NlFigure {
   static catalog = 'depthTraining';
+  static trainer = true; // train_* come from the training module (loadTrainer), the rest from the core
   static params = {
     depth: { attr: 'depth', kind: 'number', integer: true, default: 24, min: 1, max: 32, step: 1, control: 'slider' },
     lr: { attr: 'lr', kind: 'number', default: 0.01, min: 0.001, max: 0.2, step: 0.001, control: 'slider' },
@@ -194,7 +196,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
 
   compute(core, v) {
     this.pause();
-    const data = core.run('train_data', {}, { count: POINTS, seed: v.seed });
+    const data = this._trainer.run('train_data', {}, { count: POINTS, seed: v.seed });
     this._data = data;
     // The copies' weights are drawn when training starts (Play or Step), not here: a figure nobody
     // trains holds no parameters or optimizer state.
@@ -219,7 +221,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
   /** The copies' seeded starting weights and empty optimizer states, made once per run. */
   _ensureRuns(s) {
     this._runs ??= PLACEMENTS.map((placement) => {
-      const start = this._core.run('train_init', {}, { ...this._model(s, placement), seed: s.seed });
+      const start = this._trainer.run('train_init', {}, { ...this._model(s, placement), seed: s.seed });
       return { placement, params: start.params, state: start.state };
     });
     return this._runs;
@@ -228,7 +230,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
   /** `n` steps of variant i from its run; a new variant record. */
   _stepVariant(s, vs, i, n) {
     const run = this._ensureRuns(s)[i];
-    const out = this._core.run('train_step', { params: run.params, state: run.state, x: this._data.x, labels: this._data.labels },
+    const out = this._trainer.run('train_step', { params: run.params, state: run.state, x: this._data.x, labels: this._data.labels },
       { ...this._model(s, vs.placement), steps: n, optimizer: s.optimizer, lr: s.lr, warmup: s.warmup });
     run.params = out.params;
     run.state = out.state;
@@ -283,7 +285,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
   _decision(v = this._state) {
     const i = PLACEMENTS.indexOf(this._show ?? 'post');
     if (!this._runs) return { show: PLACEMENTS[i], map: [], mapStep: 0 }; // nothing trained yet: the data alone
-    const p = this._core.run('train_predict', { params: this._runs[i].params, points: this._grid }, this._model(v, PLACEMENTS[i])).p;
+    const p = this._trainer.run('train_predict', { params: this._runs[i].params, points: this._grid }, this._model(v, PLACEMENTS[i])).p;
     return { show: PLACEMENTS[i], map: Array.from(p.data), mapStep: v.variants?.[i]?.loss.length ?? 0 };
   }
 

@@ -5,8 +5,11 @@
 // the core's registry into ops.generated.d.ts (`node scripts/gen-types.mjs`)
 // and re-exported here; this file holds the rest.
 import type {
+  CoreOpName,
   DescribedOpName,
   NamedFunctions,
+  TrainingFunctions,
+  TrainingOpName,
   OpAttrs,
   OpInputs,
   OpName,
@@ -197,15 +200,14 @@ export type XInput = TensorData | TensorInput | NlTensor;
 export type OutTarget = Float32Array | NlTensor;
 
 /**
- * The loaded core. Besides the members below it has one named function per
- * operation (NamedFunctions, generated from the registry): `core.layerNorm(x, options)`.
+ * What the core and the training module share: their registry, the heap, run
+ * over the op names N the module holds, and resident tensors (each module's
+ * its own).
  */
-export interface Core extends NamedFunctions {}
-export class Core {
-  private constructor();
-  /** Names of every operation the core provides. */
+export interface ModuleBase<N extends OpName> {
+  /** Names of every operation the module provides. */
   readonly ops: readonly string[];
-  /** Inputs, attributes (kind, default) and outputs of an operation, as the core declares them. */
+  /** Inputs, attributes (kind, default) and outputs of an operation, as the module declares them. */
   spec(op: string): OpSpec;
   /** Bytes currently allocated inside the WASM heap (diagnostics and leak tests). */
   heapBytes(): number;
@@ -222,7 +224,7 @@ export class Core {
    * Run an operation by name, inputs and attributes by their registry (snake_case) names;
    * `options.out` names where outputs go. Inputs and attributes may be left out when the op needs none.
    */
-  run<K extends OpName, T extends OutTargets<K> = {}>(op: K, ...args: RunArgs<K, T>): RunResult<K, T>;
+  run<K extends N, T extends OutTargets<K> = {}>(op: K, ...args: RunArgs<K, T>): RunResult<K, T>;
   /**
    * The five pieces of a normalization for an input of `shape` — group,
    * measurement, transform, parameter views and mode — the very description the core runs.
@@ -231,15 +233,41 @@ export class Core {
     op: S & Exclude<S, OpName>,
     options: { shape: readonly number[]; inputs?: Record<string, readonly number[]>; attrs?: Attrs },
   ): Description;
-  describe<K extends DescribedOpName>(op: K, options: DescribeOptions<K>): Description;
-  /** A tensor in WASM memory, zero-filled or holding a copy of `data`. */
+  describe<K extends DescribedOpName & N>(op: K, options: DescribeOptions<K>): Description;
+  /** A tensor in this module's WASM memory, zero-filled or holding a copy of `data`. */
   tensor(shape: readonly number[], data?: ArrayLike<number>): NlTensor;
 }
+
+/**
+ * The loaded core. Besides the members of ModuleBase it has one named function per
+ * operation (NamedFunctions, generated from the registry): `core.layerNorm(x, options)`.
+ */
+export interface Core extends ModuleBase<CoreOpName>, NamedFunctions {}
+export class Core {
+  private constructor();
+}
+
+/**
+ * The training module (loadTrainer): a second core with its own memory, holding
+ * the training ops, with one named function each (`trainer.trainStep(options)`).
+ */
+export interface Trainer extends ModuleBase<TrainingOpName>, TrainingFunctions {}
 
 export interface LoadOptions {
   /** Where the .wasm file lives, for hosts where it is not next to the module. */
   wasmUrl?: string | URL;
 }
 
-/** Load the WASM core once per page; later calls return the same core. */
-export function loadCore(options?: LoadOptions): Promise<Core>;
+export interface CoreLoadOptions extends LoadOptions {
+  /** Where normlab-train.wasm lives, for a later loadTrainer() (nothing is fetched now). */
+  trainerUrl?: string | URL;
+}
+
+/** Load the WASM core once per page; later calls return the same core. It has every op but training. */
+export function loadCore(options?: CoreLoadOptions): Promise<Core>;
+
+/**
+ * Load the training module once per page (a separate download, dist/normlab-train.wasm);
+ * later calls return the same one. Resident tensors do not cross between it and the core.
+ */
+export function loadTrainer(options?: LoadOptions): Promise<Trainer>;

@@ -9,15 +9,24 @@
 // data across the boundary and turns core errors into JS Errors.
 import createNormlabCore from '../../dist/normlab-core.mjs';
 
-const defaultWasmUrl = () => new URL('../../dist/normlab-core.wasm', import.meta.url);
+// Two modules, one glue: the core (every op but training) and the training
+// module, which only loadTrainer() fetches. build-wasm.sh links both from the
+// same objects and checks that they take the same glue.
+const MODULES = {
+  core: { file: 'normlab-core.wasm', url: () => new URL('../../dist/normlab-core.wasm', import.meta.url), load: 'loadCore' },
+  train: { file: 'normlab-train.wasm', url: () => new URL('../../dist/normlab-train.wasm', import.meta.url), load: 'loadTrainer' },
+};
 
-// The single-file build (dist/normlab.single.js) defines this as the WASM
+// The single-file build (dist/normlab.single.js) defines these as the WASM
 // bytes in base64, so that a page opened from disk needs no second file.
-/* global __NORMLAB_INLINE_WASM__ */
-const inlineWasm = typeof __NORMLAB_INLINE_WASM__ === 'string' ? __NORMLAB_INLINE_WASM__ : null;
+/* global __NORMLAB_INLINE_WASM__, __NORMLAB_INLINE_TRAIN_WASM__ */
+const inlineWasm = {
+  core: typeof __NORMLAB_INLINE_WASM__ === 'string' ? __NORMLAB_INLINE_WASM__ : null,
+  train: typeof __NORMLAB_INLINE_TRAIN_WASM__ === 'string' ? __NORMLAB_INLINE_TRAIN_WASM__ : null,
+};
 
-function inlineBytes() {
-  const bin = atob(inlineWasm);
+function inlineBytes(b64) {
+  const bin = atob(b64);
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
   return bytes;
@@ -58,7 +67,7 @@ const isWasm = (bytes) => bytes.length >= 4 && MAGIC.every((b, i) => bytes[i] ==
  * then points nowhere): node_modules/normlab/dist/ under each folder above the
  * module, nearest first. Only for a module served from such a deps folder.
  */
-function preBundledCandidates(moduleUrl) {
+function preBundledCandidates(moduleUrl, file) {
   const u = new URL(moduleUrl);
   if (!/\/deps(_[^/]*)?\/[^/]*$/.test(u.pathname)) return [];
   const parts = u.pathname.split('/').slice(0, -1);
@@ -66,7 +75,7 @@ function preBundledCandidates(moduleUrl) {
   for (let i = parts.length; i >= 1; i--) {
     const dir = parts.slice(0, i).join('/');
     if (dir.endsWith('/node_modules')) continue; // would be node_modules/node_modules
-    out.push(new URL(`${dir}/node_modules/normlab/dist/normlab-core.wasm`, u.origin));
+    out.push(new URL(`${dir}/node_modules/normlab/dist/${file}`, u.origin));
   }
   return out;
 }
@@ -80,7 +89,7 @@ async function fetchWasm(url) {
   return { bytes };
 }
 
-async function wasmSource(url, defaulted) {
+async function wasmSource(url, defaulted, kind) {
   if (url.protocol === 'file:' && isNode()) {
     const fsName = 'node:fs/promises';
     const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsName);
@@ -90,20 +99,22 @@ async function wasmSource(url, defaulted) {
   if (!first.status) return first.res ?? first.bytes;
   const tried = [`${url} (${first.status})`];
   if (defaulted) {
-    for (const alt of preBundledCandidates(import.meta.url)) {
+    for (const alt of preBundledCandidates(import.meta.url, MODULES[kind].file)) {
       const r = await fetchWasm(alt).catch(() => ({ status: 'failed' }));
       if (!r.status) return r.res ?? r.bytes;
       tried.push(`${alt} (${r.status})`);
     }
   }
+  const { file, load } = MODULES[kind];
   throw new NormlabError(
-    `normlab: could not load the WASM core; tried ${tried.join(', ')}. Serve normlab's dist/normlab-core.wasm ` +
-    "and pass its address as loadCore({ wasmUrl }) before the first figure starts (README, 'Install and embed').",
+    `normlab: could not load the WASM ${kind === 'core' ? 'core' : 'training module'}; tried ${tried.join(', ')}. ` +
+    `Serve normlab's dist/${file} and pass its address as ${load}({ wasmUrl }) before the first figure starts ` +
+    "(README, 'Install and embed').",
     'load_failed');
 }
 
-async function instantiate(url, defaulted, imports) {
-  const src = url ? await wasmSource(url, defaulted) : inlineBytes();
+async function instantiate(url, defaulted, imports, kind) {
+  const src = url ? await wasmSource(url, defaulted, kind) : inlineBytes(inlineWasm[kind]);
   if (typeof Response !== 'undefined' && src instanceof Response) return WebAssembly.instantiateStreaming(src, imports);
   return WebAssembly.instantiate(src, imports);
 }
@@ -139,8 +150,10 @@ const isList = (v) => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instance
 
 // Resident tensors: NlTensor -> its Embind handle, out of reach of callers.
 const handles = new WeakMap();
-let wasmModule = null; // the one loaded module (its memory's buffer changes as it grows)
-let maxElements = Infinity; // elements one tensor may hold, from the core
+const loaded = new Set(); // the loaded modules (the core, and the training module once asked for)
+let maxElements = Infinity; // elements one tensor may hold, from the core (the same in both modules)
+// Whether `a` is a view of a loaded module's memory (whose buffer changes as it grows).
+const wasmView = (a) => { for (const m of loaded) if (a.buffer === m.HEAP8.buffer) return m; return null; };
 
 /**
  * A float32 tensor kept in WASM memory (core.tensor). Ops read it and write
@@ -148,7 +161,6 @@ let maxElements = Infinity; // elements one tensor may hold, from the core
  * (take it anew after any call: a growing WASM memory replaces views).
  */
 const made = Symbol('core.tensor'); // only core.tensor makes tensors: a handle is never taken from a caller
-const live = new Map(); // byte address -> WeakRef(NlTensor), to recognise a tensor's data view given as `out`
 
 function handleOf(t) {
   const h = handles.get(t);
@@ -160,7 +172,7 @@ export class NlTensor {
   constructor(core, shape, handle, key) {
     if (key !== made) throw new NormlabError('tensor: make tensors with core.tensor(shape, data)');
     Object.defineProperty(this, '_core', { value: core });
-    handles.set(this, { handle, id: handle.id(), ptr: handle.pointer(), view: null });
+    handles.set(this, { handle, id: handle.id(), ptr: handle.pointer(), view: null, core });
     /** Its shape. */
     this.shape = Object.freeze(shape);
     /** Its number of elements. */
@@ -186,7 +198,7 @@ export class NlTensor {
   free() {
     const h = handleOf(this);
     if (!h.ptr) return;
-    live.delete(h.ptr);
+    this._core._live.delete(h.ptr);
     h.ptr = 0;
     h.view = null;
     tensorRegistry?.unregister(this);
@@ -196,7 +208,7 @@ export class NlTensor {
 
 const tensorRegistry =
   typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry(({ handle, ptr }) => {
+    ? new FinalizationRegistry(({ handle, ptr, live }) => {
         if (live.get(ptr)?.deref() === undefined) live.delete(ptr);
         if (!handle.isDeleted()) handle.delete();
       })
@@ -234,7 +246,7 @@ function floats(op, name, d) {
     // no tensor holds more (the core's own limit, read from it at load): refused before anything is copied
     throw new NormlabError(`${op}: input ${short(name)} has ${n} numbers, more than the limit of ${maxElements} elements`, 'too_large', name);
   }
-  if (d instanceof Float32Array) return d.buffer === wasmModule?.HEAP8.buffer ? d.slice() : d;
+  if (d instanceof Float32Array) return wasmView(d) ? d.slice() : d;
   if (isList(d)) {
     const f = new Float32Array(d.length);
     for (let i = 0; i < d.length; i++) f[i] = num(d[i]);
@@ -263,9 +275,10 @@ function readTarget(method, option, output, t) {
   const resident = handles.get(t);
   if (resident) return { resident, tensor: t };
   if (t instanceof Float32Array) {
-    if (t.buffer === wasmModule?.HEAP8.buffer) {
+    const m = wasmView(t);
+    if (m) {
       // A view of WASM memory is written only when it is exactly a live tensor's data (then as that tensor).
-      const owner = live.get(t.byteOffset)?.deref();
+      const owner = m.normlabLive.get(t.byteOffset)?.deref();
       if (owner && !owner.freed && owner.size === t.length) return { resident: handles.get(owner), tensor: owner, view: true };
       throw new NormlabError(`${method}: ${short(option)} is a view of WASM memory that is not a live tensor's data; pass the tensor itself`);
     }
@@ -412,7 +425,9 @@ export class Core {
   constructor(module) {
     this._m = module;
     this._arena = new ArenaView(module);
-    wasmModule = module;
+    loaded.add(module);
+    // byte address -> WeakRef(NlTensor), to recognise a tensor's data view given as `out`
+    this._live = module.normlabLive = new Map();
     maxElements = module.maxElements();
     this._specs = deepFreeze(JSON.parse(module.registry()));
     /** Names of every operation the core provides. */
@@ -488,6 +503,13 @@ export class Core {
   // Enter the core once with what was read: place, run, copy out, release.
   _call(op, ins, ats, outs) {
     const m = this._m;
+    // A resident tensor lives in one module's memory; its id means nothing to the other.
+    for (const [name, t] of ins) {
+      if (t.resident && t.resident.core !== this) throw this._foreignTensor(op, `input ${short(name)}`, name);
+    }
+    for (const [name, t] of outs) {
+      if (t.resident && t.resident.core !== this) throw this._foreignTensor(op, `the target for output ${short(name)}`, name);
+    }
     // Two array targets sharing memory would silently overwrite each other.
     const arrays = outs.filter(([, t]) => t.array);
     for (let i = 0; i < arrays.length; i++) {
@@ -548,6 +570,11 @@ export class Core {
     } finally {
       this._arena.done(moved);
     }
+  }
+
+  _foreignTensor(op, what, name) {
+    return new NormlabError(`${op}: ${what} is a tensor of the other module (loadCore() and loadTrainer() each ` +
+      'keep their own memory); pass its data instead', 'invalid', name);
   }
 
   /**
@@ -676,8 +703,8 @@ Core.prototype.tensor = function (shape, data) {
   }
   const t = new NlTensor(this, dims.shape.slice(), handle, made);
   const ptr = handles.get(t).ptr;
-  live.set(ptr, new WeakRef(t));
-  tensorRegistry?.register(t, { handle, ptr }, t);
+  this._live.set(ptr, new WeakRef(t));
+  tensorRegistry?.register(t, { handle, ptr, live: this._live }, t);
   if (values) {
     if (values.length !== t.size) {
       t.free();
@@ -688,31 +715,55 @@ Core.prototype.tensor = function (shape, data) {
   return t;
 };
 
-let shared = null;
+const shared = { core: null, train: null };
+const given = { train: null }; // loadCore({ trainerUrl }): where loadTrainer() will look
 
-/**
- * Load the WASM core once and return it; later calls return the same core.
- * @param {{wasmUrl?: string | URL}} [options] where the .wasm file lives, for unusual hosts
- * @returns {Promise<Core>}
- */
-export function loadCore(options = {}) {
-  if (!shared) {
-    const url = options.wasmUrl
-      ? new URL(options.wasmUrl, globalThis.location?.href ?? import.meta.url)
-      : inlineWasm ? null : defaultWasmUrl();
-    shared = new Promise((resolve, reject) => {
+// One module, loaded once; a failed load may be retried.
+function load(kind, options) {
+  if (options == null || typeof options !== 'object') options = {};
+  const base = globalThis.location?.href ?? import.meta.url;
+  if (kind === 'core' && options.trainerUrl) given.train = new URL(options.trainerUrl, base);
+  if (!shared[kind]) {
+    const explicit = options.wasmUrl ? new URL(options.wasmUrl, base) : given[kind];
+    const url = explicit ?? (inlineWasm[kind] ? null : MODULES[kind].url());
+    shared[kind] = new Promise((resolve, reject) => {
       createNormlabCore({
         locateFile: () => (url ? url.href : 'inline.wasm'),
         instantiateWasm(imports, receive) {
-          instantiate(url, !options.wasmUrl, imports).then((r) => receive(r.instance, r.module), reject);
+          instantiate(url, !explicit, imports, kind).then((r) => receive(r.instance, r.module), reject);
           return {};
         },
-        onAbort: (what) => reject(new NormlabError(`normlab: the WASM core aborted (${what})`)),
+        onAbort: (what) => reject(new NormlabError(`normlab: the WASM ${kind === 'core' ? 'core' : 'training module'} aborted (${what})`)),
       }).then((m) => resolve(new Core(m)), reject);
     }).catch((e) => {
-      shared = null; // a failed load may be retried
+      shared[kind] = null;
       throw e;
     });
   }
-  return shared;
+  return shared[kind];
+}
+
+/**
+ * Load the WASM core once and return it; later calls return the same core.
+ * It holds every op but the training ones (loadTrainer).
+ * @param {{wasmUrl?: string | URL, trainerUrl?: string | URL}} [options] where the .wasm file
+ *   lives, for unusual hosts; trainerUrl: where normlab-train.wasm lives, for a later
+ *   loadTrainer() (nothing is fetched for it now)
+ * @returns {Promise<Core>}
+ */
+export function loadCore(options = {}) {
+  return load('core', options);
+}
+
+/**
+ * Load the training module once and return it: a second core, with its own
+ * memory, holding the training ops (train_init, train_step, ...) and the norm
+ * backward passes. It is a separate download (dist/normlab-train.wasm) so
+ * that pages without <nl-depth-training> do not pay for it. Its resident
+ * tensors are its own: pass data, not tensors, between the two.
+ * @param {{wasmUrl?: string | URL}} [options] where normlab-train.wasm lives, for unusual hosts
+ * @returns {Promise<Core>}
+ */
+export function loadTrainer(options = {}) {
+  return load('train', options);
 }

@@ -26,7 +26,6 @@ export type OpName =
   | 'l2_normalize'
   | 'l2_normalize_jacobian'
   | 'layer_norm'
-  | 'layer_norm_backward'
   | 'layer_norm_jacobian'
   | 'linear_map'
   | 'linspace'
@@ -42,7 +41,6 @@ export type OpName =
   | 'reduction_group'
   | 'residual_block'
   | 'rms_norm'
-  | 'rms_norm_backward'
   | 'robust_apply'
   | 'robust_fit'
   | 'row_entropy'
@@ -56,17 +54,30 @@ export type OpName =
   | 'split_perturbation'
   | 'standardize_rows'
   | 'switchable_norm'
-  | 'train_data'
-  | 'train_grad'
-  | 'train_init'
-  | 'train_predict'
-  | 'train_step'
   | 'unit_circle'
   | 'weight_norm'
   | 'weight_standardize'
   | 'whiten'
   | 'z_score_apply'
-  | 'z_score_fit';
+  | 'z_score_fit'
+  | 'layer_norm_backward'
+  | 'rms_norm_backward'
+  | 'train_data'
+  | 'train_grad'
+  | 'train_init'
+  | 'train_predict'
+  | 'train_step';
+
+/** Operations of the training module (loadTrainer); the others are the core's (loadCore). */
+export type TrainingOpName =
+  | 'layer_norm_backward'
+  | 'rms_norm_backward'
+  | 'train_data'
+  | 'train_grad'
+  | 'train_init'
+  | 'train_predict'
+  | 'train_step';
+export type CoreOpName = Exclude<OpName, TrainingOpName>;
 
 /** Operations with a description (core.describe, reduction_group's method). */
 export type DescribedOpName =
@@ -110,7 +121,6 @@ export interface OpOutputs {
   l2_normalize: { y: TensorOutput };
   l2_normalize_jacobian: { J: TensorOutput };
   layer_norm: { y: TensorOutput };
-  layer_norm_backward: { dx: TensorOutput; dweight: TensorOutput; dbias: TensorOutput };
   layer_norm_jacobian: { J: TensorOutput };
   linear_map: { y: TensorOutput };
   linspace: { x: TensorOutput };
@@ -126,7 +136,6 @@ export interface OpOutputs {
   reduction_group: { members: IntOutput };
   residual_block: { y: TensorOutput };
   rms_norm: { y: TensorOutput };
-  rms_norm_backward: { dx: TensorOutput; dweight: TensorOutput };
   robust_apply: { y: TensorOutput };
   robust_fit: { median: TensorOutput; iqr: TensorOutput };
   row_entropy: { entropy: TensorOutput; max: TensorOutput };
@@ -140,17 +149,19 @@ export interface OpOutputs {
   split_perturbation: { along: TensorOutput; across: TensorOutput; dy: TensorOutput };
   standardize_rows: { y: TensorOutput };
   switchable_norm: { y: TensorOutput };
-  train_data: { x: TensorOutput; labels: TensorOutput };
-  train_grad: { loss: TensorOutput; grad: TensorOutput; act_norm: TensorOutput; grad_norm: TensorOutput };
-  train_init: { params: TensorOutput; state: TensorOutput };
-  train_predict: { p: TensorOutput };
-  train_step: { params: TensorOutput; state: TensorOutput; loss: TensorOutput; accuracy: TensorOutput; act_norm: TensorOutput; grad_norm: TensorOutput; status: IntOutput };
   unit_circle: { points: TensorOutput };
   weight_norm: { w: TensorOutput };
   weight_standardize: { y: TensorOutput };
   whiten: { z: TensorOutput; mean: TensorOutput; matrix: TensorOutput };
   z_score_apply: { y: TensorOutput };
   z_score_fit: { mean: TensorOutput; std: TensorOutput };
+  layer_norm_backward: { dx: TensorOutput; dweight: TensorOutput; dbias: TensorOutput };
+  rms_norm_backward: { dx: TensorOutput; dweight: TensorOutput };
+  train_data: { x: TensorOutput; labels: TensorOutput };
+  train_grad: { loss: TensorOutput; grad: TensorOutput; act_norm: TensorOutput; grad_norm: TensorOutput };
+  train_init: { params: TensorOutput; state: TensorOutput };
+  train_predict: { p: TensorOutput };
+  train_step: { params: TensorOutput; state: TensorOutput; loss: TensorOutput; accuracy: TensorOutput; act_norm: TensorOutput; grad_norm: TensorOutput; status: IntOutput };
 }
 
 /** Inputs of every operation by name, as core.run takes them (null or absent: an optional input not given). */
@@ -194,7 +205,6 @@ export interface OpInputs {
   l2_normalize: { x: RunInput };
   l2_normalize_jacobian: { x: RunInput };
   layer_norm: { x: RunInput; gamma?: RunInput | null; beta?: RunInput | null };
-  layer_norm_backward: { x: RunInput; dy: RunInput; weight?: RunInput | null };
   layer_norm_jacobian: { x: RunInput };
   linear_map: { W: RunInput; points: RunInput };
   linspace: NoArgs;
@@ -210,7 +220,6 @@ export interface OpInputs {
   reduction_group: NoArgs;
   residual_block: { x: RunInput; W: RunInput; b?: RunInput | null };
   rms_norm: { x: RunInput; gamma?: RunInput | null };
-  rms_norm_backward: { x: RunInput; dy: RunInput; weight?: RunInput | null };
   robust_apply: { x: RunInput; median: RunInput; iqr: RunInput };
   robust_fit: { x: RunInput };
   row_entropy: { p: RunInput };
@@ -230,17 +239,19 @@ export interface OpInputs {
     mean_logits: RunInput;
     var_logits: RunInput;
   };
-  train_data: NoArgs;
-  train_grad: { params: RunInput; x: RunInput; labels: RunInput };
-  train_init: NoArgs;
-  train_predict: { params: RunInput; points: RunInput };
-  train_step: { params: RunInput; state: RunInput; x: RunInput; labels: RunInput };
   unit_circle: NoArgs;
   weight_norm: { v: RunInput; g: RunInput };
   weight_standardize: { w: RunInput };
   whiten: { x: RunInput };
   z_score_apply: { x: RunInput; mean: RunInput; std: RunInput };
   z_score_fit: { x: RunInput };
+  layer_norm_backward: { x: RunInput; dy: RunInput; weight?: RunInput | null };
+  rms_norm_backward: { x: RunInput; dy: RunInput; weight?: RunInput | null };
+  train_data: NoArgs;
+  train_grad: { params: RunInput; x: RunInput; labels: RunInput };
+  train_init: NoArgs;
+  train_predict: { params: RunInput; points: RunInput };
+  train_step: { params: RunInput; state: RunInput; x: RunInput; labels: RunInput };
 }
 
 /** Attributes of every operation by name, as core.run takes them. */
@@ -348,10 +359,6 @@ export interface OpAttrs {
     /** Default 0.00001. */
     eps?: number;
   };
-  layer_norm_backward: {
-    /** Default 0.00001. */
-    eps?: number;
-  };
   layer_norm_jacobian: {
     /** Default 0.00001. */
     eps?: number;
@@ -439,10 +446,6 @@ export interface OpAttrs {
     /** Default 0.000001. */
     eps?: number;
   };
-  rms_norm_backward: {
-    /** Default 0.000001. */
-    eps?: number;
-  };
   robust_apply: NoArgs;
   robust_fit: {
     /** Default 25. */
@@ -499,6 +502,29 @@ export interface OpAttrs {
   };
   switchable_norm: {
     /** Default 0.00001. */
+    eps?: number;
+  };
+  unit_circle: {
+    /** An integer, default 64. */
+    count?: number;
+  };
+  weight_norm: NoArgs;
+  weight_standardize: {
+    /** Default 0.00001. */
+    eps?: number;
+  };
+  whiten: {
+    /** Default 0.00001. */
+    eps?: number;
+  };
+  z_score_apply: NoArgs;
+  z_score_fit: NoArgs;
+  layer_norm_backward: {
+    /** Default 0.00001. */
+    eps?: number;
+  };
+  rms_norm_backward: {
+    /** Default 0.000001. */
     eps?: number;
   };
   train_data: {
@@ -585,21 +611,6 @@ export interface OpAttrs {
     /** Default 0. */
     warmup?: number;
   };
-  unit_circle: {
-    /** An integer, default 64. */
-    count?: number;
-  };
-  weight_norm: NoArgs;
-  weight_standardize: {
-    /** Default 0.00001. */
-    eps?: number;
-  };
-  whiten: {
-    /** Default 0.00001. */
-    eps?: number;
-  };
-  z_score_apply: NoArgs;
-  z_score_fit: NoArgs;
 }
 
 /** Options of core.adaLayerNorm. */
@@ -884,26 +895,6 @@ export interface LayerNormOptions {
   out?: OutTarget | null;
 }
 
-/** Options of core.layerNormBackward. */
-export interface LayerNormBackwardOptions<
-  TDx extends OutTarget = OutTarget,
-  TDweight extends OutTarget = OutTarget,
-  TDbias extends OutTarget = OutTarget,
-> {
-  /** Shape of x when it is given as a flat array. */
-  shape?: readonly number[];
-  dy: XInput;
-  weight?: XInput | null;
-  /** Default 0.00001. */
-  eps?: number;
-  /** Where dx goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  out?: TDx | null;
-  /** Where dweight goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outDweight?: TDweight | null;
-  /** Where dbias goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outDbias?: TDbias | null;
-}
-
 /** Options of core.layerNormJacobian. */
 export interface LayerNormJacobianOptions {
   /** Shape of x when it is given as a flat array. */
@@ -1110,20 +1101,6 @@ export interface RmsNormOptions {
   out?: OutTarget | null;
 }
 
-/** Options of core.rmsNormBackward. */
-export interface RmsNormBackwardOptions<TDx extends OutTarget = OutTarget, TDweight extends OutTarget = OutTarget> {
-  /** Shape of x when it is given as a flat array. */
-  shape?: readonly number[];
-  dy: XInput;
-  weight?: XInput | null;
-  /** Default 0.000001. */
-  eps?: number;
-  /** Where dx goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  out?: TDx | null;
-  /** Where dweight goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outDweight?: TDweight | null;
-}
-
 /** Options of core.robustApply. */
 export interface RobustApplyOptions {
   /** Shape of x when it is given as a flat array. */
@@ -1303,6 +1280,105 @@ export interface SwitchableNormOptions {
   out?: OutTarget | null;
 }
 
+/** Options of core.unitCircle. */
+export interface UnitCircleOptions {
+  /** An integer, default 64. */
+  count?: number;
+  /** Where points goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: OutTarget | null;
+}
+
+/** Options of core.weightNorm. */
+export interface WeightNormOptions {
+  /** Shape of v when it is given as a flat array. */
+  shape?: readonly number[];
+  g: XInput;
+  /** Where w goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: OutTarget | null;
+}
+
+/** Options of core.weightStandardize. */
+export interface WeightStandardizeOptions {
+  /** Shape of w when it is given as a flat array. */
+  shape?: readonly number[];
+  /** Default 0.00001. */
+  eps?: number;
+  /** Where y goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: OutTarget | null;
+}
+
+/** Options of core.whiten. */
+export interface WhitenOptions<
+  TZ extends OutTarget = OutTarget,
+  TMean extends OutTarget = OutTarget,
+  TMatrix extends OutTarget = OutTarget,
+> {
+  /** Shape of x when it is given as a flat array. */
+  shape?: readonly number[];
+  /** Default 0.00001. */
+  eps?: number;
+  /** Where z goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TZ | null;
+  /** Where mean goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outMean?: TMean | null;
+  /** Where matrix goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outMatrix?: TMatrix | null;
+}
+
+/** Options of core.zScoreApply. */
+export interface ZScoreApplyOptions {
+  /** Shape of x when it is given as a flat array. */
+  shape?: readonly number[];
+  mean: XInput;
+  std: XInput;
+  /** Where y goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: OutTarget | null;
+}
+
+/** Options of core.zScoreFit. */
+export interface ZScoreFitOptions<TMean extends OutTarget = OutTarget, TStd extends OutTarget = OutTarget> {
+  /** Shape of x when it is given as a flat array. */
+  shape?: readonly number[];
+  /** Where mean goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TMean | null;
+  /** Where std goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outStd?: TStd | null;
+}
+
+/** Options of core.layerNormBackward. */
+export interface LayerNormBackwardOptions<
+  TDx extends OutTarget = OutTarget,
+  TDweight extends OutTarget = OutTarget,
+  TDbias extends OutTarget = OutTarget,
+> {
+  /** Shape of x when it is given as a flat array. */
+  shape?: readonly number[];
+  dy: XInput;
+  weight?: XInput | null;
+  /** Default 0.00001. */
+  eps?: number;
+  /** Where dx goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TDx | null;
+  /** Where dweight goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outDweight?: TDweight | null;
+  /** Where dbias goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outDbias?: TDbias | null;
+}
+
+/** Options of core.rmsNormBackward. */
+export interface RmsNormBackwardOptions<TDx extends OutTarget = OutTarget, TDweight extends OutTarget = OutTarget> {
+  /** Shape of x when it is given as a flat array. */
+  shape?: readonly number[];
+  dy: XInput;
+  weight?: XInput | null;
+  /** Default 0.000001. */
+  eps?: number;
+  /** Where dx goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TDx | null;
+  /** Where dweight goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outDweight?: TDweight | null;
+}
+
 /** Options of core.trainData. */
 export interface TrainDataOptions<TX extends OutTarget = OutTarget, TLabels extends OutTarget = OutTarget> {
   /** An integer, default 256. */
@@ -1451,72 +1527,7 @@ export interface TrainStepOptions<
   outGradNorm?: TGradNorm | null;
 }
 
-/** Options of core.unitCircle. */
-export interface UnitCircleOptions {
-  /** An integer, default 64. */
-  count?: number;
-  /** Where points goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  out?: OutTarget | null;
-}
-
-/** Options of core.weightNorm. */
-export interface WeightNormOptions {
-  /** Shape of v when it is given as a flat array. */
-  shape?: readonly number[];
-  g: XInput;
-  /** Where w goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  out?: OutTarget | null;
-}
-
-/** Options of core.weightStandardize. */
-export interface WeightStandardizeOptions {
-  /** Shape of w when it is given as a flat array. */
-  shape?: readonly number[];
-  /** Default 0.00001. */
-  eps?: number;
-  /** Where y goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  out?: OutTarget | null;
-}
-
-/** Options of core.whiten. */
-export interface WhitenOptions<
-  TZ extends OutTarget = OutTarget,
-  TMean extends OutTarget = OutTarget,
-  TMatrix extends OutTarget = OutTarget,
-> {
-  /** Shape of x when it is given as a flat array. */
-  shape?: readonly number[];
-  /** Default 0.00001. */
-  eps?: number;
-  /** Where z goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  out?: TZ | null;
-  /** Where mean goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outMean?: TMean | null;
-  /** Where matrix goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outMatrix?: TMatrix | null;
-}
-
-/** Options of core.zScoreApply. */
-export interface ZScoreApplyOptions {
-  /** Shape of x when it is given as a flat array. */
-  shape?: readonly number[];
-  mean: XInput;
-  std: XInput;
-  /** Where y goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  out?: OutTarget | null;
-}
-
-/** Options of core.zScoreFit. */
-export interface ZScoreFitOptions<TMean extends OutTarget = OutTarget, TStd extends OutTarget = OutTarget> {
-  /** Shape of x when it is given as a flat array. */
-  shape?: readonly number[];
-  /** Where mean goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  out?: TMean | null;
-  /** Where std goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outStd?: TStd | null;
-}
-
-/** One function per operation: the first input positional, the rest options (camelCase names). */
+/** One function per operation of the core: the first input positional, the rest options (camelCase names). */
 export interface NamedFunctions {
   /** Runs ada_layer_norm; returns y. */
   adaLayerNorm(x: XInput, options: AdaLayerNormOptions & { out: NlTensor }): NlTensor;
@@ -1628,15 +1639,6 @@ export interface NamedFunctions {
   layerNorm(x: XInput, options: LayerNormOptions & { out: NlTensor }): NlTensor;
   layerNorm(x: XInput, options?: LayerNormOptions & { out?: Float32Array | null }): Float32Array;
   layerNorm(x: XInput, options?: LayerNormOptions): Float32Array | NlTensor;
-  /** Runs layer_norm_backward; returns { dx, dweight, dbias }. */
-  layerNormBackward<
-    TDx extends OutTarget = Float32Array,
-    TDweight extends OutTarget = Float32Array,
-    TDbias extends OutTarget = Float32Array,
-  >(
-    x: XInput,
-    options: LayerNormBackwardOptions<TDx, TDweight, TDbias>,
-  ): { dx: TDx; dweight: TDweight; dbias: TDbias };
   /** Runs layer_norm_jacobian; returns J. */
   layerNormJacobian(x: XInput, options: LayerNormJacobianOptions & { out: NlTensor }): NlTensor;
   layerNormJacobian(x: XInput, options?: LayerNormJacobianOptions & { out?: Float32Array | null }): Float32Array;
@@ -1708,11 +1710,6 @@ export interface NamedFunctions {
   rmsNorm(x: XInput, options: RmsNormOptions & { out: NlTensor }): NlTensor;
   rmsNorm(x: XInput, options?: RmsNormOptions & { out?: Float32Array | null }): Float32Array;
   rmsNorm(x: XInput, options?: RmsNormOptions): Float32Array | NlTensor;
-  /** Runs rms_norm_backward; returns { dx, dweight }. */
-  rmsNormBackward<TDx extends OutTarget = Float32Array, TDweight extends OutTarget = Float32Array>(
-    x: XInput,
-    options: RmsNormBackwardOptions<TDx, TDweight>,
-  ): { dx: TDx; dweight: TDweight };
   /** Runs robust_apply; returns y. */
   robustApply(x: XInput, options: RobustApplyOptions & { out: NlTensor }): NlTensor;
   robustApply(x: XInput, options: RobustApplyOptions & { out?: Float32Array | null }): Float32Array;
@@ -1783,6 +1780,54 @@ export interface NamedFunctions {
   switchableNorm(x: XInput, options: SwitchableNormOptions & { out: NlTensor }): NlTensor;
   switchableNorm(x: XInput, options: SwitchableNormOptions & { out?: Float32Array | null }): Float32Array;
   switchableNorm(x: XInput, options: SwitchableNormOptions): Float32Array | NlTensor;
+  /** Runs unit_circle; returns points. */
+  unitCircle(options: UnitCircleOptions & { out: NlTensor }): NlTensor;
+  unitCircle(options?: UnitCircleOptions & { out?: Float32Array | null }): Float32Array;
+  unitCircle(options?: UnitCircleOptions): Float32Array | NlTensor;
+  /** Runs weight_norm; returns w. */
+  weightNorm(v: XInput, options: WeightNormOptions & { out: NlTensor }): NlTensor;
+  weightNorm(v: XInput, options: WeightNormOptions & { out?: Float32Array | null }): Float32Array;
+  weightNorm(v: XInput, options: WeightNormOptions): Float32Array | NlTensor;
+  /** Runs weight_standardize; returns y. */
+  weightStandardize(w: XInput, options: WeightStandardizeOptions & { out: NlTensor }): NlTensor;
+  weightStandardize(w: XInput, options?: WeightStandardizeOptions & { out?: Float32Array | null }): Float32Array;
+  weightStandardize(w: XInput, options?: WeightStandardizeOptions): Float32Array | NlTensor;
+  /** Runs whiten; returns { z, mean, matrix }. */
+  whiten<
+    TZ extends OutTarget = Float32Array,
+    TMean extends OutTarget = Float32Array,
+    TMatrix extends OutTarget = Float32Array,
+  >(
+    x: XInput,
+    options?: WhitenOptions<TZ, TMean, TMatrix>,
+  ): { z: TZ; mean: TMean; matrix: TMatrix };
+  /** Runs z_score_apply; returns y. */
+  zScoreApply(x: XInput, options: ZScoreApplyOptions & { out: NlTensor }): NlTensor;
+  zScoreApply(x: XInput, options: ZScoreApplyOptions & { out?: Float32Array | null }): Float32Array;
+  zScoreApply(x: XInput, options: ZScoreApplyOptions): Float32Array | NlTensor;
+  /** Runs z_score_fit; returns { mean, std }. */
+  zScoreFit<TMean extends OutTarget = Float32Array, TStd extends OutTarget = Float32Array>(
+    x: XInput,
+    options?: ZScoreFitOptions<TMean, TStd>,
+  ): { mean: TMean; std: TStd };
+}
+
+/** One function per operation of the training module (loadTrainer), spelled as the core's. */
+export interface TrainingFunctions {
+  /** Runs layer_norm_backward; returns { dx, dweight, dbias }. */
+  layerNormBackward<
+    TDx extends OutTarget = Float32Array,
+    TDweight extends OutTarget = Float32Array,
+    TDbias extends OutTarget = Float32Array,
+  >(
+    x: XInput,
+    options: LayerNormBackwardOptions<TDx, TDweight, TDbias>,
+  ): { dx: TDx; dweight: TDweight; dbias: TDbias };
+  /** Runs rms_norm_backward; returns { dx, dweight }. */
+  rmsNormBackward<TDx extends OutTarget = Float32Array, TDweight extends OutTarget = Float32Array>(
+    x: XInput,
+    options: RmsNormBackwardOptions<TDx, TDweight>,
+  ): { dx: TDx; dweight: TDweight };
   /** Runs train_data; returns { x, labels }. */
   trainData<TX extends OutTarget = Float32Array, TLabels extends OutTarget = Float32Array>(
     options?: TrainDataOptions<TX, TLabels>,
@@ -1817,34 +1862,4 @@ export interface NamedFunctions {
     params: XInput,
     options: TrainStepOptions<TParams, TState, TLoss, TAccuracy, TActNorm, TGradNorm>,
   ): { params: TParams; state: TState; loss: TLoss; accuracy: TAccuracy; actNorm: TActNorm; gradNorm: TGradNorm; status: number[] };
-  /** Runs unit_circle; returns points. */
-  unitCircle(options: UnitCircleOptions & { out: NlTensor }): NlTensor;
-  unitCircle(options?: UnitCircleOptions & { out?: Float32Array | null }): Float32Array;
-  unitCircle(options?: UnitCircleOptions): Float32Array | NlTensor;
-  /** Runs weight_norm; returns w. */
-  weightNorm(v: XInput, options: WeightNormOptions & { out: NlTensor }): NlTensor;
-  weightNorm(v: XInput, options: WeightNormOptions & { out?: Float32Array | null }): Float32Array;
-  weightNorm(v: XInput, options: WeightNormOptions): Float32Array | NlTensor;
-  /** Runs weight_standardize; returns y. */
-  weightStandardize(w: XInput, options: WeightStandardizeOptions & { out: NlTensor }): NlTensor;
-  weightStandardize(w: XInput, options?: WeightStandardizeOptions & { out?: Float32Array | null }): Float32Array;
-  weightStandardize(w: XInput, options?: WeightStandardizeOptions): Float32Array | NlTensor;
-  /** Runs whiten; returns { z, mean, matrix }. */
-  whiten<
-    TZ extends OutTarget = Float32Array,
-    TMean extends OutTarget = Float32Array,
-    TMatrix extends OutTarget = Float32Array,
-  >(
-    x: XInput,
-    options?: WhitenOptions<TZ, TMean, TMatrix>,
-  ): { z: TZ; mean: TMean; matrix: TMatrix };
-  /** Runs z_score_apply; returns y. */
-  zScoreApply(x: XInput, options: ZScoreApplyOptions & { out: NlTensor }): NlTensor;
-  zScoreApply(x: XInput, options: ZScoreApplyOptions & { out?: Float32Array | null }): Float32Array;
-  zScoreApply(x: XInput, options: ZScoreApplyOptions): Float32Array | NlTensor;
-  /** Runs z_score_fit; returns { mean, std }. */
-  zScoreFit<TMean extends OutTarget = Float32Array, TStd extends OutTarget = Float32Array>(
-    x: XInput,
-    options?: ZScoreFitOptions<TMean, TStd>,
-  ): { mean: TMean; std: TStd };
 }

@@ -233,4 +233,9 @@ void register_shape_ops(Registry& r);
 void register_figure_ops(Registry& r);
 void register_training_ops(Registry& r);
 
+/// The ops one build holds, defined by exactly one file of cpp/sets/: all.cpp
+/// (native library, tests, fuzzing), core.cpp (the WASM core every figure
+/// loads) or training.cpp (the training module, loaded only by loadTrainer()).
+void register_op_set(Registry& r);
+
 }  // namespace normlab
