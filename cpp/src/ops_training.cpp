@@ -451,6 +451,7 @@ void train_step(Call& c) {
       for (double& g : G) g *= clip / (total + 1e-6);
     const double t = S[2 * n] + 1;
     const double rate = lr * (warmup > 0 ? std::min(1.0, t / warmup) : 1.0);
+    const double c1 = 1 - std::pow(b1, t), c2 = 1 - std::pow(b2, t);  // Adam's bias corrections
     bool ok = true;
     for (std::size_t i = 0; i < n; ++i) {
       double& m1 = S[i];
@@ -459,7 +460,7 @@ void train_step(Call& c) {
         double& m2 = S[n + i];
         m1 = b1 * m1 + (1 - b1) * G[i];
         m2 = b2 * m2 + (1 - b2) * G[i] * G[i];
-        step = rate * (m1 / (1 - std::pow(b1, t))) / (std::sqrt(m2 / (1 - std::pow(b2, t))) + 1e-8);
+        step = rate * (m1 / c1) / (std::sqrt(m2 / c2) + 1e-8);
       } else {
         m1 = mom * m1 + G[i];
         step = rate * m1;
