@@ -10,6 +10,8 @@ import { launch } from '../scripts/browser.mjs';
 import { startServer } from '../scripts/serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// --only=nl-dk-scaling,nl-qk-norm: the input-to-DOM rows of those figures alone (no cold loads, nothing written)
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const { server, url } = await startServer({ port: 0 });
 const browser = await launch();
 const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -63,7 +65,7 @@ async function coldLoad(slow) {
 }
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const loads = {};
-for (const slow of [false, true]) {
+for (const slow of only ? [] : [false, true]) {
   const runs = [];
   for (let i = 0; i < 9; i++) {
     runs.push(await coldLoad(slow));
@@ -74,12 +76,13 @@ for (const slow of [false, true]) {
     maxShift: Math.max(...runs.map((r) => r.cls)), formulas: runs[0].math, samples: runs.length,
   };
 }
-const firstDrawn = { tag: loads.desktop.tag, ms: loads.desktop.firstDrawn, samples: 9 };
+const firstDrawn = only ? null : { tag: loads.desktop.tag, ms: loads.desktop.firstDrawn, samples: 9 };
 
 // Every control of every figure: sliders by input events, number boxes and
 // selects by change events, the cube's rotation by arrow keys; each 500 times.
 const rows = [];
 for (const fig of await page.locator('figure.figure > :first-child').all()) {
+  if (only && !only.includes(await fig.evaluate((el) => el.localName))) continue;
   await fig.scrollIntoViewIfNeeded();
   const t0 = Date.now();
   process.stderr.write(`input→DOM: ${await fig.evaluate((el) => el.localName)} … `);
@@ -163,6 +166,7 @@ const ours = Object.values(bytes).reduce(([r, g], [a, b]) => [r + a, g + b], [0,
 console.log('\n| what a page loads | raw | gzip |\n|---|---|---|');
 console.log(`| normlab, all figures | ${ours[0]} | ${ours[1]} |`);
 for (const [k, [raw, gz]] of Object.entries(peers)) console.log(`| ${k} | ${raw} | ${gz} |`);
+if (only) process.exit(0);
 const out = root + 'bench/results.json';
 const prev = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
 writeFileSync(out, JSON.stringify({ ...prev, figures: { firstDrawn, loads, latency: rows, bytes, peer_bytes: peers } }, null, 2));

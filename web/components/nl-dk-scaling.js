@@ -19,10 +19,11 @@
 //   --nl-muted dashes for the √d_k and uniform-weight references.
 // Parts: figure, controls, slider, number, select, button, view, description, error.
 // Numbers from the core: score_spread (std and draws), random_normal (q, k),
-// scaled_dot_product_attention (scale 1 and 1/√d_k) and qk_norm_attention
-// (softmax weights), min_max_fit (each query's largest weight), z_score_fit
-// (their mean), linear_map (times g), clip_grad_norm (√d_k as ‖1‖), softmax
-// (the uniform weight), axis_ticks.
+// scaled_dot_product_attention (scale 1 and 1/√d_k: softmax weights),
+// l2_normalize and linear_map (QK-Norm's cosines of queries and keys), film
+// (g times them), softmax (QK-Norm's weights, the uniform weight), min_max_fit
+// and row_entropy (each query's largest weight), z_score_fit (their mean),
+// linear_map (times g), clip_grad_norm (√d_k as ‖1‖), axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { line, scale, svg, xAxis, yAxis } from './plot.js';
@@ -97,7 +98,13 @@ export class NlDkScaling extends NlFigure {
         raw: this._peak('scaled_dot_product_attention', c, { scale: 1 }),
         scaled: this._peak('scaled_dot_product_attention', c, {}),
       };
-      c.qk = new Map();
+      // QK-Norm's scores are g times these cosines (every query with every key), so a new g
+      // needs no new product of q and k
+      const unit = (x) => this._core.run('l2_normalize', { x }).y;
+      c.cos = this._core.run('linear_map', { W: unit(c.k), points: unit(c.q) }).y.data; // [QUERIES, KEYS]
+      c.qk = new Map(); // g -> QK-Norm's mean largest weight
+      delete c.q; // the draws are not needed again (a width of 256 holds 200 KB of them)
+      delete c.k;
       if (this._cache.size > 400) this._cache.clear();
       this._cache.set(key, c);
     }
@@ -116,9 +123,28 @@ export class NlDkScaling extends NlFigure {
     return this._core.run('z_score_fit', { x: { shape: [QUERIES, 1], data: max } }).mean.data[0];
   }
 
-  _qkPeak(c, g) {
-    if (!c.qk.has(g)) c.qk.set(g, this._peak('qk_norm_attention', c, { g }));
-    return c.qk.get(g);
+  // QK-Norm's mean largest weight at every width for one g. Each cell keeps its peaks per g; the
+  // cells that lack g are done in one pass: the rows of softmax(g · cos) of those cells stacked,
+  // their largest weights (row_entropy's max) and the mean over the queries per cell (z_score_fit
+  // over columns; the stacking and its transpose move numbers, no arithmetic).
+  _qkPeaks(cells, g) {
+    const todo = cells.filter((c) => !c.qk.has(g));
+    if (todo.length) {
+      const n = todo.length, rows = n * QUERIES, shape = [rows, KEYS];
+      const cos = new Float32Array(rows * KEYS);
+      todo.forEach((c, i) => cos.set(c.cos, i * QUERIES * KEYS));
+      const scores = this._core.run('film', { x: { shape, data: cos }, gamma: { shape, data: new Float32Array(rows * KEYS).fill(g) }, beta: { shape, data: new Float32Array(rows * KEYS) } }).y;
+      const w = this._core.run('softmax', { x: scores }).y;
+      const max = this._core.run('row_entropy', { p: w }).max.data; // [n * QUERIES]: each query's largest weight
+      const t = new Float32Array(rows);
+      for (let i = 0; i < n; i++) for (let q = 0; q < QUERIES; q++) t[q * n + i] = max[i * QUERIES + q];
+      const peaks = this._core.run('z_score_fit', { x: { shape: [QUERIES, n], data: t } }).mean.data;
+      todo.forEach((c, i) => {
+        if (c.qk.size > 400) c.qk.clear();
+        c.qk.set(g, peaks[i]);
+      });
+    }
+    return cells.map((c) => c.qk.get(g));
   }
 
   _byG(g, values) {
@@ -135,7 +161,7 @@ export class NlDkScaling extends NlFigure {
       qk_norm: this._byG(g, cells.map((c) => c.std.qk_norm)),
       sqrt: cells.map((c) => c.sqrt),
     };
-    const peak = { raw: cells.map((c) => c.peak.raw), scaled: cells.map((c) => c.peak.scaled), qk_norm: cells.map((c) => this._qkPeak(c, g)) };
+    const peak = { raw: cells.map((c) => c.peak.raw), scaled: cells.map((c) => c.peak.scaled), qk_norm: this._qkPeaks(cells, g) };
     const at = dks.indexOf(dk);
     const here = cells[at];
     const scores = mode === 'qk_norm' ? this._byG(g, here.scores.qk_norm) : Array.from(here.scores[mode]);

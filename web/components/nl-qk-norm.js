@@ -16,9 +16,10 @@
 // Colours: --nl-input attention without QK-Norm, --nl-l2 with QK-Norm (an L2
 //   normalization of q and k), --nl-reference the uniform attention.
 // Parts: figure, controls, slider, number, button, view, description, error.
-// Numbers from the core: random_normal, linspace, film (α·q, α·k),
-// scaled_dot_product_attention, qk_norm_attention, row_entropy, z_score_fit
-// (means over the queries), softmax (the uniform row), axis_ticks.
+// Numbers from the core: random_normal, linspace, film (α·q, α·k, all 32 α
+// of the grid in one batch), scaled_dot_product_attention, qk_norm_attention,
+// row_entropy, z_score_fit (means over the queries), softmax (the uniform
+// row), axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { scale, xAxis, yAxis } from './plot.js';
@@ -56,38 +57,68 @@ export class NlQkNorm extends NlFigure {
     view.append(box);
   }
 
-  /** Entropy and largest weight of attention rows, each averaged over the queries. */
-  _stats(weights) {
-    const r = this._core.run('row_entropy', { p: weights });
-    const mean = (t) => this._core.run('z_score_fit', { x: { shape: [Q, 1], data: t.data } }).mean.data[0];
-    return { entropy: mean(r.entropy), largest: mean(r.max), row: { entropy: r.entropy.data[0], largest: r.max.data[0] } };
-  }
-
-  _attend(q, k, alpha, g) {
-    const times = (x, n) => this._core.run('film', { x, gamma: { shape: [n, D], data: new Float32Array(n * D).fill(alpha) }, beta: { shape: [n, D], data: new Float32Array(n * D) } }).y;
-    const v = { shape: [K, 1], data: new Float32Array(K) };
-    const qa = times(q, Q), ka = times(k, K);
-    const plain = this._core.run('scaled_dot_product_attention', { q: qa, k: ka, v }).weights;
-    const qk = this._core.run('qk_norm_attention', { q: qa, k: ka, v }, { g }).weights;
-    return { plain, qk };
+  /**
+   * Attention at every factor of `alphas` at once: queries [A, Q, D] and keys [A, K, D], block a
+   * scaled by alphas[a] (film), both ways, one core call per step. Per α and way: the mean over
+   * the queries of each row's entropy and largest weight, and the first query's row.
+   */
+  _sweep(q, k, alphas, g) {
+    const A = alphas.length;
+    const scaled = (x, n) => {
+      const size = n * D, data = new Float32Array(A * size), gamma = new Float32Array(A * size);
+      for (let a = 0; a < A; a++) {
+        data.set(x.data, a * size); // the same draws in every block (copies, no arithmetic)
+        gamma.fill(alphas[a], a * size, (a + 1) * size);
+      }
+      const shape = [A, size];
+      const y = this._core.run('film', { x: { shape, data }, gamma: { shape, data: gamma }, beta: { shape, data: new Float32Array(A * size) } }).y;
+      return { shape: [A, n, D], data: y.data };
+    };
+    const qa = scaled(q, Q), ka = scaled(k, K), v = { shape: [A, K, 1], data: new Float32Array(A * K) };
+    // rows [A, Q] as columns [Q, A] (a transpose: no arithmetic), so z_score_fit's column means are the means per α
+    const means = (rows) => {
+      const t = new Float32Array(A * Q);
+      for (let a = 0; a < A; a++) for (let i = 0; i < Q; i++) t[i * A + a] = rows[a * Q + i];
+      return Array.from(this._core.run('z_score_fit', { x: { shape: [Q, A], data: t } }).mean.data);
+    };
+    const out = {};
+    for (const [kind, op, attrs] of [['plain', 'scaled_dot_product_attention', {}], ['qk', 'qk_norm_attention', { g }]]) {
+      const w = this._core.run(op, { q: qa, k: ka, v }, attrs).weights.data; // [A, Q, K]
+      const r = this._core.run('row_entropy', { p: { shape: [A * Q, K], data: w } });
+      out[kind] = {
+        entropy: means(r.entropy.data), largest: means(r.max.data),
+        row: (a) => ({ entropy: r.entropy.data[a * Q], largest: r.max.data[a * Q], weights: Array.from(w.slice(a * Q * K, a * Q * K + K)) }),
+      };
+    }
+    return out;
   }
 
   compute(core, { alpha, g, seed }) {
-    const q = core.run('random_normal', {}, { shape: [Q, D], seed: seed + 31 }).x;
-    const k = core.run('random_normal', {}, { shape: [K, D], seed: seed + 977 }).x;
-    const alphas = this.op('linspace', {}, { start: 0.25, stop: 8, count: 32 });
-    const entropy = { plain: [], qk: [] }, largest = { plain: [], qk: [] };
-    for (const a of alphas) {
-      const w = this._attend(q, k, a, g);
-      for (const kind of ['plain', 'qk']) {
-        const st = this._stats(w[kind]);
-        entropy[kind].push(st.entropy);
-        largest[kind].push(st.largest);
-      }
+    // The curves over α depend on g and the draws only: kept per (g, seed), so that moving α asks nothing new.
+    const key = `${g}:${seed}`;
+    this._curves ??= new Map();
+    let c = this._curves.get(key);
+    if (!c) {
+      const q = core.run('random_normal', {}, { shape: [Q, D], seed: seed + 31 }).x;
+      const k = core.run('random_normal', {}, { shape: [K, D], seed: seed + 977 }).x;
+      const alphas = this.op('linspace', {}, { start: 0.25, stop: 8, count: 32 });
+      c = { q, k, alphas, sweep: this._sweep(q, k, alphas, g) };
+      if (this._curves.size > 200) this._curves.clear();
+      this._curves.set(key, c);
     }
-    const w = this._attend(q, k, alpha, g);
+    const { alphas, sweep } = c;
+    const entropy = { plain: sweep.plain.entropy, qk: sweep.qk.entropy }, largest = { plain: sweep.plain.largest, qk: sweep.qk.largest };
+    // α on the grid (every slider position) reads its row of the sweep; any other α gets a sweep of its own
+    const i = alphas.indexOf(alpha);
+    const one = i >= 0 ? null : this._sweep(c.q, c.k, [alpha], g);
     const here = {};
-    for (const kind of ['plain', 'qk']) here[kind] = { ...this._stats(w[kind]), weights: Array.from(w[kind].data.slice(0, K)) };
+    for (const kind of ['plain', 'qk']) {
+      const row = one ? one[kind].row(0) : sweep[kind].row(i);
+      here[kind] = {
+        entropy: one ? one[kind].entropy[0] : entropy[kind][i], largest: one ? one[kind].largest[0] : largest[kind][i],
+        row: { entropy: row.entropy, largest: row.largest }, weights: row.weights,
+      };
+    }
     // the uniform row (softmax of equal logits): the most spread attention can be
     const uniform = core.run('softmax', { x: { shape: [1, K], data: new Float32Array(K) } }).y.data;
     const maxEntropy = core.run('row_entropy', { p: { shape: [1, K], data: uniform } }).entropy.data[0];
