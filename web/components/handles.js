@@ -48,6 +48,44 @@ export function fmtFixed(fig, v, digits, min = 0) {
 const snap = (v, step) => Number((Math.round(v / step) * step).toFixed(6));
 
 /**
+ * Pointer dragging of `node` (mouse, touch, pen), the one implementation every
+ * draggable thing uses. At a press, `begin(event)` returns the drag's move
+ * function (called with each pointermove of that pointer), or null to leave the
+ * press alone. While dragging, the node has focus, the pointer is captured and
+ * the node has the class `dragging`; `done(event, cancelled)` runs at release
+ * (cancelled false) or at pointercancel (true).
+ */
+export function onDrag(node, begin, done) {
+  let drag = null;
+  node.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    const move = begin(e);
+    if (!move) return;
+    e.preventDefault();
+    node.focus({ preventScroll: true });
+    try {
+      node.setPointerCapture(e.pointerId);
+    } catch {
+      // a synthetic event has no active pointer to capture; moves over the node still arrive
+    }
+    drag = { id: e.pointerId, move };
+    node.classList.add('dragging');
+  });
+  node.addEventListener('pointermove', (e) => {
+    if (drag && e.pointerId === drag.id) drag.move(e);
+  });
+  const end = (e, cancelled) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    drag = null;
+    if (node.hasPointerCapture?.(e.pointerId)) node.releasePointerCapture(e.pointerId);
+    node.classList.remove('dragging');
+    done?.(e, cancelled);
+  };
+  node.addEventListener('pointerup', (e) => end(e, false));
+  node.addEventListener('pointercancel', (e) => end(e, true));
+}
+
+/**
  * A focusable point that the reader drags (mouse, touch, pen) or moves with
  * the arrow keys. It lives in its <svg> across redraws (so focus and pointer
  * capture survive); the figure calls place() after each draw with the pixel
@@ -65,39 +103,27 @@ export class DragHandle {
     this.frame = null;
     this.node = el('g', { class: `handle ${cls}`, tabindex: 0, role: 'application' });
     this.node.append(el('circle', { class: 'hit', r: 17 }), el('circle', { class: 'ring', r: 10 }), el('circle', { class: 'dot', r: 6.5 }));
-    let drag = null;
-    this.node.addEventListener('pointerdown', (e) => {
-      if (!this.frame || (e.pointerType === 'mouse' && e.button !== 0)) return;
-      e.preventDefault();
-      this.node.focus({ preventScroll: true });
+    onDrag(this.node, (e) => {
+      if (!this.frame) return null;
       const [px, py] = this._userPoint(e);
-      drag = { id: e.pointerId, dx: this.px - px, dy: this.py - py };
-      this.node.setPointerCapture?.(e.pointerId);
-      this.node.classList.add('dragging');
+      const dx = this.px - px, dy = this.py - py; // where on the dot it was taken
       fig._dragging = this;
-    });
-    this.node.addEventListener('pointermove', (e) => {
-      if (!drag || e.pointerId !== drag.id || !this.frame) return;
-      const [px, py] = this._userPoint(e);
-      const [lx, hx] = this.frame.bounds[0], [ly, hy] = this.frame.bounds[1];
-      const [a, b] = this.frame.toValue(px + drag.dx, py + drag.dy);
-      const cur = this.get();
-      const v = [
-        this.axes === 'y' ? cur[0] : Math.min(hx, Math.max(lx, snap(a, this.step))),
-        this.axes === 'x' ? cur[1] : Math.min(hy, Math.max(ly, snap(b, this.step))),
-      ];
-      if (v[0] !== cur[0] || v[1] !== cur[1]) this.set(v);
-    });
-    const end = (e) => {
-      if (!drag || e.pointerId !== drag.id) return;
-      drag = null;
-      this.node.releasePointerCapture?.(e.pointerId);
-      this.node.classList.remove('dragging');
+      return (ev) => {
+        if (!this.frame) return;
+        const [qx, qy] = this._userPoint(ev);
+        const [lx, hx] = this.frame.bounds[0], [ly, hy] = this.frame.bounds[1];
+        const [a, b] = this.frame.toValue(qx + dx, qy + dy);
+        const cur = this.get();
+        const v = [
+          this.axes === 'y' ? cur[0] : Math.min(hx, Math.max(lx, snap(a, this.step))),
+          this.axes === 'x' ? cur[1] : Math.min(hy, Math.max(ly, snap(b, this.step))),
+        ];
+        if (v[0] !== cur[0] || v[1] !== cur[1]) this.set(v);
+      };
+    }, () => {
       fig._dragging = null;
       fig.render(); // refit the frame that was held still during the drag
-    };
-    this.node.addEventListener('pointerup', end);
-    this.node.addEventListener('pointercancel', end);
+    });
     this.node.addEventListener('keydown', (e) => {
       const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowDown: [0, -1], ArrowUp: [0, 1] };
       const m = moves[e.key];

@@ -45,6 +45,7 @@
 //   orthographic projection).
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
+import { onDrag } from './handles.js';
 
 const METHODS = ['batch_norm', 'layer_norm', 'rms_norm', 'instance_norm', 'group_norm'];
 const VIEW = { yaw: -18, pitch: 20 };
@@ -232,33 +233,27 @@ button { min-height: 36px; }
       this._rotate(...moves[e.key]);
       this.emitChange();
     });
+    // A drag turns the grid; a tap (under 5 px of travel) chooses the element under it.
     let drag = null;
-    v.addEventListener('pointerdown', (e) => {
-      if (!this._state || (e.pointerType === 'mouse' && e.button !== 0)) return;
-      drag = { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY, moved: false, id: e.pointerId, touch: e.pointerType !== 'mouse' };
-      v.setPointerCapture?.(e.pointerId);
-    });
-    v.addEventListener('pointermove', (e) => {
-      if (!drag || e.pointerId !== drag.id) return;
-      if (!drag.moved && Math.hypot(e.clientX - drag.x0, e.clientY - drag.y0) > 5) drag.moved = true;
-      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-      drag.x = e.clientX;
-      drag.y = e.clientY;
-      // Touch: only the horizontal part turns the grid (vertical swipes scroll the page).
-      if (drag.moved) this._rotate(dx * 0.6, drag.touch ? 0 : -dy * 0.6);
-    });
-    const end = (e, cancelled) => {
-      if (!drag || e.pointerId !== drag.id) return;
+    onDrag(v, (e) => {
+      if (!this._state) return null;
+      drag = { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY, moved: false, touch: e.pointerType !== 'mouse' };
+      return (ev) => {
+        if (!drag.moved && Math.hypot(ev.clientX - drag.x0, ev.clientY - drag.y0) > 5) drag.moved = true;
+        const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+        drag.x = ev.clientX;
+        drag.y = ev.clientY;
+        // Touch: only the horizontal part turns the grid (vertical swipes scroll the page).
+        if (drag.moved) this._rotate(dx * 0.6, drag.touch ? 0 : -dy * 0.6);
+      };
+    }, (e, cancelled) => {
       const d = drag;
       drag = null;
-      if (v.hasPointerCapture?.(e.pointerId)) v.releasePointerCapture(e.pointerId);
       if (d.moved) return this.emitChange();
       if (cancelled) return;
       const hit = this._pointAt(e.clientX, e.clientY, d.touch);
       if (hit) this.setByUser('index', hit);
-    };
-    v.addEventListener('pointerup', (e) => end(e, false));
-    v.addEventListener('pointercancel', (e) => end(e, true));
+    });
   }
 
   /** The element under a pointer: the front-most point drawn there, else the nearest within reach. */

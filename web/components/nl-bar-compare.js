@@ -54,6 +54,7 @@
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { scale as linear } from './plot.js';
+import { onDrag } from './handles.js';
 
 const vec = NlFigure.vec;
 const PANELS = ['input', 'l2', 'layer_norm', 'rms_norm'];
@@ -475,7 +476,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
       const ring = el('rect', { class: 'ring', x: (knobX1 - 4).toFixed(2), width: (knobX2 - knobX1 + 8).toFixed(2), height: 14, rx: 4 });
       h.append(hit, ring, knob);
       h.addEventListener('keydown', (e) => this._onKey(e, i));
-      h.addEventListener('pointerdown', (e) => this._onPointerDown(e, i, h));
+      onDrag(h, (e) => this._dragStart(e, i));
       box.append(h);
       handles.push({ h, hit, knob, ring });
     }
@@ -498,31 +499,15 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     this._setCoordinate(i, this._values.vector[i] + delta);
   }
 
-  _onPointerDown(e, i, h) {
-    if (!this._state || e.button > 0) return;
-    e.preventDefault();
-    h.focus({ preventScroll: true });
-    try {
-      h.setPointerCapture(e.pointerId);
-    } catch {
-      // a synthetic event has no active pointer to capture; moves over the handle still work
-    }
+  /** A press on coordinate i's handle: the drag moves it by the pointer's vertical travel. */
+  _dragStart(e, i) {
+    if (!this._state) return null;
     // value per CSS pixel on the input axis at the start of the drag (1 user unit = 1 px, see fit)
     const [lo, hi] = this._state.axes.input.domain;
     const panel = this._layout.panels.input;
     const perPx = (hi - lo) / (panel.y1 - panel.y0);
     const start = { y: e.clientY, value: this._values.vector[i] };
-    const move = (ev) => this._setCoordinate(i, start.value - (ev.clientY - start.y) * perPx);
-    const end = () => {
-      h.removeEventListener('pointermove', move);
-      h.removeEventListener('pointerup', end);
-      h.removeEventListener('pointercancel', end);
-      h.classList.remove('dragging');
-    };
-    h.classList.add('dragging');
-    h.addEventListener('pointermove', move);
-    h.addEventListener('pointerup', end);
-    h.addEventListener('pointercancel', end);
+    return (ev) => this._setCoordinate(i, start.value - (ev.clientY - start.y) * perPx);
   }
 
   _drawChart(s) {
