@@ -22,7 +22,7 @@
 // switchable_norm, softmax (Switchable's weights), axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { scale, yAxis } from './plot.js';
+import { scale, svg, yAxis } from './plot.js';
 
 const BATCH = [1, 10, 3, 20, 5, 30, 2, 12, 4, 18, 6, 25, 0, 8, 7, 33];
 const RUNNING = { mean: [3, 15], var: [4, 60] }; // saved from earlier batches
@@ -46,8 +46,7 @@ export class NlBnVariants extends NlFigure {
 `;
 
   buildView(view) {
-    this._svg = el('svg', { class: 'variants', viewBox: '0 0 640 256', 'aria-hidden': 'true' });
-    this._svg.style.height = '256px';
+    this._svg = svg(640, 256, 'variants');
     view.append(this._svg);
   }
 

@@ -27,7 +27,7 @@
 // layer_norm, rms_norm, axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { scale, yAxis } from './plot.js';
+import { scale, svg, yAxis } from './plot.js';
 
 const T = 6, D = 3;
 const METHODS = ['batch_norm', 'layer_norm', 'rms_norm'];
@@ -84,8 +84,7 @@ export class NlCausalLeak extends NlFigure {
 
   buildView(view) {
     const box = el('div', { class: 'leak-panels' });
-    this._svgs = ['input', ...METHODS].map((k) => el('svg', { class: `leak ${k}`, viewBox: '0 0 320 210', 'aria-hidden': 'true' }));
-    for (const s of this._svgs) s.style.height = '210px'; // the drawn height at any width: nothing moves when it draws
+    this._svgs = ['input', ...METHODS].map((k) => svg(320, 210, `leak ${k}`)); // the drawn height at any width
     box.append(...this._svgs);
     view.append(box);
   }

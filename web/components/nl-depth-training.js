@@ -32,7 +32,7 @@
 //   (loadTrainer); row_entropy (ln 2), log_axis and axis_ticks from the core.
 import { el, formatNumber } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { scale, xAxis, yAxis } from './plot.js';
+import { scale, svg, xAxis, yAxis } from './plot.js';
 
 const PLACEMENTS = ['none', 'post', 'pre', 'pre_final'];
 const POINTS = 128, WIDTH = 16;
@@ -134,8 +134,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
 
   buildView(view) {
     const box = el('div', { class: 'dt-panels' });
-    this._svgs = ['loss', 'grad', 'act', 'map'].map((k) => el('svg', { class: k, viewBox: '0 0 320 260', 'aria-hidden': 'true' }));
-    for (const s of this._svgs) s.style.height = '260px';
+    this._svgs = ['loss', 'grad', 'act', 'map'].map((k) => svg(320, 260, k));
     box.append(...this._svgs);
     // which variant's decision map the fourth panel shows: a view choice, not a setting (training goes on)
     const label = el('label', { class: 'control' });

@@ -20,7 +20,7 @@
 // Numbers from the core: film (the rows), standardize_rows, axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { scale, yAxis } from './plot.js';
+import { scale, svg, yAxis } from './plot.js';
 
 export const EPS = ['0', '1e-12', '1e-8', '1e-6', '1e-5', '1e-4', '1e-3', '1e-2', '1e-1'];
 const SPREADS = [10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001, 3e-4, 1e-4, 3e-5, 1e-5, 3e-6, 1e-6];
@@ -45,8 +45,7 @@ export class NlEpsilon extends NlFigure {
 `;
 
   buildView(view) {
-    this._svg = el('svg', { class: 'eps', viewBox: '0 0 640 316', 'aria-hidden': 'true' });
-    this._svg.style.height = '316px';
+    this._svg = svg(640, 316, 'eps');
     view.append(this._svg);
   }
 

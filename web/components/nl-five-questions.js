@@ -19,6 +19,7 @@
 // Numbers and answers from the core: describe, reduction_group.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
+import { svg } from './plot.js';
 
 const SHAPE = [2, 4, 6];
 // method → [op, attrs]; BatchNorm twice (training, evaluation)
@@ -53,8 +54,7 @@ dl.answers dd { margin: 0; }
   buildView(view) {
     const box = el('div', { class: 'five' });
     this._answers = el('dl', { class: 'answers', part: 'answers' });
-    this._svg = el('svg', { class: 'tensor', viewBox: '0 0 300 190', tabindex: '0', role: 'application' });
-    this._svg.style.height = '190px';
+    this._svg = svg(300, 190, 'tensor', { tabindex: '0', role: 'application', 'aria-hidden': null });
     box.append(this._answers, this._svg);
     view.append(box);
     this._svg.addEventListener('click', (e) => {

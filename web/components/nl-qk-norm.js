@@ -22,7 +22,7 @@
 // row), axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { scale, xAxis, yAxis } from './plot.js';
+import { scale, svg, xAxis, yAxis } from './plot.js';
 
 const Q = 8, K = 16, D = 16;
 
@@ -51,8 +51,7 @@ export class NlQkNorm extends NlFigure {
 
   buildView(view) {
     const box = el('div', { class: 'qk-panels' });
-    this._svgs = ['entropy', 'largest', 'weights'].map((k) => el('svg', { class: k, viewBox: '0 0 300 220', 'aria-hidden': 'true' }));
-    for (const s of this._svgs) s.style.height = '220px';
+    this._svgs = ['entropy', 'largest', 'weights'].map((k) => svg(300, 220, k));
     box.append(...this._svgs);
     view.append(box);
   }

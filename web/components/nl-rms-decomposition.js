@@ -19,7 +19,7 @@
 // layer_norm, rms_norm, axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { scale, xAxis, yAxis } from './plot.js';
+import { scale, svg, xAxis, yAxis } from './plot.js';
 
 export class NlRmsDecomposition extends NlFigure {
   static catalog = 'rmsDecomposition';
@@ -57,8 +57,7 @@ export class NlRmsDecomposition extends NlFigure {
 
   buildView(view) {
     const box = el('div', { class: 'rms-panels' });
-    this._svgs = ['input', 'triangle', 'outputs'].map((k) => el('svg', { class: k, viewBox: '0 0 260 230', 'aria-hidden': 'true' }));
-    for (const s of this._svgs) s.style.height = '230px'; // about the drawn height at any width: nothing moves when it draws
+    this._svgs = ['input', 'triangle', 'outputs'].map((k) => svg(260, 230, k)); // about the drawn height at any width
     box.append(...this._svgs);
     view.append(box);
   }

@@ -26,7 +26,7 @@
 // scaled values), axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
-import { scale } from './plot.js';
+import { scale, svg } from './plot.js';
 import { DragHandle, handleCss } from './handles.js';
 
 const ROWS = ['raw', 'minMax', 'zScore', 'robust'];
@@ -49,8 +49,7 @@ export class NlScalers extends NlFigure {
 `;
 
   buildView(view) {
-    this._svg = el('svg', { class: 'scalers', viewBox: '0 0 640 376', 'aria-hidden': 'false' });
-    this._svg.style.height = '376px'; // its drawn height at any width, so nothing moves when it draws
+    this._svg = svg(640, 376, 'scalers', { 'aria-hidden': 'false' }); // its drawn height at any width
     this._plot = el('g', { class: 'plot', 'aria-hidden': 'true' });
     this._svg.append(this._plot);
     view.append(this._svg);

@@ -21,6 +21,7 @@
 // Numbers from the core: moments, layer_norm (eps 0: the article's idealized example).
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
+import { svg } from './plot.js';
 
 const TOKENS = ['A', 'B'];
 
@@ -79,8 +80,7 @@ export class NlSharedStats extends NlFigure {
   }
 
   buildView(view) {
-    this._svg = el('svg', { class: 'grid', viewBox: '0 0 640 240', tabindex: '0', role: 'application' });
-    this._svg.style.height = '240px'; // its drawn height when wide; taller on a phone, inside the space kept for it
+    this._svg = svg(640, 240, 'grid', { tabindex: '0', role: 'application', 'aria-hidden': null }); // its drawn height when wide; taller on a phone, inside the space kept for it
     view.append(this._svg);
     this._svg.addEventListener('click', (e) => {
       const c = e.target.closest?.('[data-cell]');

@@ -53,8 +53,12 @@ export function bar(x, width, y, v, cls) {
 }
 
 /** An <svg> with a viewBox, hidden from assistive technology (the text description speaks for it). */
-export function svg(width, height, cls = '') {
-  return el('svg', { viewBox: `0 0 ${width} ${height}`, class: cls, 'aria-hidden': 'true' });
+export function svg(width, height, cls = '', attrs = {}) {
+  const node = el('svg', { viewBox: `0 0 ${width} ${height}`, class: cls, 'aria-hidden': 'true', ...attrs });
+  // Its height from the start, so that the figure keeps its place before the first drawing
+  // (NlFigure.render then keeps it equal to each drawing's viewBox height).
+  node.style.height = `${height}px`;
+  return node;
 }
 
 /**
