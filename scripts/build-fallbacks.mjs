@@ -1,26 +1,31 @@
 // Figures for readers without JavaScript, and places kept for everyone.
 //
-// Run by build-web.mjs after the article is typeset (dist/index.html). Opens
-// the page in Chromium, and for every figure:
-//  - draws its panels into one standalone SVG, dist/figures/<id>.svg, with the
-//    computed colours and sizes written as attributes (no stylesheet, no
+// Run by build-web.mjs after the article is typeset (dist/index.html). For
+// every figure:
+//  - draws it as one standalone SVG, dist/figures/<id>.svg, with the attributes
+//    it has on the page, by `normlab render` (renderFigure: the same drawing
+//    code and core, colours and sizes written as attributes; no stylesheet, no
 //    script: it shows in RSS readers, reader modes, print without JS, search
 //    engines, and a README), and puts it inside the element as a lazy <img>
 //    with the figure's description as its alt text, plus the description as
 //    text. A custom element's shadow root hides these once the script runs, and
 //    a lazy image that is never shown is never fetched.
-//  - measures its final height at three widths, in English and Chinese, and writes
-//    dist/figure-space.css, so each figure keeps its place while scripts load
-//    (no layout shift when it draws).
+//  - opens the page in Chromium and measures each figure's final height at three
+//    widths, in English and Chinese, and writes dist/figure-space.css, so each
+//    figure keeps its place while scripts load (no layout shift when it draws).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { renderFigure } from '../web/render/index.js';
 import { launch } from './browser.mjs';
 import { startServer } from './serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const WIDTHS = [[360, '(max-width: 540px)'], [768, '(min-width: 541px) and (max-width: 900px)'], [1200, '(min-width: 901px)']];
-const PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-linecap', 'stroke-linejoin', 'stroke-opacity',
-  'opacity', 'font-size', 'font-weight', 'font-family', 'text-anchor', 'dominant-baseline'];
+const PICTURE_WIDTH = 760; // the article's column
+
+// The attributes an element has in the page's HTML, as { name: value }.
+const unescape = (s) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const attributesOf = (text) => Object.fromEntries([...text.matchAll(/([a-z][a-z0-9-]*)="([^"]*)"/g)].map(([, k, v]) => [k, unescape(v)]));
 
 const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -29,14 +34,11 @@ export async function buildFallbacks() {
   const browser = await launch();
   try {
     const heights = {};
-    let shots = null;
     for (const [width, , lang] of WIDTHS.flatMap(([w, q]) => [[w, q, 'en'], [w, q, 'zh']])) {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       await page.goto(url + 'web/index.html');
       if (lang === 'zh') await page.click('[data-set-lang="zh"]');
-      const figures = await page.locator('figure.figure[id] > :first-child').all();
-      const out = [];
-      for (const f of figures) {
+      for (const f of await page.locator('figure.figure[id] > :first-child').all()) {
         await f.scrollIntoViewIfNeeded();
         await f.evaluate((el) => new Promise((resolve, reject) => {
           const t0 = Date.now();
@@ -44,61 +46,20 @@ export async function buildFallbacks() {
           check();
         }));
         await page.waitForTimeout(30);
-        out.push(await f.evaluate((el, props) => {
-          const id = el.parentElement.id;
-          const host = el.getBoundingClientRect();
-          const root = el.shadowRoot;
-          const desc = root.querySelector('[part=description]')?.textContent ?? '';
-          const panels = [...root.querySelectorAll('svg')].filter((s) => s.getClientRects().length && !s.closest('[hidden]'));
-          let body = '', top = Infinity, bottom = 0, left = Infinity, right = 0;
-          for (const s of panels) {
-            const r = s.getBoundingClientRect();
-            if (r.width < 2 || r.height < 2) continue;
-            top = Math.min(top, r.top); bottom = Math.max(bottom, r.bottom); left = Math.min(left, r.left); right = Math.max(right, r.right);
-          }
-          for (const s of panels) {
-            const r = s.getBoundingClientRect();
-            if (r.width < 2 || r.height < 2) continue;
-            const copy = s.cloneNode(true);
-            const src = [s, ...s.querySelectorAll('*')], dst = [copy, ...copy.querySelectorAll('*')];
-            src.forEach((n, i) => {
-              const cs = getComputedStyle(n);
-              for (const p of props) {
-                const v = cs.getPropertyValue(p);
-                if (v && v !== 'none' && !(p === 'opacity' && v === '1')) dst[i].setAttribute(p, v);
-                else if (p === 'fill' || p === 'stroke') dst[i].setAttribute(p, 'none');
-              }
-              dst[i].removeAttribute('class');
-              dst[i].removeAttribute('style');
-              dst[i].removeAttribute('tabindex');
-            });
-            copy.setAttribute('x', (r.left - left).toFixed(1));
-            copy.setAttribute('y', (r.top - top).toFixed(1));
-            copy.setAttribute('width', r.width.toFixed(1));
-            copy.setAttribute('height', r.height.toFixed(1));
-            copy.removeAttribute('aria-hidden');
-            body += new XMLSerializer().serializeToString(copy);
-          }
-          const bg = getComputedStyle(el).backgroundColor;
-          return {
-            id, tag: el.localName, desc, height: Math.ceil(host.height),
-            svg: body && { width: Math.ceil(right - left), height: Math.ceil(bottom - top), body, bg },
-          };
-        }, PROPS));
+        const { id, height } = await f.evaluate((el) => ({ id: el.parentElement.id, height: Math.ceil(el.getBoundingClientRect().height) }));
+        ((heights[id] ??= {})[lang] ??= {})[width] = height;
       }
-      for (const f of out) ((heights[f.id] ??= {})[lang] ??= {})[width] = f.height;
-      if (width === 1200 && lang === 'en') shots = out;
       await page.close();
     }
-    // the standalone pictures
-    mkdirSync(root + 'dist/figures', { recursive: true });
-    for (const f of shots) {
-      if (!f.svg) continue;
-      const { width, height, body, bg } = f.svg;
-      writeFileSync(root + `dist/figures/${f.id}.svg`,
-        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">` +
-        `<title>${escape(f.desc)}</title><rect width="100%" height="100%" fill="${bg}"/>${body}</svg>\n`);
+    // the standalone pictures, drawn by normlab render with each figure's attributes on the page
+    let html = readFileSync(root + 'dist/index.html', 'utf8');
+    const shots = [];
+    for (const [, id, tag, attrs] of html.matchAll(/<figure class="figure" id="([^"]+)">\s*<(nl-[a-z0-9-]+)\b([^>]*)>/g)) {
+      const r = await renderFigure(tag, attributesOf(attrs), { lang: 'en', theme: 'light', width: PICTURE_WIDTH, caption: false });
+      shots.push({ id, tag, desc: r.description, svg: r });
     }
+    mkdirSync(root + 'dist/figures', { recursive: true });
+    for (const f of shots) writeFileSync(root + `dist/figures/${f.id}.svg`, f.svg.svg.endsWith('\n') ? f.svg.svg : `${f.svg.svg}\n`);
     // the places kept
     let css = '/* Generated by scripts/build-fallbacks.mjs: each figure\'s height as drawn, kept while it loads. */\n';
     // per language too: Chinese text takes other room than English
@@ -112,7 +73,6 @@ export async function buildFallbacks() {
     }
     writeFileSync(root + 'dist/figure-space.css', css);
     // the fallbacks inside the elements
-    let html = readFileSync(root + 'dist/index.html', 'utf8');
     for (const f of shots) {
       const open = new RegExp(`(<figure class="figure" id="${f.id}">\\s*<${f.tag}\\b[^>]*>)(</${f.tag}>)`);
       const img = f.svg
