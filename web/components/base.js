@@ -92,6 +92,13 @@ button:hover { border-color: var(--nl-muted); }
 /** Locale-aware number formatting, `digits` significant digits. */
 // Formatters are costly to make (tens of microseconds): one per locale and digits.
 const formatters = new Map();
+// A space between two CJK characters or full-width punctuation marks (docs/glossary.md: none belongs there).
+const CJK = '\\u3000-\\u303f\\u4e00-\\u9fff\\uff00-\\uffef';
+const CJK_GAP = new RegExp(`([${CJK}]) +(?=[${CJK}])`, 'g');
+/** Lines joined for one line of text: a space between them, none after a CJK character or mark. */
+const CJK_END = new RegExp(`[${CJK}]$`);
+export const joinLines = (lines) => lines.reduce((a, l) => a + (CJK_END.test(a) ? '' : ' ') + l);
+
 export function formatNumber(value, lang, digits = 4, notation = 'standard') {
   const locale = numberLocale(lang);
   const key = `${locale}:${digits}:${notation}`;
@@ -167,7 +174,9 @@ export class NlElement extends Base {
     const fallback = catalogs.en[this.constructor.catalog] ?? {};
     let s = table[key] ?? own.common?.[key] ?? fallback[key] ?? catalogs.en.common?.[key] ?? key;
     for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
-    return s;
+    // A value put next to Chinese text brings the space its placeholder had ("为 {gate}" with
+    // gate "无（恒为 1）"): no space stays between two CJK characters or full-width marks.
+    return s.replace(CJK_GAP, '$1');
   }
 
   /**

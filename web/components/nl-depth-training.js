@@ -405,12 +405,15 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
         items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle' }, this.t('notYet')));
       }
       items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('lossTitle', { k: s.step })));
-      // the key: a variant a line, each in its colour
+      // the key: a variant a line, each with its line's colour and dashes
       s.variants.forEach((v, i) => {
         const last = v.loss.length ? this._loss(v.loss[v.loss.length - 1]) : '–';
         const text = !v.enabled ? this.t('keyOff', { name: this._label(v.placement) })
           : v.status === 'diverged' ? this.t('keyDiverged', { name: this._label(v.placement), k: v.loss.length + 1 }) : this.t('key', { name: this._label(v.placement), v: last });
-        items.push(el('text', { class: `key f-${v.placement}`, x: left, y: 34 + 14 * i }, text));
+        // a sample of the copy's line (Pre-Norm and Pre-Norm + final share a colour: solid and dotted)
+        const ky = 34 + 14 * i;
+        items.push(el('line', { class: `series v-${v.placement}`, x1: left, x2: left + 24, y1: ky - 4, y2: ky - 4 }));
+        items.push(el('text', { class: `key f-${v.placement}`, x: left + 30, y: ky }, text));
       });
       items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('stepAxis')));
       svgEl.setAttribute('viewBox', `0 0 ${W} 260`);

@@ -19,7 +19,7 @@
 //   (its coordinate's column), --nl-layer-norm the outputs.
 // Parts: figure, controls, slider, number, view, description, error.
 // Numbers from the core: moments, layer_norm (eps 0: the article's idealized example).
-import { el } from './base.js';
+import { el, joinLines } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { svg } from './plot.js';
 
@@ -122,7 +122,7 @@ export class NlSharedStats extends NlFigure {
     // the heading in two lines on a phone: it would not fit in one
     const head = this.t('inputHead').split('\n');
     if (narrow) head.forEach((line, k) => items.push(el('text', { class: 'head', x: 8, y: 14 + k * 14 }, line)));
-    else items.push(el('text', { class: 'head', x: 8, y: 16 }, head.join(' ')));
+    else items.push(el('text', { class: 'head', x: 8, y: 16 }, joinLines(head)));
     if (!narrow) items.push(el('text', { class: 'head', x: left + 3 * cw + 16, y: 36 }, this.t('outputHead')));
     for (let i = 0; i < 3; i++) {
       const sub = '₁₂₃'[i], x = left + (i + 0.5) * cw;

@@ -271,7 +271,7 @@ export default {
   },
   spectral: {
     name: 'Spectral normalization by power iteration',
-    steps: 'Power-iteration steps',
+    steps: 'Power iterations',
     nextStep: 'Next step',
     presetDiagonal: 'Diagonal (3, 1)',
     presetSheared: 'Sheared matrix',
@@ -334,7 +334,7 @@ export default {
   },
   whitening: {
     name: 'Z-scoring and ZCA whitening of a correlated point cloud',
-    mixing: 'Mixing (how much feature 2 follows feature 1)',
+    mixing: 'Mixing: feature 2 follows feature 1',
     newSample: 'New sample',
     title_raw: 'raw',
     title_zscore: 'z-scored',
@@ -373,7 +373,7 @@ export default {
   },
   rmsDecomposition: {
     name: 'RMS² = σ² + μ²: shifting the mean changes RMSNorm and not LayerNorm',
-    shift: 'Shift m added to every coordinate',
+    shift: 'Add m to every coordinate',
     presetSmall: 'Use (1, 2, 3)',
     presetLarge: 'Use (101, 102, 103)',
     presetCentered: 'Use mean 0: (−1, 0, 1)',
