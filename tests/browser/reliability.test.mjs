@@ -123,16 +123,21 @@ test('bad attributes show a message in place and the figure recovers (vector, sh
   }
 });
 
-test('a training module that fails to load stops only the training figure, which names the file', async () => {
+/** The article page with `file` answering 404: the page, its errors, and `tag`'s status once it gives up. */
+async function pageWithout(file, tag) {
   const context = await env.browser.newContext();
-  await context.route('**/normlab-train.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));
+  await context.route(`**/${file}`, (route) => route.fulfill({ status: 404, body: 'missing' }));
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(env.url + 'web/index.html');
-  await page.locator('nl-depth-training').scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => /could not start/.test(document.querySelector('nl-depth-training').shadowRoot.textContent));
-  const status = await page.locator('nl-depth-training').locator('.status').textContent();
+  await page.locator(tag).scrollIntoViewIfNeeded();
+  await page.waitForFunction((t) => /could not start/.test(document.querySelector(t).shadowRoot.textContent), tag);
+  return { context, page, errors, status: await page.locator(tag).locator('.status').textContent() };
+}
+
+test('a training module that fails to load stops only the training figure, which names the file', async () => {
+  const { context, page, errors, status } = await pageWithout('normlab-train.wasm', 'nl-depth-training');
   assert.match(status, /could not start: .*training module.*normlab-train\.wasm \(HTTP 404\)/);
   // the core's figures are not held back by it
   await page.locator('nl-prepost-norm').scrollIntoViewIfNeeded();
@@ -142,15 +147,7 @@ test('a training module that fails to load stops only the training figure, which
 });
 
 test('a WASM file that fails to load leaves a fallback text and a working page', async () => {
-  const context = await env.browser.newContext();
-  await context.route('**/normlab-core.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(env.url + 'web/index.html');
-  await page.locator('nl-bar-compare').scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => /could not start/.test(document.querySelector('nl-bar-compare').shadowRoot.textContent));
-  const status = await page.locator('nl-bar-compare').locator('.status').textContent();
+  const { context, page, errors, status } = await pageWithout('normlab-core.wasm', 'nl-bar-compare');
   assert.match(status, /could not start: the computation core did not load \(.*HTTP 404\)/);
   await page.click('[data-set-lang="zh"]'); // the rest of the page keeps working
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
