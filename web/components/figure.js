@@ -301,6 +301,16 @@ export class NlFigure extends NlElement {
   }
 
   // ---- helpers for subclasses ----------------------------------------------------------
+  /**
+   * The mean of each of `blocks` consecutive blocks of `per` values: z_score_fit's column
+   * means of the values laid out as [per, blocks] (the transpose moves numbers, no arithmetic).
+   */
+  blockMeans(values, blocks, per) {
+    const t = new Float32Array(blocks * per);
+    for (let b = 0; b < blocks; b++) for (let i = 0; i < per; i++) t[i * blocks + b] = values[b * per + i];
+    return Array.from(this._core.run('z_score_fit', { x: { shape: [per, blocks], data: t } }).mean.data);
+  }
+
   /** Run an op and return one output's data as a plain array. */
   op(name, inputs, attrs, output) {
     const out = this._core.run(name, inputs, attrs);

@@ -57,7 +57,6 @@ export class NlDepthTraining extends NlFigure {
   };
   static css = `${figureCss}
 .dt-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 10px; }
-.cell { shape-rendering: crispEdges; }
 .presets { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
 input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized target */
 .run { display: flex; flex-wrap: wrap; gap: 6px; }
@@ -65,7 +64,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
 .f-none { fill: var(--nl-reference); } .f-post { fill: var(--nl-norm); } .f-pre, .f-pre_final { fill: var(--nl-input); }
 .series { fill: none; stroke-width: 2.2; }
 .v-post.series { stroke-dasharray: 7 3; } .v-pre_final.series { stroke-dasharray: 2 3; stroke-width: 2.6; }
-.cell { fill: var(--nl-fg); stroke: none; }
+.cell { fill: var(--nl-fg); stroke: none; shape-rendering: crispEdges; }
 .pt0 { fill: var(--nl-bg); stroke: var(--nl-fg); stroke-width: 1.4; } .pt1 { fill: var(--nl-fg); stroke: var(--nl-bg); stroke-width: 1; }
 .chance { stroke: var(--nl-reference); stroke-dasharray: 3 3; stroke-width: 1.5; }
 .chance-label { font-size: var(--nl-small-size); fill: var(--nl-reference); }
@@ -331,8 +330,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
           more = true; // the next task draws what this one did, finished or not
         }
       } catch (e) {
-        this._coreError = this.coreMessage(e);
-        this.render();
+        this._showCoreError(e);
       }
       if (more) this._frame = setTimeout(tick, 0);
       else this.pause();
@@ -358,9 +356,14 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     try {
       this._advance(1);
     } catch (e) {
-      this._coreError = this.coreMessage(e);
-      this.render();
+      this._showCoreError(e);
     }
+  }
+
+  /** A core error while training (Step or Play): shown in the reader's language, the last drawing kept. */
+  _showCoreError(e) {
+    this._coreError = this.coreMessage(e);
+    this.render();
   }
 
   reset() {

@@ -21,8 +21,8 @@
 // Numbers from the core: score_spread (std and draws), random_normal (q, k),
 // scaled_dot_product_attention (scale 1 and 1/√d_k: softmax weights),
 // l2_normalize and linear_map (QK-Norm's cosines of queries and keys), film
-// (g times them), softmax (QK-Norm's weights, the uniform weight), min_max_fit
-// and row_entropy (each query's largest weight), z_score_fit (their mean),
+// (g times them), softmax (QK-Norm's weights, the uniform weight), row_entropy
+// (each query's largest weight), z_score_fit (their mean),
 // linear_map (times g), clip_grad_norm (√d_k as ‖1‖), axis_ticks.
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
@@ -114,19 +114,13 @@ export class NlDkScaling extends NlFigure {
   // Mean over the queries of each query's largest softmax weight.
   _peak(op, c, attrs) {
     const v = { shape: [KEYS, 1], data: new Float32Array(KEYS) };
-    const w = this._core.run(op, { q: c.q, k: c.k, v }, attrs).weights.data; // [QUERIES, KEYS]
-    // keys as rows, queries as columns (a transpose: no arithmetic), so that
-    // min_max_fit's per-column max is each query's largest weight
-    const t = new Float32Array(KEYS * QUERIES);
-    for (let i = 0; i < QUERIES; i++) for (let j = 0; j < KEYS; j++) t[j * QUERIES + i] = w[i * KEYS + j];
-    const max = this._core.run('min_max_fit', { x: { shape: [KEYS, QUERIES], data: t } }).max.data;
-    return this._core.run('z_score_fit', { x: { shape: [QUERIES, 1], data: max } }).mean.data[0];
+    const w = this._core.run(op, { q: c.q, k: c.k, v }, attrs).weights; // [QUERIES, KEYS]
+    return this.blockMeans(this._core.run('row_entropy', { p: w }).max.data, 1, QUERIES)[0]; // each query's largest weight, averaged
   }
 
   // QK-Norm's mean largest weight at every width for one g. Each cell keeps its peaks per g; the
   // cells that lack g are done in one pass: the rows of softmax(g · cos) of those cells stacked,
-  // their largest weights (row_entropy's max) and the mean over the queries per cell (z_score_fit
-  // over columns; the stacking and its transpose move numbers, no arithmetic).
+  // their largest weights (row_entropy's max) and the mean over the queries per cell (blockMeans).
   _qkPeaks(cells, g) {
     const todo = cells.filter((c) => !c.qk.has(g));
     if (todo.length) {
@@ -136,9 +130,7 @@ export class NlDkScaling extends NlFigure {
       const scores = this._core.run('film', { x: { shape, data: cos }, gamma: { shape, data: new Float32Array(rows * KEYS).fill(g) }, beta: { shape, data: new Float32Array(rows * KEYS) } }).y;
       const w = this._core.run('softmax', { x: scores }).y;
       const max = this._core.run('row_entropy', { p: w }).max.data; // [n * QUERIES]: each query's largest weight
-      const t = new Float32Array(rows);
-      for (let i = 0; i < n; i++) for (let q = 0; q < QUERIES; q++) t[q * n + i] = max[i * QUERIES + q];
-      const peaks = this._core.run('z_score_fit', { x: { shape: [QUERIES, n], data: t } }).mean.data;
+      const peaks = this.blockMeans(max, n, QUERIES);
       todo.forEach((c, i) => {
         if (c.qk.size > 400) c.qk.clear();
         c.qk.set(g, peaks[i]);

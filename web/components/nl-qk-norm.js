@@ -74,12 +74,7 @@ export class NlQkNorm extends NlFigure {
       return { shape: [A, n, D], data: y.data };
     };
     const qa = scaled(q, Q), ka = scaled(k, K), v = { shape: [A, K, 1], data: new Float32Array(A * K) };
-    // rows [A, Q] as columns [Q, A] (a transpose: no arithmetic), so z_score_fit's column means are the means per α
-    const means = (rows) => {
-      const t = new Float32Array(A * Q);
-      for (let a = 0; a < A; a++) for (let i = 0; i < Q; i++) t[i * A + a] = rows[a * Q + i];
-      return Array.from(this._core.run('z_score_fit', { x: { shape: [Q, A], data: t } }).mean.data);
-    };
+    const means = (rows) => this.blockMeans(rows, A, Q); // [A, Q] -> the mean over the queries per α
     const out = {};
     for (const [kind, op, attrs] of [['plain', 'scaled_dot_product_attention', {}], ['qk', 'qk_norm_attention', { g }]]) {
       const w = this._core.run(op, { q: qa, k: ka, v }, attrs).weights.data; // [A, Q, K]

@@ -150,10 +150,10 @@ const isList = (v) => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instance
 
 // Resident tensors: NlTensor -> its Embind handle, out of reach of callers.
 const handles = new WeakMap();
-const loaded = new Set(); // the loaded modules (the core, and the training module once asked for)
+const loaded = new Set(); // the loaded Cores (the core, and the training module once asked for)
 let maxElements = Infinity; // elements one tensor may hold, from the core (the same in both modules)
-// Whether `a` is a view of a loaded module's memory (whose buffer changes as it grows).
-const wasmView = (a) => { for (const m of loaded) if (a.buffer === m.HEAP8.buffer) return m; return null; };
+// The Core whose WASM memory `a` is a view of (its buffer changes as it grows), or null.
+const wasmView = (a) => { for (const c of loaded) if (a.buffer === c._m.HEAP8.buffer) return c; return null; };
 
 /**
  * A float32 tensor kept in WASM memory (core.tensor). Ops read it and write
@@ -275,10 +275,10 @@ function readTarget(method, option, output, t) {
   const resident = handles.get(t);
   if (resident) return { resident, tensor: t };
   if (t instanceof Float32Array) {
-    const m = wasmView(t);
-    if (m) {
+    const core = wasmView(t);
+    if (core) {
       // A view of WASM memory is written only when it is exactly a live tensor's data (then as that tensor).
-      const owner = m.normlabLive.get(t.byteOffset)?.deref();
+      const owner = core._live.get(t.byteOffset)?.deref();
       if (owner && !owner.freed && owner.size === t.length) return { resident: handles.get(owner), tensor: owner, view: true };
       throw new NormlabError(`${method}: ${short(option)} is a view of WASM memory that is not a live tensor's data; pass the tensor itself`);
     }
@@ -425,9 +425,9 @@ export class Core {
   constructor(module) {
     this._m = module;
     this._arena = new ArenaView(module);
-    loaded.add(module);
+    loaded.add(this);
     // byte address -> WeakRef(NlTensor), to recognise a tensor's data view given as `out`
-    this._live = module.normlabLive = new Map();
+    this._live = new Map();
     maxElements = module.maxElements();
     this._specs = deepFreeze(JSON.parse(module.registry()));
     /** Names of every operation the core provides. */
