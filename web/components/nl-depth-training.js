@@ -36,6 +36,7 @@ import { scale, svg, xAxis, yAxis } from './plot.js';
 
 const PLACEMENTS = ['none', 'post', 'pre', 'pre_final'];
 const POINTS = 128, WIDTH = 16;
+const STALL_STEPS = 50; // steps near a coin flip's loss before the text calls a run stuck
 const PRESETS = {
   deep: { depth: 24, lr: 0.01, optimizer: 'adam', gate: 'none', warmup: 0 },
   zeroGate: { depth: 24, lr: 0.01, optimizer: 'adam', gate: 'zero', warmup: 0 },
@@ -495,10 +496,12 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     for (const v of s.variants) {
       if (!v.enabled) continue;
       const last = v.loss[v.loss.length - 1] ?? 0;
-      const vars = { name: this._label(v.placement), k: v.loss.length, v: this._loss(last), a: f(v.accuracy), c: f(s.chance) };
+      const k = v.loss.length;
+      const vars = { name: this._label(v.placement), k, steps: this.t(k === 1 ? 'oneStep' : 'nSteps', { k }), v: this._loss(last), a: f(v.accuracy), c: f(s.chance) };
       if (v.status === 'diverged') parts.push(this.t('describeDiverged', { ...vars, k: v.loss.length + 1 }));
       else if (last > 10 * s.chance) parts.push(this.t('describeBlownUp', vars));
-      else if (last > 0.9 * s.chance) parts.push(this.t('describeStalled', vars));
+      // "stuck" only for a run that has had STALL_STEPS steps to leave the coin flip
+      else if (last > 0.9 * s.chance && k >= STALL_STEPS) parts.push(this.t('describeStalled', vars));
       else parts.push(this.t('describeLoss', vars));
     }
     // a zero gate: every block starts as the identity, so at the first step the stream is the same at every layer
