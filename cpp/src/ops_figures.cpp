@@ -119,6 +119,10 @@ void random_normal(Call& c) {
 // raw q.k, scaled q.k / sqrt(d_k), or QK-Norm g * (q/|q|).(k/|k|); mode "all"
 // gives the three from the same draws at once (std [3], scores [3, count], in
 // that order), a third of the drawing for a figure that shows all three.
+// every_width: the same for every width w = 1..d_k at once, each from the
+// first w coordinates of the same pairs (nested draws: one drawing for all
+// widths); the outputs gain a leading axis of d_k widths, whose last row is
+// the call without it.
 void score_spread(Call& c) {
   const long long dk = c.integer("d_k"), count = c.integer("count");
   if (dk < 1 || dk > 4096) c.fail(Msg() << "d_k must be in [1, 4096] (got " << std::to_string(dk) << ")");
@@ -127,35 +131,41 @@ void score_spread(Call& c) {
   if (mode != "raw" && mode != "scaled" && mode != "qk_norm" && mode != "all")
     c.fail(Msg() << "mode must be \"raw\", \"scaled\", \"qk_norm\" or \"all\" (got \"" << mode << "\")");
   const double g = c.num("g");
+  const bool every = c.flag("every_width");
+  const std::size_t n = static_cast<std::size_t>(count), widths = every ? static_cast<std::size_t>(dk) : 1;
+  const std::size_t kinds = mode == "all" ? 3 : 1;
   // ~25 ns a normal in WASM: weighted so that the limit is about a second
-  c.check_work(double(count) * double(dk) * 64, "drawing count * d_k normals");
+  c.check_work(double(count) * double(dk) * (64 + (every ? 8.0 * double(kinds) : 0.0)), "drawing count * d_k normals");
+  checked_size({widths, kinds, n}, c.op + ": scores");
   Normal rng{static_cast<std::uint64_t>(c.integer("seed"))};
-  std::vector<double> raw(count), scaled(count), qk(count), q(dk), k(dk);
-  for (long long i = 0; i < count; ++i) {
+  const std::size_t first = mode == "all" || mode == "raw" ? 0 : mode == "scaled" ? 1 : 2;
+  // kept[(w * kinds + kind - first) * count + i]: width index w, kind raw / scaled / qk_norm, pair i
+  std::vector<double> kept(widths * kinds * n), q(dk), k(dk);
+  for (std::size_t i = 0; i < n; ++i) {
     double dot = 0, nq = 0, nk = 0;
     for (long long e = 0; e < dk; ++e) q[e] = rng.next(), k[e] = rng.next();
-    for (long long e = 0; e < dk; ++e) dot += q[e] * k[e], nq += q[e] * q[e], nk += k[e] * k[e];
-    raw[i] = dot, scaled[i] = dot / std::sqrt(double(dk)), qk[i] = g * dot / std::sqrt(nq * nk);
+    for (long long e = 0; e < dk; ++e) {
+      dot += q[e] * k[e], nq += q[e] * q[e], nk += k[e] * k[e];
+      if (!every && e + 1 < dk) continue;
+      const double three[3] = {dot, dot / std::sqrt(double(e + 1)), g * dot / std::sqrt(nq * nk)};
+      double* at = kept.data() + (every ? std::size_t(e) : 0) * kinds * n + i;
+      for (std::size_t kind = 0; kind < kinds; ++kind) at[kind * n] = three[first + kind];
+    }
   }
-  auto spread = [&](const std::vector<double>& scores) {
+  auto spread = [&](const double* s) {
     double m = 0, v = 0;
-    for (double s : scores) m += s;
+    for (std::size_t i = 0; i < n; ++i) m += s[i];
     m /= double(count);
-    for (double s : scores) v += (s - m) * (s - m);
+    for (std::size_t i = 0; i < n; ++i) v += (s[i] - m) * (s[i] - m);
     return std::sqrt(v / double(count));
   };
-  const std::size_t n = static_cast<std::size_t>(count);
-  if (mode == "all") {
-    std::vector<double> all(raw);
-    all.insert(all.end(), scaled.begin(), scaled.end());
-    all.insert(all.end(), qk.begin(), qk.end());
-    c.out("std", from({spread(raw), spread(scaled), spread(qk)}, {3}));
-    c.out("scores", from(all, {3, n}));
-    return;
-  }
-  const std::vector<double>& scores = mode == "raw" ? raw : mode == "scaled" ? scaled : qk;
-  c.out("std", from({spread(scores)}, {1}));
-  c.out("scores", from(scores, {n}));
+  std::vector<double> std_out(widths * kinds);
+  for (std::size_t r = 0; r < widths * kinds; ++r) std_out[r] = spread(kept.data() + r * n);
+  Shape std_shape{kinds}, score_shape{kinds, n};
+  if (kinds == 1) score_shape = {n};
+  if (every) std_shape.insert(std_shape.begin(), widths), score_shape.insert(score_shape.begin(), widths);
+  c.out("std", from(std_out, std_shape));
+  c.out("scores", from(kept, score_shape));
 }
 
 // points [k, n] mapped by W [m, n]: each row p becomes W p.
@@ -331,7 +341,7 @@ void register_figure_ops(Registry& r) {
             {"x"}, random_normal},
     {"score_spread", {},
             {{"d_k", Int, {}}, {"count", Int, Default(2000.0)}, {"seed", Int, Default(0.0)},
-             {"mode", Str, Default("raw")}, {"g", Num, Default(1.0)}},
+             {"mode", Str, Default("raw")}, {"g", Num, Default(1.0)}, {"every_width", Bool, Default(false)}},
             {"std", "scores"}, score_spread},
     {"linear_map", {{"W"}, {"points"}}, {}, {"y"}, linear_map},
     {"singular_values", {{"W"}}, {}, {"s"}, singular_values},

@@ -199,6 +199,23 @@ TEST_CASE("Figure helpers: the article's angles, score spreads and singular valu
     CHECK(all.at("std").f[k] == Approx(one.at("std").f[0]).epsilon(1e-6));
     CHECK(all.at("scores").f[k * 300 + 5] == one.at("scores").f[5]);
   }
+  // every_width: widths 1..d_k from nested draws; the last width is the call without it
+  const auto every = run("score_spread", {}, {{"d_k", 16.0}, {"count", 300.0}, {"seed", 7.0}, {"mode", std::string("all")}, {"every_width", true}});
+  CHECK(every.at("std").shape == Shape{16, 3});
+  CHECK(every.at("scores").shape == Shape{16, 3, 300});
+  for (std::size_t j = 0; j < 3 * 300; ++j) CHECK(every.at("scores").f[15 * 900 + j] == all.at("scores").f[j]);
+  for (std::size_t k = 0; k < 3; ++k) CHECK(every.at("std").f[15 * 3 + k] == all.at("std").f[k]);
+  for (std::size_t i = 0; i < 300; ++i) {
+    // width 1: q.k / sqrt(1) is q.k, and the cosine of two 1-vectors is +-1
+    CHECK(every.at("scores").f[300 + i] == every.at("scores").f[i]);
+    CHECK(std::fabs(every.at("scores").f[600 + i]) == Approx(1).epsilon(1e-6));
+    // width 4 (row 3): scaled is raw / 2
+    CHECK(every.at("scores").f[3 * 900 + 300 + i] == Approx(every.at("scores").f[3 * 900 + i] / 2).epsilon(1e-6));
+  }
+  const auto one = run("score_spread", {}, {{"d_k", 5.0}, {"count", 40.0}, {"seed", 2.0}, {"mode", std::string("scaled")}, {"every_width", true}});
+  CHECK(one.at("std").shape == Shape{5, 1});
+  CHECK(one.at("scores").shape == Shape{5, 40});
+  CHECK_THROWS_WITH(run("score_spread", {}, {{"d_k", 4096.0}, {"count", 100000.0}, {"every_width", true}}), Contains("score_spread") && Contains("limit"));
 }
 
 TEST_CASE("Huge sizes beside a zero size are rejected too (found by fuzzing)", "[errors][limits]") {

@@ -18,7 +18,8 @@
 //   scaled q·k/√d_k, --nl-l2 QK-Norm (an L2 normalization of q and k);
 //   --nl-muted dashes for the √d_k and uniform-weight references.
 // Parts: figure, controls, slider, number, select, button, view, description, error.
-// Numbers from the core: score_spread (std and draws), random_normal (q, k),
+// Numbers from the core: score_spread (std and draws at every width, from one
+// nested drawing per seed), random_normal (q, k),
 // scaled_dot_product_attention (scale 1 and 1/√d_k: softmax weights),
 // l2_normalize and linear_map (QK-Norm's cosines of queries and keys), film
 // (g times them), softmax (QK-Norm's weights, the uniform weight), row_entropy
@@ -85,11 +86,11 @@ export class NlDkScaling extends NlFigure {
     let c = this._cache.get(key);
     if (!c) {
       c = { std: {}, scores: {} };
-      // the three modes from one set of draws (mode "all": std [3], scores [3, COUNT] in MODES order)
-      const out = this._core.run('score_spread', {}, { d_k: d, count: COUNT, seed, mode: 'all', g: 1 });
+      // the three modes at this width: row d - 1 of the drawing for every width (std [3], scores [3, COUNT] in MODES order)
+      const out = this._spread(seed);
       MODES.forEach((m, k) => {
-        c.std[m] = out.std.data[k];
-        c.scores[m] = out.scores.data.slice(k * COUNT, (k + 1) * COUNT);
+        c.std[m] = out.std.data[(d - 1) * 3 + k];
+        c.scores[m] = out.scores.data.subarray(((d - 1) * 3 + k) * COUNT, ((d - 1) * 3 + k + 1) * COUNT);
       });
       c.sqrt = this._core.run('clip_grad_norm', { g: vec(new Array(d).fill(1)) }, { max_norm: 1e30 }).total_norm.data[0];
       c.q = this._core.run('random_normal', {}, { shape: [QUERIES, d], seed: seed + 104729 }).x;
@@ -109,6 +110,18 @@ export class NlDkScaling extends NlFigure {
       this._cache.set(key, c);
     }
     return c;
+  }
+
+  // The spread and draws of the three scores at every width 1..256 from one
+  // nested drawing (width d uses the first d coordinates of the same 500
+  // pairs): one call per seed, so a width the slider reaches for the first
+  // time costs no new drawing.
+  _spread(seed) {
+    if (this._spreadSeed !== seed) {
+      this._spreadOut = this._core.run('score_spread', {}, { d_k: GRID[GRID.length - 1], count: COUNT, seed, mode: 'all', g: 1, every_width: true });
+      this._spreadSeed = seed;
+    }
+    return this._spreadOut;
   }
 
   // Mean over the queries of each query's largest softmax weight.

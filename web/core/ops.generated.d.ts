@@ -477,6 +477,8 @@ export interface OpAttrs {
     mode?: 'raw' | 'scaled' | 'qk_norm';
     /** Default 1. */
     g?: number;
+    /** Default false. */
+    every_width?: boolean;
   };
   singular_values: NoArgs;
   softmax: {
@@ -1180,6 +1182,8 @@ export interface ScoreSpreadOptions<TStd extends OutTarget = OutTarget, TScores 
   mode?: 'raw' | 'scaled' | 'qk_norm';
   /** Default 1. */
   g?: number;
+  /** Default false. */
+  everyWidth?: boolean;
   /** Where std goes: a Float32Array of its length, or a resident tensor (returned as it is). */
   out?: TStd | null;
   /** Where scores goes: a Float32Array of its length, or a resident tensor (returned as it is). */
