@@ -15,6 +15,8 @@ const page = await browser.newPage({ viewport: { width, height: 900 }, colorSche
 page.on('pageerror', (e) => console.error('pageerror:', e.message));
 await page.goto(url + 'web/index.html');
 if (args.includes('--zh')) await page.click('[data-set-lang="zh"]');
+// the sticky site header would cover the top of a figure taller than the viewport
+await page.evaluate(() => document.querySelector('header.site')?.style.setProperty('position', 'static', 'important')); // (CSP: no inline <style>)
 for (const fig of await page.locator('figure.figure').all()) {
   await fig.scrollIntoViewIfNeeded();
   const id = await fig.getAttribute('id');

@@ -73,6 +73,12 @@ test('Step by keyboard takes one step of every variant: PyTorch’s first losses
   }
   assert.ok(sn.svg.includes('Training loss, step 1'));
   checkDescription(sn, 'after one step');
+  // a line of one point draws nothing: each copy's first loss is a dot in the loss panel
+  const dots = await fig.page.evaluate((t) => {
+    const panel = document.querySelector(t).shadowRoot.querySelectorAll('svg')[0];
+    return [...panel.querySelectorAll('circle')].map((c) => c.getAttribute('class'));
+  }, TAG);
+  assert.deepEqual(dots.sort(), sn.state.variants.filter((v) => v.enabled).map((v) => `f-${v.placement}`).sort());
 });
 
 for (const [preset, label] of [['deep', 'Deep, Adam'], ['zeroGate', 'Deep, zero gate'], ['sgd', 'SGD, large step']]) {

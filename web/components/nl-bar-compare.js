@@ -546,9 +546,12 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
 
   _drawSteps(s) {
     const d = s.vector.length;
-    const H = 170, left = 42, right = 8, top = 10, bottom = 22;
+    // The mean's label sits in a right margin as wide as it is, never over a bar.
+    const meanText = this.t('meanLabel', { mean: this.num(s.steps.mean) });
+    const labelWidth = [...meanText].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e7f ? 11.5 : 6.6), 0);
+    const H = 170, left = 42, right = Math.ceil(10 + labelWidth), top = 10, bottom = 22;
     const W = this.fit(this._stepSvg, 760, H);
-    if (!this._stepLayout || this._stepLayout.key !== `${d}|${W}`) {
+    if (!this._stepLayout || this._stepLayout.key !== `${d}|${W}|${right}`) {
       this._stepSvg.replaceChildren();
       const x0 = left, x1 = W - right;
       const gw = (x1 - x0) / d;
@@ -557,7 +560,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
       const zero = el('line', { class: 'zero', x1: x0, x2: x1 });
       const meanG = el('g', { class: 'mean-anim' });
       const meanLine = el('line', { class: 'mean-line', x1: x0, x2: x1, y1: 0, y2: 0 });
-      const meanLabel = el('text', { class: 'mean-label', x: x1, y: -5, 'text-anchor': 'end' });
+      const meanLabel = el('text', { class: 'mean-label', x: x1 + 4, y: 4 }); // in the right margin: never over a bar
       meanG.append(meanLine, meanLabel);
       const before = [], now = [];
       const barsG = el('g');
@@ -572,7 +575,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
         if (i % every === 0) this._stepSvg.append(el('text', { class: 'coord', x: cx.toFixed(2), y: H - 7, 'text-anchor': 'middle' }, this.t('coordinate', { i: i + 1 })));
       }
       this._stepSvg.append(axis, barsG, zero, meanG);
-      this._stepLayout = { key: `${d}|${W}`, axis, zero, meanG, meanLabel, before, now, x0, x1 };
+      this._stepLayout = { key: `${d}|${W}|${right}`, axis, zero, meanG, meanLabel, before, now, x0, x1 };
     }
     const L = this._stepLayout;
     const st = s.steps;
@@ -597,7 +600,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     // the mean as a dashed line (steps 0 and 1: what is subtracted)
     L.meanG.style.display = s.step === 2 ? 'none' : '';
     L.meanG.setAttribute('transform', `translate(0,${y(st.mean).toFixed(2)})`);
-    L.meanLabel.textContent = this.t('meanLabel', { mean: this.num(st.mean) });
+    L.meanLabel.textContent = meanText;
     this._stepLegend.hidden = s.step === 0; // nothing is "before" the input
   }
 

@@ -400,6 +400,8 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
         for (const v of s.variants) {
           if (!v.enabled || !v.lossLog.length) continue;
           items.push(el('path', { class: `series v-${v.placement}`, d: v.lossLog.map((l, i) => `${i ? 'L' : 'M'}${x(i + 1).toFixed(1)},${y(l).toFixed(1)}`).join('') }));
+          // after one step a line has one point and draws nothing: a dot shows it
+          if (v.lossLog.length === 1) items.push(el('circle', { class: `f-${v.placement}`, cx: x(1).toFixed(1), cy: y(v.lossLog[0]).toFixed(1), r: 3.5 }));
           if (v.status === 'diverged') {
             const cx = x(v.loss.length), cy = y(v.lossLog[v.lossLog.length - 1]);
             items.push(el('path', { class: `cross v-${v.placement}`, d: `M${cx - 6},${cy - 6}L${cx + 6},${cy + 6}M${cx - 6},${cy + 6}L${cx + 6},${cy - 6}` }));

@@ -94,8 +94,10 @@ export class NlEpsilon extends NlFigure {
     const k = scale([EXPONENTS[0], EXPONENTS.at(-1)], [W - right - 10, left + 10]);
     const xOf = (i) => k(s.spreadLog[i]);
     const items = [yAxis(s.axis.ticks, y, left, W - right, (v) => this.fmt(v, 3))];
+    const sparse = W < 420; // on a phone every other decade is labelled (the grid keeps them all)
     for (const e of EXPONENTS) {
       items.push(el('line', { class: 'grid-line', x1: k(e).toFixed(1), x2: k(e).toFixed(1), y1: top, y2: bottom }));
+      if (sparse && e % 2 !== 0) continue;
       items.push(el('text', { class: 'tick', x: k(e).toFixed(1), y: bottom + 16, 'text-anchor': 'middle' }, e === 0 ? '1' : e === 1 ? '10' : `10${sup(String(e))}`));
     }
     items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 34, 'text-anchor': 'middle' }, this.t('spreadAxis')));

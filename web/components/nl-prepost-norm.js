@@ -98,10 +98,26 @@ export class NlPrepostNorm extends NlFigure {
     };
   }
 
+  // Both stacks run to MAX_LAYERS once per (seed, norm): the first L layers of
+  // a deeper stack are the L-layer stack (layer l's weights do not depend on
+  // L), so moving the depth slider only reads a prefix.
+  _stacks(seed, norm) {
+    const key = `${seed}|${norm}`;
+    this._stacked ??= new Map();
+    let st = this._stacked.get(key);
+    if (!st) {
+      const { x0, Ws } = this._draws(seed);
+      st = { pre: this._stack(x0, Ws, MAX_LAYERS, 'pre', norm), post: this._stack(x0, Ws, MAX_LAYERS, 'post', norm) };
+      if (this._stacked.size >= 8) this._stacked.clear();
+      this._stacked.set(key, st);
+    }
+    return st;
+  }
+
   compute(core, { layers: L, norm, seed }) {
-    const { x0, Ws } = this._draws(seed);
-    const pre = this._stack(x0, Ws, L, 'pre', norm);
-    const post = this._stack(x0, Ws, L, 'post', norm);
+    const full = this._stacks(seed, norm);
+    const prefix = (st) => ({ stream: st.stream.slice(0, L + 1), norms: st.norms.slice(0, L + 1), turns: st.turns.slice(0, L) });
+    const pre = prefix(full.pre), post = prefix(full.post);
     const finalNorm = this._norm(this.op(norm, { x: vec(pre.stream[L]) }, { eps: EPS }));
     const sqrtD = this._norm(new Array(D).fill(1));
     const after = post.norms.slice(1);
@@ -124,7 +140,7 @@ export class NlPrepostNorm extends NlFigure {
   fmtDeg(v) { return this.fmt(v, 3); }
 
   _chart(svgEl, s, series, axis, title, extra) {
-    const H = 230, m = { l: 40, r: 74, t: 26, b: 36 };
+    const H = 230, m = { l: 40, r: 80, t: 26, b: 36 };
     const W = this.fit(svgEl, 340, H);
     const x = scale(s.layerAxis.domain, [m.l, W - m.r]);
     const y = scale(axis.domain, [H - m.b, m.t]);
@@ -147,7 +163,8 @@ export class NlPrepostNorm extends NlFigure {
   _endLabels(items, labels, W, m) {
     labels.sort((a, b) => a.y - b.y);
     for (let i = 1; i < labels.length; i++) if (labels[i].y - labels[i - 1].y < 13) labels[i].y = labels[i - 1].y + 13;
-    for (const l of labels) items.push(el('text', { class: `end-label ${l.cls}`, x: W - m.r + 8, y: (l.y + 4).toFixed(1) }, l.text));
+    // x: clear of the final norm's dot (6 px right of the last layer, radius 4)
+    for (const l of labels) items.push(el('text', { class: `end-label ${l.cls}`, x: W - m.r + 14, y: (l.y + 4).toFixed(1) }, l.text));
   }
 
   draw(s) {
