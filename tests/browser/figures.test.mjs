@@ -49,6 +49,10 @@ test('residual turn: 45 degrees for (1,0)+(0,1), about 5.7 for (10,0)+(0,1)', as
   assert.deepEqual(s.large.end, [10, 1]);
   assert.match(await fig.locator('svg').nth(0).textContent(), /45°/);
   assert.match(await fig.locator('svg').nth(1).textContent(), /5\.71°/);
+  // u is a few pixels on the second panel's ±20 axis: that panel, and only it, repeats its tip magnified
+  assert.equal(await fig.locator('svg').nth(0).locator('.inset').count(), 0);
+  assert.equal(await fig.locator('svg').nth(1).locator('.inset').count(), 1);
+  assert.equal(await fig.locator('svg').nth(1).locator('.inset .arrow').count(), 3);
   await fig.getByRole('slider').focus();
   await page.keyboard.press('End');
   close((await state('nl-residual-turn')).large.angle, 2.8624, 1e-3); // (20,0)+(0,1)

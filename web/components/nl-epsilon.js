@@ -108,7 +108,7 @@ export class NlEpsilon extends NlFigure {
       items.push(el('path', { class: `c-${place}`, d: pts }));
       s[place].forEach((v, i) => items.push(el('circle', { class: `p-${place}`, cx: xOf(i).toFixed(1), cy: y(v).toFixed(1), r: 3 })));
     }
-    items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('title', { eps: this.fmtEps(s.eps) })));
+    items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t(sparse ? 'titleShort' : 'title', { eps: this.fmtEps(s.eps) }))); // the long title is clipped on a phone
     // a key with line samples, one entry per line so it fits a phone
     items.push(el('path', { class: 'c-inside', d: `M${left},30h22` }), el('text', { class: 'key inside', x: left + 28, y: 34 }, this.t('keyInside')),
       el('path', { class: 'c-outside', d: `M${left},46h22` }), el('text', { class: 'key outside', x: left + 28, y: 50 }, this.t('keyOutside')));

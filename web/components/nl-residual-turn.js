@@ -8,6 +8,8 @@
 // Events: change (the reader moved a handle or the slider).
 // Pointer: drag the tip of x (blue) or the tip of x + u, which moves u
 //   (violet), in the left panel; mouse and touch.
+// When u is drawn shorter than 24 px (a long k·x), the panel repeats its tip
+//   magnified in an inset, in the corner farthest from the arrows.
 // Keyboard: the scale slider; the two handles are focusable: arrow keys move
 //   them by 0.1, Shift + arrow by 1.
 // Colours: x and k·x --nl-input, u --nl-update, the result x + u --nl-fg
@@ -34,6 +36,8 @@ const vec = NlFigure.vec;
 
 /** "only" describes a turn below this many degrees (and smaller than the other one). */
 export const ONLY_BELOW = 10;
+/** Below this many pixels u is shown again, magnified, in an inset. */
+const MAGNIFY_BELOW = 24;
 
 export class NlResidualTurn extends NlFigure {
   static catalog = 'residualTurn';
@@ -42,7 +46,10 @@ export class NlResidualTurn extends NlFigure {
     u: { attr: 'u', kind: 'vector', length: 2, default: [0, 1] },
     scale: { attr: 'scale', kind: 'number', default: 10, min: 0.1, max: 20, step: 0.1, control: 'slider' },
   };
-  static css = figureCss + handleCss;
+  static css = figureCss + handleCss + `
+.inset-frame { fill: var(--nl-bg); stroke: var(--nl-grid); stroke-width: 1; }
+.inset-label { font-size: var(--nl-small-size); fill: var(--nl-muted); }
+`;
 
   buildView(view) {
     const box = el('div', { class: 'geo-panels' });
@@ -85,10 +92,10 @@ export class NlResidualTurn extends NlFigure {
       items.push(arrow(p(c.start[0]), q(c.start[1]), p(c.end[0]), q(c.end[1]), 'update'));
       items.push(arrow(p(0), q(0), p(c.end[0]), q(c.end[1]), 'result'));
       const xName = k === 0 ? 'x' : `${this.fmt(s.scale)}·x`;
-      items.push(
-        el('text', { class: 'label input', x: (p(0) + p(c.start[0])) / 2, y: (q(0) + q(c.start[1])) / 2 + 16, 'text-anchor': 'middle' }, xName),
-        el('text', { class: 'label update', x: p(c.end[0]) + 12, y: (q(c.start[1]) + q(c.end[1])) / 2 + 4 }, 'u'),
-      );
+      items.push(el('text', { class: 'label input', x: (p(0) + p(c.start[0])) / 2, y: (q(0) + q(c.start[1])) / 2 + 16, 'text-anchor': 'middle' }, xName));
+      const inset = this._inset(c, fr);
+      if (inset) items.push(...inset);
+      else items.push(el('text', { class: 'label update', x: p(c.end[0]) + 12, y: (q(c.start[1]) + q(c.end[1])) / 2 + 4 }, 'u'));
       const title = k === 0 ? this.t('smallTitle') : this.t('largeTitle', { scale: this.fmt(s.scale) });
       items.push(el('text', { class: 'panel-title', x: fr.p(c.domain[0]), y: 18 }, this.t('panelTitle', { title, angle: this.fmtAngle(c.angle) })));
       panel.plot.replaceChildren(...items);
@@ -101,6 +108,47 @@ export class NlResidualTurn extends NlFigure {
         this._hu.place(p(c.end[0]), q(c.end[1]), toU, this.t('handleU', { v: this.fmtList(s.u) }));
       }
     });
+  }
+
+  // When u is drawn shorter than MAGNIFY_BELOW px (a long x on a wide axis),
+  // the tip of the panel again, magnified, in the corner farthest from the
+  // arrows: the same u, and the old and new directions barely apart.
+  _inset(c, fr) {
+    const { p, q, size } = fr;
+    const ux = p(c.end[0]) - p(c.start[0]), uy = q(c.end[1]) - q(c.start[1]);
+    const shown = Math.hypot(ux, uy);
+    if (!(shown < MAGNIFY_BELOW) || shown < 0.01) return null;
+    const L = Math.round(size * 0.4), pad = 6;
+    const left = p(c.domain[0]), right = p(c.domain[1]), top = q(c.domain[1]), bottom = q(c.domain[0]);
+    const pts = [[p(0), q(0)], [p(c.start[0]), q(c.start[1])], [p(c.end[0]), q(c.end[1])]];
+    const corners = [[left + pad, top + pad], [right - pad - L, top + pad], [left + pad, bottom - pad - L], [right - pad - L, bottom - pad - L]];
+    const clear = ([cx, cy]) => Math.min(...pts.map(([a, b]) => Math.hypot(a - (cx + L / 2), b - (cy + L / 2))));
+    const [bx, by] = corners.reduce((best, cn) => (clear(cn) > clear(best) ? cn : best));
+    // inset pixels: the tip's neighbourhood, u about half the inset long
+    const zoom = (L * 0.5) / shown, mx = (p(c.start[0]) + p(c.end[0])) / 2, my = (q(c.start[1]) + q(c.end[1])) / 2;
+    const ip = (px) => L / 2 + (px - mx) * zoom, iq = (py) => L / 2 + (py - my) * zoom;
+    const [[ox, oy], [sx, sy], [ex, ey]] = pts.map(([a, b]) => [ip(a), iq(b)]);
+    // each arrow from where it enters the inset (a drawing's clipping, not a shown number)
+    const from = (x1, y1, x2, y2) => {
+      let t0 = 0;
+      for (const [d, lo, hi, v] of [[x2 - x1, 0, L, x1], [y2 - y1, 0, L, y1]]) {
+        if (d > 0 && v < lo) t0 = Math.max(t0, (lo - v) / d);
+        if (d < 0 && v > hi) t0 = Math.max(t0, (hi - v) / d);
+      }
+      return [x1 + t0 * (x2 - x1), y1 + t0 * (y2 - y1), x2, y2];
+    };
+    const view = el('g', { class: 'inset', transform: `translate(${bx},${by})` });
+    view.append(
+      arrow(...from(ox, oy, sx, sy), 'input'),
+      arrow(...from(ox, oy, ex, ey), 'result'),
+      arrow(sx, sy, ex, ey, 'update'),
+      el('text', { class: 'label update', x: ((sx + ex) / 2 + 8).toFixed(1), y: ((sy + ey) / 2 + 4).toFixed(1) }, 'u'),
+    );
+    return [
+      el('rect', { class: 'inset-frame', x: bx, y: by, width: L, height: L, rx: 4 }),
+      view,
+      el('text', { class: 'inset-label', x: bx + 4, y: by + L - 5 }, this.t('magnified')),
+    ];
   }
 
   describe(s) {
