@@ -44,7 +44,7 @@ export class NlWhitening extends NlFigure {
 .dots.raw { stroke: var(--nl-input); } .dots.zscore { stroke: var(--nl-batch-norm); } .dots.whitened { stroke: var(--nl-fg); }
 .handle.chosen .dot { fill: var(--nl-chosen); }
 .guide.cloud-axis { stroke: var(--nl-chosen); stroke-width: 1.5; stroke-dasharray: 5 3; }
-.cov { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: 10px; font-size: 0.85em; }
+.cov { font-size: 0.85em; margin-top: 4px; }
 .cov table { margin: 0 auto; }
 .cov caption { color: var(--nl-muted); white-space: nowrap; }
 .cov td { min-width: 5em; }
@@ -58,9 +58,14 @@ export class NlWhitening extends NlFigure {
   buildView(view) {
     const panels = el('div', { class: 'geo-panels' });
     this._panels = ['raw', 'zscore', 'whitened'].map((k) => chartPanel(`cloud ${k}`));
-    panels.append(...this._panels.map((c) => c.svg));
-    this._cov = el('div', { class: 'cov' });
-    view.append(panels, this._cov);
+    // each cloud with its covariance matrix below it (on a phone the clouds stack)
+    this._covSlots = this._panels.map(() => el('div', { class: 'cov' }));
+    panels.append(...this._panels.map((c, i) => {
+      const cell = el('div', { class: 'cell' });
+      cell.append(c.svg, this._covSlots[i]);
+      return cell;
+    }));
+    view.append(panels);
     const p = this.constructor.params.mixing;
     this._handle = new DragHandle(this, {
       cls: 'chosen', axes: 'y', step: p.step,
@@ -131,17 +136,20 @@ export class NlWhitening extends NlFigure {
         }, this.t('handle', { v: f(s.mixing) }));
       }
     });
-    this._cov.replaceChildren(...['raw', 'zscore', 'whitened'].map((k) => {
-      const c = s.covariance[k];
-      const table = el('table');
-      table.append(el('caption', {}, this.t('covCaption', { name: this.t(`title_${k}`) })));
-      for (const r of [0, 1]) {
-        const tr = el('tr');
-        tr.append(el('td', {}, this.fmtCov(c[2 * r])), el('td', {}, this.fmtCov(c[2 * r + 1])));
-        table.append(tr);
-      }
-      return table;
-    }));
+    ['raw', 'zscore', 'whitened'].forEach((k, i) => this._covSlots[i].replaceChildren(this._covTable(s, k)));
+  }
+
+  /** A cloud's covariance matrix as a small table. */
+  _covTable(s, k) {
+    const c = s.covariance[k];
+    const table = el('table');
+    table.append(el('caption', {}, this.t('covCaption', { name: this.t(`title_${k}`) })));
+    for (const r of [0, 1]) {
+      const tr = el('tr');
+      tr.append(el('td', {}, this.fmtCov(c[2 * r])), el('td', {}, this.fmtCov(c[2 * r + 1])));
+      table.append(tr);
+    }
+    return table;
   }
 
   describe(s) {
