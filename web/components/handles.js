@@ -178,7 +178,8 @@ export function squareFrame(fig, W, domain, ticks, { left = 34, top = 30, right 
   const f = (v) => fig.fmt(v, 3);
   return {
     p, q, size, height: top + size + 22,
-    axes: [xAxis(ticks, p, top, top + size, f), yAxis(ticks, q, left, left + size, f)],
+    // the corner's value is read once, on the y axis (two labels there touched)
+    axes: [xAxis(ticks, p, top, top + size, (v) => (v === domain[0] && ticks.includes(v) ? '' : f(v))), yAxis(ticks, q, left, left + size, f)],
     pInv: scale([left, left + size], domain), qInv: scale([top + size, top], domain),
     bounds: [domain, domain],
   };

@@ -130,7 +130,9 @@ export class NlQkNorm extends NlFigure {
       const x = scale(s.alphaAxis.domain, [left, W - right]), y = scale(yAxisDef.domain, [bottom, top]);
       const items = [yAxis(yAxisDef.ticks, y, left, W - right, f), xAxis(s.alphaAxis.ticks, x, top, bottom, f)];
       items.push(el('line', { class: 'uniform', x1: left, x2: W - right, y1: y(uniform).toFixed(1), y2: y(uniform).toFixed(1) }));
-      items.push(el('text', { class: 'uniform-label', x: W - right, y: (y(uniform) - 5).toFixed(1), 'text-anchor': 'end' }, uniformLabel));
+      // above its line, or below it when the line runs near the top of the plot (the entropy's ceiling)
+      const below = y(uniform) - top < 16;
+      items.push(el('text', { class: 'uniform-label', x: W - right, y: (y(uniform) + (below ? 13 : -5)).toFixed(1), 'text-anchor': 'end' }, uniformLabel));
       for (const kind of ['plain', 'qk']) {
         items.push(el('path', { class: `s-${kind}`, d: s.alphas.map((a, i) => `${i ? 'L' : 'M'}${x(a).toFixed(1)},${y(series[kind][i]).toFixed(1)}`).join('') }));
         items.push(el('circle', { class: `mk m-${kind}`, cx: x(s.alpha).toFixed(1), cy: y(series.here[kind]).toFixed(1), r: 5 }));
