@@ -170,6 +170,15 @@ export function chartPanel(cls = '') {
   return { svg: s, plot };
 }
 
+/** A <clipPath> (not among base.el's tags) holding one rectangle; a group draws through it with clip-path: url(#id) (ids are per shadow root). */
+export function clipRect(id, x, y, w, h) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const c = document.createElementNS(ns, 'clipPath');
+  c.setAttribute('id', id);
+  c.append(el('rect', { x, y, width: w, height: h }));
+  return c;
+}
+
 /** A square frame over `domain` in an svg of width W: the scales both ways and the axes. */
 export function squareFrame(fig, W, domain, ticks, { left = 34, top = 30, right = 10 } = {}) {
   const size = W - left - right;
@@ -179,7 +188,7 @@ export function squareFrame(fig, W, domain, ticks, { left = 34, top = 30, right 
   return {
     p, q, size, height: top + size + 22,
     // the corner's value is read once, on the y axis (two labels there touched)
-    axes: [xAxis(ticks, p, top, top + size, (v) => (v === domain[0] && ticks.includes(v) ? '' : f(v))), yAxis(ticks, q, left, left + size, f)],
+    axes: [xAxis(ticks, p, top, top + size, (v) => (v === domain[0] ? '' : f(v))), yAxis(ticks, q, left, left + size, f)],
     pInv: scale([left, left + size], domain), qInv: scale([top + size, top], domain),
     bounds: [domain, domain],
   };

@@ -55,6 +55,8 @@ import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { scale as linear } from './plot.js';
 import { onDrag } from './handles.js';
+import { textWidth } from './text.js';
+
 
 const vec = NlFigure.vec;
 const PANELS = ['input', 'l2', 'layer_norm', 'rms_norm'];
@@ -548,8 +550,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     const d = s.vector.length;
     // The mean's label sits in a right margin as wide as it is, never over a bar.
     const meanText = this.t('meanLabel', { mean: this.num(s.steps.mean) });
-    const labelWidth = [...meanText].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e7f ? 11.5 : 6.6), 0);
-    const H = 170, left = 42, right = Math.ceil(10 + labelWidth), top = 10, bottom = 22;
+    const H = 170, left = 42, right = Math.ceil(12 + textWidth(meanText, 11)), top = 10, bottom = 22; // 11 px: --nl-small-size
     const W = this.fit(this._stepSvg, 760, H);
     if (!this._stepLayout || this._stepLayout.key !== `${d}|${W}|${right}`) {
       this._stepSvg.replaceChildren();

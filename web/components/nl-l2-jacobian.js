@@ -30,18 +30,9 @@
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { arrow, line, scale, xAxis } from './plot.js';
-import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './handles.js';
+import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './handles.js';
 
 const vec = NlFigure.vec;
-
-/** A <clipPath> (not among base.el's tags) holding one rectangle. */
-function clipRect(id, x, y, w, h) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const c = document.createElementNS(ns, 'clipPath');
-  c.setAttribute('id', id);
-  c.append(el('rect', { x, y, width: w, height: h }));
-  return c;
-}
 
 /**
  * Where a label of the segment a→b goes (pixels): at fraction `at` along it,

@@ -116,9 +116,9 @@ export class NlPrepostNorm extends NlFigure {
 
   compute(core, { layers: L, norm, seed }) {
     const full = this._stacks(seed, norm);
-    const prefix = (st) => ({ stream: st.stream.slice(0, L + 1), norms: st.norms.slice(0, L + 1), turns: st.turns.slice(0, L) });
+    const prefix = (st) => ({ norms: st.norms.slice(0, L + 1), turns: st.turns.slice(0, L) });
     const pre = prefix(full.pre), post = prefix(full.post);
-    const finalNorm = this._norm(this.op(norm, { x: vec(pre.stream[L]) }, { eps: EPS }));
+    const finalNorm = this._norm(this.op(norm, { x: vec(full.pre.stream[L]) }, { eps: EPS }));
     const sqrtD = this._norm(new Array(D).fill(1));
     const after = post.norms.slice(1);
     const range = core.run('min_max_fit', { x: { shape: [after.length, 1], data: after } });

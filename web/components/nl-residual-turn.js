@@ -30,7 +30,7 @@
 import { el } from './base.js';
 import { NlFigure, figureCss } from './figure.js';
 import { arrow } from './plot.js';
-import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './handles.js';
+import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './handles.js';
 
 const vec = NlFigure.vec;
 
@@ -93,7 +93,7 @@ export class NlResidualTurn extends NlFigure {
       items.push(arrow(p(0), q(0), p(c.end[0]), q(c.end[1]), 'result'));
       const xName = k === 0 ? 'x' : `${this.fmt(s.scale)}·x`;
       items.push(el('text', { class: 'label input', x: (p(0) + p(c.start[0])) / 2, y: (q(0) + q(c.start[1])) / 2 + 16, 'text-anchor': 'middle' }, xName));
-      const inset = this._inset(c, fr);
+      const inset = this._inset(c, fr, k);
       if (inset) items.push(...inset);
       else items.push(el('text', { class: 'label update', x: p(c.end[0]) + 12, y: (q(c.start[1]) + q(c.end[1])) / 2 + 4 }, 'u'));
       const title = k === 0 ? this.t('smallTitle') : this.t('largeTitle', { scale: this.fmt(s.scale) });
@@ -113,7 +113,7 @@ export class NlResidualTurn extends NlFigure {
   // When u is drawn shorter than MAGNIFY_BELOW px (a long x on a wide axis),
   // the tip of the panel again, magnified, in the corner farthest from the
   // arrows: the same u, and the old and new directions barely apart.
-  _inset(c, fr) {
+  _inset(c, fr, panel) {
     const { p, q, size } = fr;
     const ux = p(c.end[0]) - p(c.start[0]), uy = q(c.end[1]) - q(c.start[1]);
     const shown = Math.hypot(ux, uy);
@@ -128,22 +128,13 @@ export class NlResidualTurn extends NlFigure {
     const zoom = (L * 0.5) / shown, mx = (p(c.start[0]) + p(c.end[0])) / 2, my = (q(c.start[1]) + q(c.end[1])) / 2;
     const ip = (px) => L / 2 + (px - mx) * zoom, iq = (py) => L / 2 + (py - my) * zoom;
     const [[ox, oy], [sx, sy], [ex, ey]] = pts.map(([a, b]) => [ip(a), iq(b)]);
-    // each arrow from where it enters the inset (a drawing's clipping, not a shown number)
-    const from = (x1, y1, x2, y2) => {
-      let t0 = 0;
-      for (const [d, lo, hi, v] of [[x2 - x1, 0, L, x1], [y2 - y1, 0, L, y1]]) {
-        if (d > 0 && v < lo) t0 = Math.max(t0, (lo - v) / d);
-        if (d < 0 && v > hi) t0 = Math.max(t0, (hi - v) / d);
-      }
-      return [x1 + t0 * (x2 - x1), y1 + t0 * (y2 - y1), x2, y2];
-    };
+    // drawn through a clip of the inset: the arrows start far outside it, at the origin
+    const id = `clip-inset-${panel}`;
     const view = el('g', { class: 'inset', transform: `translate(${bx},${by})` });
-    view.append(
-      arrow(...from(ox, oy, sx, sy), 'input'),
-      arrow(...from(ox, oy, ex, ey), 'result'),
-      arrow(sx, sy, ex, ey, 'update'),
-      el('text', { class: 'label update', x: ((sx + ex) / 2 + 8).toFixed(1), y: ((sy + ey) / 2 + 4).toFixed(1) }, 'u'),
-    );
+    const inside = el('g', { 'clip-path': `url(#${id})` });
+    inside.append(arrow(ox, oy, sx, sy, 'input'), arrow(ox, oy, ex, ey, 'result'), arrow(sx, sy, ex, ey, 'update'),
+      el('text', { class: 'label update', x: ((sx + ex) / 2 + 8).toFixed(1), y: ((sy + ey) / 2 + 4).toFixed(1) }, 'u'));
+    view.append(clipRect(id, 0, 0, L, L), inside);
     return [
       el('rect', { class: 'inset-frame', x: bx, y: by, width: L, height: L, rx: 4 }),
       view,

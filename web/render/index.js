@@ -10,6 +10,7 @@
 // The command `normlab render <tag> [attr=value ...]` prints the same.
 import { installDom, ShadowRoot, Text } from './dom.js';
 import { computeStyle, INHERITED, parseCss, rootStyle } from './css.js';
+import { textWidth } from '../components/text.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const PAD = 12, GAP = 10;
@@ -190,8 +191,6 @@ function svgMarkup(svg, styleOf, { x, y, w, h }) {
 
 // ---- HTML blocks as SVG text ------------------------------------------------------
 const px = (s, fallback) => parseFloat(s) || fallback;
-/** A rough advance width: CJK characters are square, others about half an em. */
-const textWidth = (s, size) => [...s].reduce((w, c) => w + (/[\u2e80-\u9fff\uff00-\uffef]/.test(c) ? 1 : 0.56), 0) * size;
 
 function wrap(text, size, width) {
   const words = text.split(/(?<=[\s\u3000-\u303f\uff0c\uff1b\uff1a])|(?=[\u4e00-\u9fff])/);
