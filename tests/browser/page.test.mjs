@@ -223,3 +223,19 @@ test('the apparatus: numbered figures referenced from the text, a list of figure
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the article page logs no console warning or error while every figure starts and draws', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  const logged = [];
+  page.on('console', (m) => ['warning', 'error'].includes(m.type()) && logged.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => logged.push(`pageerror: ${e.message}`));
+  await page.goto(env.url + 'web/index.html');
+  // Bring each figure into view so that it starts, then wait until every one has drawn.
+  const tags = await page.evaluate(() => [...new Set([...document.querySelectorAll('*')].map((e) => e.localName).filter((n) => n.startsWith('nl-')))]);
+  assert.ok(tags.length >= 22, `figures on the page: ${tags.length}`);
+  for (const tag of tags) await page.locator(tag).first().scrollIntoViewIfNeeded();
+  await page.waitForFunction((ts) => ts.every((t) => [...document.querySelectorAll(t)].every((e) => e.state && !e.state.error)), tags);
+  assert.deepEqual(logged, []);
+  await context.close();
+});

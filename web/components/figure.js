@@ -258,6 +258,7 @@ export class NlFigure extends NlElement {
     for (const [key, c] of Object.entries(this._controls)) {
       if (this._attrErrors.has(key)) continue;
       const v = this._values[key];
+      if (v == null) continue; // no value of its own yet: the figure's override shows what it starts from
       if (c.range) c.range.value = String(v);
       if (c.box && this.shadowRoot.activeElement !== c.box) c.box.value = String(v);
       if (c.select) c.select.value = String(v);
