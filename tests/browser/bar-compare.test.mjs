@@ -309,3 +309,26 @@ test('no page errors and no CSP violation under the strict policy; full-page scr
   assert.deepEqual(problems, []);
   await page.screenshot({ path: join(shotsDir, 'article-en.png'), fullPage: true });
 });
+
+test('Reset returns to what the page last set, not to the first values', async () => {
+  await page.evaluate(() => {
+    const f = document.querySelector('nl-bar-compare');
+    f.setAttribute('vector', '1,2,3,4');
+    f.setAttribute('offset', '5');
+  });
+  await clickButton('Multiply by 10 only');
+  let s = await state();
+  assert.equal(s.scale, 10);
+  assert.equal(s.offset, 0);
+  await clickButton('Reset');
+  s = await state();
+  assert.deepEqual(s.vector, [1, 2, 3, 4], 'the vector the page set');
+  assert.equal(s.offset, 5, 'the offset the page set');
+  assert.equal(s.scale, 1, 'the scale the page never set keeps its default');
+  // The page sets the vector back; Reset follows it.
+  await page.evaluate(() => document.querySelector('nl-bar-compare').removeAttribute('offset'));
+  await page.evaluate(() => document.querySelector('nl-bar-compare').setAttribute('vector', '1,2,3'));
+  await clickButton('Reset');
+  s = await state();
+  assert.deepEqual([s.vector, s.offset], [[1, 2, 3], 0]);
+});

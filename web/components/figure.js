@@ -68,8 +68,17 @@ export class NlFigure extends NlElement {
 
   attributeChanged(name, value) {
     const entry = this._paramByAttr(name);
-    if (entry) this._parseAttribute(entry[0], value);
+    if (entry) {
+      this._parseAttribute(entry[0], value);
+      // The page set it (a reader's change is reflected without coming here): Reset returns to it.
+      if (!this._attrErrors.has(entry[0])) this._pageValues[entry[0]] = structuredClone(this._values[entry[0]]);
+    }
     this.refresh();
+  }
+
+  /** The values the page last set (its attributes and properties), which Reset returns to. */
+  get pageValues() {
+    return structuredClone(this._pageValues);
   }
 
   _parseAttribute(key, value) {
@@ -112,6 +121,7 @@ export class NlFigure extends NlElement {
     for (const [key, p] of Object.entries(this.constructor.params)) {
       if (this.hasAttribute(p.attr)) this._parseAttribute(key, this.getAttribute(p.attr));
     }
+    this._pageValues = structuredClone(this._values);
     this._wrap = el('div', { part: 'figure', role: 'group', class: 'wrap', 'aria-describedby': 'desc' });
     this._status = el('p', { class: 'status muted', role: 'status' });
     this._controlsBox = el('div', { class: 'controls', part: 'controls' });

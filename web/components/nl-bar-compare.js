@@ -154,11 +154,6 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     this._stepLayout = null;
   }
 
-  build(root) {
-    super.build(root);
-    this._initial = structuredClone(this._values);
-  }
-
   disconnectedCallback() {
     super.disconnectedCallback();
     this._stopPlay();
@@ -179,7 +174,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     buttons.append(
       this.button('add100', () => this._setPreset({ scale: 1, offset: 100 })),
       this.button('times10', () => this._setPreset({ scale: 10, offset: 0 })),
-      this.button('reset', () => this._setPreset(this._initial)),
+      this.button('reset', () => this._setPreset(this.pageValues)),
     );
     box.append(buttons);
   }
