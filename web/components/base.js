@@ -6,6 +6,7 @@
 // one shared core for every number, and re-renders from its state.
 import { loadCore, loadTrainer } from '../core/normlab.js';
 import { catalogs, numberLocale, onLocale, resolveLanguage } from '../i18n/index.js';
+import { DARK, LIGHT, applyTheme, unwatchTheme, watchTheme } from './theme.js';
 
 /**
  * Where no HTMLElement exists (Node, server rendering) the figures extend this
@@ -34,18 +35,8 @@ export function sheet(key, css) {
 /** The styles every figure shares: theme properties, controls, focus, motion. */
 export const baseCss = `
 :host {
-  /* One palette: a colour means one thing in every figure (README, "Colours"). */
-  --nl-fg: #1d2330; --nl-bg: #ffffff; --nl-muted: #5b6475; --nl-grid: #d9dde5;
-  --nl-input: #1c64b0;      /* the input x, data points */
-  --nl-reference: #6f7682;  /* reference, original, "before" (gray) */
-  --nl-l2: #0a7d61;         /* L2 normalization */
-  --nl-layer-norm: #c2410c; /* LayerNorm */
-  --nl-rms-norm: #9b3a87;   /* RMSNorm */
-  --nl-batch-norm: #5b7a06; /* BatchNorm */
-  --nl-chosen: #1d2330;     /* the element the reader chose */
-  --nl-group: #9a6200;      /* members of the chosen element's group */
-  --nl-update: #6741d9;     /* an update, a step, δ */
-  --nl-focus: #1c6dd0; --nl-error: #b3261e;
+  /* One palette: a colour means one thing in every figure (README, "Colours"; theme.js). */
+  ${LIGHT}
   --nl-font: system-ui, -apple-system, "Segoe UI", "Noto Sans", "PingFang SC", "Microsoft YaHei", sans-serif;
   --nl-label-size: 12px; --nl-small-size: 11px; --nl-title-size: 13px;
   --nl-gap: 10px;
@@ -59,11 +50,7 @@ export const baseCss = `
   background: var(--nl-bg); font-size: var(--nl-small-size); pointer-events: none; z-index: 1; }
 .status:empty { display: none; }
 @media (prefers-color-scheme: dark) {
-  :host {
-    --nl-fg: #e6e9ef; --nl-bg: #161a22; --nl-muted: #a3abba; --nl-grid: #394152;
-    --nl-input: #74b3ff; --nl-reference: #8e96a4; --nl-l2: #38d0a5; --nl-layer-norm: #ff9152;
-    --nl-rms-norm: #f08ad2; --nl-batch-norm: #a8d65c; --nl-chosen: #ffffff; --nl-group: #ffc53d;
-    --nl-update: #b197fc; --nl-focus: #7cb4ff; --nl-error: #ff8a80;
+  :host {${DARK}
   }
 }
 :host([hidden]) { display: none; }
@@ -204,6 +191,7 @@ export class NlElement extends Base {
       root.adoptedStyleSheets = [sheet('base', baseCss), sheet(this.localName, this.constructor.css ?? '')];
       this.build(root);
     }
+    watchTheme(this); // the site's light/dark toggle, live
     this.setAttribute('role', 'figure');
     this.applyLanguage();
     if (this._started) return;
@@ -221,6 +209,7 @@ export class NlElement extends Base {
     this._observer = null;
     this._offLocale?.();
     this._offLocale = null;
+    unwatchTheme(this);
   }
 
   start() {
@@ -247,6 +236,7 @@ export class NlElement extends Base {
 
   attributeChangedCallback(name, oldValue, value) {
     if (oldValue === value || !this._built || this._reflecting) return;
+    if (name === 'theme') return void applyTheme(this);
     if (name === 'lang') this.applyLanguage();
     this.attributeChanged(name, value);
   }

@@ -16,7 +16,7 @@ export class NlFigure extends NlElement {
   static params = {};
 
   static get observedAttributes() {
-    return [...Object.values(this.params).map((p) => p.attr), 'lang'];
+    return [...Object.values(this.params).map((p) => p.attr), 'lang', 'theme'];
   }
 
   /** Define a property per parameter on the class (no DOM is touched). */

@@ -1,0 +1,117 @@
+// The figures' light and dark palettes, and which one a figure uses.
+//
+// A figure follows, in order: its own `theme` attribute ("light" | "dark";
+// "auto" or none goes on), the theme its site marks on an ancestor by the
+// conventions of common docs frameworks, a single `color-scheme` the page
+// sets, and last the reader's system setting (prefers-color-scheme). A site's
+// toggle is followed live: one MutationObserver watches <html> and <body>.
+// Nothing here touches the DOM at import time.
+
+/** The palette by role: a colour means one thing in every figure. */
+export const LIGHT = `
+  --nl-fg: #1d2330; --nl-bg: #ffffff; --nl-muted: #5b6475; --nl-grid: #d9dde5;
+  --nl-input: #1c64b0;      /* the input x, data points */
+  --nl-reference: #6f7682;  /* reference, original, "before" (gray) */
+  --nl-l2: #0a7d61;         /* L2 normalization */
+  --nl-layer-norm: #c2410c; /* LayerNorm */
+  --nl-rms-norm: #9b3a87;   /* RMSNorm */
+  --nl-batch-norm: #5b7a06; /* BatchNorm */
+  --nl-chosen: #1d2330;     /* the element the reader chose */
+  --nl-group: #9a6200;      /* members of the chosen element's group */
+  --nl-update: #6741d9;     /* an update, a step, δ */
+  --nl-focus: #1c6dd0; --nl-error: #b3261e;`;
+
+export const DARK = `
+    --nl-fg: #e6e9ef; --nl-bg: #161a22; --nl-muted: #a3abba; --nl-grid: #394152;
+    --nl-input: #74b3ff; --nl-reference: #8e96a4; --nl-l2: #38d0a5; --nl-layer-norm: #ff9152;
+    --nl-rms-norm: #f08ad2; --nl-batch-norm: #a8d65c; --nl-chosen: #ffffff; --nl-group: #ffc53d;
+    --nl-update: #b197fc; --nl-focus: #7cb4ff; --nl-error: #ff8a80;`;
+
+/**
+ * How docs frameworks mark their theme on <html>, <body> or a wrapper, as
+ * [attribute, value -> 'light' | 'dark']. A value not listed (e.g. "auto")
+ * says nothing and the search goes on.
+ */
+const MARKERS = [
+  // Docusaurus, Furo (on <body>), pydata-sphinx-theme, Starlight, Sphinx Book Theme
+  ['data-theme', { light: 'light', dark: 'dark' }],
+  // MkDocs Material: palette schemes "default" and "slate"
+  ['data-md-color-scheme', { default: 'light', slate: 'dark' }],
+  // Bootstrap 5.3
+  ['data-bs-theme', { light: 'light', dark: 'dark' }],
+  // GitHub Primer
+  ['data-color-mode', { light: 'light', dark: 'dark' }],
+];
+const WATCHED = ['class', 'style', ...MARKERS.map(([a]) => a)];
+
+/** The theme an element's surroundings mark: 'light', 'dark' or null (the system's). */
+export function siteTheme(el) {
+  for (let n = el.parentElement ?? el.getRootNode?.().host; n; n = n.parentElement ?? n.getRootNode?.().host) {
+    for (const [attr, values] of MARKERS) {
+      const v = n.getAttribute?.(attr);
+      if (v && values[v]) return values[v];
+    }
+    // VitePress, Nextra, Tailwind sites: class "dark" on <html> (and some mark "light" too)
+    const cls = n.classList;
+    if (cls?.contains('dark')) return 'dark';
+    if (cls?.contains('light')) return 'light';
+  }
+  // A page that fixes one color-scheme (not "light dark", not "normal") has chosen.
+  const doc = el.ownerDocument;
+  const scheme = doc?.defaultView?.getComputedStyle?.(doc.documentElement).colorScheme?.trim();
+  return scheme === 'dark' || scheme === 'light' ? scheme : null;
+}
+
+/** The theme a figure draws in: its own attribute, else its site's, else null (the system's). */
+export function themeOf(el) {
+  const own = el.getAttribute('theme');
+  return own === 'light' || own === 'dark' ? own : siteTheme(el);
+}
+
+// One constructed sheet per forced theme; shared by every figure.
+let forced = null;
+function forcedSheets() {
+  if (!forced) {
+    forced = { light: new CSSStyleSheet(), dark: new CSSStyleSheet() };
+    forced.light.replaceSync(`:host { ${LIGHT} color-scheme: light; }`);
+    forced.dark.replaceSync(`:host { ${DARK} color-scheme: dark; }`);
+  }
+  return forced;
+}
+
+/**
+ * Give a figure's shadow root the palette of its theme: the forced sheet goes
+ * last (it wins over the base sheet's prefers-color-scheme rule); none for the
+ * system's. Returns the theme applied.
+ */
+export function applyTheme(el) {
+  const root = el.shadowRoot;
+  if (!root || typeof CSSStyleSheet === 'undefined') return null;
+  const theme = themeOf(el);
+  const sheets = forcedSheets();
+  const rest = root.adoptedStyleSheets.filter((s) => s !== sheets.light && s !== sheets.dark);
+  root.adoptedStyleSheets = theme ? [...rest, sheets[theme]] : rest;
+  el._theme = theme;
+  return theme;
+}
+
+// The connected figures, and one observer of the site's markers for all of them.
+const figures = new Set();
+let observer = null;
+
+/** Follow the site's theme from now on (a figure calls this when connected). */
+export function watchTheme(el) {
+  figures.add(el);
+  applyTheme(el);
+  if (observer || typeof MutationObserver === 'undefined') return;
+  observer = new MutationObserver(() => {
+    for (const f of figures) if (themeOf(f) !== f._theme) applyTheme(f);
+  });
+  const doc = el.ownerDocument;
+  for (const n of [doc.documentElement, doc.body]) if (n) observer.observe(n, { attributes: true, attributeFilter: WATCHED });
+}
+
+/** Stop following it (disconnected). */
+export function unwatchTheme(el) {
+  figures.delete(el);
+}
