@@ -50,8 +50,6 @@ const cases = [
   // [what, system scheme, markers, expected background]
   ['no marker: the system light', 'light', [], LIGHT_BG],
   ['no marker: the system dark', 'dark', [], DARK_BG],
-  ['VitePress html.dark on a light system', 'light', [['html', 'class', 'dark']], DARK_BG],
-  ['html.light on a dark system', 'dark', [['html', 'class', 'light']], LIGHT_BG],
   ['Docusaurus data-theme=dark on a light system', 'light', [['html', 'data-theme', 'dark']], DARK_BG],
   ['Docusaurus data-theme=light on a dark system', 'dark', [['html', 'data-theme', 'light']], LIGHT_BG],
   ['MkDocs Material slate on a light system', 'light', [['body', 'data-md-color-scheme', 'slate']], DARK_BG],
@@ -61,6 +59,12 @@ const cases = [
   ['Bootstrap data-bs-theme=dark on a light system', 'light', [['html', 'data-bs-theme', 'dark']], DARK_BG],
   ['a page color-scheme: dark on a light system', 'light', [['html', 'style', 'color-scheme: dark']], DARK_BG],
   ['a page color-scheme: light dark leaves it to the system', 'dark', [['html', 'style', 'color-scheme: light dark']], DARK_BG],
+  ['a page that paints a dark background on a light system', 'light', [['body', 'style', 'background: #111418']], DARK_BG],
+  ['a page that paints a light background on a dark system', 'dark', [['body', 'style', 'background: #fafafa']], LIGHT_BG],
+  ['html.light on a dark system', 'dark', [['html', 'class', 'light']], LIGHT_BG],
+  // Last: once a site has marked dark with a class on <html>, its absence means light (VitePress marks light so).
+  ['VitePress html.dark on a light system', 'light', [['html', 'class', 'dark']], DARK_BG],
+  ['VitePress toggled back to light (no class) on a dark system', 'dark', [], LIGHT_BG],
 ];
 
 for (const [what, system, marks, want] of cases) {
@@ -73,7 +77,9 @@ for (const [what, system, marks, want] of cases) {
 
 test('the site toggle is followed live, both ways, and theme="dark"/"auto" switch at once', async () => {
   assert.equal((await look('light', [['html', 'class', 'dark']])).fig, DARK_BG);
-  assert.equal((await look('light', [])).fig, LIGHT_BG);
+  assert.equal((await look('dark', [])).fig, LIGHT_BG, 'VitePress back to light on a dark system');
+  assert.equal((await look('dark', [['html', 'class', 'dark']])).fig, DARK_BG);
+  await look('light', []);
   const set = (v) =>
     page.evaluate((v) => {
       const f = document.getElementById('pinned');
@@ -84,7 +90,9 @@ test('the site toggle is followed live, both ways, and theme="dark"/"auto" switc
   assert.equal(await set('dark'), DARK_BG);
   assert.equal(await set('auto'), LIGHT_BG, 'auto: the site (unmarked) and the light system');
   await page.emulateMedia({ colorScheme: 'dark' });
-  assert.equal(await set(null), DARK_BG, 'no theme attribute: the dark system');
+  assert.equal(await set(null), LIGHT_BG, 'no theme attribute: the site, light by its missing class');
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  assert.equal(await set(null), DARK_BG, 'and dark with it');
   assert.equal(await set('light'), LIGHT_BG);
   assert.deepEqual(problems, []);
 });

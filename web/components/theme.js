@@ -5,6 +5,8 @@
 // conventions of common docs frameworks, a single `color-scheme` the page
 // sets, and last the reader's system setting (prefers-color-scheme). A site's
 // toggle is followed live: one MutationObserver watches <html> and <body>.
+// Where nothing is marked, a page that paints its own background gets the
+// theme of that background.
 // Nothing here touches the DOM at import time.
 
 /** The palette by role: a colour means one thing in every figure. */
@@ -44,22 +46,47 @@ const MARKERS = [
 ];
 const WATCHED = ['class', 'style', ...MARKERS.map(([a]) => a)];
 
+// A site that marks dark with class="dark" on <html> and light by its absence
+// (VitePress, Tailwind): once the class has been seen, its absence means light.
+let classSite = false;
+
+/** 'light' or 'dark' from a computed background colour, or null when it is (nearly) transparent. */
+function backgroundTheme(color) {
+  const m = /rgba?\(([\d.]+),?\s*([\d.]+),?\s*([\d.]+)(?:,?\s*\/?\s*([\d.]+))?/.exec(color ?? '');
+  if (!m || (m[4] !== undefined && Number(m[4]) < 0.5)) return null;
+  const lin = (c) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const luminance = 0.2126 * lin(+m[1]) + 0.7152 * lin(+m[2]) + 0.0722 * lin(+m[3]);
+  return luminance < 0.18 ? 'dark' : 'light';
+}
+
 /** The theme an element's surroundings mark: 'light', 'dark' or null (the system's). */
 export function siteTheme(el) {
-  for (let n = el.parentElement ?? el.getRootNode?.().host; n; n = n.parentElement ?? n.getRootNode?.().host) {
+  const up = (n) => n.parentElement ?? n.getRootNode?.().host;
+  for (let n = up(el); n; n = up(n)) {
     for (const [attr, values] of MARKERS) {
       const v = n.getAttribute?.(attr);
       if (v && values[v]) return values[v];
     }
-    // VitePress, Nextra, Tailwind sites: class "dark" on <html> (and some mark "light" too)
     const cls = n.classList;
-    if (cls?.contains('dark')) return 'dark';
+    if (cls?.contains('dark')) {
+      if (n.localName === 'html') classSite = true;
+      return 'dark';
+    }
     if (cls?.contains('light')) return 'light';
   }
-  // A page that fixes one color-scheme (not "light dark", not "normal") has chosen.
+  if (classSite) return 'light';
   const doc = el.ownerDocument;
-  const scheme = doc?.defaultView?.getComputedStyle?.(doc.documentElement).colorScheme?.trim();
-  return scheme === 'dark' || scheme === 'light' ? scheme : null;
+  const style = doc?.defaultView?.getComputedStyle;
+  if (!style) return null;
+  // A page that fixes one color-scheme (not "light dark", not "normal") has chosen.
+  const scheme = style(doc.documentElement).colorScheme?.trim();
+  if (scheme === 'dark' || scheme === 'light') return scheme;
+  // Else the page's own background, where it paints one: a dark page gets dark figures.
+  for (let n = up(el); n; n = up(n)) {
+    const t = n.nodeType === 1 ? backgroundTheme(style(n).backgroundColor) : null;
+    if (t) return t;
+  }
+  return null;
 }
 
 /** The theme a figure draws in: its own attribute, else its site's, else null (the system's). */
