@@ -7,9 +7,9 @@ cd "$(dirname "$0")/.."
 
 # Debian packages: the WASM toolchain, the core's headers, Catch2, CMake,
 # clang with its sanitizer and libFuzzer runtimes, Chromium for the browser tests
-# a CJK font so Chinese text renders, and MkDocs with Material (the package
-# tests build a real MkDocs site from the recipe in docs/examples/mkdocs).
-packages=(emscripten xtensor-dev xtl-dev catch2 cmake g++ clang libclang-rt-14-dev chromium fonts-wqy-microhei mkdocs mkdocs-material)
+# a CJK font so Chinese text renders, MkDocs with Material and Sphinx with Furo
+# (the package tests build real sites from the recipes in docs/examples/).
+packages=(emscripten xtensor-dev xtl-dev catch2 cmake g++ clang libclang-rt-14-dev chromium fonts-wqy-microhei mkdocs mkdocs-material python3-sphinx furo)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
