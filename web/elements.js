@@ -1,27 +1,27 @@
 // normlab/elements — the element classes and defineElements(). Importing this
 // module defines nothing and touches no DOM global.
-import { NlAdaln } from './components/nl-adaln.js';
-import { NlBatchDependence } from './components/nl-batch-dependence.js';
-import { NlDkScaling } from './components/nl-dk-scaling.js';
-import { NlL2Jacobian } from './components/nl-l2-jacobian.js';
-import { NlPrepostNorm } from './components/nl-prepost-norm.js';
-import { NlResidualTurn } from './components/nl-residual-turn.js';
-import { NlSoftmaxSharpness } from './components/nl-softmax-sharpness.js';
-import { NlSpectral } from './components/nl-spectral.js';
-import { NlWhitening } from './components/nl-whitening.js';
-import { NlAxisCube } from './components/nl-axis-cube.js';
-import { NlBarCompare } from './components/nl-bar-compare.js';
-import { NlCodeShapes } from './components/nl-code-shapes.js';
-import { NlCausalLeak } from './components/nl-causal-leak.js';
-import { NlRmsDecomposition } from './components/nl-rms-decomposition.js';
-import { NlScalers } from './components/nl-scalers.js';
-import { NlVectorNorms } from './components/nl-vector-norms.js';
-import { NlFiveQuestions } from './components/nl-five-questions.js';
-import { NlEpsilon } from './components/nl-epsilon.js';
-import { NlQkNorm } from './components/nl-qk-norm.js';
-import { NlSharedStats } from './components/nl-shared-stats.js';
-import { NlBnVariants } from './components/nl-bn-variants.js';
-import { NlDepthTraining } from './components/nl-depth-training.js';
+import { NlAdaln } from './components/figures/nl-adaln.js';
+import { NlBatchDependence } from './components/figures/nl-batch-dependence.js';
+import { NlDkScaling } from './components/figures/nl-dk-scaling.js';
+import { NlL2Jacobian } from './components/figures/nl-l2-jacobian.js';
+import { NlPrepostNorm } from './components/figures/nl-prepost-norm.js';
+import { NlResidualTurn } from './components/figures/nl-residual-turn.js';
+import { NlSoftmaxSharpness } from './components/figures/nl-softmax-sharpness.js';
+import { NlSpectral } from './components/figures/nl-spectral.js';
+import { NlWhitening } from './components/figures/nl-whitening.js';
+import { NlAxisCube } from './components/figures/nl-axis-cube.js';
+import { NlBarCompare } from './components/figures/nl-bar-compare.js';
+import { NlCodeShapes } from './components/figures/nl-code-shapes.js';
+import { NlCausalLeak } from './components/figures/nl-causal-leak.js';
+import { NlRmsDecomposition } from './components/figures/nl-rms-decomposition.js';
+import { NlScalers } from './components/figures/nl-scalers.js';
+import { NlVectorNorms } from './components/figures/nl-vector-norms.js';
+import { NlFiveQuestions } from './components/figures/nl-five-questions.js';
+import { NlEpsilon } from './components/figures/nl-epsilon.js';
+import { NlQkNorm } from './components/figures/nl-qk-norm.js';
+import { NlSharedStats } from './components/figures/nl-shared-stats.js';
+import { NlBnVariants } from './components/figures/nl-bn-variants.js';
+import { NlDepthTraining } from './components/figures/nl-depth-training.js';
 
 export {
   NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlCodeShapes, NlDkScaling, NlL2Jacobian, NlPrepostNorm,

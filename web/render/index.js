@@ -10,7 +10,7 @@
 // The command `normlab render <tag> [attr=value ...]` prints the same.
 import { installDom, ShadowRoot, Text } from './dom.js';
 import { computeStyle, INHERITED, parseCss, rootStyle } from './css.js';
-import { textWidth } from '../components/text.js';
+import { textWidth } from '../components/lib/text.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const PAD = 12, GAP = 10;
@@ -26,7 +26,7 @@ const escapeXml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').
 let loaded = null;
 async function figureClasses() {
   installDom();
-  loaded ??= Promise.all([import('../components/base.js'), import('../elements.js')]).then(([base, m]) => {
+  loaded ??= Promise.all([import('../components/lib/base.js'), import('../elements.js')]).then(([base, m]) => {
     installDom(globalThis, base.NodeBase); // in case the figures were imported before this module
     m.defineElements(globalThis.customElements);
     return m;

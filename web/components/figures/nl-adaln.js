@@ -18,9 +18,9 @@
 // labels keep 11–13 CSS px on a phone. The axis always covers −3..3 and
 // widens only when a value leaves it.
 // Numbers from the core: layer_norm, ada_layer_norm, gated_residual, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 // [catalog label, bar class]: x, LN₀(x), y, h

@@ -43,9 +43,9 @@
 //   reduction_group probes for the G choices (the G the core accepts). No
 //   group is computed here: the view is presentation only (a rotation and an
 //   orthographic projection).
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { onDrag } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { onDrag } from '../lib/handles.js';
 
 const METHODS = ['batch_norm', 'layer_norm', 'rms_norm', 'instance_norm', 'group_norm'];
 const VIEW = { yaw: -18, pitch: 20 };

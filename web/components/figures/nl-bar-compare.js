@@ -51,11 +51,11 @@
 //   clip_grad_norm (its total_norm: the distance), z_score_fit (mean),
 //   z_score_apply (x − mean), covariance (σ²), axis_ticks, rms_norm of a
 //   one-hot vector (the ±√d output axis).
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale as linear } from './plot.js';
-import { onDrag } from './handles.js';
-import { textWidth } from './text.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale as linear } from '../lib/plot.js';
+import { onDrag } from '../lib/handles.js';
+import { textWidth } from '../lib/text.js';
 
 
 const vec = NlFigure.vec;

@@ -36,9 +36,9 @@
 // Numbers from the core: batch_norm (training and evaluation; with momentum 1
 // from mean 0, variance 1 it reports a batch's mean and unbiased variance),
 // covariance (the biased variance), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, yAxis } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 const MAX_ROWS = 8;

@@ -20,9 +20,9 @@
 // Parts: figure, controls, slider, number, select, view, description, error.
 // Numbers from the core: batch_norm, ghost_batch_norm, batch_renorm,
 // switchable_norm, softmax (Switchable's weights), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, yAxis } from '../lib/plot.js';
 
 const BATCH = [1, 10, 3, 20, 5, 30, 2, 12, 4, 18, 6, 25, 0, 8, 7, 33];
 const RUNNING = { mean: [3, 15], var: [4, 60] }; // saved from earlier batches

@@ -25,9 +25,9 @@
 // Parts: figure, controls, slider, number, button, view, description, error.
 // Numbers from the core: batch_norm (training, statistics over the six tokens),
 // layer_norm, rms_norm, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, yAxis } from '../lib/plot.js';
 
 const T = 6, D = 3;
 const METHODS = ['batch_norm', 'layer_norm', 'rms_norm'];

@@ -31,8 +31,8 @@
 // ([B, T, 1]) is the same computation run on distinct prime sizes and read
 // back by name. Syntax classes come from Prism's tokenizer (tokens only, never
 // HTML), loaded when the figure starts.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
 
 export const SNIPPET = `import torch
 
@@ -352,7 +352,7 @@ pre {
     super.start();
     if (!this._highlighting) {
       this._highlighting = true;
-      import('../../dist/vendor/prism.js').then(
+      import('../../../dist/vendor/prism.js').then(
         (m) => {
           this._prism = m.default;
           if (this._built) this._renderCode(this._prism);

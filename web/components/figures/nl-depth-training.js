@@ -30,9 +30,9 @@
 // Numbers from the core: train_data, train_init, train_step (every loss,
 //   gradient and activation norm) and train_predict from the training module
 //   (loadTrainer); row_entropy (ln 2), log_axis and axis_ticks from the core.
-import { el, formatNumber } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, xAxis, yAxis } from './plot.js';
+import { el, formatNumber } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 const PLACEMENTS = ['none', 'post', 'pre', 'pre_final'];
 const POINTS = 128, WIDTH = 16;

@@ -25,9 +25,9 @@
 // (g times them), softmax (QK-Norm's weights, the uniform weight), row_entropy
 // (each query's largest weight), z_score_fit (their mean),
 // linear_map (times g), clip_grad_norm (√d_k as ‖1‖), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { line, scale, svg, xAxis, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { line, scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 const GRID = [1, 8, 16, 32, 48, 64, 96, 128, 160, 192, 224, 256];

@@ -17,9 +17,9 @@
 // Colours: --nl-chosen the chosen element, --nl-group the members of its group.
 // Parts: figure, controls, select, view, answers, description, error.
 // Numbers and answers from the core: describe, reduction_group.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { svg } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { svg } from '../lib/plot.js';
 
 const SHAPE = [2, 4, 6];
 // method → [op, attrs]; BatchNorm twice (training, evaluation)

@@ -27,10 +27,10 @@
 // l2_normalize_jacobian + singular_values (the gain 1/|x|), clip_grad_norm
 // (its total_norm is |x|), l2_normalize, gated_residual (sums and
 // differences), film (−x, −u), linear_map, unit_circle, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { arrow, line, scale, xAxis } from './plot.js';
-import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { arrow, line, scale, xAxis } from '../lib/plot.js';
+import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from '../lib/handles.js';
 
 const vec = NlFigure.vec;
 

@@ -25,9 +25,9 @@
 // Numbers from the core: random_normal (x_0, W), residual_block (each layer),
 // layer_norm / rms_norm (the final N), clip_grad_norm (total_norm: the L2
 // norm of a vector), angle_between, min_max_fit, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { arrow, line, scale, xAxis, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { arrow, line, scale, xAxis, yAxis } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 const D = 16;          // width of the residual stream

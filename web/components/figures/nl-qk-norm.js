@@ -20,9 +20,9 @@
 // of the grid in one batch), scaled_dot_product_attention, qk_norm_attention,
 // row_entropy, z_score_fit (means over the queries), softmax (the uniform
 // row), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, xAxis, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 const Q = 8, K = 16, D = 16;
 

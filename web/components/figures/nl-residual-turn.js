@@ -27,10 +27,10 @@
 // padded chart frame (paddedAxis) that the other geometry figures
 // (nl-l2-jacobian, nl-spectral, nl-whitening) share; they belong in
 // figure.js once the lead moves them there.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { arrow } from './plot.js';
-import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { arrow } from '../lib/plot.js';
+import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from '../lib/handles.js';
 
 const vec = NlFigure.vec;
 

@@ -17,9 +17,9 @@
 // Parts: figure, controls, slider, number, button, view, description, error.
 // Numbers from the core: film (x + m), moments (μ, σ², σ, RMS², RMS, μ²),
 // layer_norm, rms_norm, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, xAxis, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 export class NlRmsDecomposition extends NlFigure {
   static catalog = 'rmsDecomposition';

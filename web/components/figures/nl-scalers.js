@@ -24,10 +24,10 @@
 // Numbers from the core: min_max_fit, min_max_apply, z_score_fit,
 // z_score_apply, robust_fit, robust_apply (the spans are min_max_fit of the
 // scaled values), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg } from './plot.js';
-import { DragHandle, handleCss } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg } from '../lib/plot.js';
+import { DragHandle, handleCss } from '../lib/handles.js';
 
 const ROWS = ['raw', 'minMax', 'zScore', 'robust'];
 

@@ -19,9 +19,9 @@
 //   (its coordinate's column), --nl-layer-norm the outputs.
 // Parts: figure, controls, slider, number, view, description, error.
 // Numbers from the core: moments, layer_norm (eps 0: the article's idealized example).
-import { el, joinLines } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { svg } from './plot.js';
+import { el, joinLines } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { svg } from '../lib/plot.js';
 
 const TOKENS = ['A', 'B'];
 

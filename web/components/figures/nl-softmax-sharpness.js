@@ -20,9 +20,9 @@
 // significant digits, the digits shown everywhere) are reported together.
 // Numbers from the core: film (the scaling), softmax, linear_map (the gap),
 // linspace and axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { bar, line, scale, svg, xAxis, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { bar, line, scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 export const MAX_SCORES = 12;

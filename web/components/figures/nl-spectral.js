@@ -23,10 +23,10 @@
 //   description, error.
 // Numbers from the core: unit_circle, linear_map, spectral_norm,
 // singular_values, film (σ·u), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { arrow, line } from './plot.js';
-import { DragHandle, chartPanel, fitSquare, handleCss, paddedAxis, squareFrame } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { arrow, line } from '../lib/plot.js';
+import { DragHandle, chartPanel, fitSquare, handleCss, paddedAxis, squareFrame } from '../lib/handles.js';
 
 /** W/σ counts as converged when its longest semi-axis is within this of 1. */
 export const TOLERANCE = 0.001;

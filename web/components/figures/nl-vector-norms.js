@@ -20,10 +20,10 @@
 // Numbers from the core: l2_normalize, l1_normalize, max_normalize,
 // scale_norm, linear_map (dot products, the radius-g circle), clip_grad_norm
 // (lengths), angle_between, unit_circle, linear_map and axis_ticks (frames).
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { arrow } from './plot.js';
-import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { arrow } from '../lib/plot.js';
+import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from '../lib/handles.js';
 
 const vec = NlFigure.vec;
 const METHODS = ['l2', 'l1', 'max', 'scale'];

@@ -23,10 +23,10 @@
 // Parts: figure, controls, slider, number, button, view, description, error.
 // Numbers from the core: random_normal, linear_map, film, z_score_fit,
 // z_score_apply, whiten, covariance, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { dots, line } from './plot.js';
-import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, squareFrame } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { dots, line } from '../lib/plot.js';
+import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, squareFrame } from '../lib/handles.js';
 
 /** The centre of the raw cloud (the shift added to W·z). */
 const SHIFT = [3, -1];

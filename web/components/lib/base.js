@@ -4,8 +4,8 @@
 // to a plain class where HTMLElement does not exist (Node, server rendering).
 // A figure builds its DOM once, starts work when it scrolls into view, asks the
 // one shared core for every number, and re-renders from its state.
-import { loadCore, loadTrainer } from '../core/normlab.js';
-import { catalogs, numberLocale, onLocale, resolveLanguage } from '../i18n/index.js';
+import { loadCore, loadTrainer } from '../../core/normlab.js';
+import { catalogs, numberLocale, onLocale, resolveLanguage } from '../../i18n/index.js';
 
 /**
  * Where no HTMLElement exists (Node, server rendering) the figures extend this
