@@ -44,9 +44,22 @@ export interface BarCompareState {
   error: string | null;
 }
 
+/** Where a figure stands, for drawing it outside a page (normlab/render reads only this and `state`). */
+export interface FigureRenderState {
+  /** Why the core did not load, else null. */
+  loadError: string | null;
+  /** The message the figure shows for a refused input, else ''. */
+  error: string;
+  /** True while it still fetches something that changes the drawing (the code figure's highlighter). */
+  busy: boolean;
+  /** Its text description ('' until drawn, and under an error). */
+  description: string;
+}
+
 /** Base of every figure. */
 export class NlElement extends HTMLElement {
   lang: Lang | string;
+  renderState(): FigureRenderState;
 }
 
 /** <nl-bar-compare>: L2, LayerNorm and RMSNorm of one vector under a common scale and offset. */

@@ -362,6 +362,11 @@ pre {
     }
   }
 
+  /** Busy while the syntax highlighter is on its way (its colours are part of the drawing). */
+  renderState() {
+    return { ...super.renderState(), busy: Boolean(this._highlighting && !this._prism) };
+  }
+
   // The code as DOM: Prism token classes per character, expression spans around ranges.
   _renderCode(prism) {
     const n = SNIPPET.length;

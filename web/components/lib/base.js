@@ -283,4 +283,17 @@ export class NlElement extends Base {
   emitChange() {
     this.dispatchEvent(new CustomEvent('change', { bubbles: true, composed: true, detail: this.state }));
   }
+
+  /**
+   * Where the figure stands, for code that draws it outside a page
+   * (normlab/render) and must not read private fields:
+   *   loadError — why the core did not load, else null;
+   *   error     — the message the figure shows for a refused input, else '';
+   *   busy      — true while it still fetches something that changes the drawing;
+   *   description — its text description ('' until drawn or while in error).
+   * Subclasses extend it (NlFigure adds the shown error and description).
+   */
+  renderState() {
+    return { loadError: this._loadError ?? null, error: '', busy: false, description: '' };
+  }
 }
