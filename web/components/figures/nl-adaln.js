@@ -28,11 +28,14 @@ const ROWS = [['rowInput', 'in'], ['rowNormalized', 'ln'], ['rowModulated', 'mod
 
 export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
+  static summary = 'AdaLN modulation and the AdaLN-Zero gate.';
+  static minHeight = 504; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`normalized`, `modulated`, `output`'; // `state` keys beyond the attributes (README)
   static params = {
-    features: { attr: 'features', kind: 'vector', length: 2, default: [-1, 1] },
-    scale: { attr: 'scale', kind: 'vector', length: 2, default: [0, 0] },
-    shift: { attr: 'shift', kind: 'vector', length: 2, default: [0, 0] },
-    gate: { attr: 'gate', kind: 'number', default: 1, min: 0, max: 1, step: 0.05, control: 'slider' },
+    features: { attr: 'features', kind: 'vector', length: 2, default: [-1, 1], doc: 'the two features x' },
+    scale: { attr: 'scale', kind: 'vector', length: 2, default: [0, 0], doc: 'the scale s the condition predicts, one per feature' },
+    shift: { attr: 'shift', kind: 'vector', length: 2, default: [0, 0], doc: 'the shift b the condition predicts, one per feature' },
+    gate: { attr: 'gate', kind: 'number', default: 1, min: 0, max: 1, step: 0.05, control: 'slider', doc: "AdaLN-Zero's gate g on the residual branch" },
   };
   static css = `${figureCss}
 .b-in { fill: var(--nl-input); }

@@ -30,10 +30,13 @@ const VARIANTS = ['train', 'eval', 'ghost', 'renorm', 'switchable'];
 
 export class NlBnVariants extends NlFigure {
   static catalog = 'bnVariants';
+  static summary = 'Ghost BN, Batch Renorm and Switchable Norm against plain BatchNorm on one batch.';
+  static minHeight = 477; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `mix`, `chunk`'; // `state` keys beyond the attributes (README)
   static params = {
-    vbs: { attr: 'vbs', kind: 'choice', default: '2', choices: ['2', '4', '8'], control: 'select' },
-    rmax: { attr: 'rmax', kind: 'number', default: 3, min: 1, max: 5, step: 0.1, control: 'slider' },
-    bnLogit: { attr: 'bn-logit', kind: 'number', default: 0, min: -4, max: 4, step: 0.1, control: 'slider' },
+    vbs: { attr: 'vbs', kind: 'choice', default: '2', choices: ['2', '4', '8'], control: 'select', doc: "Ghost BN's virtual batch size" },
+    rmax: { attr: 'rmax', kind: 'number', default: 3, min: 1, max: 5, step: 0.1, control: 'slider', doc: "Batch Renorm's r_max" },
+    bnLogit: { attr: 'bn-logit', kind: 'number', default: 0, min: -4, max: 4, step: 0.1, control: 'slider', doc: "Switchable Norm's logit for the BatchNorm statistics (the other two are 0)" },
   };
   static css = `${figureCss}
 .bar.train, .bar.ghost, .bar.renorm, .bar.switchable { fill: var(--nl-batch-norm); }

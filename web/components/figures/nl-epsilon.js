@@ -31,8 +31,11 @@ const sup = (text) => [...text].map((c) => (c === '-' ? '⁻' : '⁰¹²³⁴⁵
 
 export class NlEpsilon extends NlFigure {
   static catalog = 'epsilon';
+  static summary = 'Rows of shrinking spread standardized with ε inside and outside the square root.';
+  static minHeight = 464; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`inside`, `outside` (last coordinate per spread), `spreadLog` (log10 of each spread, for the axis), `reference`, `constant` or `constantError`, `summary`'; // `state` keys beyond the attributes (README)
   static params = {
-    eps: { attr: 'eps', kind: 'choice', default: '1e-5', choices: EPS, control: 'select' },
+    eps: { attr: 'eps', kind: 'choice', default: '1e-5', choices: EPS, control: 'select', doc: 'ε, inside and outside the square root' },
   };
   static css = `${figureCss}
 .c-inside { fill: none; stroke: var(--nl-layer-norm); stroke-width: 2.5; }

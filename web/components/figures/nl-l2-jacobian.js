@@ -50,9 +50,12 @@ function outside(a, b, c, at = 0.5, gap = 14) {
 
 export class NlL2Jacobian extends NlFigure {
   static catalog = 'l2Jacobian';
+  static summary = 'A change of x split along and across x, and J·δ.';
+  static minHeight = 481; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`norm`, `gain` (1/|x|), `u`, `along`, `across`, `dy` (= J·δ), `moved`'; // `state` keys beyond the attributes (README)
   static params = {
-    x: { attr: 'x', kind: 'vector', length: 2, default: [3, 4] },
-    delta: { attr: 'delta', kind: 'vector', length: 2, default: [1, 0] },
+    x: { attr: 'x', kind: 'vector', length: 2, default: [3, 4], doc: 'the point x (draggable)' },
+    delta: { attr: 'delta', kind: 'vector', length: 2, default: [1, 0], doc: 'the change δ (draggable)' },
   };
   static css = figureCss + handleCss + `
 .gain rect.bar { fill: var(--nl-l2); } .gain rect.track { fill: var(--nl-grid); }

@@ -29,9 +29,12 @@ export const MAX_SCORES = 12;
 
 export class NlSoftmaxSharpness extends NlFigure {
   static catalog = 'softmaxSharpness';
+  static summary = 'Scores under a common scale, and the two-key sigmoid.';
+  static minHeight = 384; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`scaled`, `weights`, `reference`, `top`, `leaders` (tied leaders), `gap`, `curve`'; // `state` keys beyond the attributes (README)
   static params = {
-    scores: { attr: 'scores', kind: 'vector', minLength: 2, maxLength: MAX_SCORES, default: [1, 0] },
-    factor: { attr: 'factor', kind: 'number', default: 1, min: 0, max: 20, step: 0.1, control: 'slider' },
+    scores: { attr: 'scores', kind: 'vector', minLength: 2, maxLength: MAX_SCORES, default: [1, 0], doc: 'the attention scores' },
+    factor: { attr: 'factor', kind: 'number', default: 1, min: 0, max: 20, step: 0.1, control: 'slider', doc: 'the common scale of the scores' },
   };
   static css = `${figureCss}
 .panes { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 10px; }

@@ -35,9 +35,12 @@ const vec = NlFigure.vec;
 
 export class NlSpectral extends NlFigure {
   static catalog = 'spectral';
+  static summary = 'Spectral normalization by power iteration.';
+  static minHeight = 448; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`sigma`, `u`, `singular`, `normalizedSingular`, `converged`'; // `state` keys beyond the attributes (README)
   static params = {
-    matrix: { attr: 'matrix', kind: 'vector', length: 4, default: [3, 0, 0, 1] },
-    steps: { attr: 'steps', kind: 'number', integer: true, default: 1, min: 1, max: 30, step: 1, control: 'slider' },
+    matrix: { attr: 'matrix', kind: 'vector', length: 4, default: [3, 0, 0, 1], doc: 'the 2×2 matrix W, row-major (columns draggable)' },
+    steps: { attr: 'steps', kind: 'number', integer: true, default: 1, min: 1, max: 30, step: 1, control: 'slider', doc: 'power-iteration steps' },
   };
   static css = figureCss + handleCss;
 

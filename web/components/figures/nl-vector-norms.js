@@ -30,10 +30,13 @@ const METHODS = ['l2', 'l1', 'max', 'scale'];
 
 export class NlVectorNorms extends NlFigure {
   static catalog = 'vectorNorms';
+  static summary = 'L2, L1, max-norm and ScaleNorm on two embeddings, and cosine similarity.';
+  static minHeight = 819; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`l2`, `l1`, `max`, `scale` (`{a, b}` each), `lengths`, `dot`, `cosine`, `angle`'; // `state` keys beyond the attributes (README)
   static params = {
-    a: { attr: 'a', kind: 'vector', length: 2, default: [3, 1] },
-    b: { attr: 'b', kind: 'vector', length: 2, default: [1, 2] },
-    g: { attr: 'g', kind: 'number', default: 2, min: 0.5, max: 3, step: 0.1, control: 'slider' },
+    a: { attr: 'a', kind: 'vector', length: 2, default: [3, 1], doc: 'embedding a (draggable)' },
+    b: { attr: 'b', kind: 'vector', length: 2, default: [1, 2], doc: 'embedding b (draggable)' },
+    g: { attr: 'g', kind: 'number', default: 2, min: 0.5, max: 3, step: 0.1, control: 'slider', doc: "ScaleNorm's scale" },
   };
   static css = `${figureCss}${handleCss}
 .vn-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 300px), 1fr)); gap: 10px; }

@@ -119,6 +119,9 @@ export function el(tag, attrs = {}, text) {
 }
 
 export class NlElement extends Base {
+  /** The events a figure fires (the figure manifest lists them). */
+  static events = ['change'];
+
   /**
    * Public properties that mirror attributes: `props` maps a property name to
    * [attribute, read], where read(element) gives the current value. Reading
