@@ -120,10 +120,13 @@ function tsType(a) {
   return a.default === null ? 'number | null' : 'number';
 }
 
-function elementsDts(figures) {
+/** `handWritten`: the declarations outside the markers, where a figure may type its state as <Name>State. */
+function elementsDts(figures, handWritten) {
   const cls = (f) => {
     const props = f.attributes.filter((a) => a.property).map((a) => `${a.property}: ${tsType(a)};`).join(' ');
-    return `/** <${f.tag}>: ${f.summary} */\nexport class ${f.className} extends NlFigure<${f.className.slice(2)}State> { ${props} }`;
+    const named = `${f.className.slice(2)}State`;
+    const state = new RegExp(`^export interface ${named}\\b`, 'm').test(handWritten) ? named : 'Readonly<Record<string, unknown>>';
+    return `/** <${f.tag}>: ${f.summary} */\nexport class ${f.className} extends NlFigure<${state}> { ${props} }`;
   };
   return `// ${HEAD}.
 ${figures.map(cls).join('\n')}
@@ -191,10 +194,11 @@ export async function outputs() {
   const read = (p) => readFileSync(root + p, 'utf8');
   const DTS_OPEN = '// <figures>', DTS_CLOSE = '// </figures>';
   const CSS_OPEN = '/* <figures> */', CSS_CLOSE = '/* </figures> */';
+  const dts = read('web/elements.d.ts');
   return [
     ['web/figures.manifest.js', manifestJs(figures)],
     ['web/elements.js', elementsJs(figures)],
-    ['web/elements.d.ts', between(read('web/elements.d.ts'), DTS_OPEN, DTS_CLOSE, `${DTS_OPEN}\n${elementsDts(figures)}${DTS_CLOSE}`, 'web/elements.d.ts')],
+    ['web/elements.d.ts', between(dts, DTS_OPEN, DTS_CLOSE, `${DTS_OPEN}\n${elementsDts(figures, between(dts, DTS_OPEN, DTS_CLOSE, '', 'web/elements.d.ts'))}${DTS_CLOSE}`, 'web/elements.d.ts')],
     ['web/styles/normlab.css', between(read('web/styles/normlab.css'), CSS_OPEN, CSS_CLOSE, `${CSS_OPEN}\n${css(figures)}${CSS_CLOSE}`, 'web/styles/normlab.css')],
     ['README.md', between(read('README.md'), '<!-- figures:', '<!-- /figures -->', readmeTable(figures), 'README.md')],
   ];
