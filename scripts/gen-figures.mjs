@@ -162,7 +162,9 @@ ${figures.map((f) => `${f.tag} { min-height: ${f.minHeight}px; }`).join('\n')}
 
 function readmeTable(figures) {
   const cell = (s) => String(s).replace(/\|/g, '\\|');
-  const value = (v) => (Array.isArray(v) ? v.join(',') : v === null ? 'none' : String(v));
+  // as an attribute would be written: 1e-5, not 0.00001
+  const num = (v) => (v !== 0 && Math.abs(v) < 1e-3 ? v.toExponential() : String(v));
+  const value = (v) => (Array.isArray(v) ? v.join(',') : v === null ? 'none' : typeof v === 'number' ? num(v) : String(v));
   const range = (a) => {
     if (a.choices) return a.choices.length > 6 ? `${a.choices.length} choices` : a.choices.map((c) => `\`${c}\``).join(' \\| ');
     if (a.min !== undefined || a.max !== undefined) return `${a.min ?? '−∞'}–${a.max ?? '∞'}`.replace(/-(?=\d)/g, '−');

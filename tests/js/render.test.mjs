@@ -59,7 +59,7 @@ test('render prints an SVG, and -o writes the same bytes renderFigure gives', as
 test('bad input: a clear message naming what is wrong, exit code 2, no stack trace', () => {
   const cases = [
     [['render'], /needs a figure tag/],
-    [['render', 'nl-nope'], /unknown figure "nl-nope"; one of nl-bar-compare/],
+    [['render', 'nl-nope'], /unknown figure "nl-nope"; one of nl-[a-z-]+, .*\bnl-bar-compare\b/],
     [['render', 'nl-bar-compare', 'values=1,2'], /nl-bar-compare has no attribute "values"; it takes vector/],
     [['render', 'nl-bar-compare', 'vector=1,x'], /nl-bar-compare: .*vector.*"1,x"/],
     [['render', 'nl-bar-compare', 'vector'], /expected attr=value, got "vector"/],
