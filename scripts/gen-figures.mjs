@@ -11,8 +11,10 @@
 //   web/styles/normlab.css   the part between its markers: every tag, with the height it keeps
 //   README.md                the figure table between its markers
 //
-//   node scripts/gen-figures.mjs           rewrite what changed
-//   node scripts/gen-figures.mjs --check   exit 1 naming every file that is not current
+//   node scripts/gen-figures.mjs             rewrite what changed
+//   node scripts/gen-figures.mjs --check     exit 1 naming every file that is not current
+//   node scripts/gen-figures.mjs --measure   each figure's height in Chromium (default attributes, a 960 px
+//                                            column, English and Chinese) beside its minHeight (after build-wasm.sh)
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -206,7 +208,53 @@ export async function outputs() {
   ];
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+/** { tag: { en, zh } }: each figure's height in CSS px as drawn with default attributes in a 960 px column. */
+export async function measureHeights(tags) {
+  const { launch } = await import('./browser.mjs');
+  const { startServer } = await import('./serve.mjs');
+  const { server, url } = await startServer({ port: 0 });
+  const browser = await launch();
+  const heights = {};
+  try {
+    for (const lang of ['en', 'zh']) {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      await page.goto(url + 'web/index.html'); // the article defines every figure
+      await page.waitForFunction((t) => t.every((x) => customElements.get(x)), tags);
+      const h = await page.evaluate(async ([tags, lang]) => {
+        document.body.replaceChildren();
+        const box = Object.assign(document.createElement('div'), { lang });
+        box.style.cssText = 'width: 960px; margin: 0 auto';
+        document.body.append(box);
+        const out = {};
+        for (const t of tags) {
+          const el = box.appendChild(document.createElement(t));
+          el.start(); // now, not when scrolled into view
+          const t0 = Date.now();
+          while (!el.state && Date.now() - t0 < 20000) await new Promise((r) => setTimeout(r, 25));
+          await new Promise((r) => setTimeout(r, 100)); // a redraw at the measured width
+          out[t] = Math.ceil(el.getBoundingClientRect().height);
+        }
+        return out;
+      }, [tags, lang]);
+      for (const [t, v] of Object.entries(h)) (heights[t] ??= {})[lang] = v;
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  return heights;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--measure')) {
+  const figures = await readFigures();
+  const heights = await measureHeights(figures.map((f) => f.tag));
+  for (const f of figures) {
+    const { en, zh } = heights[f.tag];
+    const mark = Math.min(en, zh) === f.minHeight ? '' : `  <- set static minHeight = ${Math.min(en, zh)}`;
+    console.log(`${f.tag.padEnd(22)} en ${String(en).padStart(5)}  zh ${String(zh).padStart(5)}  minHeight ${f.minHeight}${mark}`);
+  }
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const check = process.argv.includes('--check');
   const stale = [];
   for (const [path, text] of await outputs()) {
