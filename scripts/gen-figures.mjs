@@ -9,7 +9,7 @@
 //   web/elements.js          the imports, `elements` and defineElements()
 //   web/elements.d.ts        the part between its markers: a class per figure, `elements`, the tag map
 //   web/styles/normlab.css   the part between its markers: every tag, with the height it keeps
-//   README.md                the figure table between its markers
+//   README.md                the figure table, and the attribute tables of the figures with a section, between markers
 //
 //   node scripts/gen-figures.mjs             rewrite what changed
 //   node scripts/gen-figures.mjs --check     exit 1 naming every file that is not current
@@ -162,18 +162,30 @@ ${figures.map((f) => `${f.tag} { min-height: ${f.minHeight}px; }`).join('\n')}
 `;
 }
 
+const cell = (s) => String(s).replace(/\|/g, '\\|');
+// as an attribute would be written: 1e-5, not 0.00001
+const num = (v) => (v !== 0 && Math.abs(v) < 1e-3 ? v.toExponential() : String(v));
+const value = (v) => (Array.isArray(v) ? v.join(',') : v === null ? 'none' : typeof v === 'number' ? num(v) : String(v));
+const range = (a) => {
+  if (a.choices) return a.choices.length > 6 ? `${a.choices.length} choices` : a.choices.map((c) => `\`${c}\``).join(' \\| ');
+  if (a.min !== undefined || a.max !== undefined) return `${a.min ?? '−∞'}–${a.max ?? '∞'}`.replace(/-(?=\d)/g, '−');
+  if (a.length) return `${a.length} numbers`;
+  if (a.minLength) return `${a.minLength}–${a.maxLength ?? '…'} numbers`;
+  return '';
+};
+
+/** One featured figure's attributes, as the README's section on it lists them. */
+function readmeAttributes(f) {
+  const rows = f.attributes.map((a) => `| \`${a.name}\` | \`${cell(value(a.default))}\` | ${range(a)} | ${cell(a.description)} |`);
+  return `<!-- attributes of ${f.tag}: ${HEAD} -->
+| attribute | default | range | meaning |
+|---|---|---|---|
+${rows.join('\n')}
+| \`lang\` | nearest \`lang\` | \`en\`, \`zh\` or registered | the language; switches at run time |
+<!-- /attributes -->`;
+}
+
 function readmeTable(figures) {
-  const cell = (s) => String(s).replace(/\|/g, '\\|');
-  // as an attribute would be written: 1e-5, not 0.00001
-  const num = (v) => (v !== 0 && Math.abs(v) < 1e-3 ? v.toExponential() : String(v));
-  const value = (v) => (Array.isArray(v) ? v.join(',') : v === null ? 'none' : typeof v === 'number' ? num(v) : String(v));
-  const range = (a) => {
-    if (a.choices) return a.choices.length > 6 ? `${a.choices.length} choices` : a.choices.map((c) => `\`${c}\``).join(' \\| ');
-    if (a.min !== undefined || a.max !== undefined) return `${a.min ?? '−∞'}–${a.max ?? '∞'}`.replace(/-(?=\d)/g, '−');
-    if (a.length) return `${a.length} numbers`;
-    if (a.minLength) return `${a.minLength}–${a.maxLength ?? '…'} numbers`;
-    return '';
-  };
   const attr = (a) => {
     const r = range(a);
     return `\`${a.name}\` (${cell(value(a.default))}${r ? `; ${r}` : ''}): ${cell(a.description)}`;
@@ -204,7 +216,11 @@ export async function outputs() {
     ['web/elements.js', elementsJs(figures)],
     ['web/elements.d.ts', between(dts, DTS_OPEN, DTS_CLOSE, `${DTS_OPEN}\n${elementsDts(figures, between(dts, DTS_OPEN, DTS_CLOSE, '', 'web/elements.d.ts'))}${DTS_CLOSE}`, 'web/elements.d.ts')],
     ['web/styles/normlab.css', between(read('web/styles/normlab.css'), CSS_OPEN, CSS_CLOSE, `${CSS_OPEN}\n${css(figures)}${CSS_CLOSE}`, 'web/styles/normlab.css')],
-    ['README.md', between(read('README.md'), '<!-- figures:', '<!-- /figures -->', readmeTable(figures), 'README.md')],
+    ['README.md', figures.reduce(
+      // the sections on single figures that carry an attribute table
+      (text, f) => (text.includes(`<!-- attributes of ${f.tag}:`)
+        ? between(text, `<!-- attributes of ${f.tag}:`, '<!-- /attributes -->', readmeAttributes(f), 'README.md') : text),
+      between(read('README.md'), '<!-- figures:', '<!-- /figures -->', readmeTable(figures), 'README.md'))],
   ];
 }
 

@@ -32,11 +32,11 @@ export const figures = [
     events: ["change"],
     state: "`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `yaw`, `pitch`",
     attributes: [
-      {"name":"shape","property":"shape","type":"vector","default":[3,4,6],"length":3,"description":"sizes of the three axes, each 1 to 12"},
+      {"name":"shape","property":"shape","type":"vector","default":[3,4,6],"length":3,"description":"B, T, D, each 1 to 12; D = 6 lets GroupNorm show G = 1, 2, 3 and 6"},
       {"name":"method","property":"method","type":"choice","default":"layer_norm","choices":["batch_norm","layer_norm","rms_norm","instance_norm","group_norm"],"description":"the normalization whose group is shown"},
-      {"name":"num-groups","property":"numGroups","type":"integer","default":1,"min":1,"max":12,"description":"G for GroupNorm; one the core refuses for this shape keeps the last drawing"},
+      {"name":"num-groups","property":"numGroups","type":"integer","default":1,"min":1,"max":12,"description":"G for GroupNorm; the select offers only the G the core accepts, and a refused one keeps the last drawing with a message naming them"},
       {"name":"index","property":"index","type":"vector","default":[0,1,2],"length":3,"description":"the chosen element (b, t, d), clamped into the shape"},
-      {"name":"reading","property":"reading","type":"choice","default":"sequence","choices":["sequence","image"],"description":"axis names: sequence [B, T, d] or image [N, HW, C]"},
+      {"name":"reading","property":"reading","type":"choice","default":"sequence","choices":["sequence","image"],"description":"sequence ([B, T, d]: tokens, hidden width) or image ([N, HW, C]: positions, channels); the labels follow"},
     ],
   },
   {
@@ -50,7 +50,7 @@ export const figures = [
     events: ["change"],
     state: "`input`, `reference` and `current` (`{input, l2, layer_norm, rms_norm}`), `change`, `steps`, `axes`",
     attributes: [
-      {"name":"vector","property":"vector","type":"vector","default":[1,2,3],"minLength":2,"maxLength":12,"description":"the input vector"},
+      {"name":"vector","property":"vector","type":"vector","default":[1,2,3],"minLength":2,"maxLength":12,"description":"the input vector (a longer list is refused at once, in the reader's language)"},
       {"name":"scale","property":"scale","type":"number","default":1,"min":-1000,"max":1000,"description":"common scale of the input (slider −20 to 20)"},
       {"name":"offset","property":"offset","type":"number","default":0,"min":-10000,"max":10000,"description":"common offset of the input (slider −200 to 200)"},
       {"name":"eps","property":"eps","type":"number","default":0.00001,"min":0,"max":1000,"description":"ε of all three normalizations"},
@@ -122,7 +122,7 @@ export const figures = [
       {"name":"d","property":"d","type":"integer","default":8,"min":1,"max":4096,"description":"the hidden width d; overrides d in sizes"},
       {"name":"d-c","property":"d_c","type":"integer","default":4,"min":1,"max":4096,"description":"the condition width d_c; overrides d_c in sizes"},
       {"name":"selected","property":"selected","type":"choice","default":"l2-norm","choices":["l2-norm","l2-divide","ln-mean","ln-var","ln-hat","ln-affine","rms-ms","rms-out","ada-scale","ada-shift","ada-var","ada-out"],"description":"the expression shown beside the code"},
-      {"name":"sizes","property":null,"type":"string","default":"B=2,T=5,d=8,d_c=4","description":"every size at once; names left out keep their value"},
+      {"name":"sizes","property":null,"type":"string","default":"B=2,T=5,d=8,d_c=4","description":"the sizes the shapes are computed for (names left out keep their value)"},
     ],
   },
   {

@@ -88,7 +88,7 @@ export class NlBarCompare extends NlFigure {
   static minHeight = 900; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`input`, `reference` and `current` (`{input, l2, layer_norm, rms_norm}`), `change`, `steps`, `axes`'; // `state` keys beyond the attributes (README)
   static params = {
-    vector: { attr: 'vector', kind: 'vector', minLength: 2, maxLength: MAX_LENGTH, default: [1, 2, 3], doc: 'the input vector' },
+    vector: { attr: 'vector', kind: 'vector', minLength: 2, maxLength: MAX_LENGTH, default: [1, 2, 3], doc: "the input vector (a longer list is refused at once, in the reader's language)" },
     scale: { attr: 'scale', kind: 'number', default: 1, min: -1000, max: 1000, step: 0.1, control: 'slider', range: [-20, 20], doc: 'common scale of the input (slider −20 to 20)' },
     offset: { attr: 'offset', kind: 'number', default: 0, min: -10000, max: 10000, step: 1, control: 'slider', range: [-200, 200], doc: 'common offset of the input (slider −200 to 200)' },
     eps: { attr: 'eps', kind: 'number', default: 1e-5, min: 0, max: 1000, control: 'box', doc: 'ε of all three normalizations' },

@@ -134,7 +134,7 @@ export class NlCodeShapes extends NlFigure {
 
   /** Attributes beyond the parameters (read by the figure manifest too). */
   static extraAttributes = {
-    sizes: { type: 'string', default: SIZE_NAMES.map((k) => `${k}=${DEFAULT_SIZES[k]}`).join(','), doc: 'every size at once; names left out keep their value' },
+    sizes: { type: 'string', default: SIZE_NAMES.map((k) => `${k}=${DEFAULT_SIZES[k]}`).join(','), doc: 'the sizes the shapes are computed for (names left out keep their value)' },
   };
 
   static get observedAttributes() {
