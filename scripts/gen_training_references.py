@@ -266,7 +266,7 @@ def cases():
 
 
 # The presets of <nl-depth-training>, as the figure runs them: 128 points of two spirals (seed 1), width 16,
-# seed 1, 300 steps, the four placements. Kept in step with PRESETS in web/components/nl-depth-training.js.
+# seed 1, 300 steps, the four placements. Kept in step with PRESETS in web/components/figures/nl-depth-training.js.
 PRESETS = {
     'deep': dict(depth=24, lr=0.01, optimizer='adam', gate='none', warmup=0),
     'zeroGate': dict(depth=24, lr=0.01, optimizer='adam', gate='zero', warmup=0),

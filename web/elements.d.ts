@@ -44,26 +44,24 @@ export interface BarCompareState {
   error: string | null;
 }
 
+/** Where a figure stands, for drawing it outside a page (normlab/render reads only this and `state`). */
+export interface FigureRenderState {
+  /** Why the core did not load, else null. */
+  loadError: string | null;
+  /** The message the figure shows for a refused input, else ''. */
+  error: string;
+  /** True while it still fetches something that changes the drawing (the code figure's highlighter). */
+  busy: boolean;
+  /** Its text description ('' until drawn, and under an error). */
+  description: string;
+}
+
 /** Base of every figure. */
 export class NlElement extends HTMLElement {
   lang: Lang | string;
+  renderState(): FigureRenderState;
 }
 
-/** <nl-bar-compare>: L2, LayerNorm and RMSNorm of one vector under a common scale and offset. */
-export class NlBarCompare extends NlElement {
-  static readonly observedAttributes: string[];
-  readonly state: BarCompareState | null;
-  vector: number[];
-  scale: number;
-  offset: number;
-  eps: number;
-  step: 0 | 1 | 2;
-  addEventListener<K extends keyof HTMLElementEventMap>(
-    type: K, listener: (this: NlBarCompare, ev: HTMLElementEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions,
-  ): void;
-  addEventListener(type: 'change', listener: (ev: CustomEvent<BarCompareState>) => unknown, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-}
 
 export type CubeMethod = 'batch_norm' | 'layer_norm' | 'rms_norm' | 'instance_norm' | 'group_norm';
 
@@ -92,18 +90,6 @@ export interface AxisCubeState {
   error: string | null;
 }
 
-/** <nl-axis-cube>: the reduction group of one element of a [B, T, D] tensor, in 3-D. */
-export class NlAxisCube extends NlElement {
-  static readonly observedAttributes: string[];
-  readonly state: AxisCubeState | null;
-  shape: number[];
-  method: CubeMethod;
-  numGroups: number;
-  index: number[];
-  reading: 'sequence' | 'image';
-  addEventListener(type: 'change', listener: (ev: CustomEvent<AxisCubeState>) => unknown, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-}
 
 export interface CodeSizes {
   B: number;
@@ -122,6 +108,11 @@ export interface CodeExpression {
   role: string;
 }
 
+/** <nl-code-shapes>'s sizes as one object (the `sizes` attribute; merged into the generated class below). */
+export interface NlCodeShapes {
+  sizes: CodeSizes;
+}
+
 export interface CodeShapesState {
   B: number; T: number; d: number; d_c: number;
   sizes: CodeSizes;
@@ -132,21 +123,14 @@ export interface CodeShapesState {
   error: string | null;
 }
 
-/** <nl-code-shapes>: PyTorch normalization code with the shape of each expression. */
-export class NlCodeShapes extends NlElement {
-  static readonly observedAttributes: string[];
-  readonly state: CodeShapesState | null;
-  sizes: CodeSizes;
-  B: number; T: number; d: number; d_c: number;
-  selected: string;
-  addEventListener(type: 'change', listener: (ev: CustomEvent<CodeShapesState>) => unknown, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-}
 
 /** Base of the parameter-driven figures: `change` carries the figure's state. */
 export class NlFigure<S> extends NlElement {
   static readonly observedAttributes: string[];
   readonly state: S | null;
+  addEventListener<K extends keyof HTMLElementEventMap>(
+    type: K, listener: (this: this, ev: HTMLElementEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions,
+  ): void;
   addEventListener(type: 'change', listener: (ev: CustomEvent<S>) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
@@ -159,13 +143,9 @@ export interface SoftmaxSharpnessState {
   leaders: number[];
   gap: number | null; curve: { gaps: number[]; weights: number[]; domain: number[]; ticks: number[] } | null; error: string | null;
 }
-/** <nl-softmax-sharpness>: scores under a common scale; the two-key sigmoid. */
-export class NlSoftmaxSharpness extends NlFigure<SoftmaxSharpnessState> { scores: number[]; factor: number }
 
 interface Turn { start: number[]; end: number[]; angle: number }
 export interface ResidualTurnState { x: number[]; u: number[]; scale: number; small: Turn; large: Turn; error: string | null }
-/** <nl-residual-turn>: the angle one residual update turns a state by. */
-export class NlResidualTurn extends NlFigure<ResidualTurnState> { x: number[]; u: number[]; scale: number }
 
 export interface DkScalingState {
   dk: number; mode: 'raw' | 'scaled' | 'qk_norm'; g: number; seed: number; count: number; keys: number; std: number; scores: number[];
@@ -173,8 +153,6 @@ export interface DkScalingState {
   series: { dks: number[]; raw: number[]; scaled: number[]; qk_norm: number[]; sqrt: number[] };
   peak: { raw: number[]; scaled: number[]; qk_norm: number[] }; error: string | null;
 }
-/** <nl-dk-scaling>: the spread of q·k scores against the head width, and the largest softmax weight. */
-export class NlDkScaling extends NlFigure<DkScalingState> { dk: number; mode: 'raw' | 'scaled' | 'qk_norm'; g: number; seed: number }
 
 export interface BatchDependenceState {
   batch: number[]; companions: number[]; chosen: number; momentum: number; eps: number;
@@ -187,44 +165,32 @@ export interface BatchDependenceState {
   batchStats: Array<{ mean: number[]; var: number[]; unbiased: number[] }>; steps: number;
   domain: number[]; ticks: number[]; clipped: boolean[][]; error: string | null;
 }
-/** <nl-batch-dependence>: BatchNorm in training and evaluation, running statistics. */
-export class NlBatchDependence extends NlFigure<BatchDependenceState> { batch: number[]; companions: number[]; chosen: number; momentum: number }
 
 export interface AdalnState {
   features: number[]; scale: number[]; shift: number[]; gate: number; normalized: number[]; modulated: number[]; output: number[]; error: string | null;
 }
-/** <nl-adaln>: AdaLN modulation and the AdaLN-Zero gate. */
-export class NlAdaln extends NlFigure<AdalnState> { features: number[]; scale: number[]; shift: number[]; gate: number }
 
 export interface SpectralState {
   matrix: number[]; steps: number; sigma: number; u: number[]; singular: number[]; normalizedSingular: number[];
   /** True when W/σ's longest semi-axis is within 0.001 of 1. */
   converged: boolean; error: string | null;
 }
-/** <nl-spectral>: spectral normalization by power iteration. */
-export class NlSpectral extends NlFigure<SpectralState> { matrix: number[]; steps: number }
 
 export interface L2JacobianState {
   x: number[]; delta: number[]; norm: number; gain: number; u: number[]; along: number[]; across: number[]; dy: number[]; moved: number[]; error: string | null;
 }
-/** <nl-l2-jacobian>: a change of x, split along and across x, and J·δ. */
-export class NlL2Jacobian extends NlFigure<L2JacobianState> { x: number[]; delta: number[] }
 
 interface Stream { norms: number[]; turns: number[] }
 export interface PrepostNormState {
   layers: number; norm: 'layer_norm' | 'rms_norm'; seed: number; d: number; sqrtD: number;
   pre: Stream; post: Stream; finalNorm: number; postRange: [number, number]; error: string | null;
 }
-/** <nl-prepost-norm>: the residual stream's norm through L layers, Post-Norm, Pre-Norm and Pre-Norm + final norm. */
-export class NlPrepostNorm extends NlFigure<PrepostNormState> { layers: number; norm: 'layer_norm' | 'rms_norm'; seed: number }
 
 export interface WhiteningState {
   mixing: number; count: number; seed: number; mean: number[]; std: number[];
   covariance: { raw: number[]; zscore: number[]; whitened: number[] };
   points: { raw: number[]; zscore: number[]; whitened: number[] }; error: string | null;
 }
-/** <nl-whitening>: z-scoring and ZCA whitening of a correlated cloud. */
-export class NlWhitening extends NlFigure<WhiteningState> { mixing: number; count: number; seed: number }
 
 type Methods<T> = { batch_norm: T; layer_norm: T; rms_norm: T };
 export interface CausalLeakState {
@@ -232,16 +198,12 @@ export interface CausalLeakState {
   outputs: Methods<number[]>; baseline: Methods<number[]>; changed: Methods<boolean[]>; earlierChanged: Methods<number>;
   domain: number[]; ticks: number[]; outDomain: number[]; outTicks: number[]; error: string | null;
 }
-/** <nl-causal-leak>: editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm. */
-export class NlCausalLeak extends NlFigure<CausalLeakState> { tokens: number[]; edit: number; value: number | null }
 
 export interface RmsDecompositionState {
   x: number[]; shift: number; shifted: number[]; mean: number; variance: number; std: number; meanSquare: number; rms: number; meanSq: number;
   layerNorm: number[]; rmsNorm: number[]; inDomain: number[]; inTicks: number[]; outDomain: number[]; outTicks: number[];
   legDomain: number[]; legTicks: number[]; error: string | null;
 }
-/** <nl-rms-decomposition>: RMS² = σ² + μ² as a triangle; a shift of the mean changes RMSNorm, not LayerNorm. */
-export class NlRmsDecomposition extends NlFigure<RmsDecompositionState> { x: number[]; shift: number }
 
 export interface ScalersState {
   values: number[]; outlier: number; data: 'measurements' | 'token_ids'; ids: number[]; x: number[];
@@ -250,16 +212,12 @@ export interface ScalersState {
   spans: { raw: number[]; minMax: number[]; zScore: number[]; robust: number[] } | null; outside: boolean;
   axes: Record<'raw' | 'minMax' | 'zScore' | 'robust', { domain: number[]; ticks: number[] }>; error: string | null;
 }
-/** <nl-scalers>: min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts. */
-export class NlScalers extends NlFigure<ScalersState> { values: number[]; outlier: number; data: 'measurements' | 'token_ids'; ids: number[] }
 
 type EmbeddingPair = { a: number[]; b: number[] };
 export interface VectorNormsState {
   a: number[]; b: number[]; g: number; l2: EmbeddingPair; l1: EmbeddingPair; max: EmbeddingPair; scale: EmbeddingPair; lengths: number[]; dot: number; cosine: number;
   angle: number; circle: number[]; circleG: number[]; domain: number[]; ticks: number[]; error: string | null;
 }
-/** <nl-vector-norms>: L2, L1, max-norm and ScaleNorm on two embeddings, and cosine similarity. */
-export class NlVectorNorms extends NlFigure<VectorNormsState> { a: number[]; b: number[]; g: number }
 
 export type FiveQuestionsMethod = 'layer_norm' | 'rms_norm' | 'batch_norm_train' | 'batch_norm_eval' | 'instance_norm' | 'group_norm'
   | 'l2_normalize' | 'l1_normalize' | 'max_normalize' | 'scale_norm' | 'softmax' | 'ada_layer_norm' | 'adaptive_rms_norm';
@@ -267,8 +225,6 @@ export interface FiveQuestionsState {
   method: FiveQuestionsMethod; index: number[]; op: string; shape: number[]; description: Description; names: string[];
   members: number[][]; error: string | null;
 }
-/** <nl-five-questions>: the five questions answered from core.describe, with the chosen element's group in a small tensor. */
-export class NlFiveQuestions extends NlFigure<FiveQuestionsState> { method: FiveQuestionsMethod; index: number[] }
 
 export type EpsilonChoice = '0' | '1e-12' | '1e-8' | '1e-6' | '1e-5' | '1e-4' | '1e-3' | '1e-2' | '1e-1';
 export interface EpsilonState {
@@ -277,31 +233,23 @@ export interface EpsilonState {
   summary: Record<'inside' | 'outside', { kept: number | null; collapsed: number | null }>;
   axis: { domain: number[]; ticks: number[] }; error: string | null;
 }
-/** <nl-epsilon>: rows of shrinking spread standardized with ε inside and outside the square root. */
-export class NlEpsilon extends NlFigure<EpsilonState> { eps: EpsilonChoice }
 
 type PlainQk<T> = { plain: T; qk: T };
 export interface QkNormState {
   alpha: number; g: number; seed: number; alphas: number[]; entropy: PlainQk<number[]>; largest: PlainQk<number[]>;
   here: PlainQk<{ entropy: number; largest: number; weights: number[] }>; maxEntropy: number; uniformWeight: number; error: string | null;
 }
-/** <nl-qk-norm>: growing q and k norms sharpen attention; QK-Norm keeps it the same. */
-export class NlQkNorm extends NlFigure<QkNormState> { alpha: number; g: number; seed: number }
 
 export interface SharedStatsState {
   a: number[]; b: number[]; gamma: number[]; beta: number[]; gamma1: number | null; beta1: number | null; cell: number[];
   stats: Array<{ mean: number; std: number }>; normalized: number[][]; output: number[][]; sameNormalized: boolean; sameOutput: boolean; error: string | null;
 }
-/** <nl-shared-stats>: tokens A and B share parameters, each token's coordinates share statistics; the affine step cannot restore the scale. */
-export class NlSharedStats extends NlFigure<SharedStatsState> { a: number[]; b: number[]; gamma: number[]; beta: number[]; gamma1: number | null; beta1: number | null; cell: number[] }
 
 export interface BnVariantsState {
   vbs: '2' | '4' | '8'; rmax: number; bnLogit: number; batch: number[]; running: { mean: number[]; var: number[] };
   outputs: Record<'train' | 'eval' | 'ghost' | 'renorm' | 'switchable', number[]>; mix: number[]; chunk: number[][];
   axis: { domain: number[]; ticks: number[] }; error: string | null;
 }
-/** <nl-bn-variants>: Ghost BN, Batch Renorm and Switchable Norm against plain BatchNorm on one batch. */
-export class NlBnVariants extends NlFigure<BnVariantsState> { vbs: '2' | '4' | '8'; rmax: number; bnLogit: number }
 
 export interface DepthTrainingVariant {
   placement: 'none' | 'post' | 'pre' | 'pre_final'; /** its Compare box: trained and drawn */ enabled: boolean; loss: number[]; status: 'training' | 'done' | 'diverged'; accuracy: number;
@@ -314,66 +262,113 @@ export interface DepthTrainingState {
   stepAxis: { domain: number[]; ticks: number[] }; lossAxis: { domain: number[]; ticks: number[] }; layerAxis: { domain: number[]; ticks: number[] };
   gradAxis?: { domain: number[]; ticks: number[] } | null; actAxis?: { domain: number[]; ticks: number[] } | null; error: string | null;
 }
-/** <nl-depth-training>: a deep residual network trained in the page four ways (no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm). */
-export class NlDepthTraining extends NlFigure<DepthTrainingState> {
-  depth: number; lr: number; optimizer: 'adam' | 'sgd'; gate: 'none' | 'zero' | 'layer_scale'; norm: 'layer_norm' | 'rms_norm'; warmup: number; steps: number; seed: number;
+/** <nl-depth-training>'s controls beyond its attributes (merged into the generated class below). */
+export interface NlDepthTraining {
   play(): void; pause(): void; stepOnce(): void; reset(): void;
 }
-
-/** Tag name → element class, for every figure. */
-export const elements: {
-  'nl-bar-compare': typeof NlBarCompare;
-  'nl-axis-cube': typeof NlAxisCube;
-  'nl-code-shapes': typeof NlCodeShapes;
-  'nl-softmax-sharpness': typeof NlSoftmaxSharpness;
-  'nl-residual-turn': typeof NlResidualTurn;
-  'nl-dk-scaling': typeof NlDkScaling;
-  'nl-batch-dependence': typeof NlBatchDependence;
-  'nl-adaln': typeof NlAdaln;
-  'nl-spectral': typeof NlSpectral;
-  'nl-l2-jacobian': typeof NlL2Jacobian;
-  'nl-prepost-norm': typeof NlPrepostNorm;
-  'nl-whitening': typeof NlWhitening;
-  'nl-causal-leak': typeof NlCausalLeak;
-  'nl-rms-decomposition': typeof NlRmsDecomposition;
-  'nl-scalers': typeof NlScalers;
-  'nl-vector-norms': typeof NlVectorNorms;
-  'nl-five-questions': typeof NlFiveQuestions;
-  'nl-epsilon': typeof NlEpsilon;
-  'nl-qk-norm': typeof NlQkNorm;
-  'nl-shared-stats': typeof NlSharedStats;
-  'nl-bn-variants': typeof NlBnVariants;
-  'nl-depth-training': typeof NlDepthTraining;
-};
 
 /** Define every figure's element (idempotent). */
 export function defineElements(registry?: CustomElementRegistry): void;
 
 export type { Core, LoadOptions };
 
+// <figures>
+// generated by scripts/gen-figures.mjs from the figure classes; do not edit.
+/** <nl-adaln>: AdaLN modulation and the AdaLN-Zero gate. */
+export class NlAdaln extends NlFigure<AdalnState> { features: number[]; scale: number[]; shift: number[]; gate: number; }
+/** <nl-axis-cube>: The reduction group of one element of a [B, T, D] tensor, in 3-D. */
+export class NlAxisCube extends NlFigure<AxisCubeState> { shape: number[]; method: 'batch_norm' | 'layer_norm' | 'rms_norm' | 'instance_norm' | 'group_norm'; numGroups: number; index: number[]; reading: 'sequence' | 'image'; }
+/** <nl-bar-compare>: L2, LayerNorm and RMSNorm of one vector under a common scale and offset. */
+export class NlBarCompare extends NlFigure<BarCompareState> { vector: number[]; scale: number; offset: number; eps: number; step: number; }
+/** <nl-batch-dependence>: BatchNorm in training and evaluation, and its running statistics. */
+export class NlBatchDependence extends NlFigure<BatchDependenceState> { batch: number[]; companions: number[]; chosen: number; momentum: number; }
+/** <nl-bn-variants>: Ghost BN, Batch Renorm and Switchable Norm against plain BatchNorm on one batch. */
+export class NlBnVariants extends NlFigure<BnVariantsState> { vbs: '2' | '4' | '8'; rmax: number; bnLogit: number; }
+/** <nl-causal-leak>: Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm. */
+export class NlCausalLeak extends NlFigure<CausalLeakState> { tokens: number[]; edit: number; value: number | null; }
+/** <nl-code-shapes>: PyTorch normalization code with the shape of each expression. */
+export class NlCodeShapes extends NlFigure<CodeShapesState> { B: number; T: number; d: number; d_c: number; selected: 'l2-norm' | 'l2-divide' | 'ln-mean' | 'ln-var' | 'ln-hat' | 'ln-affine' | 'rms-ms' | 'rms-out' | 'ada-scale' | 'ada-shift' | 'ada-var' | 'ada-out'; }
+/** <nl-depth-training>: A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm. */
+export class NlDepthTraining extends NlFigure<DepthTrainingState> { depth: number; lr: number; optimizer: 'adam' | 'sgd'; gate: 'none' | 'zero' | 'layer_scale'; norm: 'layer_norm' | 'rms_norm'; warmup: number; steps: number; seed: number; }
+/** <nl-dk-scaling>: The spread of q·k scores against the head width, and the largest softmax weight. */
+export class NlDkScaling extends NlFigure<DkScalingState> { dk: number; mode: 'raw' | 'scaled' | 'qk_norm'; g: number; seed: number; }
+/** <nl-epsilon>: Rows of shrinking spread standardized with ε inside and outside the square root. */
+export class NlEpsilon extends NlFigure<EpsilonState> { eps: '0' | '1e-12' | '1e-8' | '1e-6' | '1e-5' | '1e-4' | '1e-3' | '1e-2' | '1e-1'; }
+/** <nl-five-questions>: The five questions answered from core.describe, with the chosen element's group in a small tensor. */
+export class NlFiveQuestions extends NlFigure<FiveQuestionsState> { method: 'layer_norm' | 'rms_norm' | 'batch_norm_train' | 'batch_norm_eval' | 'instance_norm' | 'group_norm' | 'l2_normalize' | 'l1_normalize' | 'max_normalize' | 'scale_norm' | 'softmax' | 'ada_layer_norm' | 'adaptive_rms_norm'; index: number[]; }
+/** <nl-l2-jacobian>: A change of x split along and across x, and J·δ. */
+export class NlL2Jacobian extends NlFigure<L2JacobianState> { x: number[]; delta: number[]; }
+/** <nl-prepost-norm>: The residual stream's norm through L layers: Post-Norm, Pre-Norm and Pre-Norm + final norm. */
+export class NlPrepostNorm extends NlFigure<PrepostNormState> { layers: number; norm: 'layer_norm' | 'rms_norm'; seed: number; }
+/** <nl-qk-norm>: Growing q and k norms sharpen attention; QK-Norm keeps it the same. */
+export class NlQkNorm extends NlFigure<QkNormState> { alpha: number; g: number; seed: number; }
+/** <nl-residual-turn>: The angle one residual update turns a state by, for a short and a long state. */
+export class NlResidualTurn extends NlFigure<ResidualTurnState> { x: number[]; u: number[]; scale: number; }
+/** <nl-rms-decomposition>: RMS² = σ² + μ² as a triangle; a shift of the mean changes RMSNorm, not LayerNorm. */
+export class NlRmsDecomposition extends NlFigure<RmsDecompositionState> { x: number[]; shift: number; }
+/** <nl-scalers>: Min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts. */
+export class NlScalers extends NlFigure<ScalersState> { values: number[]; outlier: number; data: 'measurements' | 'token_ids'; ids: number[]; }
+/** <nl-shared-stats>: Tokens share parameters, a token's coordinates share statistics; the affine step cannot restore the scale. */
+export class NlSharedStats extends NlFigure<SharedStatsState> { a: number[]; b: number[]; gamma: number[]; beta: number[]; gamma1: number | null; beta1: number | null; cell: number[]; }
+/** <nl-softmax-sharpness>: Scores under a common scale, and the two-key sigmoid. */
+export class NlSoftmaxSharpness extends NlFigure<SoftmaxSharpnessState> { scores: number[]; factor: number; }
+/** <nl-spectral>: Spectral normalization by power iteration. */
+export class NlSpectral extends NlFigure<SpectralState> { matrix: number[]; steps: number; }
+/** <nl-vector-norms>: L2, L1, max-norm and ScaleNorm on two embeddings, and cosine similarity. */
+export class NlVectorNorms extends NlFigure<VectorNormsState> { a: number[]; b: number[]; g: number; }
+/** <nl-whitening>: Z-scoring and ZCA whitening of a correlated cloud. */
+export class NlWhitening extends NlFigure<WhiteningState> { mixing: number; count: number; seed: number; }
+
+/** Tag name → element class, for every figure. */
+export const elements: {
+  'nl-adaln': typeof NlAdaln;
+  'nl-axis-cube': typeof NlAxisCube;
+  'nl-bar-compare': typeof NlBarCompare;
+  'nl-batch-dependence': typeof NlBatchDependence;
+  'nl-bn-variants': typeof NlBnVariants;
+  'nl-causal-leak': typeof NlCausalLeak;
+  'nl-code-shapes': typeof NlCodeShapes;
+  'nl-depth-training': typeof NlDepthTraining;
+  'nl-dk-scaling': typeof NlDkScaling;
+  'nl-epsilon': typeof NlEpsilon;
+  'nl-five-questions': typeof NlFiveQuestions;
+  'nl-l2-jacobian': typeof NlL2Jacobian;
+  'nl-prepost-norm': typeof NlPrepostNorm;
+  'nl-qk-norm': typeof NlQkNorm;
+  'nl-residual-turn': typeof NlResidualTurn;
+  'nl-rms-decomposition': typeof NlRmsDecomposition;
+  'nl-scalers': typeof NlScalers;
+  'nl-shared-stats': typeof NlSharedStats;
+  'nl-softmax-sharpness': typeof NlSoftmaxSharpness;
+  'nl-spectral': typeof NlSpectral;
+  'nl-vector-norms': typeof NlVectorNorms;
+  'nl-whitening': typeof NlWhitening;
+};
+
 declare global {
   interface HTMLElementTagNameMap {
-    'nl-bar-compare': NlBarCompare;
-    'nl-axis-cube': NlAxisCube;
-    'nl-code-shapes': NlCodeShapes;
-    'nl-softmax-sharpness': NlSoftmaxSharpness;
-    'nl-residual-turn': NlResidualTurn;
-    'nl-dk-scaling': NlDkScaling;
-    'nl-batch-dependence': NlBatchDependence;
     'nl-adaln': NlAdaln;
-    'nl-spectral': NlSpectral;
+    'nl-axis-cube': NlAxisCube;
+    'nl-bar-compare': NlBarCompare;
+    'nl-batch-dependence': NlBatchDependence;
+    'nl-bn-variants': NlBnVariants;
+    'nl-causal-leak': NlCausalLeak;
+    'nl-code-shapes': NlCodeShapes;
+    'nl-depth-training': NlDepthTraining;
+    'nl-dk-scaling': NlDkScaling;
+    'nl-epsilon': NlEpsilon;
+    'nl-five-questions': NlFiveQuestions;
     'nl-l2-jacobian': NlL2Jacobian;
     'nl-prepost-norm': NlPrepostNorm;
-    'nl-whitening': NlWhitening;
-    'nl-causal-leak': NlCausalLeak;
+    'nl-qk-norm': NlQkNorm;
+    'nl-residual-turn': NlResidualTurn;
     'nl-rms-decomposition': NlRmsDecomposition;
     'nl-scalers': NlScalers;
-    'nl-vector-norms': NlVectorNorms;
-    'nl-five-questions': NlFiveQuestions;
-    'nl-epsilon': NlEpsilon;
-    'nl-qk-norm': NlQkNorm;
     'nl-shared-stats': NlSharedStats;
-    'nl-bn-variants': NlBnVariants;
-    'nl-depth-training': NlDepthTraining;
+    'nl-softmax-sharpness': NlSoftmaxSharpness;
+    'nl-spectral': NlSpectral;
+    'nl-vector-norms': NlVectorNorms;
+    'nl-whitening': NlWhitening;
   }
 }
+// </figures>

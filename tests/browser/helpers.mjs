@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../../scripts/browser.mjs';
 import { startServer } from '../../scripts/serve.mjs';
+import { figures } from '../../web/figures.manifest.js';
 
 export const shotsDir = fileURLToPath(new URL('../../test-results/', import.meta.url));
 mkdirSync(shotsDir, { recursive: true });
@@ -37,11 +38,7 @@ export async function openPage(browser, url, options = {}) {
 }
 
 /** Every figure's tag (all of them are on the article page). */
-export const FIGURE_TAGS = ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes', 'nl-softmax-sharpness', 'nl-residual-turn', 'nl-dk-scaling',
-  'nl-batch-dependence', 'nl-adaln', 'nl-spectral', 'nl-l2-jacobian', 'nl-prepost-norm', 'nl-whitening', 'nl-causal-leak',
-  'nl-rms-decomposition', 'nl-scalers', 'nl-vector-norms',
-  'nl-five-questions', 'nl-epsilon', 'nl-qk-norm', 'nl-shared-stats',
-  'nl-bn-variants', 'nl-depth-training'];
+export const FIGURE_TAGS = figures.map((f) => f.tag);
 
 /**
  * Figure helpers on the page `getPage()` returns (a test file opens it in

@@ -59,7 +59,7 @@ test('render prints an SVG, and -o writes the same bytes renderFigure gives', as
 test('bad input: a clear message naming what is wrong, exit code 2, no stack trace', () => {
   const cases = [
     [['render'], /needs a figure tag/],
-    [['render', 'nl-nope'], /unknown figure "nl-nope"; one of nl-bar-compare/],
+    [['render', 'nl-nope'], /unknown figure "nl-nope"; one of nl-[a-z-]+, .*\bnl-bar-compare\b/],
     [['render', 'nl-bar-compare', 'values=1,2'], /nl-bar-compare has no attribute "values"; it takes vector/],
     [['render', 'nl-bar-compare', 'vector=1,x'], /nl-bar-compare: .*vector.*"1,x"/],
     [['render', 'nl-bar-compare', 'vector'], /expected attr=value, got "vector"/],
@@ -131,4 +131,37 @@ test("the README's table of sections and figures matches the article page", () =
   }
   const everyFigure = [...html.matchAll(/<figure class="figure" id="[\w-]+">\s*<(nl-[\w-]+)/g)].map((m) => m[1]);
   assert.deepEqual(everyFigure.filter((t) => !inTable.has(t)), [], 'every figure of the page is in the table');
+});
+
+test('renderState() says where a figure stands: a refused attribute, a drawing, its description', async () => {
+  const { figureTags } = await import('../../web/render/index.js');
+  await figureTags(); // the small document the figures run in, in Node
+  const { elements } = await import('../../web/elements.js');
+  const until = async (test) => {
+    const t0 = Date.now();
+    while (!test()) {
+      assert.ok(Date.now() - t0 < 20000, 'the figure settles within 20 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const bad = new elements['nl-spectral']();
+  bad.setAttribute('steps', '99');
+  document.append(bad);
+  bad.connectedCallback();
+  await until(() => bad.renderState().error);
+  const refused = bad.renderState();
+  assert.match(refused.error, /steps/, 'the message names the attribute');
+  assert.equal(refused.loadError, null);
+  assert.equal(refused.description, '', 'no description under an error');
+  bad.remove();
+
+  const code = new elements['nl-code-shapes']();
+  document.append(code);
+  code.connectedCallback();
+  await until(() => code.state && !code.renderState().busy);
+  const drawn = code.renderState();
+  assert.equal(drawn.error, '');
+  assert.ok(drawn.description.length > 20, `a description: "${drawn.description}"`);
+  code.disconnectedCallback();
+  code.remove();
 });

@@ -475,7 +475,7 @@ const customElements = {
 export function installDom(scope = globalThis, nodeBase = null) {
   doc ??= new Document();
   // Figures whose modules were loaded before any DOM existed extend a plain class
-  // (NodeBase in components/base.js): give it this document's element behaviour.
+  // (NodeBase in components/lib/base.js): give it this document's element behaviour.
   if (nodeBase && !(nodeBase.prototype instanceof Element)) {
     Object.setPrototypeOf(nodeBase.prototype, HTMLElement.prototype);
     nodeBase.adopt = (el) => {

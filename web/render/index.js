@@ -10,7 +10,7 @@
 // The command `normlab render <tag> [attr=value ...]` prints the same.
 import { installDom, ShadowRoot, Text } from './dom.js';
 import { computeStyle, INHERITED, parseCss, rootStyle } from './css.js';
-import { textWidth } from '../components/text.js';
+import { textWidth } from '../components/lib/text.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const PAD = 12, GAP = 10;
@@ -26,7 +26,7 @@ const escapeXml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').
 let loaded = null;
 async function figureClasses() {
   installDom();
-  loaded ??= Promise.all([import('../components/base.js'), import('../elements.js')]).then(([base, m]) => {
+  loaded ??= Promise.all([import('../components/lib/base.js'), import('../elements.js')]).then(([base, m]) => {
     installDom(globalThis, base.NodeBase); // in case the figures were imported before this module
     m.defineElements(globalThis.customElements);
     return m;
@@ -70,11 +70,12 @@ export async function renderFigure(tag, attributes = {}, { lang = 'en', theme = 
   host.setAttribute('lang', lang);
   document.append(host);
   host.connectedCallback();
-  await waitFor(() => host.state || host._loadError || (host._error?.textContent && !host._state), 20000);
-  if (host._highlighting) await waitFor(() => host._prism, 3000); // the code figure's syntax colours
-  if (host._loadError) throw new Error(`render: ${tag}: the core did not load: ${host._loadError}`);
-  const errorText = host._error?.textContent ?? '';
-  if (!host.state || errorText) throw new Error(`render: ${tag}: ${errorText || 'drew nothing'}`);
+  // Only the figure's public surface is read: state and renderState() (lib/base.js).
+  await waitFor(() => { const r = host.renderState(); return host.state || r.loadError || r.error; }, 20000);
+  await waitFor(() => !host.renderState().busy, 3000); // e.g. the code figure's syntax colours
+  const { loadError, error } = host.renderState();
+  if (loadError) throw new Error(`render: ${tag}: the core did not load: ${loadError}`);
+  if (!host.state || error) throw new Error(`render: ${tag}: ${error || 'drew nothing'}`);
   try {
     return draw(host, { theme, width, caption });
   } finally {
@@ -114,8 +115,9 @@ function draw(host, { theme, width, caption }) {
     }
   };
   walk(root);
-  const description = host._desc?.textContent ?? '';
-  if (caption && description) items.push({ kind: 'caption', node: host._desc });
+  const { description } = host.renderState();
+  const descNode = description && findPart(root, 'description');
+  if (caption && descNode) items.push({ kind: 'caption', node: descNode });
 
   // 2. Lay them out: panels flow in rows up to `width`, other items take a row each.
   const out = [];
@@ -156,6 +158,16 @@ function draw(host, { theme, width, caption }) {
     `<rect width="${W}" height="${H}" rx="8" fill="${escapeXml(hostStyle.get('--nl-bg') ?? '#ffffff')}" stroke="${escapeXml(hostStyle.get('--nl-grid') ?? '#d9dde5')}"/>` +
     out.join('') + '</svg>\n';
   return { svg, width: W, height: H, state: host.state, description, name };
+}
+
+/** The first element under `node` with part="`name`" (a figure's parts are public: README, "Theming"). */
+function findPart(node, name) {
+  for (const n of node.children) {
+    if (n.getAttribute('part') === name) return n;
+    const found = findPart(n, name);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** An element's own presentation: the properties whose computed value differs from its parent's. */

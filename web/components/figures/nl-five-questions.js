@@ -17,9 +17,9 @@
 // Colours: --nl-chosen the chosen element, --nl-group the members of its group.
 // Parts: figure, controls, select, view, answers, description, error.
 // Numbers and answers from the core: describe, reduction_group.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { svg } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { svg } from '../lib/plot.js';
 
 const SHAPE = [2, 4, 6];
 // method → [op, attrs]; BatchNorm twice (training, evaluation)
@@ -32,9 +32,12 @@ const METHODS = {
 
 export class NlFiveQuestions extends NlFigure {
   static catalog = 'fiveQuestions';
+  static summary = "The five questions answered from core.describe, with the chosen element's group in a small tensor.";
+  static minHeight = 305; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`description` (`core.describe`), `members`, `names`'; // `state` keys beyond the attributes (README)
   static params = {
-    method: { attr: 'method', kind: 'choice', default: 'layer_norm', choices: Object.keys(METHODS), control: 'select' },
-    index: { attr: 'index', kind: 'vector', length: 3, default: [0, 1, 2] },
+    method: { attr: 'method', kind: 'choice', default: 'layer_norm', choices: Object.keys(METHODS), control: 'select', doc: 'the normalization asked about' },
+    index: { attr: 'index', kind: 'vector', length: 3, default: [0, 1, 2], doc: 'b, t, d of the chosen element in a [2, 4, 6] tensor' },
   };
   static css = `${figureCss}
 .five { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 14px; align-items: start; }

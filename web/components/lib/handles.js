@@ -4,7 +4,7 @@
 // Presentation only: a handle turns a pointer position into the value it
 // controls; every number drawn comes from the core.
 import { el } from './base.js';
-import { numberLocale } from '../i18n/index.js';
+import { numberLocale } from '../../i18n/index.js';
 import { scale, xAxis, yAxis } from './plot.js';
 
 /** Styles of DragHandle and of the square chart panels. */

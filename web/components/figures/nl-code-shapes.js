@@ -31,8 +31,8 @@
 // ([B, T, 1]) is the same computation run on distinct prime sizes and read
 // back by name. Syntax classes come from Prism's tokenizer (tokens only, never
 // HTML), loaded when the figure starts.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
 
 export const SNIPPET = `import torch
 
@@ -95,6 +95,7 @@ export const EXPRESSIONS = [
 export const SIZE_NAMES = ['B', 'T', 'd', 'd_c'];
 const SIZE_ATTRS = { B: 'b', T: 't', d: 'd', d_c: 'd-c' };
 const DEFAULT_SIZES = { B: 2, T: 5, d: 8, d_c: 4 };
+const SIZE_DOCS = { B: 'the batch size B', T: 'the sequence length T', d: 'the hidden width d', d_c: 'the condition width d_c' };
 // Distinct primes stand in for the names, so a shape computed from them can
 // be read back symbolically.
 const SYMBOL_SIZES = { B: 1009, T: 1013, d: 1019, d_c: 1021 };
@@ -120,15 +121,24 @@ const fmtShape = (s) => `[${s.join(', ')}]`;
 
 export class NlCodeShapes extends NlFigure {
   static catalog = 'codeShapes';
+  static summary = 'PyTorch normalization code with the shape of each expression.';
+  static minHeight = 896; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`sizes`, `expressions` (`{id, code, shape, symbolic, role, snippet}`), `snippet`'; // `state` keys beyond the attributes (README)
   static params = {
     ...Object.fromEntries(SIZE_NAMES.map((k) => [k, {
       attr: SIZE_ATTRS[k], kind: 'number', integer: true, min: 1, max: MAX_SIZE, step: 1, default: DEFAULT_SIZES[k], control: 'slider',
+      doc: `${SIZE_DOCS[k]}; overrides ${k} in sizes`,
     }])),
-    selected: { attr: 'selected', kind: 'choice', choices: EXPRESSIONS.map((e) => e.id), default: EXPRESSIONS[0].id },
+    selected: { attr: 'selected', kind: 'choice', choices: EXPRESSIONS.map((e) => e.id), default: EXPRESSIONS[0].id, doc: 'the expression shown beside the code' },
+  };
+
+  /** Attributes beyond the parameters (read by the figure manifest too). */
+  static extraAttributes = {
+    sizes: { type: 'string', default: SIZE_NAMES.map((k) => `${k}=${DEFAULT_SIZES[k]}`).join(','), doc: 'the sizes the shapes are computed for (names left out keep their value)' },
   };
 
   static get observedAttributes() {
-    return [...super.observedAttributes, 'sizes'];
+    return [...super.observedAttributes, ...Object.keys(this.extraAttributes)];
   }
 
   static css = figureCss + `
@@ -352,7 +362,7 @@ pre {
     super.start();
     if (!this._highlighting) {
       this._highlighting = true;
-      import('../../dist/vendor/prism.js').then(
+      import('../../../dist/vendor/prism.js').then(
         (m) => {
           this._prism = m.default;
           if (this._built) this._renderCode(this._prism);
@@ -360,6 +370,11 @@ pre {
         () => {}, // without the highlighter the code stays plain, and still works
       );
     }
+  }
+
+  /** Busy while the syntax highlighter is on its way (its colours are part of the drawing). */
+  renderState() {
+    return { ...super.renderState(), busy: Boolean(this._highlighting && !this._prism) };
   }
 
   // The code as DOM: Prism token classes per character, expression spans around ranges.

@@ -4,8 +4,8 @@
 // to a plain class where HTMLElement does not exist (Node, server rendering).
 // A figure builds its DOM once, starts work when it scrolls into view, asks the
 // one shared core for every number, and re-renders from its state.
-import { loadCore, loadTrainer } from '../core/normlab.js';
-import { catalogs, numberLocale, onLocale, resolveLanguage } from '../i18n/index.js';
+import { loadCore, loadTrainer } from '../../core/normlab.js';
+import { catalogs, numberLocale, onLocale, resolveLanguage } from '../../i18n/index.js';
 import { DARK, LIGHT, applyTheme, unwatchTheme, watchTheme } from './theme.js';
 
 /**
@@ -106,6 +106,9 @@ export function el(tag, attrs = {}, text) {
 }
 
 export class NlElement extends Base {
+  /** The events a figure fires (the figure manifest lists them). */
+  static events = ['change'];
+
   /**
    * Public properties that mirror attributes: `props` maps a property name to
    * [attribute, read], where read(element) gives the current value. Reading
@@ -272,5 +275,18 @@ export class NlElement extends Base {
   /** Fire `change` (only for what a user did, never for programmatic sets). */
   emitChange() {
     this.dispatchEvent(new CustomEvent('change', { bubbles: true, composed: true, detail: this.state }));
+  }
+
+  /**
+   * Where the figure stands, for code that draws it outside a page
+   * (normlab/render) and must not read private fields:
+   *   loadError — why the core did not load, else null;
+   *   error     — the message the figure shows for a refused input, else '';
+   *   busy      — true while it still fetches something that changes the drawing;
+   *   description — its text description ('' until drawn or while in error).
+   * Subclasses extend it (NlFigure adds the shown error and description).
+   */
+  renderState() {
+    return { loadError: this._loadError ?? null, error: '', busy: false, description: '' };
   }
 }

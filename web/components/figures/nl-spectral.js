@@ -23,10 +23,10 @@
 //   description, error.
 // Numbers from the core: unit_circle, linear_map, spectral_norm,
 // singular_values, film (σ·u), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { arrow, line } from './plot.js';
-import { DragHandle, chartPanel, fitSquare, handleCss, paddedAxis, squareFrame } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { arrow, line } from '../lib/plot.js';
+import { DragHandle, chartPanel, fitSquare, handleCss, paddedAxis, squareFrame } from '../lib/handles.js';
 
 /** W/σ counts as converged when its longest semi-axis is within this of 1. */
 export const TOLERANCE = 0.001;
@@ -35,9 +35,12 @@ const vec = NlFigure.vec;
 
 export class NlSpectral extends NlFigure {
   static catalog = 'spectral';
+  static summary = 'Spectral normalization by power iteration.';
+  static minHeight = 448; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`sigma`, `u`, `singular`, `normalizedSingular`, `converged`'; // `state` keys beyond the attributes (README)
   static params = {
-    matrix: { attr: 'matrix', kind: 'vector', length: 4, default: [3, 0, 0, 1] },
-    steps: { attr: 'steps', kind: 'number', integer: true, default: 1, min: 1, max: 30, step: 1, control: 'slider' },
+    matrix: { attr: 'matrix', kind: 'vector', length: 4, default: [3, 0, 0, 1], doc: 'the 2×2 matrix W, row-major (columns draggable)' },
+    steps: { attr: 'steps', kind: 'number', integer: true, default: 1, min: 1, max: 30, step: 1, control: 'slider', doc: 'power-iteration steps' },
   };
   static css = figureCss + handleCss;
 

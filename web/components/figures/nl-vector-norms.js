@@ -20,20 +20,23 @@
 // Numbers from the core: l2_normalize, l1_normalize, max_normalize,
 // scale_norm, linear_map (dot products, the radius-g circle), clip_grad_norm
 // (lengths), angle_between, unit_circle, linear_map and axis_ticks (frames).
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { arrow } from './plot.js';
-import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { arrow } from '../lib/plot.js';
+import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from '../lib/handles.js';
 
 const vec = NlFigure.vec;
 const METHODS = ['l2', 'l1', 'max', 'scale'];
 
 export class NlVectorNorms extends NlFigure {
   static catalog = 'vectorNorms';
+  static summary = 'L2, L1, max-norm and ScaleNorm on two embeddings, and cosine similarity.';
+  static minHeight = 819; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`l2`, `l1`, `max`, `scale` (`{a, b}` each), `lengths`, `dot`, `cosine`, `angle`'; // `state` keys beyond the attributes (README)
   static params = {
-    a: { attr: 'a', kind: 'vector', length: 2, default: [3, 1] },
-    b: { attr: 'b', kind: 'vector', length: 2, default: [1, 2] },
-    g: { attr: 'g', kind: 'number', default: 2, min: 0.5, max: 3, step: 0.1, control: 'slider' },
+    a: { attr: 'a', kind: 'vector', length: 2, default: [3, 1], doc: 'embedding a (draggable)' },
+    b: { attr: 'b', kind: 'vector', length: 2, default: [1, 2], doc: 'embedding b (draggable)' },
+    g: { attr: 'g', kind: 'number', default: 2, min: 0.5, max: 3, step: 0.1, control: 'slider', doc: "ScaleNorm's scale" },
   };
   static css = `${figureCss}${handleCss}
 .vn-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 300px), 1fr)); gap: 10px; }

@@ -17,15 +17,18 @@
 // Parts: figure, controls, slider, number, button, view, description, error.
 // Numbers from the core: film (x + m), moments (μ, σ², σ, RMS², RMS, μ²),
 // layer_norm, rms_norm, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, xAxis, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 export class NlRmsDecomposition extends NlFigure {
   static catalog = 'rmsDecomposition';
+  static summary = 'RMS² = σ² + μ² as a triangle; a shift of the mean changes RMSNorm, not LayerNorm.';
+  static minHeight = 442; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`shifted`, `mean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `layerNorm`, `rmsNorm`'; // `state` keys beyond the attributes (README)
   static params = {
-    x: { attr: 'x', kind: 'vector', minLength: 2, maxLength: 8, default: [1, 2, 3] },
-    shift: { attr: 'shift', kind: 'number', default: 0, min: -110, max: 110, step: 0.5, control: 'slider' },
+    x: { attr: 'x', kind: 'vector', minLength: 2, maxLength: 8, default: [1, 2, 3], doc: 'the input vector' },
+    shift: { attr: 'shift', kind: 'number', default: 0, min: -110, max: 110, step: 0.5, control: 'slider', doc: 'a common shift m added to x' },
   };
   static css = `${figureCss}
 .rms-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(230px, 1fr)); gap: 10px; }

@@ -311,6 +311,10 @@ export class NlFigure extends NlElement {
     this._desc.textContent = errors.length ? '' : this.describe(this._state);
   }
 
+  renderState() {
+    return { ...super.renderState(), error: this._error?.textContent ?? '', description: this._desc?.textContent ?? '' };
+  }
+
   // ---- helpers for subclasses ----------------------------------------------------------
   /**
    * The mean of each of `blocks` consecutive blocks of `per` values: z_score_fit's column

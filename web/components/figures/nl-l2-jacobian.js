@@ -27,10 +27,10 @@
 // l2_normalize_jacobian + singular_values (the gain 1/|x|), clip_grad_norm
 // (its total_norm is |x|), l2_normalize, gated_residual (sums and
 // differences), film (−x, −u), linear_map, unit_circle, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { arrow, line, scale, xAxis } from './plot.js';
-import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { arrow, line, scale, xAxis } from '../lib/plot.js';
+import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from '../lib/handles.js';
 
 const vec = NlFigure.vec;
 
@@ -50,9 +50,12 @@ function outside(a, b, c, at = 0.5, gap = 14) {
 
 export class NlL2Jacobian extends NlFigure {
   static catalog = 'l2Jacobian';
+  static summary = 'A change of x split along and across x, and J·δ.';
+  static minHeight = 481; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`norm`, `gain` (1/|x|), `u`, `along`, `across`, `dy` (= J·δ), `moved`'; // `state` keys beyond the attributes (README)
   static params = {
-    x: { attr: 'x', kind: 'vector', length: 2, default: [3, 4] },
-    delta: { attr: 'delta', kind: 'vector', length: 2, default: [1, 0] },
+    x: { attr: 'x', kind: 'vector', length: 2, default: [3, 4], doc: 'the point x (draggable)' },
+    delta: { attr: 'delta', kind: 'vector', length: 2, default: [1, 0], doc: 'the change δ (draggable)' },
   };
   static css = figureCss + handleCss + `
 .gain rect.bar { fill: var(--nl-l2); } .gain rect.track { fill: var(--nl-grid); }

@@ -51,11 +51,11 @@
 //   clip_grad_norm (its total_norm: the distance), z_score_fit (mean),
 //   z_score_apply (x − mean), covariance (σ²), axis_ticks, rms_norm of a
 //   one-hot vector (the ±√d output axis).
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale as linear } from './plot.js';
-import { onDrag } from './handles.js';
-import { textWidth } from './text.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale as linear } from '../lib/plot.js';
+import { onDrag } from '../lib/handles.js';
+import { textWidth } from '../lib/text.js';
 
 
 const vec = NlFigure.vec;
@@ -84,12 +84,15 @@ const snap = (v) => Number((Math.round(v / COORD_STEP) * COORD_STEP).toFixed(6))
 
 export class NlBarCompare extends NlFigure {
   static catalog = 'barCompare';
+  static summary = 'L2, LayerNorm and RMSNorm of one vector under a common scale and offset.';
+  static minHeight = 900; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`input`, `reference` and `current` (`{input, l2, layer_norm, rms_norm}`), `change`, `steps`, `axes`'; // `state` keys beyond the attributes (README)
   static params = {
-    vector: { attr: 'vector', kind: 'vector', minLength: 2, maxLength: MAX_LENGTH, default: [1, 2, 3] },
-    scale: { attr: 'scale', kind: 'number', default: 1, min: -1000, max: 1000, step: 0.1, control: 'slider', range: [-20, 20] },
-    offset: { attr: 'offset', kind: 'number', default: 0, min: -10000, max: 10000, step: 1, control: 'slider', range: [-200, 200] },
-    eps: { attr: 'eps', kind: 'number', default: 1e-5, min: 0, max: 1000, control: 'box' },
-    step: { attr: 'step', kind: 'number', integer: true, default: 0, min: 0, max: 2 },
+    vector: { attr: 'vector', kind: 'vector', minLength: 2, maxLength: MAX_LENGTH, default: [1, 2, 3], doc: "the input vector (a longer list is refused at once, in the reader's language)" },
+    scale: { attr: 'scale', kind: 'number', default: 1, min: -1000, max: 1000, step: 0.1, control: 'slider', range: [-20, 20], doc: 'common scale of the input (slider −20 to 20)' },
+    offset: { attr: 'offset', kind: 'number', default: 0, min: -10000, max: 10000, step: 1, control: 'slider', range: [-200, 200], doc: 'common offset of the input (slider −200 to 200)' },
+    eps: { attr: 'eps', kind: 'number', default: 1e-5, min: 0, max: 1000, control: 'box', doc: 'ε of all three normalizations' },
+    step: { attr: 'step', kind: 'number', integer: true, default: 0, min: 0, max: 2, doc: 'the LayerNorm step the step chart shows: 0 the input, 1 minus the mean, 2 divided by the spread' },
   };
   static css = `${figureCss}
 .control { flex-wrap: wrap; max-width: 100%; }

@@ -20,18 +20,21 @@
 // of the grid in one batch), scaled_dot_product_attention, qk_norm_attention,
 // row_entropy, z_score_fit (means over the queries), softmax (the uniform
 // row), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, xAxis, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 const Q = 8, K = 16, D = 16;
 
 export class NlQkNorm extends NlFigure {
   static catalog = 'qkNorm';
+  static summary = 'Growing q and k norms sharpen attention; QK-Norm keeps it the same.';
+  static minHeight = 374; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`entropy`, `largest` (`{plain, qk}` per α), `here`, `maxEntropy`, `uniformWeight`'; // `state` keys beyond the attributes (README)
   static params = {
-    alpha: { attr: 'alpha', kind: 'number', default: 2, min: 0.25, max: 8, step: 0.25, control: 'slider' },
-    g: { attr: 'g', kind: 'number', default: 5, min: 1, max: 20, step: 0.5, control: 'slider' },
-    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e6 },
+    alpha: { attr: 'alpha', kind: 'number', default: 2, min: 0.25, max: 8, step: 0.25, control: 'slider', doc: 'the factor α the q and k norms grow by' },
+    g: { attr: 'g', kind: 'number', default: 5, min: 1, max: 20, step: 0.5, control: 'slider', doc: "QK-Norm's scale" },
+    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e6, doc: 'seed of the random q and k' },
   };
   static css = `${figureCss}
 .qk-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 260px), 1fr)); gap: 10px; }

@@ -20,18 +20,21 @@
 // significant digits, the digits shown everywhere) are reported together.
 // Numbers from the core: film (the scaling), softmax, linear_map (the gap),
 // linspace and axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { bar, line, scale, svg, xAxis, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { bar, line, scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 export const MAX_SCORES = 12;
 
 export class NlSoftmaxSharpness extends NlFigure {
   static catalog = 'softmaxSharpness';
+  static summary = 'Scores under a common scale, and the two-key sigmoid.';
+  static minHeight = 384; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`scaled`, `weights`, `reference`, `top`, `leaders` (tied leaders), `gap`, `curve`'; // `state` keys beyond the attributes (README)
   static params = {
-    scores: { attr: 'scores', kind: 'vector', minLength: 2, maxLength: MAX_SCORES, default: [1, 0] },
-    factor: { attr: 'factor', kind: 'number', default: 1, min: 0, max: 20, step: 0.1, control: 'slider' },
+    scores: { attr: 'scores', kind: 'vector', minLength: 2, maxLength: MAX_SCORES, default: [1, 0], doc: 'the attention scores' },
+    factor: { attr: 'factor', kind: 'number', default: 1, min: 0, max: 20, step: 0.1, control: 'slider', doc: 'the common scale of the scores' },
   };
   static css = `${figureCss}
 .panes { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 10px; }

@@ -18,9 +18,9 @@
 //   ε outside it, --nl-reference the value without ε.
 // Parts: figure, controls, select, view, description, error.
 // Numbers from the core: film (the rows), standardize_rows, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, yAxis } from '../lib/plot.js';
 
 export const EPS = ['0', '1e-12', '1e-8', '1e-6', '1e-5', '1e-4', '1e-3', '1e-2', '1e-1'];
 const SPREADS = [10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001, 3e-4, 1e-4, 3e-5, 1e-5, 3e-6, 1e-6];
@@ -31,8 +31,11 @@ const sup = (text) => [...text].map((c) => (c === '-' ? '⁻' : '⁰¹²³⁴⁵
 
 export class NlEpsilon extends NlFigure {
   static catalog = 'epsilon';
+  static summary = 'Rows of shrinking spread standardized with ε inside and outside the square root.';
+  static minHeight = 464; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`inside`, `outside` (last coordinate per spread), `spreadLog` (log10 of each spread, for the axis), `reference`, `constant` or `constantError`, `summary`'; // `state` keys beyond the attributes (README)
   static params = {
-    eps: { attr: 'eps', kind: 'choice', default: '1e-5', choices: EPS, control: 'select' },
+    eps: { attr: 'eps', kind: 'choice', default: '1e-5', choices: EPS, control: 'select', doc: 'ε, inside and outside the square root' },
   };
   static css = `${figureCss}
 .c-inside { fill: none; stroke: var(--nl-layer-norm); stroke-width: 2.5; }

@@ -43,9 +43,9 @@
 //   reduction_group probes for the G choices (the G the core accepts). No
 //   group is computed here: the view is presentation only (a rotation and an
 //   orthographic projection).
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { onDrag } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { onDrag } from '../lib/handles.js';
 
 const METHODS = ['batch_norm', 'layer_norm', 'rms_norm', 'instance_norm', 'group_norm'];
 const VIEW = { yaw: -18, pitch: 20 };
@@ -57,12 +57,15 @@ const DESCRIBE_LAYOUT = { layer_norm: 'btd', rms_norm: 'btd', batch_norm: 'bdt',
 
 export class NlAxisCube extends NlFigure {
   static catalog = 'axisCube';
+  static summary = 'The reduction group of one element of a [B, T, D] tensor, in 3-D.';
+  static minHeight = 489; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `yaw`, `pitch`'; // `state` keys beyond the attributes (README)
   static params = {
-    shape: { attr: 'shape', kind: 'vector', length: 3, default: [3, 4, 6] },
-    method: { attr: 'method', kind: 'choice', choices: METHODS, default: 'layer_norm', control: 'select' },
-    numGroups: { attr: 'num-groups', kind: 'number', integer: true, min: 1, max: MAX_SIDE, default: 1 },
-    index: { attr: 'index', kind: 'vector', length: 3, default: [0, 1, 2] },
-    reading: { attr: 'reading', kind: 'choice', choices: ['sequence', 'image'], default: 'sequence', control: 'select' },
+    shape: { attr: 'shape', kind: 'vector', length: 3, default: [3, 4, 6], doc: 'B, T, D, each 1 to 12; D = 6 lets GroupNorm show G = 1, 2, 3 and 6' },
+    method: { attr: 'method', kind: 'choice', choices: METHODS, default: 'layer_norm', control: 'select', doc: 'the normalization whose group is shown' },
+    numGroups: { attr: 'num-groups', kind: 'number', integer: true, min: 1, max: MAX_SIDE, default: 1, doc: 'G for GroupNorm; the select offers only the G the core accepts, and a refused one keeps the last drawing with a message naming them' },
+    index: { attr: 'index', kind: 'vector', length: 3, default: [0, 1, 2], doc: 'the chosen element (b, t, d), clamped into the shape' },
+    reading: { attr: 'reading', kind: 'choice', choices: ['sequence', 'image'], default: 'sequence', control: 'select', doc: 'sequence ([B, T, d]: tokens, hidden width) or image ([N, HW, C]: positions, channels); the labels follow' },
   };
   static css = `${figureCss}
 .controls { gap: 8px 14px; }

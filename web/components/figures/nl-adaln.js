@@ -18,9 +18,9 @@
 // labels keep 11–13 CSS px on a phone. The axis always covers −3..3 and
 // widens only when a value leaves it.
 // Numbers from the core: layer_norm, ada_layer_norm, gated_residual, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 // [catalog label, bar class]: x, LN₀(x), y, h
@@ -28,11 +28,14 @@ const ROWS = [['rowInput', 'in'], ['rowNormalized', 'ln'], ['rowModulated', 'mod
 
 export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
+  static summary = 'AdaLN modulation and the AdaLN-Zero gate.';
+  static minHeight = 504; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`normalized`, `modulated`, `output`'; // `state` keys beyond the attributes (README)
   static params = {
-    features: { attr: 'features', kind: 'vector', length: 2, default: [-1, 1] },
-    scale: { attr: 'scale', kind: 'vector', length: 2, default: [0, 0] },
-    shift: { attr: 'shift', kind: 'vector', length: 2, default: [0, 0] },
-    gate: { attr: 'gate', kind: 'number', default: 1, min: 0, max: 1, step: 0.05, control: 'slider' },
+    features: { attr: 'features', kind: 'vector', length: 2, default: [-1, 1], doc: 'the two features x' },
+    scale: { attr: 'scale', kind: 'vector', length: 2, default: [0, 0], doc: 'the scale s the condition predicts, one per feature' },
+    shift: { attr: 'shift', kind: 'vector', length: 2, default: [0, 0], doc: 'the shift b the condition predicts, one per feature' },
+    gate: { attr: 'gate', kind: 'number', default: 1, min: 0, max: 1, step: 0.05, control: 'slider', doc: "AdaLN-Zero's gate g on the residual branch" },
   };
   static css = `${figureCss}
 .b-in { fill: var(--nl-input); }

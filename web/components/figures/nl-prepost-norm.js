@@ -25,9 +25,9 @@
 // Numbers from the core: random_normal (x_0, W), residual_block (each layer),
 // layer_norm / rms_norm (the final N), clip_grad_norm (total_norm: the L2
 // norm of a vector), angle_between, min_max_fit, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { arrow, line, scale, xAxis, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { arrow, line, scale, xAxis, yAxis } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 const D = 16;          // width of the residual stream
@@ -38,10 +38,13 @@ const colourOf = { layer_norm: 'var(--nl-layer-norm)', rms_norm: 'var(--nl-rms-n
 
 export class NlPrepostNorm extends NlFigure {
   static catalog = 'prepostNorm';
+  static summary = "The residual stream's norm through L layers: Post-Norm, Pre-Norm and Pre-Norm + final norm.";
+  static minHeight = 410; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`pre`, `post`: `{norms, turns}` per layer; `finalNorm`, `postRange`, `d`, `sqrtD`'; // `state` keys beyond the attributes (README)
   static params = {
-    layers: { attr: 'layers', kind: 'number', integer: true, default: 12, min: 1, max: MAX_LAYERS, step: 1, control: 'slider' },
-    norm: { attr: 'norm', kind: 'choice', choices: ['layer_norm', 'rms_norm'], default: 'layer_norm', control: 'select' },
-    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9 },
+    layers: { attr: 'layers', kind: 'number', integer: true, default: 12, min: 1, max: MAX_LAYERS, step: 1, control: 'slider', doc: 'the number of layers L' },
+    norm: { attr: 'norm', kind: 'choice', choices: ['layer_norm', 'rms_norm'], default: 'layer_norm', control: 'select', doc: 'the normalization in each block' },
+    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9, doc: 'seed of x₀ and every W_l' },
   };
   static css = figureCss + `
 .s-pre { fill: none; stroke: var(--nl-input); stroke-width: 2.5; }

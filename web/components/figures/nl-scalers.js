@@ -24,20 +24,23 @@
 // Numbers from the core: min_max_fit, min_max_apply, z_score_fit,
 // z_score_apply, robust_fit, robust_apply (the spans are min_max_fit of the
 // scaled values), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg } from './plot.js';
-import { DragHandle, handleCss } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg } from '../lib/plot.js';
+import { DragHandle, handleCss } from '../lib/handles.js';
 
 const ROWS = ['raw', 'minMax', 'zScore', 'robust'];
 
 export class NlScalers extends NlFigure {
   static catalog = 'scalers';
+  static summary = 'Min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts.';
+  static minHeight = 528; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`minMax`, `zScore`, `robust` (statistics and outputs), `spans` of the other values, `outside`'; // `state` keys beyond the attributes (README)
   static params = {
-    values: { attr: 'values', kind: 'vector', minLength: 3, maxLength: 12, default: [2.1, 2.5, 2.8, 3, 3.2, 3.4, 3.7, 4] },
-    outlier: { attr: 'outlier', kind: 'number', default: 12, min: -30, max: 40, step: 0.1, control: 'slider' },
-    data: { attr: 'data', kind: 'choice', default: 'measurements', choices: ['measurements', 'token_ids'], control: 'select' },
-    ids: { attr: 'ids', kind: 'vector', minLength: 3, maxLength: 12, default: [17, 318, 319, 1169, 2045, 6894, 11, 50256] },
+    values: { attr: 'values', kind: 'vector', minLength: 3, maxLength: 12, default: [2.1, 2.5, 2.8, 3, 3.2, 3.4, 3.7, 4], doc: 'the other values of the feature' },
+    outlier: { attr: 'outlier', kind: 'number', default: 12, min: -30, max: 40, step: 0.1, control: 'slider', doc: 'the outlier (draggable)' },
+    data: { attr: 'data', kind: 'choice', default: 'measurements', choices: ['measurements', 'token_ids'], control: 'select', doc: 'measurements, or token IDs that are not amounts' },
+    ids: { attr: 'ids', kind: 'vector', minLength: 3, maxLength: 12, default: [17, 318, 319, 1169, 2045, 6894, 11, 50256], doc: 'the token IDs' },
   };
   static css = `${figureCss}${handleCss}
 .row-title { font-size: var(--nl-title-size); font-weight: 600; }

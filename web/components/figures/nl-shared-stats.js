@@ -19,22 +19,25 @@
 //   (its coordinate's column), --nl-layer-norm the outputs.
 // Parts: figure, controls, slider, number, view, description, error.
 // Numbers from the core: moments, layer_norm (eps 0: the article's idealized example).
-import { el, joinLines } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { svg } from './plot.js';
+import { el, joinLines } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { svg } from '../lib/plot.js';
 
 const TOKENS = ['A', 'B'];
 
 export class NlSharedStats extends NlFigure {
   static catalog = 'sharedStats';
+  static summary = "Tokens share parameters, a token's coordinates share statistics; the affine step cannot restore the scale.";
+  static minHeight = 392; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`stats`, `normalized`, `output`, `sameNormalized`, `sameOutput`'; // `state` keys beyond the attributes (README)
   static params = {
-    a: { attr: 'a', kind: 'vector', length: 3, default: [1, 2, 3] },
-    b: { attr: 'b', kind: 'vector', length: 3, default: [10, 20, 30] },
-    gamma: { attr: 'gamma', kind: 'vector', length: 3, default: [2, 1, 1] },
-    beta: { attr: 'beta', kind: 'vector', length: 3, default: [0, 0, 0] },
-    gamma1: { attr: 'gamma1', kind: 'number', default: null, min: -3, max: 3, step: 0.1, control: 'slider' },
-    beta1: { attr: 'beta1', kind: 'number', default: null, min: -3, max: 3, step: 0.1, control: 'slider' },
-    cell: { attr: 'cell', kind: 'vector', length: 2, default: [0, 0] },
+    a: { attr: 'a', kind: 'vector', length: 3, default: [1, 2, 3], doc: 'token A' },
+    b: { attr: 'b', kind: 'vector', length: 3, default: [10, 20, 30], doc: 'token B' },
+    gamma: { attr: 'gamma', kind: 'vector', length: 3, default: [2, 1, 1], doc: 'γ, shared by both tokens' },
+    beta: { attr: 'beta', kind: 'vector', length: 3, default: [0, 0, 0], doc: 'β, shared by both tokens' },
+    gamma1: { attr: 'gamma1', kind: 'number', default: null, min: -3, max: 3, step: 0.1, control: 'slider', doc: "γ₁ on a slider (default: gamma's first)" },
+    beta1: { attr: 'beta1', kind: 'number', default: null, min: -3, max: 3, step: 0.1, control: 'slider', doc: "β₁ on a slider (default: beta's first)" },
+    cell: { attr: 'cell', kind: 'vector', length: 2, default: [0, 0], doc: 'the chosen cell: token (0 = A, 1 = B), coordinate 0 to 2' },
   };
   static css = `${figureCss}
 .grid { cursor: pointer; outline: none; }

@@ -23,10 +23,10 @@
 // Parts: figure, controls, slider, number, button, view, description, error.
 // Numbers from the core: random_normal, linear_map, film, z_score_fit,
 // z_score_apply, whiten, covariance, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { dots, line } from './plot.js';
-import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, squareFrame } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { dots, line } from '../lib/plot.js';
+import { DragHandle, chartPanel, fitSquare, fmtFixed, handleCss, squareFrame } from '../lib/handles.js';
 
 /** The centre of the raw cloud (the shift added to W·z). */
 const SHIFT = [3, -1];
@@ -35,10 +35,13 @@ export const NEARLY_UNCORRELATED = 0.1; // about two standard errors of r for 30
 
 export class NlWhitening extends NlFigure {
   static catalog = 'whitening';
+  static summary = 'Z-scoring and ZCA whitening of a correlated cloud.';
+  static minHeight = 490; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`covariance: {raw, zscore, whitened}`, `mean`, `std`, `points`'; // `state` keys beyond the attributes (README)
   static params = {
-    mixing: { attr: 'mixing', kind: 'number', default: 0.8, min: -1.5, max: 1.5, step: 0.05, control: 'slider' },
-    count: { attr: 'count', kind: 'number', integer: true, default: 300, min: 10, max: 2000 },
-    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9 },
+    mixing: { attr: 'mixing', kind: 'number', default: 0.8, min: -1.5, max: 1.5, step: 0.05, control: 'slider', doc: 'how much feature 2 follows feature 1 (draggable)' },
+    count: { attr: 'count', kind: 'number', integer: true, default: 300, min: 10, max: 2000, doc: 'points in the cloud' },
+    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9, doc: 'seed of the cloud' },
   };
   static css = figureCss + handleCss + `
 .dots.raw { stroke: var(--nl-input); } .dots.zscore { stroke: var(--nl-batch-norm); } .dots.whitened { stroke: var(--nl-fg); }

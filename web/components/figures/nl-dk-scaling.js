@@ -25,9 +25,9 @@
 // (g times them), softmax (QK-Norm's weights, the uniform weight), row_entropy
 // (each query's largest weight), z_score_fit (their mean),
 // linear_map (times g), clip_grad_norm (√d_k as ‖1‖), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { line, scale, svg, xAxis, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { line, scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 const GRID = [1, 8, 16, 32, 48, 64, 96, 128, 160, 192, 224, 256];
@@ -38,11 +38,14 @@ const MODES = ['raw', 'scaled', 'qk_norm'];
 
 export class NlDkScaling extends NlFigure {
   static catalog = 'dkScaling';
+  static summary = 'The spread of q·k scores against the head width, and the largest softmax weight.';
+  static minHeight = 674; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`std`, `scores`, `series: {dks, raw, scaled, qk_norm, sqrt}`, `peak: {raw, scaled, qk_norm}` (mean largest softmax weight over `keys` keys)'; // `state` keys beyond the attributes (README)
   static params = {
-    dk: { attr: 'dk', kind: 'number', integer: true, default: 64, min: 1, max: 256, step: 1, control: 'slider' },
-    mode: { attr: 'mode', kind: 'choice', choices: MODES, default: 'scaled', control: 'select' },
-    g: { attr: 'g', kind: 'number', default: 8, min: 0.1, max: 40, step: 0.1, control: 'slider' },
-    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9 },
+    dk: { attr: 'dk', kind: 'number', integer: true, default: 64, min: 1, max: 256, step: 1, control: 'slider', doc: 'the head width d_k' },
+    mode: { attr: 'mode', kind: 'choice', choices: MODES, default: 'scaled', control: 'select', doc: 'the series whose detail, marker and scores are shown' },
+    g: { attr: 'g', kind: 'number', default: 8, min: 0.1, max: 40, step: 0.1, control: 'slider', doc: "QK-Norm's scale" },
+    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9, doc: 'seed of the random q and k' },
   };
   static css = figureCss + `
 .s-raw { fill: none; stroke: var(--nl-reference); stroke-width: 2.5; }

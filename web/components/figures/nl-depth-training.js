@@ -30,9 +30,9 @@
 // Numbers from the core: train_data, train_init, train_step (every loss,
 //   gradient and activation norm) and train_predict from the training module
 //   (loadTrainer); row_entropy (ln 2), log_axis and axis_ticks from the core.
-import { el, formatNumber } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, xAxis, yAxis } from './plot.js';
+import { el, formatNumber } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 const PLACEMENTS = ['none', 'post', 'pre', 'pre_final'];
 const POINTS = 128, WIDTH = 16;
@@ -45,16 +45,19 @@ const PRESETS = {
 
 export class NlDepthTraining extends NlFigure {
   static catalog = 'depthTraining';
+  static summary = 'A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.';
+  static minHeight = 861; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`'; // `state` keys beyond the attributes (README)
   static trainer = true; // train_* come from the training module (loadTrainer), the rest from the core
   static params = {
-    depth: { attr: 'depth', kind: 'number', integer: true, default: 24, min: 1, max: 32, step: 1, control: 'slider' },
-    lr: { attr: 'lr', kind: 'number', default: 0.01, min: 0.001, max: 0.2, step: 0.001, control: 'slider' },
-    optimizer: { attr: 'optimizer', kind: 'choice', default: 'adam', choices: ['adam', 'sgd'], control: 'select' },
-    gate: { attr: 'gate', kind: 'choice', default: 'none', choices: ['none', 'zero', 'layer_scale'], control: 'select' },
-    norm: { attr: 'norm', kind: 'choice', default: 'layer_norm', choices: ['layer_norm', 'rms_norm'], control: 'select' },
-    warmup: { attr: 'warmup', kind: 'number', integer: true, default: 0, min: 0, max: 200, step: 10, control: 'slider' },
-    steps: { attr: 'steps', kind: 'number', integer: true, default: 300, min: 10, max: 2000 },
-    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e6 },
+    depth: { attr: 'depth', kind: 'number', integer: true, default: 24, min: 1, max: 32, step: 1, control: 'slider', doc: 'residual blocks' },
+    lr: { attr: 'lr', kind: 'number', default: 0.01, min: 0.001, max: 0.2, step: 0.001, control: 'slider', doc: 'learning rate' },
+    optimizer: { attr: 'optimizer', kind: 'choice', default: 'adam', choices: ['adam', 'sgd'], control: 'select', doc: 'the optimizer' },
+    gate: { attr: 'gate', kind: 'choice', default: 'none', choices: ['none', 'zero', 'layer_scale'], control: 'select', doc: 'what multiplies each residual branch' },
+    norm: { attr: 'norm', kind: 'choice', default: 'layer_norm', choices: ['layer_norm', 'rms_norm'], control: 'select', doc: 'the normalization the placements use' },
+    warmup: { attr: 'warmup', kind: 'number', integer: true, default: 0, min: 0, max: 200, step: 10, control: 'slider', doc: 'steps of linear learning-rate warm-up' },
+    steps: { attr: 'steps', kind: 'number', integer: true, default: 300, min: 10, max: 2000, doc: "the run's length in steps" },
+    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e6, doc: 'seed of the data and the initial weights' },
   };
   static css = `${figureCss}
 .dt-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 10px; }

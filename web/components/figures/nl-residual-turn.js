@@ -27,10 +27,10 @@
 // padded chart frame (paddedAxis) that the other geometry figures
 // (nl-l2-jacobian, nl-spectral, nl-whitening) share; they belong in
 // figure.js once the lead moves them there.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { arrow } from './plot.js';
-import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from './handles.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { arrow } from '../lib/plot.js';
+import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from '../lib/handles.js';
 
 const vec = NlFigure.vec;
 
@@ -41,10 +41,13 @@ const MAGNIFY_BELOW = 24;
 
 export class NlResidualTurn extends NlFigure {
   static catalog = 'residualTurn';
+  static summary = 'The angle one residual update turns a state by, for a short and a long state.';
+  static minHeight = 390; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`small`/`large`: `{start, end, angle}` (degrees)'; // `state` keys beyond the attributes (README)
   static params = {
-    x: { attr: 'x', kind: 'vector', length: 2, default: [1, 0] },
-    u: { attr: 'u', kind: 'vector', length: 2, default: [0, 1] },
-    scale: { attr: 'scale', kind: 'number', default: 10, min: 0.1, max: 20, step: 0.1, control: 'slider' },
+    x: { attr: 'x', kind: 'vector', length: 2, default: [1, 0], doc: 'the state x (draggable)' },
+    u: { attr: 'u', kind: 'vector', length: 2, default: [0, 1], doc: 'the update u (draggable)' },
+    scale: { attr: 'scale', kind: 'number', default: 10, min: 0.1, max: 20, step: 0.1, control: 'slider', doc: 'how many times longer the long state is' },
   };
   static css = figureCss + handleCss + `
 .inset-frame { fill: var(--nl-bg); stroke: var(--nl-grid); stroke-width: 1; }

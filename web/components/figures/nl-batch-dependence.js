@@ -36,9 +36,9 @@
 // Numbers from the core: batch_norm (training and evaluation; with momentum 1
 // from mean 0, variance 1 it reports a batch's mean and unbiased variance),
 // covariance (the biased variance), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, yAxis } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 const MAX_ROWS = 8;
@@ -50,11 +50,14 @@ const rowsOf = (flat) => Array.from({ length: flat.length / 2 }, (_, i) => [flat
 
 export class NlBatchDependence extends NlFigure {
   static catalog = 'batchDependence';
+  static summary = 'BatchNorm in training and evaluation, and its running statistics.';
+  static minHeight = 781; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`rows`, `train`, `eval`, `chosenTrain`, `chosenEval`, `batchStats`, `running`, `initial`, `steps`, `clipped`'; // `state` keys beyond the attributes (README)
   static params = {
-    batch: { attr: 'batch', kind: 'vector', minLength: 4, maxLength: 2 * MAX_ROWS, default: [1, 10, 3, 20, 5, 30] },
-    companions: { attr: 'companions', kind: 'vector', minLength: 2, maxLength: 2 * (MAX_ROWS - 1), default: [-3, 16, 2, 4] },
-    chosen: { attr: 'chosen', kind: 'number', integer: true, default: 0, min: 0, max: MAX_ROWS - 1 },
-    momentum: { attr: 'momentum', kind: 'number', default: 0.1, min: 0, max: 1, step: 0.05, control: 'slider' },
+    batch: { attr: 'batch', kind: 'vector', minLength: 4, maxLength: 2 * MAX_ROWS, default: [1, 10, 3, 20, 5, 30], doc: 'batch 1: rows of two features, 2 to 8 rows' },
+    companions: { attr: 'companions', kind: 'vector', minLength: 2, maxLength: 2 * (MAX_ROWS - 1), default: [-3, 16, 2, 4], doc: 'the other rows of batch 2, 1 to 7 rows' },
+    chosen: { attr: 'chosen', kind: 'number', integer: true, default: 0, min: 0, max: MAX_ROWS - 1, doc: 'the row of batch 1 followed through both batches' },
+    momentum: { attr: 'momentum', kind: 'number', default: 0.1, min: 0, max: 1, step: 0.05, control: 'slider', doc: 'momentum of the running statistics' },
   };
   static css = `${figureCss}
 :host { --nl-feature-fill-2: color-mix(in srgb, var(--nl-batch-norm) 22%, var(--nl-bg)); }

@@ -20,9 +20,9 @@
 // Parts: figure, controls, slider, number, select, view, description, error.
 // Numbers from the core: batch_norm, ghost_batch_norm, batch_renorm,
 // switchable_norm, softmax (Switchable's weights), axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, yAxis } from '../lib/plot.js';
 
 const BATCH = [1, 10, 3, 20, 5, 30, 2, 12, 4, 18, 6, 25, 0, 8, 7, 33];
 const RUNNING = { mean: [3, 15], var: [4, 60] }; // saved from earlier batches
@@ -30,10 +30,13 @@ const VARIANTS = ['train', 'eval', 'ghost', 'renorm', 'switchable'];
 
 export class NlBnVariants extends NlFigure {
   static catalog = 'bnVariants';
+  static summary = 'Ghost BN, Batch Renorm and Switchable Norm against plain BatchNorm on one batch.';
+  static minHeight = 477; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `mix`, `chunk`'; // `state` keys beyond the attributes (README)
   static params = {
-    vbs: { attr: 'vbs', kind: 'choice', default: '2', choices: ['2', '4', '8'], control: 'select' },
-    rmax: { attr: 'rmax', kind: 'number', default: 3, min: 1, max: 5, step: 0.1, control: 'slider' },
-    bnLogit: { attr: 'bn-logit', kind: 'number', default: 0, min: -4, max: 4, step: 0.1, control: 'slider' },
+    vbs: { attr: 'vbs', kind: 'choice', default: '2', choices: ['2', '4', '8'], control: 'select', doc: "Ghost BN's virtual batch size" },
+    rmax: { attr: 'rmax', kind: 'number', default: 3, min: 1, max: 5, step: 0.1, control: 'slider', doc: "Batch Renorm's r_max" },
+    bnLogit: { attr: 'bn-logit', kind: 'number', default: 0, min: -4, max: 4, step: 0.1, control: 'slider', doc: "Switchable Norm's logit for the BatchNorm statistics (the other two are 0)" },
   };
   static css = `${figureCss}
 .bar.train, .bar.ghost, .bar.renorm, .bar.switchable { fill: var(--nl-batch-norm); }

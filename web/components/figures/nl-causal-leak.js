@@ -25,9 +25,9 @@
 // Parts: figure, controls, slider, number, button, view, description, error.
 // Numbers from the core: batch_norm (training, statistics over the six tokens),
 // layer_norm, rms_norm, axis_ticks.
-import { el } from './base.js';
-import { NlFigure, figureCss } from './figure.js';
-import { scale, svg, yAxis } from './plot.js';
+import { el } from '../lib/base.js';
+import { NlFigure, figureCss } from '../lib/figure.js';
+import { scale, svg, yAxis } from '../lib/plot.js';
 
 const T = 6, D = 3;
 const METHODS = ['batch_norm', 'layer_norm', 'rms_norm'];
@@ -35,10 +35,13 @@ const DEFAULT_TOKENS = [1, 2, 0.5, 0, -1, 2, 2, 1, -1, -1, 0.5, 1, 0.5, -2, 1.5,
 
 export class NlCausalLeak extends NlFigure {
   static catalog = 'causalLeak';
+  static summary = 'Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm.';
+  static minHeight = 534; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`outputs`, `baseline` per method, `changed`, `earlierChanged`'; // `state` keys beyond the attributes (README)
   static params = {
-    tokens: { attr: 'tokens', kind: 'vector', length: T * D, default: DEFAULT_TOKENS },
-    edit: { attr: 'edit', kind: 'number', integer: true, default: T, min: 2, max: T, step: 1, control: 'slider' },
-    value: { attr: 'value', kind: 'number', default: null, min: -6, max: 6, step: 0.1, control: 'slider' },
+    tokens: { attr: 'tokens', kind: 'vector', length: T * D, default: DEFAULT_TOKENS, doc: 'six tokens of three features' },
+    edit: { attr: 'edit', kind: 'number', integer: true, default: T, min: 2, max: T, step: 1, control: 'slider', doc: 'the edited token' },
+    value: { attr: 'value', kind: 'number', default: null, min: -6, max: 6, step: 0.1, control: 'slider', doc: "the edited token's first feature (default: its own value)" },
   };
   static css = `${figureCss}
 .leak-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 340px), 1fr)); gap: 10px; }
