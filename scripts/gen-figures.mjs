@@ -182,6 +182,7 @@ function readmeAttributes(f) {
 |---|---|---|---|
 ${rows.join('\n')}
 | \`lang\` | nearest \`lang\` | \`en\`, \`zh\` or registered | the language; switches at run time |
+| \`theme\` | the site's | \`light\`, \`dark\`, \`auto\` | the palette; by default the site's light/dark marks, then the system |
 <!-- /attributes -->`;
 }
 

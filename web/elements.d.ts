@@ -59,6 +59,11 @@ export interface FigureRenderState {
 /** Base of every figure. */
 export class NlElement extends HTMLElement {
   lang: Lang | string;
+  /**
+   * The `theme` attribute: 'light' or 'dark' fixes the palette; 'auto' or none follows the site's marks
+   * (VitePress html.dark, Docusaurus/Furo data-theme, MkDocs Material data-md-color-scheme, …), then the system.
+   */
+  theme: 'light' | 'dark' | 'auto' | null;
   renderState(): FigureRenderState;
 }
 

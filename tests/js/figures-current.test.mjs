@@ -70,7 +70,7 @@ test('the manifest lists every figure module once, and each entry matches its el
   for (const f of figures) {
     const Cls = elements[f.tag];
     assert.equal(Cls.name, f.className, f.tag);
-    assert.deepEqual([...Cls.observedAttributes].sort(), [...f.attributes.map((a) => a.name), 'lang'].sort(), `${f.tag}: the attributes it observes`);
+    assert.deepEqual([...Cls.observedAttributes].sort(), [...f.attributes.map((a) => a.name), 'lang', 'theme'].sort(), `${f.tag}: the attributes it observes`);
     assert.ok(en[f.catalog]?.name && zh[f.catalog]?.name, `${f.tag}: its catalog "${f.catalog}" has a name in en and zh`);
     assert.ok(f.minHeight >= 200 && f.minHeight <= 2000, `${f.tag}: a plausible reserved height (${f.minHeight} px)`);
     for (const a of f.attributes) {

@@ -157,6 +157,17 @@ export class NlElement extends Base {
     this.setAttribute('lang', v);
   }
 
+  /** The `theme` attribute: 'light' | 'dark' fix the palette; 'auto' or null follow the site, then the system. */
+  get theme() {
+    const v = this.getAttribute('theme');
+    return v === 'light' || v === 'dark' || v === 'auto' ? v : null;
+  }
+
+  set theme(v) {
+    if (v == null) this.removeAttribute('theme');
+    else this.setAttribute('theme', v);
+  }
+
   /** Catalog text for this figure in the current language. */
   t(key, vars = {}) {
     const own = catalogs[this.lang] ?? catalogs.en;
