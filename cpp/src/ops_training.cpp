@@ -37,22 +37,23 @@ constexpr std::size_t kClasses = 2;
 // ---- normalization backward, one row at a time ---------------------------
 
 // y = xhat * gamma + beta with xhat = (x - mean) * inv (LayerNorm) or x * inv
-// (RMSNorm); keeps xhat and inv for the backward pass.
+// (RMSNorm); keeps xhat and inv for the backward pass. The engine's measure
+// and standardize on rows, in double (the network's numbers). The denominator
+// is sqrt(spread + eps) as the engine's, but a zero or NaN one is not thrown
+// here: it leaves inv non-finite, which the callers report in their terms
+// (the backward op's zero spread, a training step's non-finite loss).
 void norm_forward(const double* x, std::size_t n, std::size_t w, bool rms, double eps, const double* gamma,
                   const double* beta, double* y, double* xhat, double* inv) {
+  const Group g = Group::rows(n, w);
+  const Transform t{!rms, Denominator::SqrtPlusEps, eps};
+  const Stats st = measure(x, g, rms ? Measure::MeanSquare : Measure::MeanVar);
+  std::vector<double> denom(n);
+  for (std::size_t r = 0; r < n; ++r) denom[r] = std::sqrt(st.spread[r] + eps);
+  standardize(x, xhat, g, st, t, denom);
   for (std::size_t r = 0; r < n; ++r) {
-    const double* xr = x + r * w;
-    double mean = 0, q = 0;
-    if (!rms) {
-      for (std::size_t i = 0; i < w; ++i) mean += xr[i];
-      mean /= double(w);
-    }
-    for (std::size_t i = 0; i < w; ++i) q += (xr[i] - mean) * (xr[i] - mean);
-    inv[r] = 1 / std::sqrt(q / double(w) + eps);
-    for (std::size_t i = 0; i < w; ++i) {
-      xhat[r * w + i] = (xr[i] - mean) * inv[r];
+    inv[r] = 1.0 / denom[r];
+    for (std::size_t i = 0; i < w; ++i)
       y[r * w + i] = xhat[r * w + i] * (gamma ? gamma[i] : 1.0) + (beta ? beta[i] : 0.0);
-    }
   }
 }
 
