@@ -337,11 +337,13 @@ std::string error_info() { return last_code + "\n" + last_argument; }
 // Names JS reads, in the order of the enums they name (engine.hpp, ops.hpp).
 constexpr const char* kMeasureNames[] = {"mean_var", "mean_square", "sum_square", "sum_abs", "max_abs", "sum_exp"};
 constexpr const char* kDenominatorNames[] = {"sqrt_spread_plus_eps", "max_sqrt_spread_eps", "max_spread_eps",
-                                             "exp_over_spread"};
+                                             "exp_over_spread", "sqrt_spread_then_plus_eps"};
+constexpr const char* kPerNames[] = {"scalar", "coordinate", "channel", "example_channel", "example_coordinate", "element"};
 constexpr const char* kKindNames[] = {"number", "integer", "boolean", "string", "integers"};
 const char* measure_name(Measure m) { return kMeasureNames[static_cast<int>(m)]; }
 const char* denominator_name(Denominator d) { return kDenominatorNames[static_cast<int>(d)]; }
 const char* kind_name(AttrKind k) { return kKindNames[static_cast<int>(k)]; }
+const char* per_name(Per p) { return kPerNames[static_cast<int>(p)]; }
 
 // Small JSON writers: the registry and descriptions cross as JSON text
 // (JSON.parse on the JS side), which keeps Embind's val templates and their
@@ -364,23 +366,16 @@ struct Obj {
   std::string str() const { return s + "}"; }
 };
 
-// A parameter's view, and what it is per (coordinate, channel, example and
-// channel, example and coordinate, scalar, element), from the view alone.
+// A parameter's view, the input axes it varies along and what it is per
+// (the core decides: param_per).
 std::string param(const char* name, const Shape& view, const Shape& x, int channel_axis) {
   if (!name) return "null";
-  // right-aligned against x: which axes of x does the parameter vary along
-  std::vector<std::size_t> along;
-  for (std::size_t k = 0; k < view.size(); ++k)
-    if (view[view.size() - 1 - k] != 1) along.push_back(x.size() - 1 - k);
-  std::sort(along.begin(), along.end());
-  auto is = [&](std::vector<std::size_t> want) { return along == want; };
-  const char* per = "coordinate";
-  if (along.empty()) per = "scalar";
-  else if (channel_axis >= 0 && is({std::size_t(channel_axis)})) per = "channel";
-  else if (channel_axis >= 0 && is({0, std::size_t(channel_axis)})) per = "example_channel";
-  else if (along.size() == x.size()) per = "element";
-  else if (along.front() == 0) per = "example_coordinate";
-  return Obj().add("input", q(name)).add("view", numbers(view)).add("axes", numbers(along)).add("per", q(per)).str();
+  return Obj()
+      .add("input", q(name))
+      .add("view", numbers(view))
+      .add("axes", numbers(param_axes(view, x)))
+      .add("per", q(per_name(param_per(view, x, channel_axis))))
+      .str();
 }
 
 /// The five pieces of a normalization (core.describe) as JSON, or "" (see lastError).
