@@ -73,7 +73,7 @@ link() { # output.mjs objects...
 core_objs=() train_objs=()
 for o in "${objs[@]}"; do
   case "$o" in
-    */src-ops_training.o | */sets-training.o) train_objs+=("$o") ;;
+    */src-ops_training.o | */src-training_*.o | */sets-training.o) train_objs+=("$o") ;;
     */sets-core.o) core_objs+=("$o") ;;
     *) core_objs+=("$o") train_objs+=("$o") ;;
   esac
