@@ -131,6 +131,9 @@ test('describe checks the shapes it is given, naming the op and the input', () =
   assert.throws(() => core.describe('weight_norm', { shape: [4, 3], inputs: { g: [3] } }), /weight_norm: g has shape \[3\] but must have shape \[4\]/);
   assert.throws(() => core.describe('switchable_norm', { shape: [2, 3, 4] }), /switchable_norm: x must have shape \[N, C, H, W\]/);
   assert.throws(() => core.describe('standardize_rows', { shape: [3, 4], attrs: { eps_place: 'middle' } }), /standardize_rows: eps_place/);
+  // an op that is not a normalization: said briefly (the registry lists the described ones)
+  assert.throws(() => core.describe('spectral_norm', { shape: [3, 3] }),
+    (e) => /spectral_norm: not a normalization with a description \(22 ops have one/.test(e.message) && e.message.length < 120);
   // still usable afterwards
   assert.equal(core.describe('weight_norm', { shape: [4, 3] }).group.count, 4);
 });
