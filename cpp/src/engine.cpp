@@ -28,6 +28,22 @@ std::vector<std::size_t> Group::offsets(std::size_t s) const {
   return out;
 }
 
+std::vector<std::size_t> Group::input_axes() const {
+  std::vector<std::size_t> axes;
+  for (std::size_t a : reduced)
+    if (axes.empty() || axes.back() != source[a]) axes.push_back(source[a]);
+  return axes;
+}
+
+Shape Group::stat_shape(const Shape& x) const {
+  Shape kept = x;
+  for (std::size_t a : reduced) {
+    if (layout[a] == x[source[a]]) kept[source[a]] = 1;
+    else kept[source[a]] /= layout[a];
+  }
+  return kept;
+}
+
 Group Group::of(const Shape& layout, std::vector<std::size_t> reduced, std::vector<std::size_t> source) {
   Group g;
   g.layout = layout;

@@ -43,6 +43,11 @@ struct Group {
   std::size_t stat_of(std::size_t offset) const;
   /// Flat offsets of every element in statistic s, ascending.
   std::vector<std::size_t> offsets(std::size_t s) const;
+  /// The input axes a group spans, wholly or in part (GroupNorm spans C), ascending.
+  std::vector<std::size_t> input_axes() const;
+  /// The statistics' shape against input shape x, as with keepdim: a reduced
+  /// axis becomes 1, a split one keeps its groups (GroupNorm's C -> G).
+  Shape stat_shape(const Shape& x) const;
 
   /// The group of `reduced` axes of `layout`; `source` maps layout axes to
   /// input axes (identity when empty).
