@@ -37,7 +37,7 @@ mkdir -p build/wasm-obj
 for src in cpp/src/*.cpp cpp/bindings/*.cpp cpp/sets/core.cpp cpp/sets/training.cpp; do
   obj=build/wasm-obj/$(basename "$(dirname "$src")")-$(basename "${src%.cpp}").o
   objs+=("$obj")
-  if [ ! -f "$obj" ] || [ -n "$(find "$src" cpp/include cpp/sets build-wasm.sh -newer "$obj" -type f | head -1)" ]; then
+  if [ ! -f "$obj" ] || [ -n "$(find "$src" cpp/include cpp/bindings/*.hpp cpp/sets build-wasm.sh -newer "$obj" -type f | head -1)" ]; then
     echo "build-wasm: em++ $src"
     # Emscripten's -Oz also turns inlining off (-fno-inline-functions): every
     # vector size() and string length() became a call, a 3-vector LayerNorm cost
@@ -73,7 +73,7 @@ link() { # output.mjs objects...
 core_objs=() train_objs=()
 for o in "${objs[@]}"; do
   case "$o" in
-    */src-ops_training.o | */sets-training.o) train_objs+=("$o") ;;
+    */src-ops_training.o | */src-training_*.o | */sets-training.o) train_objs+=("$o") ;;
     */sets-core.o) core_objs+=("$o") ;;
     *) core_objs+=("$o") train_objs+=("$o") ;;
   esac

@@ -28,6 +28,22 @@ std::vector<std::size_t> Group::offsets(std::size_t s) const {
   return out;
 }
 
+std::vector<std::size_t> Group::input_axes() const {
+  std::vector<std::size_t> axes;
+  for (std::size_t a : reduced)
+    if (axes.empty() || axes.back() != source[a]) axes.push_back(source[a]);
+  return axes;
+}
+
+Shape Group::stat_shape(const Shape& x) const {
+  Shape kept = x;
+  for (std::size_t a : reduced) {
+    if (layout[a] == x[source[a]]) kept[source[a]] = 1;
+    else kept[source[a]] /= layout[a];
+  }
+  return kept;
+}
+
 Group Group::of(const Shape& layout, std::vector<std::size_t> reduced, std::vector<std::size_t> source) {
   Group g;
   g.layout = layout;
@@ -70,8 +86,8 @@ Group Group::along(const Shape& shape, std::size_t axis) { return of(shape, {axi
 namespace {
 
 // Visit every element as (statistic, offset, value); the loop order follows memory.
-template <class F>
-void for_each(const float* x, const Group& g, F&& f) {
+template <class T, class F>
+void for_each(const T* x, const Group& g, F&& f) {
   std::size_t off = 0;
   for (std::size_t i = 0; i < g.stat_outer; ++i)
     for (std::size_t j = 0; j < g.reduce_outer; ++j)
@@ -131,7 +147,10 @@ bool per_coordinate(const float* p, const Shape& view, const Shape& shape, std::
 
 }  // namespace
 
-Stats measure(const float* x, const Group& g, Measure m) {
+namespace {
+
+template <class T>
+Stats measure_any(const T* x, const Group& g, Measure m) {
   const std::size_t n = g.stats();
   const double members = static_cast<double>(g.members());
   Stats st{std::vector<double>(n, 0.0), std::vector<double>(n, 0.0)};
@@ -139,9 +158,9 @@ Stats measure(const float* x, const Group& g, Measure m) {
   auto& v = st.spread;
   switch (m) {
     case Measure::MeanVar:
-      for_each(x, g, [&](std::size_t s, std::size_t, float a) { c[s] += a; });
+      for_each(x, g, [&](std::size_t s, std::size_t, T a) { c[s] += a; });
       for (auto& e : c) e /= members;
-      for_each(x, g, [&](std::size_t s, std::size_t, float a) {
+      for_each(x, g, [&](std::size_t s, std::size_t, T a) {
         const double d = a - c[s];
         v[s] += d * d;
       });
@@ -149,24 +168,48 @@ Stats measure(const float* x, const Group& g, Measure m) {
       break;
     case Measure::MeanSquare:
     case Measure::SumSquare:
-      for_each(x, g, [&](std::size_t s, std::size_t, float a) { v[s] += double(a) * a; });
+      for_each(x, g, [&](std::size_t s, std::size_t, T a) { v[s] += double(a) * a; });
       if (m == Measure::MeanSquare)
         for (auto& e : v) e /= members;
       break;
     case Measure::SumAbs:
-      for_each(x, g, [&](std::size_t s, std::size_t, float a) { v[s] += std::fabs(double(a)); });
+      for_each(x, g, [&](std::size_t s, std::size_t, T a) { v[s] += std::fabs(double(a)); });
       break;
     case Measure::MaxAbs:
-      for_each(x, g, [&](std::size_t s, std::size_t, float a) { v[s] = std::max(v[s], std::fabs(double(a))); });
+      for_each(x, g, [&](std::size_t s, std::size_t, T a) { v[s] = std::max(v[s], std::fabs(double(a))); });
       break;
     case Measure::SumExp:
       std::fill(c.begin(), c.end(), -INFINITY);
-      for_each(x, g, [&](std::size_t s, std::size_t, float a) { c[s] = std::max(c[s], double(a)); });
-      for_each(x, g, [&](std::size_t s, std::size_t, float a) { v[s] += std::exp(a - c[s]); });
+      for_each(x, g, [&](std::size_t s, std::size_t, T a) { c[s] = std::max(c[s], double(a)); });
+      for_each(x, g, [&](std::size_t s, std::size_t, T a) { v[s] += std::exp(a - c[s]); });
       break;
   }
   return st;
 }
+
+}  // namespace
+
+std::vector<std::size_t> param_axes(const Shape& view, const Shape& x) {
+  std::vector<std::size_t> along;
+  for (std::size_t k = 0; k < view.size() && k < x.size(); ++k)
+    if (view[view.size() - 1 - k] != 1) along.push_back(x.size() - 1 - k);
+  std::reverse(along.begin(), along.end());
+  return along;
+}
+
+Per param_per(const Shape& view, const Shape& x, int channel_axis) {
+  const std::vector<std::size_t> along = param_axes(view, x);
+  const std::size_t ch = static_cast<std::size_t>(channel_axis);
+  if (along.empty()) return Per::Scalar;
+  if (channel_axis >= 0 && along == std::vector<std::size_t>{ch}) return Per::Channel;
+  if (channel_axis > 0 && along == std::vector<std::size_t>{0, ch}) return Per::ExampleChannel;
+  if (along.size() == x.size()) return Per::Element;
+  if (along.front() == 0) return Per::ExampleCoordinate;
+  return Per::Coordinate;
+}
+
+Stats measure(const float* x, const Group& g, Measure m) { return measure_any(x, g, m); }
+Stats measure(const double* x, const Group& g, Measure m) { return measure_any(x, g, m); }
 
 std::vector<double> denominators(const Stats& st, const Transform& t, const std::string& op) {
   std::vector<double> d(st.spread.size());
@@ -177,27 +220,42 @@ std::vector<double> denominators(const Stats& st, const Transform& t, const std:
       case Denominator::MaxSqrtEps: d[s] = std::max(std::sqrt(v), t.eps); break;
       case Denominator::MaxEps: d[s] = std::max(v, t.eps); break;
       case Denominator::Exp: d[s] = v; break;
+      case Denominator::SqrtThenEps: d[s] = std::sqrt(v) + t.eps; break;
     }
     if (!(d[s] > 0.0)) zero_denominator(op, s);
   }
   return d;
 }
 
-void standardize(const float* x, float* y, const Group& g, const Stats& st, const Transform& t,
-                 const std::vector<double>& denom) {
+namespace {
+
+template <class T>
+void standardize_any(const T* x, T* y, const Group& g, const Stats& st, const Transform& t,
+                     const std::vector<double>& denom) {
   std::vector<double> inv(denom.size());
   for (std::size_t s = 0; s < inv.size(); ++s) inv[s] = 1.0 / denom[s];
   if (t.denominator == Denominator::Exp) {
-    for_each(x, g, [&](std::size_t s, std::size_t off, float a) {
-      y[off] = static_cast<float>(std::exp(a - st.center[s]) * inv[s]);
+    for_each(x, g, [&](std::size_t s, std::size_t off, T a) {
+      y[off] = static_cast<T>(std::exp(a - st.center[s]) * inv[s]);
     });
   } else if (t.center) {
-    for_each(x, g, [&](std::size_t s, std::size_t off, float a) {
-      y[off] = static_cast<float>((a - st.center[s]) * inv[s]);
+    for_each(x, g, [&](std::size_t s, std::size_t off, T a) {
+      y[off] = static_cast<T>((a - st.center[s]) * inv[s]);
     });
   } else {
-    for_each(x, g, [&](std::size_t s, std::size_t off, float a) { y[off] = static_cast<float>(a * inv[s]); });
+    for_each(x, g, [&](std::size_t s, std::size_t off, T a) { y[off] = static_cast<T>(a * inv[s]); });
   }
+}
+
+}  // namespace
+
+void standardize(const float* x, float* y, const Group& g, const Stats& st, const Transform& t,
+                 const std::vector<double>& denom) {
+  standardize_any(x, y, g, st, t, denom);
+}
+void standardize(const double* x, double* y, const Group& g, const Stats& st, const Transform& t,
+                 const std::vector<double>& denom) {
+  standardize_any(x, y, g, st, t, denom);
 }
 
 namespace {

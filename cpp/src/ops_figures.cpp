@@ -257,18 +257,14 @@ void unit_circle(Call& c) {
 
 
 // Mean, population variance and standard deviation, mean square, root mean
-// square and squared mean of a vector: the statistics the figures name (RMS² = σ² + μ²), in
-// double, two-pass for the variance.
+// square and squared mean of a vector: the statistics the figures name (RMS² = σ² + μ²),
+// measured by the engine over one group (in double, two-pass for the variance).
 void moments(Call& c) {
   const Tensor& x = c.in("x");
   c.expect_rank("x", x, 1, 1);
-  const std::size_t n = x.size();
-  double mean = 0, ms = 0;
-  for (std::size_t i = 0; i < n; ++i) mean += x(i), ms += double(x(i)) * x(i);
-  mean /= double(n), ms /= double(n);
-  double var = 0;
-  for (std::size_t i = 0; i < n; ++i) var += (x(i) - mean) * (x(i) - mean);
-  var /= double(n);
+  const Group all = Group::rows(1, x.size());
+  const Stats mv = measure(x.data(), all, Measure::MeanVar), sq = measure(x.data(), all, Measure::MeanSquare);
+  const double mean = mv.center[0], var = mv.spread[0], ms = sq.spread[0];
   c.out("mean", from({mean}, {1}));
   c.out("var", from({var}, {1}));
   c.out("std", from({std::sqrt(var)}, {1}));
@@ -277,31 +273,19 @@ void moments(Call& c) {
   c.out("mean_sq", from({mean * mean}, {1}));  // so that ms = var + mean_sq reads from the core alone
 }
 
-// Standardize each row of x [n, d] with eps inside the square root,
-// (x - mean) / sqrt(var + eps) as LayerNorm does, or outside it,
-// (x - mean) / (std + eps); with eps = 0 a constant row has nothing to divide
-// by and is an error.
-void standardize_rows(Call& c) {
-  const Tensor& x = c.in("x");
-  c.expect_rank("x", x, 2, 2);
+// LayerNorm's description on each row of x [n, d], with eps inside the square
+// root, (x - mean) / sqrt(var + eps), or outside it, (x - mean) / (std + eps);
+// with eps = 0 a constant row has nothing to divide by and is an error.
+void standardize_rows(const Call& c, Description& d) {
+  const Shape& s = c.view("x").shape;
+  if (s.size() != 2) c.fail(Msg("bad_shape", "x") << "x must have rank 2 but has shape " << shape_str(s));
   const double eps = c.num("eps");
   if (!(eps >= 0)) c.fail(Msg("out_of_range", "eps") << "eps must be at least 0 (got " << num_str(eps) << ")");
   const std::string& place = c.str("eps_place");
   if (place != "inside" && place != "outside")
     c.fail(Msg("out_of_range", "eps_place") << "eps_place must be \"inside\" or \"outside\" (got \"" << place << "\")");
-  const std::size_t n = x.shape()[0], d = x.shape()[1];
-  std::vector<double> y(n * d);
-  for (std::size_t r = 0; r < n; ++r) {
-    double m = 0, v = 0;
-    for (std::size_t j = 0; j < d; ++j) m += x(r, j);
-    m /= double(d);
-    for (std::size_t j = 0; j < d; ++j) v += (x(r, j) - m) * (x(r, j) - m);
-    v /= double(d);
-    const double den = place == "inside" ? std::sqrt(v + eps) : std::sqrt(v) + eps;
-    if (!(den > 0)) c.fail(Msg("zero_spread", "eps") << "row " << std::to_string(r) << " has zero spread and eps is 0, so its denominator is zero");
-    for (std::size_t j = 0; j < d; ++j) y[r * d + j] = (x(r, j) - m) / den;
-  }
-  c.out("y", from(y, {n, d}));
+  const Denominator den = place == "inside" ? Denominator::SqrtPlusEps : Denominator::SqrtThenEps;
+  d = {c.op, Group::rows(s[0], s[1]), Measure::MeanVar, {true, den, eps}, {}, {}};
 }
 
 // Entropy (natural log) and largest value of each row of probabilities p [n, k]:
@@ -350,7 +334,7 @@ void register_figure_ops(Registry& r) {
     {"unit_circle", {}, {{"count", Int, Default(64.0)}}, {"points"}, unit_circle},
     {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation},
     {"moments", {{"x"}}, {}, {"mean", "var", "std", "ms", "rms", "mean_sq"}, moments},
-    {"standardize_rows", {{"x"}}, {{"eps", Num, Default(1e-5)}, {"eps_place", Str, Default("inside")}}, {"y"}, standardize_rows},
+    {"standardize_rows", {{"x"}}, {{"eps", Num, Default(1e-5)}, {"eps_place", Str, Default("inside")}}, {"y"}, nullptr, standardize_rows},
     {"row_entropy", {{"p"}}, {}, {"entropy", "max"}, row_entropy},
   };
   enter(r, ops);

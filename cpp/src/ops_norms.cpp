@@ -140,14 +140,10 @@ struct Running {
   const Tensor* var;
 };
 
-// BatchNorm's description: per channel over batch and space.
 void describe_batch_norm(const Call& c, Description& d) {
+  describe_batch_statistics(c, d);
   const Shape& s = c.view("x").shape;
-  need_rank(c, s, 2, "[N, C, ...]");
-  d = {c.op, batch_group(s, s[0]), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
-       channel_affine(c, s.size(), s[1]), {}};
-  d.channel_axis = 1;
-  d.mode.running = c.has("training") && !c.flag("training");
+  d.params = channel_affine(c, s.size(), s[1]);
 }
 
 Running running_inputs(const Call& c, std::size_t ch, bool required) {
@@ -178,15 +174,24 @@ void update_running(Call& c, const Running& r, const Stats& batch, double count)
   c.out("running_var", var);
 }
 
+}  // namespace
+
+// BatchNorm's statistics: per channel over batch and space; the params are
+// the caller's (per channel, or per example and channel when conditioned).
+void describe_batch_statistics(const Call& c, Description& d) {
+  const Shape& s = c.view("x").shape;
+  need_rank(c, s, 2, "[N, C, ...]");
+  d = {c.op, batch_group(s, s[0]), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")}, {}, {}};
+  d.channel_axis = 1;
+  d.mode.running = c.has("training") && !c.flag("training");
+}
+
 // batch_norm and conditional_batch_norm differ only in their params.
-void batch_norm_with(Call& c, const Params& params) {
+void run_batch_norm(Call& c, Description d) {
   const Tensor& x = c.in("x");
   const Shape s = shape_of(x);
-  const bool training = c.flag("training");
+  const bool training = !d.mode.running;
   const Running r = running_inputs(c, s[1], !training);
-  Description d{c.op, batch_group(s, s[0]), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
-                params, {}};
-  d.channel_axis = 1;
   const double count = static_cast<double>(d.group.members());
   if (training && count < 2)
     c.fail(Msg() << "training needs more than one value per channel (x has shape " << shape_str(s) << ")");
@@ -204,10 +209,12 @@ void batch_norm_with(Call& c, const Params& params) {
   }
 }
 
+namespace {
+
 void batch_norm(Call& c) {
-  const Tensor& x = c.in("x");
-  need_rank(c, x, 2, "[N, C, ...]");
-  batch_norm_with(c, channel_affine(c, x.dimension(), x.shape()[1]));
+  Description d;
+  describe_batch_norm(c, d);
+  run_batch_norm(c, d);
 }
 
 void instance_norm(const Call& c, Description& d) {
@@ -244,38 +251,38 @@ void ghost_batch_norm(const Call& c, Description& d) {
     c.fail(Msg() << "each virtual batch needs more than one value per channel (virtual_batch_size " << std::to_string(v) << ", x shape " << shape_str(s) << ")");
 }
 
+// BatchNorm's description; in training the batch statistics are corrected
+// toward the running ones (r, d per channel), folded into the params.
 void batch_renorm(Call& c) {
+  Description d;
+  describe_batch_norm(c, d);
   const Tensor& x = c.in("x");
-  need_rank(c, x, 2, "[N, C, ...]");
-  const Shape s = shape_of(x);
-  const std::size_t ch = s[1];
+  const std::size_t ch = x.shape()[1];
   const Running r = running_inputs(c, ch, true);
-  const double eps = c.num("eps");
-  Params affine = channel_affine(c, s.size(), ch);
-  if (!c.flag("training")) {
-    Stats given = running_stats(r);
-    c.out("y", run(x, {c.op, batch_group(s, s[0]), Measure::MeanVar,
-                       {true, Denominator::SqrtPlusEps, eps}, affine, {&given}}));
+  Stats given;
+  if (d.mode.running) {
+    given = running_stats(r);
+    d.mode.given = &given;
+    c.out("y", run(x, d));
     return;
   }
-  const Group g = batch_group(s, s[0]);
-  if (g.members() < 2)
-    c.fail(Msg() << "training needs more than one value per channel (x has shape " << shape_str(s) << ")");
-  const Stats batch = measure(x.data(), g, Measure::MeanVar);
-  // Correction per channel, folded into the affine: gamma*r and gamma*d + beta.
-  const double r_max = c.num("r_max"), d_max = c.num("d_max");
+  if (d.group.members() < 2)
+    c.fail(Msg() << "training needs more than one value per channel (x has shape " << shape_str(shape_of(x)) << ")");
+  given = measure(x.data(), d.group, d.measure);
+  const double eps = d.transform.eps, r_max = c.num("r_max"), d_max = c.num("d_max");
   Tensor scale = xt::ones<float>({ch}), shift = xt::zeros<float>({ch});
   for (std::size_t k = 0; k < ch; ++k) {
-    const double sb = std::sqrt(batch.spread[k] + eps), sr = std::sqrt((*r.var)(k) + eps);
+    const double sb = std::sqrt(given.spread[k] + eps), sr = std::sqrt((*r.var)(k) + eps);
     const double rr = std::min(std::max(sb / sr, 1 / r_max), r_max);
-    const double dd = std::min(std::max((batch.center[k] - (*r.mean)(k)) / sr, -d_max), d_max);
-    const double gk = affine.scale ? affine.scale[k] : 1.0;
-    const double bk = affine.shift ? affine.shift[k] : 0.0;
+    const double dd = std::min(std::max((given.center[k] - (*r.mean)(k)) / sr, -d_max), d_max);
+    const double gk = d.params.scale ? d.params.scale[k] : 1.0;
+    const double bk = d.params.shift ? d.params.shift[k] : 0.0;
     scale(k) = static_cast<float>(gk * rr);
     shift(k) = static_cast<float>(gk * dd + bk);
   }
-  Params folded{scale.data(), shift.data(), channel_view(s.size(), ch), channel_view(s.size(), ch), 0.0f};
-  Description d{c.op, g, Measure::MeanVar, {true, Denominator::SqrtPlusEps, eps}, folded, {&batch}};
+  d.params.scale = scale.data();  // gamma*r and gamma*d + beta, same views
+  d.params.shift = shift.data();
+  d.mode.given = &given;
   c.out("y", run(x, d));
 }
 
@@ -289,16 +296,26 @@ std::vector<double> softmax3(const Call& c, const char* name) {
   return w;
 }
 
+// Per (n, c) statistics, each a learned mix of InstanceNorm's, LayerNorm's and
+// BatchNorm's measured on the same input.
+void describe_switchable_norm(const Call& c, Description& d) {
+  const Shape& s = c.view("x").shape;
+  if (s.size() != 4) c.fail("x must have shape [N, C, H, W] but has shape " + shape_str(s));
+  d = {c.op, instance_group(s), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
+       channel_affine(c, 4, s[1]), {}};
+  d.channel_axis = 1;
+}
+
 void switchable_norm(Call& c) {
+  Description d;
+  describe_switchable_norm(c, d);
   const Tensor& x = c.in("x");
-  if (x.dimension() != 4) c.fail("x must have shape [N, C, H, W] but has shape " + shape_str(shape_of(x)));
   const Shape s = shape_of(x);
   const std::size_t n = s[0], ch = s[1];
   const auto wm = softmax3(c, "mean_logits"), wv = softmax3(c, "var_logits");
-  // Three groups measured on the same input; their statistics are mixed.
-  const Stats in = measure(x.data(), instance_group(s), Measure::MeanVar);
-  const Stats ln = measure(x.data(), layer_group(s, 3), Measure::MeanVar);
-  const Stats bn = measure(x.data(), batch_group(s, n), Measure::MeanVar);
+  const Stats in = measure(x.data(), d.group, d.measure);
+  const Stats ln = measure(x.data(), layer_group(s, 3), d.measure);
+  const Stats bn = measure(x.data(), batch_group(s, n), d.measure);
   Stats mixed{std::vector<double>(n * ch), std::vector<double>(n * ch)};
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t k = 0; k < ch; ++k) {
@@ -306,8 +323,7 @@ void switchable_norm(Call& c) {
       mixed.center[q] = wm[0] * in.center[q] + wm[1] * ln.center[i] + wm[2] * bn.center[k];
       mixed.spread[q] = wv[0] * in.spread[q] + wv[1] * ln.spread[i] + wv[2] * bn.spread[k];
     }
-  Description d{c.op, instance_group(s), Measure::MeanVar,
-                {true, Denominator::SqrtPlusEps, c.num("eps")}, channel_affine(c, 4, ch), {&mixed}};
+  d.mode.given = &mixed;
   c.out("y", run(x, d));
 }
 
@@ -347,22 +363,29 @@ void local_response_norm(Call& c) {
   c.out("y", y);
 }
 
-void filter_response_norm(Call& c) {
-  const Tensor& x = c.in("x");
-  if (x.dimension() != 4) c.fail("x must have shape [N, C, H, W] but has shape " + shape_str(shape_of(x)));
-  const Shape s = shape_of(x);
+// RMSNorm-like over each (n, c) plane (no centering), then the learned
+// threshold tau: max(y, tau) per channel.
+void describe_filter_response_norm(const Call& c, Description& d) {
+  const Shape& s = c.view("x").shape;
+  if (s.size() != 4) c.fail("x must have shape [N, C, H, W] but has shape " + shape_str(s));
   Params p = channel_affine(c, 4, s[1]);
-  const Tensor& tau = c.in("tau");
-  expect_channels(c, "tau", &tau, s[1]);
-  Description d{c.op, instance_group(s), Measure::MeanSquare,
-                {false, Denominator::SqrtPlusEps, c.num("eps")}, p, {}};
-  float* y = c.output("y", s);
-  execute(d, x.data(), y, s);
-  // max(y, tau) per channel, in place (an xtensor broadcast at -Oz took seconds on 2^25 numbers)
-  const std::size_t ch = s[1], sp = s[2] * s[3];
-  for (std::size_t off = 0, n = x.size(); off < n; ++off) y[off] = std::max(y[off], tau.data()[(off / sp) % ch]);
+  expect_channels(c, "tau", c.opt_view("tau"), s[1]);
+  d = {c.op, instance_group(s), Measure::MeanSquare, {false, Denominator::SqrtPlusEps, c.num("eps")}, p, {}};
+  d.channel_axis = 1;
 }
 
+void filter_response_norm(Call& c) {
+  Description d;
+  describe_filter_response_norm(c, d);
+  const View& x = c.view("x");
+  const Shape& s = x.shape;
+  float* y = c.output("y", s);
+  execute(d, x.data, y, s);
+  // max(y, tau) per channel, in place (an xtensor broadcast at -Oz took seconds on 2^25 numbers)
+  const float* tau = c.view("tau").data;
+  const std::size_t ch = s[1], sp = s[2] * s[3];
+  for (std::size_t off = 0, n = x.size(); off < n; ++off) y[off] = std::max(y[off], tau[(off / sp) % ch]);
+}
 
 }  // namespace
 
@@ -395,20 +418,17 @@ void register_norm_ops(Registry& r) {
     {"batch_renorm", {{"x"}, {"running_mean"}, {"running_var"}, {"gamma", true}, {"beta", true}},
             {{"r_max", Num, Default(3.0)}, {"d_max", Num, Default(5.0)}, {"training", Bool, Default(true)},
              {"eps", Num, Default(1e-5)}},
-            {"y"}, batch_renorm},
+            {"y"}, batch_renorm, describe_batch_norm},
     {"switchable_norm",
             {{"x"}, {"gamma", true}, {"beta", true}, {"mean_logits"}, {"var_logits"}},
-            {{"eps", Num, Default(1e-5)}}, {"y"}, switchable_norm},
+            {{"eps", Num, Default(1e-5)}}, {"y"}, switchable_norm, describe_switchable_norm},
     {"local_response_norm", {{"x"}},
             {{"size", Int, {}}, {"alpha", Num, Default(1e-4)}, {"beta", Num, Default(0.75)}, {"k", Num, Default(1.0)}},
             {"y"}, local_response_norm},
     {"filter_response_norm", {{"x"}, {"gamma"}, {"beta"}, {"tau"}}, {{"eps", Num, Default(1e-6)}},
-            {"y"}, filter_response_norm},
+            {"y"}, filter_response_norm, describe_filter_response_norm},
   };
   enter(r, ops);
 }
-
-// Exposed for conditioning ops (conditional_batch_norm reuses BatchNorm's path).
-void batch_norm_conditioned(Call& c, const Params& p) { batch_norm_with(c, p); }
 
 }  // namespace normlab

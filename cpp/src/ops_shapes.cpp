@@ -18,19 +18,6 @@ Value shape_value(const Shape& s) {
   return Value::ints({s.size()}, std::vector<std::int64_t>(s.begin(), s.end()));
 }
 
-// The method's own description on a tensor of shape s (no data).
-Description describe_method(const Call& c, const std::string& method, const Shape& s) {
-  Request r;
-  r.op = {method, double(method.size())};
-  Request::Input x;
-  x.name = {"x", 1};
-  x.dims.assign(s.begin(), s.end());
-  x.rank = double(s.size());
-  r.inputs.push_back(std::move(x));
-  if (c.has("num_groups")) r.attrs.push_back({{"num_groups", 10}, c.num("num_groups"), 0});
-  return describe_request(r);
-}
-
 // Members of the group holding element `index` of a [B, T, D] tensor, read
 // from the method's description. A method whose channels sit on axis 1
 // (BatchNorm, InstanceNorm, GroupNorm: [N, C, L]) reads the sequence as
@@ -48,16 +35,18 @@ void reduction_group(Call& c) {
   const std::string& m = c.str("method");
   const std::size_t B = s[0], T = s[1], D = s[2];
   const Shape cf{B, D, T};
+  std::map<std::string, Attr> attrs;
+  if (c.has("num_groups")) attrs["num_groups"] = c.num("num_groups");
+  // The method's description on [B, D, T] says where its channels are: an op
+  // with channels on axis 1 reads the sequence so; any other reads [B, T, D].
+  // (The ops without channels check ranks and attributes, not which size sits
+  // where, so reading [B, D, T] first refuses nothing [B, T, D] would take.)
   Description d;
   bool channels_first = false;
   try {
-    d = describe_method(c, m, s);
+    d = describe_op(m, cf, attrs);
     channels_first = d.channel_axis == 1;
-  } catch (const InputError&) {
-    channels_first = true;  // it may hold only with channels on axis 1; that try names the problem
-  }
-  try {
-    if (channels_first) d = describe_method(c, m, cf);
+    if (!channels_first) d = describe_op(m, s, attrs);
   } catch (const InputError& e) {
     c.fail(Msg(e.code, e.argument) << "method " << e.what());  // the method's code (not_divisible, …) carried through
   }

@@ -1,80 +1,23 @@
-// Training a small residual network in the core, for the depth figure: the
-// backward passes of LayerNorm and RMSNorm (also as ops of their own), a
-// forward and backward pass of a whole network, and SGD-with-momentum or Adam
-// steps with optional clipping by global norm and linear warm-up. Everything
-// is computed in double; tensors in and out are float32 like every op.
-//
-// The network classifies 2-D points into two classes:
-//   h_0     = x E + e                                   x [N, 2], E [2, W]
-//   block l: F(u) = tanh(u W1 + b1) W2 + b2
-//     none:      h_{l+1} = h_l + a * F(h_l)
-//     post:      h_{l+1} = Norm(h_l + a * F(h_l))
-//     pre:       h_{l+1} = h_l + a * F(Norm(h_l))
-//     pre_final: pre, and Norm(h_L) before the head
-//   logits  = h_L H + c,  loss = mean softmax cross-entropy
-// a is the gate: 1 and fixed ("none"), learned from 0 ("zero": ReZero /
-// AdaLN-Zero's identity start) or learned from 0.1 ("layer_scale").
-// The flat parameter vector holds, in order: E, e, then per block W1, b1,
-// W2, b2, the norm's gamma and beta and the gate a (each [W]), then the final
-// norm's gamma and beta, H [W, 2] and c [2]. Slots a configuration does not
-// use keep their values and get zero gradient.
+// The training ops of the depth figure: the backward passes of LayerNorm and
+// RMSNorm as ops of their own, and train_init / train_data / train_grad /
+// train_step / train_predict over the network and optimizers of
+// training.hpp. The bodies check arguments and move tensors; the numbers are
+// computed in double there, and tensors in and out are float32 like every op.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 
 #include "normlab/norms.hpp"
 #include "normlab/random.hpp"
+#include "normlab/training.hpp"
 
 namespace normlab {
 
 namespace {
 
+using namespace training;
 using A = AttrSpec;
 const AttrKind Num = AttrKind::Number, Int = AttrKind::Integer, Str = AttrKind::String;
-
-constexpr std::size_t kClasses = 2;
-
-// ---- normalization backward, one row at a time ---------------------------
-
-// y = xhat * gamma + beta with xhat = (x - mean) * inv (LayerNorm) or x * inv
-// (RMSNorm); keeps xhat and inv for the backward pass.
-void norm_forward(const double* x, std::size_t n, std::size_t w, bool rms, double eps, const double* gamma,
-                  const double* beta, double* y, double* xhat, double* inv) {
-  for (std::size_t r = 0; r < n; ++r) {
-    const double* xr = x + r * w;
-    double mean = 0, q = 0;
-    if (!rms) {
-      for (std::size_t i = 0; i < w; ++i) mean += xr[i];
-      mean /= double(w);
-    }
-    for (std::size_t i = 0; i < w; ++i) q += (xr[i] - mean) * (xr[i] - mean);
-    inv[r] = 1 / std::sqrt(q / double(w) + eps);
-    for (std::size_t i = 0; i < w; ++i) {
-      xhat[r * w + i] = (xr[i] - mean) * inv[r];
-      y[r * w + i] = xhat[r * w + i] * (gamma ? gamma[i] : 1.0) + (beta ? beta[i] : 0.0);
-    }
-  }
-}
-
-// dx += dL/dx; dgamma, dbeta += their gradients (when not null).
-//   LayerNorm: dx = inv * (g - mean(g) - xhat * mean(g * xhat)),  g = dy * gamma
-//   RMSNorm:   dx = inv * (g - xhat * mean(g * xhat))
-void norm_backward(const double* dy, const double* xhat, const double* inv, std::size_t n, std::size_t w, bool rms,
-                   const double* gamma, double* dx, double* dgamma, double* dbeta) {
-  for (std::size_t r = 0; r < n; ++r) {
-    const double *d = dy + r * w, *xh = xhat + r * w;
-    double mg = 0, mgx = 0;
-    for (std::size_t i = 0; i < w; ++i) {
-      const double g = d[i] * (gamma ? gamma[i] : 1.0);
-      mg += g, mgx += g * xh[i];
-      if (dgamma) dgamma[i] += d[i] * xh[i];
-      if (dbeta) dbeta[i] += d[i];
-    }
-    mg = rms ? 0.0 : mg / double(w), mgx /= double(w);
-    for (std::size_t i = 0; i < w; ++i)
-      dx[r * w + i] += inv[r] * (d[i] * (gamma ? gamma[i] : 1.0) - mg - xh[i] * mgx);
-  }
-}
 
 std::vector<double> doubles(const Tensor& t) { return std::vector<double>(t.begin(), t.end()); }
 
@@ -116,34 +59,7 @@ void norm_backward_op(Call& c, bool rms) {
 void layer_norm_backward(Call& c) { norm_backward_op(c, false); }
 void rms_norm_backward(Call& c) { norm_backward_op(c, true); }
 
-// ---- the network ---------------------------------------------------------
-
-enum class Place { None, Post, Pre, PreFinal };
-enum class Gate { None, Zero, LayerScale };
-
-struct Model {
-  std::size_t L = 0, W = 0;
-  Place place = Place::Pre;
-  bool rms = false;
-  Gate gate = Gate::None;
-  double eps = 1e-5;
-
-  std::size_t per_block() const { return 2 * W * W + 5 * W; }
-  std::size_t block(std::size_t l) const { return 3 * W + l * per_block(); }
-  // within a block
-  std::size_t w1() const { return 0; }
-  std::size_t b1() const { return W * W; }
-  std::size_t w2() const { return W * W + W; }
-  std::size_t b2() const { return 2 * W * W + W; }
-  std::size_t gamma() const { return 2 * W * W + 2 * W; }
-  std::size_t beta() const { return 2 * W * W + 3 * W; }
-  std::size_t gate_at() const { return 2 * W * W + 4 * W; }
-  std::size_t final_norm() const { return block(L); }
-  std::size_t head() const { return final_norm() + 2 * W; }
-  std::size_t size() const { return head() + W * kClasses + kClasses; }
-  bool pre() const { return place == Place::Pre || place == Place::PreFinal; }
-  bool normed() const { return place != Place::None; }
-};
+// ---- the network's ops ------------------------------------------------------
 
 Model model_of(const Call& c) {
   Model m;
@@ -168,175 +84,6 @@ Model model_of(const Call& c) {
   if (!(m.eps > 0) || m.eps > 1) c.fail(Msg("out_of_range", "eps") << "eps must be in (0, 1] (got " << num_str(m.eps) << ")");
   return m;
 }
-
-// tanh from exp, which the module has anyway (std::tanh would add its own
-// code): 1 - 2 / (e^2z + 1), within 1e-16 of tanh absolutely.
-double tanh_of(double z) { return 1 - 2 / (std::exp(2 * z) + 1); }
-
-// y [n, m] = x [n, k] W [k, m] (+ b [m]); accumulate when `add`.
-void affine(const double* x, const double* w, const double* b, double* y, std::size_t n, std::size_t k, std::size_t m,
-            bool add = false) {
-  for (std::size_t r = 0; r < n; ++r) {
-    double* yr = y + r * m;
-    if (!add)
-      for (std::size_t j = 0; j < m; ++j) yr[j] = b ? b[j] : 0.0;
-    for (std::size_t i = 0; i < k; ++i) {
-      const double xv = x[r * k + i];
-      const double* wr = w + i * m;
-      for (std::size_t j = 0; j < m; ++j) yr[j] += xv * wr[j];
-    }
-  }
-}
-
-// Given dy [n, m] of y = x W + b: dW += x^T dy, db += sum dy, dx = dy W^T (when dx).
-void affine_backward(const double* x, const double* w, const double* dy, double* dw, double* db, double* dx,
-                     std::size_t n, std::size_t k, std::size_t m) {
-  for (std::size_t r = 0; r < n; ++r) {
-    const double* d = dy + r * m;
-    for (std::size_t i = 0; i < k; ++i) {
-      const double xv = x[r * k + i];
-      double* dwr = dw + i * m;
-      const double* wr = w + i * m;
-      double s = 0;
-      for (std::size_t j = 0; j < m; ++j) dwr[j] += xv * d[j], s += d[j] * wr[j];
-      if (dx) dx[r * k + i] = s;
-    }
-    if (db)
-      for (std::size_t j = 0; j < m; ++j) db[j] += d[j];
-  }
-}
-
-// Everything one forward pass keeps for the backward pass.
-struct Pass {
-  std::size_t N = 0;
-  std::vector<double> h;           // [L + 1, N, W]: the residual stream at each block's input, and the last
-  std::vector<double> u, uhat;     // [L, N, W]: the branch input (Norm(h) for pre, else h) and its xhat
-  std::vector<double> a1, f;       // [L, N, W]: tanh(u W1 + b1) and F(u)
-  std::vector<double> rhat;        // [L, N, W]: post: xhat of h + a F
-  std::vector<double> inv;         // [L, N]: the norm's 1 / denominator
-  std::vector<double> z, zhat, zinv, p;  // the head's input [N, W], its xhat and inv, probabilities [N, 2]
-  double loss = 0, accuracy = 0;
-};
-
-double forward(const Model& m, const double* P, const double* x, const double* labels, std::size_t N, Pass& s,
-               bool keep = true) {
-  const std::size_t W = m.W, L = m.L, NW = N * W;
-  s.N = N;
-  s.h.assign((L + 1) * NW, 0.0);
-  if (keep) {
-    s.u.assign(L * NW, 0.0), s.uhat.assign(m.pre() ? L * NW : 0, 0.0), s.a1.assign(L * NW, 0.0), s.f.assign(L * NW, 0.0);
-    s.rhat.assign(m.place == Place::Post ? L * NW : 0, 0.0), s.inv.assign(L * N, 0.0);
-  } else {
-    s.u.assign(NW, 0.0), s.uhat.assign(NW, 0.0), s.a1.assign(NW, 0.0), s.f.assign(NW, 0.0), s.rhat.assign(NW, 0.0);
-    s.inv.assign(N, 0.0);
-  }
-  affine(x, P, P + 2 * W, s.h.data(), N, 2, W);
-  for (std::size_t l = 0; l < L; ++l) {
-    const double* B = P + m.block(l);
-    const std::size_t at = keep ? l * NW : 0, iat = keep ? l * N : 0;
-    const double* h = s.h.data() + l * NW;
-    double* hn = s.h.data() + (l + 1) * NW;
-    double *u = s.u.data() + at, *a1 = s.a1.data() + at, *f = s.f.data() + at;
-    if (m.pre())
-      norm_forward(h, N, W, m.rms, m.eps, B + m.gamma(), m.rms ? nullptr : B + m.beta(), u, s.uhat.data() + at,
-                   s.inv.data() + iat);
-    else
-      std::copy(h, h + NW, u);
-    affine(u, B + m.w1(), B + m.b1(), a1, N, W, W);
-    for (std::size_t i = 0; i < NW; ++i) a1[i] = tanh_of(a1[i]);
-    affine(a1, B + m.w2(), B + m.b2(), f, N, W, W);
-    const double* g = B + m.gate_at();
-    for (std::size_t r = 0; r < N; ++r)
-      for (std::size_t i = 0; i < W; ++i) hn[r * W + i] = h[r * W + i] + (m.gate == Gate::None ? 1.0 : g[i]) * f[r * W + i];
-    if (m.place == Place::Post) {
-      std::vector<double> res(hn, hn + NW);
-      norm_forward(res.data(), N, W, m.rms, m.eps, B + m.gamma(), m.rms ? nullptr : B + m.beta(), hn,
-                   s.rhat.data() + at, s.inv.data() + iat);
-    }
-  }
-  const double* top = s.h.data() + L * NW;
-  s.z.assign(top, top + NW);
-  if (m.place == Place::PreFinal) {
-    s.zhat.assign(NW, 0.0), s.zinv.assign(N, 0.0);
-    const double* F = P + m.final_norm();
-    norm_forward(top, N, W, m.rms, m.eps, F, m.rms ? nullptr : F + W, s.z.data(), s.zhat.data(), s.zinv.data());
-  }
-  s.p.assign(N * kClasses, 0.0);
-  affine(s.z.data(), P + m.head(), P + m.head() + W * kClasses, s.p.data(), N, W, kClasses);
-  double loss = 0, right = 0;
-  for (std::size_t r = 0; r < N; ++r) {
-    double* pr = s.p.data() + r * kClasses;
-    const double top_logit = std::max(pr[0], pr[1]);
-    const double e0 = std::exp(pr[0] - top_logit), e1 = std::exp(pr[1] - top_logit), sum = e0 + e1;
-    const std::size_t y = labels ? std::size_t(labels[r]) : 0;
-    loss += std::log(sum) + top_logit - pr[y];
-    right += (pr[1] > pr[0]) == (y == 1);
-    pr[0] = e0 / sum, pr[1] = e1 / sum;
-  }
-  s.loss = loss / double(N), s.accuracy = right / double(N);
-  return s.loss;
-}
-
-// The gradient of the loss for every parameter; dnorm[l]: the Frobenius norm
-// of dL/dh_l, the gradient reaching the residual stream at block l's input
-// (l = 0..L).
-void backward(const Model& m, const double* P, const double* x, const double* labels, const Pass& s, double* G,
-              double* dnorm) {
-  const std::size_t W = m.W, L = m.L, N = s.N, NW = N * W;
-  std::fill(G, G + m.size(), 0.0);
-  std::vector<double> dlogit(N * kClasses), dz(NW, 0.0), dh(NW, 0.0), dr(NW), df(NW), da1(NW), du(NW);
-  for (std::size_t r = 0; r < N; ++r)
-    for (std::size_t k = 0; k < kClasses; ++k)
-      dlogit[r * kClasses + k] = (s.p[r * kClasses + k] - (std::size_t(labels[r]) == k)) / double(N);
-  affine_backward(s.z.data(), P + m.head(), dlogit.data(), G + m.head(), G + m.head() + W * kClasses, dz.data(), N, W,
-                  kClasses);
-  if (m.place == Place::PreFinal) {
-    const double* F = P + m.final_norm();
-    norm_backward(dz.data(), s.zhat.data(), s.zinv.data(), N, W, m.rms, F, dh.data(), G + m.final_norm(),
-                  m.rms ? nullptr : G + m.final_norm() + W);
-  } else {
-    dh = dz;
-  }
-  auto frob = [&](const std::vector<double>& v) {
-    double q = 0;
-    for (double e : v) q += e * e;
-    return std::sqrt(q);
-  };
-  dnorm[L] = frob(dh);
-  for (std::size_t l = L; l-- > 0;) {
-    const double* B = P + m.block(l);
-    double* GB = G + m.block(l);
-    const std::size_t at = l * NW;
-    if (m.place == Place::Post) {
-      std::fill(dr.begin(), dr.end(), 0.0);
-      norm_backward(dh.data(), s.rhat.data() + at, s.inv.data() + l * N, N, W, m.rms, B + m.gamma(), dr.data(),
-                    GB + m.gamma(), m.rms ? nullptr : GB + m.beta());
-    } else {
-      dr = dh;
-    }
-    const double* g = B + m.gate_at();
-    const double* f = s.f.data() + at;
-    for (std::size_t r = 0; r < N; ++r)
-      for (std::size_t i = 0; i < W; ++i) {
-        df[r * W + i] = dr[r * W + i] * (m.gate == Gate::None ? 1.0 : g[i]);
-        if (m.gate != Gate::None) GB[m.gate_at() + i] += dr[r * W + i] * f[r * W + i];
-      }
-    const double* a1 = s.a1.data() + at;
-    affine_backward(a1, B + m.w2(), df.data(), GB + m.w2(), GB + m.b2(), da1.data(), N, W, W);
-    for (std::size_t i = 0; i < NW; ++i) da1[i] *= 1 - a1[i] * a1[i];
-    affine_backward(s.u.data() + at, B + m.w1(), da1.data(), GB + m.w1(), GB + m.b1(), du.data(), N, W, W);
-    dh = dr;  // the identity path
-    if (m.pre())
-      norm_backward(du.data(), s.uhat.data() + at, s.inv.data() + l * N, N, W, m.rms, B + m.gamma(), dh.data(),
-                    GB + m.gamma(), m.rms ? nullptr : GB + m.beta());
-    else
-      for (std::size_t i = 0; i < NW; ++i) dh[i] += du[i];
-    dnorm[l] = frob(dh);
-  }
-  affine_backward(x, P, dh.data(), G, G + 2 * W, nullptr, N, 2, W);
-}
-
-// ---- the ops -------------------------------------------------------------
 
 struct Data {
   std::vector<double> x, labels;
@@ -417,16 +164,18 @@ void train_step(Call& c) {
   if (steps < 1 || steps > 100000) c.fail(Msg("out_of_range", "steps") << "steps must be in [1, 100000] (got " << std::to_string(steps) << ")");
   c.check_work(double(steps) * step_work(m, d.N), std::to_string(steps) + " forward and backward passes");
   const std::string& opt = c.str("optimizer");
-  const bool adam = opt == "adam";
-  if (!adam && opt != "sgd") c.fail(Msg("out_of_range", "optimizer") << "optimizer must be \"sgd\" or \"adam\" (got \"" << opt << "\")");
-  const double lr = c.num("lr"), mom = c.num("momentum"), b1 = c.num("beta1"), b2 = c.num("beta2"),
-               clip = c.num("clip"), warmup = c.num("warmup");
-  if (!(lr >= 0) || lr > 100) c.fail(Msg("out_of_range", "lr") << "lr must be in [0, 100] (got " << num_str(lr) << ")");
-  if (!(mom >= 0 && mom < 1)) c.fail(Msg("out_of_range", "momentum") << "momentum must be in [0, 1) (got " << num_str(mom) << ")");
-  if (!(b1 >= 0 && b1 < 1)) c.fail(Msg("out_of_range", "beta1") << "beta1 must be in [0, 1) (got " << num_str(b1) << ")");
-  if (!(b2 >= 0 && b2 < 1)) c.fail(Msg("out_of_range", "beta2") << "beta2 must be in [0, 1) (got " << num_str(b2) << ")");
+  Optimizer o;
+  o.adam = opt == "adam";
+  if (!o.adam && opt != "sgd") c.fail(Msg("out_of_range", "optimizer") << "optimizer must be \"sgd\" or \"adam\" (got \"" << opt << "\")");
+  o.lr = c.num("lr"), o.momentum = c.num("momentum"), o.beta1 = c.num("beta1"), o.beta2 = c.num("beta2"),
+  o.warmup = c.num("warmup");
+  const double clip = c.num("clip");
+  if (!(o.lr >= 0) || o.lr > 100) c.fail(Msg("out_of_range", "lr") << "lr must be in [0, 100] (got " << num_str(o.lr) << ")");
+  if (!(o.momentum >= 0 && o.momentum < 1)) c.fail(Msg("out_of_range", "momentum") << "momentum must be in [0, 1) (got " << num_str(o.momentum) << ")");
+  if (!(o.beta1 >= 0 && o.beta1 < 1)) c.fail(Msg("out_of_range", "beta1") << "beta1 must be in [0, 1) (got " << num_str(o.beta1) << ")");
+  if (!(o.beta2 >= 0 && o.beta2 < 1)) c.fail(Msg("out_of_range", "beta2") << "beta2 must be in [0, 1) (got " << num_str(o.beta2) << ")");
   if (!(clip >= 0)) c.fail(Msg("out_of_range", "clip") << "clip must be at least 0, 0 for no clipping (got " << num_str(clip) << ")");
-  if (!(warmup >= 0 && warmup <= 1e6)) c.fail(Msg("out_of_range", "warmup") << "warmup must be in [0, 1e6] steps (got " << num_str(warmup) << ")");
+  if (!(o.warmup >= 0 && o.warmup <= 1e6)) c.fail(Msg("out_of_range", "warmup") << "warmup must be in [0, 1e6] steps (got " << num_str(o.warmup) << ")");
   std::vector<double> P = params_of(c, m);
   const std::size_t n = m.size();
   const Tensor& st = c.in("state");
@@ -443,38 +192,7 @@ void train_step(Call& c) {
     forward(m, P.data(), d.x.data(), d.labels.data(), d.N, s);
     if (!(s.loss < 1e30)) { status = 1; break; }
     backward(m, P.data(), d.x.data(), d.labels.data(), s, G.data(), dnorm.data());
-    double total = 0;
-    for (double g : G) total += g * g;
-    total = std::sqrt(total);
-    if (!std::isfinite(total)) { status = 1; break; }
-    if (clip > 0 && total > clip)
-      for (double& g : G) g *= clip / (total + 1e-6);
-    const double t = S[2 * n] + 1;
-    const double rate = lr * (warmup > 0 ? std::min(1.0, t / warmup) : 1.0);
-    const double c1 = 1 - std::pow(b1, t), c2 = 1 - std::pow(b2, t);  // Adam's bias corrections
-    bool ok = true;
-    for (std::size_t i = 0; i < n; ++i) {
-      double& m1 = S[i];
-      double step;
-      if (adam) {
-        double& m2 = S[n + i];
-        m1 = b1 * m1 + (1 - b1) * G[i];
-        m2 = b2 * m2 + (1 - b2) * G[i] * G[i];
-        step = rate * (m1 / c1) / (std::sqrt(m2 / c2) + 1e-8);
-      } else {
-        m1 = mom * m1 + G[i];
-        step = rate * m1;
-      }
-      next[i] = P[i] - step;
-      ok = ok && std::fabs(next[i]) < 1e30;
-    }
-    if (!ok) { status = 1; break; }
-    // Parameters and moments are kept in float32 between steps, as the
-    // tensors that carry them between calls are: a run split into calls of
-    // any size takes exactly the same steps.
-    for (std::size_t i = 0; i < n; ++i) next[i] = float(next[i]), S[i] = float(S[i]), S[n + i] = float(S[n + i]);
-    P.swap(next);
-    S[2 * n] = t;
+    if (!clip_by_global_norm(G, clip) || !o.step(P, S, G, next)) { status = 1; break; }
     losses.push_back(s.loss);
     accuracy = s.accuracy;
   }

@@ -6,6 +6,7 @@
 
 using namespace normlab;
 using namespace nt;
+using Catch::Contains;
 
 TEST_CASE("Group offsets and stat_of agree for every layout", "[engine][group]") {
   const std::vector<Group> layouts{Group::rows(4, 5), Group::along({2, 3, 4}, 1), Group::per_channel({4, 3, 2, 2}, 4),
@@ -282,4 +283,47 @@ TEST_CASE("The SIMD attention heads match a long-double reference, with and with
         if (want_w[e] == 0) REQUIRE(got["weights"].f[e] == 0.0f);  // hidden keys weigh exactly 0
     }
   }
+}
+
+TEST_CASE("What a parameter is per, and the axes it varies along, from its view", "[engine][params]") {
+  // x [N, C, L] = [2, 3, 4], channels on axis 1
+  const Shape x{2, 3, 4};
+  CHECK(param_axes({1, 3, 1}, x) == std::vector<std::size_t>{1});
+  CHECK(param_per({1, 3, 1}, x, 1) == Per::Channel);
+  CHECK(param_per({2, 3, 1}, x, 1) == Per::ExampleChannel);
+  CHECK(param_per({2, 3, 4}, x, 1) == Per::Element);
+  CHECK(param_per({1}, x, 1) == Per::Scalar);
+  // no channel axis: [4] along the row, [2, 1, 4] per example and coordinate
+  CHECK(param_per({4}, x, -1) == Per::Coordinate);
+  CHECK(param_axes({2, 1, 4}, x) == std::vector<std::size_t>{0, 2});
+  CHECK(param_per({2, 1, 4}, x, -1) == Per::ExampleCoordinate);
+  // C = 4 = L: the view, not the count, says per channel ([1, 4, 1] against [2, 4, 4])
+  CHECK(param_per({1, 4, 1}, {2, 4, 4}, 1) == Per::Channel);
+  CHECK(param_per({4}, {2, 4, 4}, 1) == Per::Coordinate);
+}
+
+TEST_CASE("A group's input axes and statistics shape, a split axis keeping its groups", "[engine][group]") {
+  // GroupNorm on [2, 6, 5] with 3 groups: layout [2, 3, 2, 5], reduced {2, 3}
+  const Group gn = Group::of({2, 3, 2, 5}, {2, 3}, {0, 1, 1, 2});
+  CHECK(gn.input_axes() == std::vector<std::size_t>{1, 2});
+  CHECK(gn.stat_shape({2, 6, 5}) == Shape{2, 3, 1});
+  // BatchNorm on [4, 3, 5]: per channel over N and L
+  const Group bn = Group::per_channel({4, 3, 5}, 4);
+  CHECK(bn.input_axes() == std::vector<std::size_t>{0, 2});
+  CHECK(bn.stat_shape({4, 3, 5}) == Shape{1, 3, 1});
+  // ghost batches of 2 out of 4: the batch axis keeps 2 groups
+  CHECK(Group::per_channel({4, 3, 5}, 2).stat_shape({4, 3, 5}) == Shape{2, 3, 1});
+}
+
+TEST_CASE("describe_op describes from a shape and attributes, checked as the door checks them", "[engine][describe]") {
+  const Description gn = describe_op("group_norm", {2, 6, 5}, {{"num_groups", 3.0}});
+  CHECK(gn.group.stats() == 6);
+  CHECK(gn.group.members() == 10);
+  CHECK(gn.transform.eps == 1e-5);  // the default, filled in by the door
+  const Description wn = describe_op("weight_norm", {4, 3}, {});  // its first input is v, not x
+  CHECK(wn.group.stats() == 4);
+  CHECK(wn.channel_axis == 0);
+  CHECK_THROWS_WITH(describe_op("group_norm", {2, 6, 5}, {{"num_groups", 0.0}}), Contains("num_groups must be >= 1"));
+  CHECK_THROWS_WITH(describe_op("no_such_op", {3}, {}), Contains("unknown operation 'no_such_op'"));
+  CHECK_THROWS_WITH(describe_op("spectral_norm", {3, 3}, {}), Contains("not a normalization"));
 }

@@ -139,7 +139,7 @@ export interface Description {
     /** Whether the mean is subtracted. */
     readonly center: boolean;
     /** How the measured spread and eps make the denominator. */
-    readonly denominator: 'sqrt_spread_plus_eps' | 'max_sqrt_spread_eps' | 'max_spread_eps' | 'exp_over_spread';
+    readonly denominator: 'sqrt_spread_plus_eps' | 'max_sqrt_spread_eps' | 'max_spread_eps' | 'exp_over_spread' | 'sqrt_spread_then_plus_eps';
     readonly eps: number;
   };
   readonly params: {

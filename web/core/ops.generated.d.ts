@@ -82,8 +82,12 @@ export type CoreOpName = Exclude<OpName, TrainingOpName>;
 /** Operations with a description (core.describe, reduction_group's method). */
 export type DescribedOpName =
   | 'ada_layer_norm'
+  | 'adain'
   | 'adaptive_rms_norm'
   | 'batch_norm'
+  | 'batch_renorm'
+  | 'conditional_batch_norm'
+  | 'filter_response_norm'
   | 'ghost_batch_norm'
   | 'group_norm'
   | 'instance_norm'
@@ -93,7 +97,12 @@ export type DescribedOpName =
   | 'max_normalize'
   | 'rms_norm'
   | 'scale_norm'
-  | 'softmax';
+  | 'softmax'
+  | 'spade'
+  | 'standardize_rows'
+  | 'switchable_norm'
+  | 'weight_norm'
+  | 'weight_standardize';
 
 /** What an op takes when it has no inputs (or no attributes). */
 export type NoArgs = { readonly [name: string]: never };

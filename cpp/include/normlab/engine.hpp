@@ -43,6 +43,11 @@ struct Group {
   std::size_t stat_of(std::size_t offset) const;
   /// Flat offsets of every element in statistic s, ascending.
   std::vector<std::size_t> offsets(std::size_t s) const;
+  /// The input axes a group spans, wholly or in part (GroupNorm spans C), ascending.
+  std::vector<std::size_t> input_axes() const;
+  /// The statistics' shape against input shape x, as with keepdim: a reduced
+  /// axis becomes 1, a split one keeps its groups (GroupNorm's C -> G).
+  Shape stat_shape(const Shape& x) const;
 
   /// The group of `reduced` axes of `layout`; `source` maps layout axes to
   /// input axes (identity when empty).
@@ -79,6 +84,7 @@ enum class Denominator {
   MaxSqrtEps,   // max(sqrt(spread), eps)      L2 normalization
   MaxEps,       // max(spread, eps)            L1 / max normalization
   Exp,          // exp(x - center) / spread    softmax
+  SqrtThenEps,  // sqrt(spread) + eps          eps outside the root (standardize_rows)
 };
 
 struct Transform {
@@ -93,6 +99,17 @@ struct Transform {
 /// [1, C, 1, 1]. The names are the inputs they come from (for core.describe);
 /// a view may be set with a null pointer (the op has the parameter, this call
 /// does not pass it).
+/// What a parameter is per, from its view against the input and the channel
+/// axis: one number (scalar), one per coordinate of a row, per channel, per
+/// example and channel, per example and coordinate, or per element.
+enum class Per { Scalar, Coordinate, Channel, ExampleChannel, ExampleCoordinate, Element };
+
+/// The input axes (ascending) a parameter viewed as `view` varies along,
+/// right-aligned against x's shape.
+std::vector<std::size_t> param_axes(const Shape& view, const Shape& x);
+/// What that parameter is per; `channel_axis` as in Description.
+Per param_per(const Shape& view, const Shape& x, int channel_axis);
+
 struct Params {
   const float* scale = nullptr;
   const float* shift = nullptr;
@@ -120,12 +137,16 @@ struct Description {
   int channel_axis = -1;
 };
 
-/// Measure every group of x.
+/// Measure every group of x. The double overloads serve callers that keep
+/// their numbers in double (the training network): the same loops.
 Stats measure(const float* x, const Group& g, Measure m);
+Stats measure(const double* x, const Group& g, Measure m);
 /// Denominator for each statistic; a zero one is an error naming the op.
 std::vector<double> denominators(const Stats& s, const Transform& t, const std::string& op);
 /// y = (x - center) / denominator, group-wise (y may alias x).
 void standardize(const float* x, float* y, const Group& g, const Stats& s,
+                 const Transform& t, const std::vector<double>& denom);
+void standardize(const double* x, double* y, const Group& g, const Stats& s,
                  const Transform& t, const std::vector<double>& denom);
 /// y = y * (offset + scale) + shift, the parameters broadcast over y of `shape`.
 void apply_params(float* y, const Shape& shape, const Params& p);

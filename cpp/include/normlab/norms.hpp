@@ -22,4 +22,9 @@ Group instance_group(const Shape& x);
 /// GroupNorm: per (n, group of C/G channels) over those channels and spatial axes.
 Group channel_group(const Shape& x, std::size_t groups);
 
+/// BatchNorm's description without its params (shared with conditional BN),
+/// and its body: running statistics in evaluation, their update in training.
+void describe_batch_statistics(const Call& c, Description& d);
+void run_batch_norm(Call& c, Description d);
+
 }  // namespace normlab

@@ -238,4 +238,11 @@ void register_training_ops(Registry& r);
 /// loads) or training.cpp (the training module, loaded only by loadTrainer()).
 void register_op_set(Registry& r);
 
+// ---- describing from shapes (engine) --------------------------------------
+
+/// The description `op` runs with on a first input of shape x (no data), its
+/// attributes checked as the door checks them (through describe_request):
+/// for native callers such as reduction_group. Throws InputError.
+Description describe_op(const std::string& op, const Shape& x, const std::map<std::string, Attr>& attrs);
+
 }  // namespace normlab
