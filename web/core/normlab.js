@@ -345,7 +345,7 @@ function readAttr(op, name, v) {
 function readTarget(method, option, output, t) {
   const resident = handles.get(t);
   if (resident) return { resident, tensor: t };
-  if (t instanceof Float32Array) {
+  if (ArrayBuffer.isView(t) && t instanceof Float32Array) { // (a real one: its length and buffer are read below)
     const core = wasmView(t);
     if (core) {
       // A view of WASM memory is written only when it is exactly a live tensor's data (then as that tensor).
