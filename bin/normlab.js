@@ -3,6 +3,7 @@
 // Node (same core, same drawing code as in a page); `normlab figures` lists
 // the figures and their attributes.
 import { writeFileSync, readFileSync } from 'node:fs';
+import { short } from '../web/core/normlab.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -28,10 +29,15 @@ import { loadCore } from 'normlab' to compute without any DOM.`;
 // A reader closing the pipe early (normlab render ... | head) is not an error.
 process.stdout.on('error', (e) => process.exit(e.code === 'EPIPE' ? 0 : 1));
 
+// Every error: one line on stderr (values in it quoted through short()), exit code 2.
 function fail(message) {
-  process.stderr.write(`normlab: ${message}\n`);
+  process.stderr.write(`normlab: ${String(message).replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
   process.exit(2);
 }
+
+// Why a file could not be written, in words (the code for the rare others).
+const WRITE_ERRORS = { EISDIR: 'it is a folder', ENOENT: 'its folder does not exist', ENOTDIR: 'a part of its path is not a folder',
+  EACCES: 'permission denied', EPERM: 'permission denied', EROFS: 'the file system is read-only', ENOSPC: 'the disk is full' };
 
 async function main(argv) {
   const [command, ...rest] = argv;
@@ -48,7 +54,7 @@ async function main(argv) {
     for (const [tag, attrs] of Object.entries(await figureTags())) process.stdout.write(`${tag}  ${attrs.join(' ')}\n`);
     return;
   }
-  if (command !== 'render') fail(`unknown command "${command}" (try normlab --help)`);
+  if (command !== 'render') fail(`unknown command "${short(command)}" (try normlab --help)`);
   const opts = {}, attrs = {};
   let tag = null, outFile = null;
   for (let i = 0; i < rest.length; i++) {
@@ -65,11 +71,11 @@ async function main(argv) {
     else if (a === '--help' || a === '-h') {
       process.stdout.write(HELP + '\n');
       return;
-    } else if (a.startsWith('-')) fail(`unknown option ${a} (try normlab --help)`);
+    } else if (a.startsWith('-')) fail(`unknown option ${short(a)} (try normlab --help)`);
     else if (!tag) tag = a;
     else {
       const k = a.indexOf('=');
-      if (k <= 0) fail(`expected attr=value, got "${a}"`);
+      if (k <= 0) fail(`expected attr=value, got "${short(a)}"`);
       attrs[a.slice(0, k)] = a.slice(k + 1);
     }
   }
@@ -80,8 +86,14 @@ async function main(argv) {
   } catch (e) {
     fail(e.message.replace(/^render: /, ''));
   }
-  if (outFile) writeFileSync(outFile, result.svg);
-  else process.stdout.write(result.svg);
+  if (outFile) {
+    try {
+      writeFileSync(outFile, result.svg);
+    } catch (e) {
+      fail(`cannot write ${short(outFile)}: ${WRITE_ERRORS[e.code] ?? e.code ?? short(e.message)}`);
+    }
+  } else process.stdout.write(result.svg);
 }
 
-await main(process.argv.slice(2));
+// Anything unforeseen is still one line, not a stack trace.
+await main(process.argv.slice(2)).catch((e) => fail(short(e?.message ?? e)));

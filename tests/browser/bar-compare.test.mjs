@@ -140,6 +140,34 @@ test('a bad vector attribute shows a message in place and the figure recovers', 
   await page.evaluate(() => document.querySelector('nl-bar-compare').setAttribute('vector', '1,2,3'));
 });
 
+test('a 300-character bad value is quoted shortened and the error wraps: the page does not scroll sideways', async () => {
+  const fig = page.locator('nl-bar-compare');
+  const err = fig.locator('.error');
+  const long = 'w'.repeat(300);
+  const viewport = page.viewportSize();
+  const docWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+  const before = await page.evaluate(() => document.querySelector('nl-bar-compare').getAttribute('scale'));
+  try {
+    await page.evaluate((v) => document.querySelector('nl-bar-compare').setAttribute('scale', v), long);
+    const text = await err.textContent();
+    assert.match(text, /\(300 characters\)/);
+    assert.ok(!text.includes('w'.repeat(81)), `the error quotes more than 80 characters of the value: ${text.length} characters`);
+    assert.ok(await docWidth() <= viewport.width, `the page is ${await docWidth()} px wide in a ${viewport.width} px viewport`);
+    // on a phone even the shortened value is wider than the figure: it wraps
+    await page.setViewportSize({ width: 360, height: viewport.height });
+    await fig.scrollIntoViewIfNeeded();
+    assert.ok(await docWidth() <= 360, `the page is ${await docWidth()} px wide in a 360 px viewport`);
+  } finally {
+    await page.setViewportSize(viewport);
+    await page.evaluate((v) => {
+      const f = document.querySelector('nl-bar-compare');
+      if (v === null) f.removeAttribute('scale');
+      else f.setAttribute('scale', v);
+    }, before);
+  }
+  assert.equal(await err.textContent(), '');
+});
+
 test('a zero-variance input with eps 0 shows the core error, then recovers', async () => {
   await page.evaluate(() => {
     const f = document.querySelector('nl-bar-compare');

@@ -108,7 +108,7 @@ test('errors are JS Errors carrying the core message, and the core stays usable'
     [() => core.run('layer_norm', { x: { shape: [2, 2], data: [1, 2, 3] } }), /layer_norm: x has 3 values but shape \[2, 2\] needs 4/, 'bad_shape', 'x'],
     [() => core.run('layer_norm', { x: { shape: [1e9, 1e9], data: [] } }), /limit/, 'too_large', 'x'],
     [() => core.run('layer_norm', { x: { shape: [-1], data: [] } }), /invalid size/, 'bad_shape', 'x'],
-    [() => core.run('layer_norm', { x }, { eps: {} }), /attribute eps must be/, 'invalid', ''],
+    [() => core.run('layer_norm', { x }, { eps: {} }), /attribute eps must be/, 'invalid', 'eps'],
     [() => core.run('layer_norm', { x: { shape: [3], data: [2, 2, 2] } }, { eps: 0 }), /zero spread and eps is 0/, 'zero_spread', 'eps'],
     [() => core.run('group_norm', { x: { shape: [1, 5, 2], data: new Array(10).fill(1) } }, { num_groups: 2 }), /must divide/, 'not_divisible', 'num_groups'],
     [() => core.run('reduction_group', {}, { method: 'group_norm', shape: [3, 4, 5], index: [0, 0, 0], num_groups: 2 }), /method group_norm: num_groups \(2\) must divide/, 'not_divisible', 'num_groups'],

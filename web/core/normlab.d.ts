@@ -165,7 +165,7 @@ export type DescribeOptions<K extends DescribedOpName> = {
 export type NormlabErrorCode =
   | 'invalid' | 'unknown_op' | 'unknown_input' | 'unknown_attribute' | 'missing_input' | 'missing_attribute'
   | 'bad_type' | 'bad_shape' | 'empty' | 'not_finite' | 'out_of_range' | 'too_large' | 'overflow'
-  | 'zero_spread' | 'zero_vector' | 'not_divisible' | 'out_of_memory' | 'internal';
+  | 'zero_spread' | 'zero_vector' | 'not_divisible' | 'out_of_memory' | 'internal' | 'load_failed';
 
 export class NormlabError extends Error {
   name: 'NormlabError';
@@ -263,7 +263,18 @@ export interface CoreLoadOptions extends LoadOptions {
   trainerUrl?: string | URL;
 }
 
-/** Load the WASM core once per page; later calls return the same core. It has every op but training. */
+/**
+ * A caller's value as a message quotes it: on one line, and at most about 80
+ * characters of it (a longer one keeps its two ends around an ellipsis and
+ * gives its length). The API, the CLI and the figures quote values through it.
+ */
+export function short(value: unknown): string;
+
+/**
+ * Load the WASM core once per page; later calls return the same core. It has every op but training.
+ * A location that cannot be loaded rejects with a NormlabError of code 'load_failed' naming it; a later
+ * call may try again.
+ */
 export function loadCore(options?: CoreLoadOptions): Promise<Core>;
 
 /**

@@ -81,7 +81,13 @@ function preBundledCandidates(moduleUrl, file) {
 }
 
 async function fetchWasm(url) {
-  const res = await fetch(url, { credentials: 'same-origin' });
+  let res;
+  try {
+    res = await fetch(url, { credentials: 'same-origin' });
+  } catch (e) {
+    // refused, unreachable, a scheme fetch does not take: said as the cause's code when there is one
+    return { status: e?.cause?.code ?? (e?.cause ? thrown(e.cause) : thrown(e)) };
+  }
   if (!res.ok) return { status: `HTTP ${res.status}` };
   if (res.headers.get('content-type') === 'application/wasm' && WebAssembly.instantiateStreaming) return { res };
   const bytes = new Uint8Array(await res.arrayBuffer());
@@ -89,25 +95,35 @@ async function fetchWasm(url) {
   return { bytes };
 }
 
-async function wasmSource(url, defaulted, kind) {
-  if (url.protocol === 'file:' && isNode()) {
-    const fsName = 'node:fs/promises';
-    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsName);
-    return readFile(url);
+// A file: URL read in Node, as fetchWasm reads the others.
+async function readWasm(url) {
+  const fsName = 'node:fs/promises';
+  const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsName);
+  let bytes;
+  try {
+    bytes = await readFile(url);
+  } catch (e) {
+    return { status: e?.code ?? thrown(e) }; // ENOENT, EISDIR, EACCES
   }
-  const first = await fetchWasm(url);
+  return isWasm(bytes) ? { bytes } : { status: 'not WebAssembly' };
+}
+
+const moduleName = (kind) => (kind === 'core' ? 'core' : 'training module');
+
+async function wasmSource(url, defaulted, kind) {
+  const first = url.protocol === 'file:' && isNode() ? await readWasm(url) : await fetchWasm(url);
   if (!first.status) return first.res ?? first.bytes;
-  const tried = [`${url} (${first.status})`];
+  const tried = [`${short(url.href)} (${first.status})`];
   if (defaulted) {
     for (const alt of preBundledCandidates(import.meta.url, MODULES[kind].file)) {
-      const r = await fetchWasm(alt).catch(() => ({ status: 'failed' }));
+      const r = await fetchWasm(alt);
       if (!r.status) return r.res ?? r.bytes;
-      tried.push(`${alt} (${r.status})`);
+      tried.push(`${short(alt.href)} (${r.status})`);
     }
   }
   const { file, load } = MODULES[kind];
   throw new NormlabError(
-    `normlab: could not load the WASM ${kind === 'core' ? 'core' : 'training module'}; tried ${tried.join(', ')}. ` +
+    `normlab: could not load the WASM ${moduleName(kind)}; tried ${tried.join(', ')}. ` +
     `Serve normlab's dist/${file} and pass its address as ${load}({ wasmUrl }) before the first figure starts ` +
     "(README, 'Install and embed').",
     'load_failed');
@@ -115,8 +131,13 @@ async function wasmSource(url, defaulted, kind) {
 
 async function instantiate(url, defaulted, imports, kind) {
   const src = url ? await wasmSource(url, defaulted, kind) : inlineBytes(inlineWasm[kind]);
-  if (typeof Response !== 'undefined' && src instanceof Response) return WebAssembly.instantiateStreaming(src, imports);
-  return WebAssembly.instantiate(src, imports);
+  try {
+    if (typeof Response !== 'undefined' && src instanceof Response) return await WebAssembly.instantiateStreaming(src, imports);
+    return await WebAssembly.instantiate(src, imports);
+  } catch (e) {
+    // bytes that begin as WebAssembly but do not compile or link (a truncated or foreign file)
+    throw new NormlabError(`normlab: could not load the WASM ${moduleName(kind)} from ${url ? short(url.href) : 'the inline bytes'} (${thrown(e)})`, 'load_failed');
+  }
 }
 
 // ---- reading what a caller passes ------------------------------------------
@@ -130,30 +151,79 @@ const NAME_KEEP = 65; // characters of a name that cross; the core judges the re
 const RANK_KEEP = 33; // sizes of a shape that cross; the core judges the rest by the rank
 const LIST_KEEP = 65; // entries of a list attribute that cross
 
-const short = (s) => (s.length > 40 ? `${s.slice(0, 40)}...` : s);
+/**
+ * A caller's value as a message quotes it: on one line (line breaks and other
+ * control characters become U+FFFD), and at most about 80 characters of it —
+ * a longer one keeps its start and end around an ellipsis and gives its
+ * length. The API's errors, the CLI's and the figures' all quote through this.
+ * @param {unknown} value
+ */
+export function short(value) {
+  let s = typeof value === 'string' ? value : String(value);
+  const n = s.length;
+  if (n > 80) {
+    let head = s.slice(0, 60), tail = s.slice(-16);
+    // not half of a surrogate pair at either cut
+    if (/[\ud800-\udbff]$/.test(head)) head = head.slice(0, -1);
+    if (/^[\udc00-\udfff]/.test(tail)) tail = tail.slice(1);
+    s = `${head}…${tail} (${n} characters)`;
+  }
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '\ufffd');
+}
 const camel = (s) => s.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 const snake = (s) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
 
 // A number from whatever the caller gave (NaN for what is not one; the core names it).
+// A valueOf that throws is not NaN: it propagates, and reading() names the argument.
 function num(v) {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   if (v === null || v === undefined || typeof v === 'boolean' || typeof v === 'symbol') return NaN; // not silently 0 or 1
-  try {
-    return Number(v);
-  } catch {
-    return NaN;
-  }
+  return Number(v);
 }
 
 const isList = (v) => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+
+// A typed array's own length, buffer, offset and set, not what its (overridable) properties say.
+const TypedArrayProto = Object.getPrototypeOf(Float32Array.prototype);
+const typedGet = (key) => Object.getOwnPropertyDescriptor(TypedArrayProto, key).get;
+const typedLength = typedGet('length'), typedBuffer = typedGet('buffer'), typedOffset = typedGet('byteOffset');
+const typedSet = TypedArrayProto.set;
+
+// A list's length, read once (a Proxy may answer differently each time, or with no count at all).
+function lengthOf(op, what, v) {
+  if (ArrayBuffer.isView(v)) return typedLength.call(v);
+  const n = num(v.length);
+  if (Number.isInteger(n) && n >= 0) return n;
+  throw new NormlabError(`${op}: ${what} has a length that is not a count (${short(n)})`);
+}
+
+// Read one argument of the caller's. A getter, valueOf or Proxy trap of theirs
+// that throws (or a revoked Proxy) becomes a NormlabError naming the op and the argument.
+function reading(op, what, name, read) {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof NormlabError) throw e;
+    throw new NormlabError(`${op}: reading ${what} ${short(name)} threw: ${thrown(e)}`, 'invalid', name);
+  }
+}
+
+// What a caller's code threw, shortened (its message may itself be a throwing getter).
+function thrown(e) {
+  try {
+    return short(e instanceof Error ? e.message : String(e));
+  } catch {
+    return 'a value that cannot be printed';
+  }
+}
 
 // Resident tensors: NlTensor -> its Embind handle, out of reach of callers.
 const handles = new WeakMap();
 const loaded = new Set(); // the loaded Cores (the core, and the training module once asked for)
 let maxElements = Infinity; // elements one tensor may hold, from the core (the same in both modules)
 // The Core whose WASM memory `a` is a view of (its buffer changes as it grows), or null.
-const wasmView = (a) => { for (const c of loaded) if (a.buffer === c._m.HEAP8.buffer) return c; return null; };
+const wasmView = (a) => { for (const c of loaded) if (typedBuffer.call(a) === c._m.HEAP8.buffer) return c; return null; };
 
 /**
  * A float32 tensor kept in WASM memory (core.tensor). Ops read it and write
@@ -220,39 +290,40 @@ function readInput(op, name, t) {
   if (resident) return { shape: Array.from(t.shape), resident };
   if (t instanceof NlTensor) throw new NormlabError(`${op}: input ${short(name)} is not a tensor made by core.tensor`);
   if (t === null || typeof t !== 'object') {
-    throw new NormlabError(`${op}: input ${short(name)} must be {shape, data}, a resident tensor, a Float32Array or a list of numbers`);
+    throw new NormlabError(`${op}: input ${short(name)} must be {shape, data}, a resident tensor, a Float32Array or a list of numbers`, 'invalid', name);
   }
   const shapeIn = t.shape, dataIn = t.data;
   const { shape, rank } = readShape(op, name, shapeIn);
   const res = handles.get(dataIn);
   if (res) return { shape, rank, resident: res };
-  return { shape, rank, data: floats(op, name, dataIn) };
+  const data = floats(op, name, dataIn);
+  return { shape, rank, data, n: typedLength.call(data) };
 }
 
 function readShape(op, name, shape) {
-  if (!isList(shape)) throw new NormlabError(`${op}: the shape of ${short(name)} must be a list of sizes`);
-  const rank = shape.length; // read once: a valueOf below may change it
+  if (!isList(shape)) throw new NormlabError(`${op}: the shape of ${short(name)} must be a list of sizes`, 'invalid', name);
+  const rank = lengthOf(op, `the shape of ${short(name)}`, shape); // read once: a valueOf below may change it
   const dims = [];
   for (let a = 0; a < Math.min(rank, RANK_KEEP); a++) dims.push(num(shape[a]));
   return { shape: dims, rank };
 }
 
 // The numbers of an input as a Float32Array that is not a view of WASM memory
-// (a growing memory would detach such a view in the middle of the call).
+// (a growing memory would detach such a view in the middle of the call): the
+// caller's own Float32Array, or a copy made with one read of the length and
+// one of each number.
 function floats(op, name, d) {
   if (handles.has(d)) return Float32Array.from(d.data);
-  const n = isList(d) ? d.length : 0;
+  if (!isList(d)) throw new NormlabError(`${op}: input ${short(name)} needs data (a Float32Array, a list of numbers or a resident tensor)`, 'invalid', name);
+  const n = lengthOf(op, `input ${short(name)}`, d);
   if (n > maxElements) {
     // no tensor holds more (the core's own limit, read from it at load): refused before anything is copied
     throw new NormlabError(`${op}: input ${short(name)} has ${n} numbers, more than the limit of ${maxElements} elements`, 'too_large', name);
   }
-  if (d instanceof Float32Array) return wasmView(d) ? d.slice() : d;
-  if (isList(d)) {
-    const f = new Float32Array(d.length);
-    for (let i = 0; i < d.length; i++) f[i] = num(d[i]);
-    return f;
-  }
-  throw new NormlabError(`${op}: input ${short(name)} needs data (a Float32Array, a list of numbers or a resident tensor)`);
+  if (d instanceof Float32Array) return wasmView(d) ? new Float32Array(d) : d;
+  const f = new Float32Array(n);
+  for (let i = 0; i < n; i++) f[i] = num(d[i]);
+  return f;
 }
 
 function readAttr(op, name, v) {
@@ -260,12 +331,12 @@ function readAttr(op, name, v) {
   if (typeof v === 'bigint') return Number(v);
   if (isList(v)) {
     // lists hold sizes, axes or an index: at most 65 entries cross; the core judges the rest by the length
-    const length = v.length; // read once
+    const length = lengthOf(op, `attribute ${short(name)}`, v); // read once
     const kept = new Float64Array(Math.min(length, LIST_KEEP));
     for (let i = 0; i < kept.length; i++) kept[i] = num(v[i]);
     return { list: kept, length };
   }
-  throw new NormlabError(`${op}: attribute ${short(name)} must be a number, boolean, string or list of numbers`);
+  throw new NormlabError(`${op}: attribute ${short(name)} must be a number, boolean, string or list of numbers`, 'invalid', name);
 }
 
 // Where an output goes: a resident tensor (written by the core in place) or a
@@ -274,18 +345,20 @@ function readAttr(op, name, v) {
 function readTarget(method, option, output, t) {
   const resident = handles.get(t);
   if (resident) return { resident, tensor: t };
-  if (t instanceof Float32Array) {
+  if (ArrayBuffer.isView(t) && t instanceof Float32Array) { // (a real one: its length and buffer are read below)
     const core = wasmView(t);
     if (core) {
       // A view of WASM memory is written only when it is exactly a live tensor's data (then as that tensor).
-      const owner = core._live.get(t.byteOffset)?.deref();
-      if (owner && !owner.freed && owner.size === t.length) return { resident: handles.get(owner), tensor: owner, view: true };
-      throw new NormlabError(`${method}: ${short(option)} is a view of WASM memory that is not a live tensor's data; pass the tensor itself`);
+      const owner = core._live.get(typedOffset.call(t))?.deref();
+      if (owner && !owner.freed && owner.size === typedLength.call(t)) return { resident: handles.get(owner), tensor: owner, view: true };
+      throw new NormlabError(`${method}: ${short(option)} is a view of WASM memory that is not a live tensor's data; pass the tensor itself`, 'invalid', option);
     }
-    return { array: t, method, option, length: t.length };
+    // where it lies, read now: the overlap and detach checks use this, not the caller's properties
+    const buffer = typedBuffer.call(t), offset = typedOffset.call(t), length = typedLength.call(t);
+    return { array: t, method, option, buffer, offset, length };
   }
   const got = t === null ? 'null' : typeof t === 'object' ? 'another kind of object' : short(String(t));
-  throw new NormlabError(`${method}: ${short(option)} must be a Float32Array or resident tensor for output ${short(output)} (got ${got})`);
+  throw new NormlabError(`${method}: ${short(option)} must be a Float32Array or resident tensor for output ${short(output)} (got ${got})`, 'invalid', option);
 }
 
 function deepFreeze(o) {
@@ -332,9 +405,9 @@ class Request {
       for (const d of t.shape) this.h.push(d);
       if (t.resident) this.h.push(1, t.resident.ptr ? t.resident.id : -1, 0);
       else if (t.data) {
-        this.h.push(0, this.floats, t.data.length);
-        this.data.push([t.data, this.floats]);
-        this.floats += (t.data.length + 3) & ~3;
+        this.h.push(0, this.floats, t.n);
+        this.data.push([t.data, this.floats, t.n]);
+        this.floats += (t.n + 3) & ~3;
       } else this.h.push(describing ? 2 : 0, 0, 0);
     }
   }
@@ -366,7 +439,8 @@ class Request {
     const headerAt = this.floats * 4;
     const base = arena.reserve(headerAt + this.h.length * 8 + this.textBytes);
     const f32 = m.HEAPF32, f64 = m.HEAPF64, u8 = m.HEAPU8;
-    for (const [d, at] of this.data) if (d.length) f32.set(d, (base >> 2) + at); // (a detached view has length 0)
+    // (lengths checked after the last read; a view detached before it was read has none and is not touched)
+    for (const [d, at, n] of this.data) if (n) f32.set(d, (base >> 2) + at);
     f64.set(this.h, (base + headerAt) >> 3);
     let t = base + headerAt + this.h.length * 8;
     for (const b of this.texts) {
@@ -379,10 +453,11 @@ class Request {
 }
 
 // A caller's getter, valueOf or Proxy that throws (or a revoked Proxy) while
-// its arguments are read: a NormlabError naming the op, not a raw TypeError.
+// its arguments are read, outside any one argument (reading() names that one):
+// a NormlabError naming the op, not a raw TypeError.
 function foreign(e, label) {
   if (e instanceof NormlabError) return e;
-  return new NormlabError(`${label}: could not read the arguments (${short(String(e?.message ?? e))})`);
+  return new NormlabError(`${label}: could not read the arguments (${thrown(e)})`);
 }
 
 // Every C++ exception is caught in the core; one that escaped anyway arrives as a WebAssembly.Exception.
@@ -475,23 +550,23 @@ export class Core {
     if (inputs != null) {
       if (typeof inputs !== 'object') throw new NormlabError(`${label}: inputs must be an object of named tensors`);
       for (const name of Object.keys(inputs)) {
-        const t = inputs[name];
-        if (t != null) ins.push([name, readInput(label, name, t)]);
+        const t = reading(label, 'input', name, () => inputs[name]);
+        if (t != null) ins.push([name, reading(label, 'input', name, () => readInput(label, name, t))]);
       }
     }
     if (attrs != null) {
       if (typeof attrs !== 'object') throw new NormlabError(`${label}: attributes must be an object`);
       for (const name of Object.keys(attrs)) {
-        const v = attrs[name];
-        if (v !== undefined) ats.push([name, readAttr(label, name, v)]);
+        const v = reading(label, 'attribute', name, () => attrs[name]);
+        if (v !== undefined) ats.push([name, reading(label, 'attribute', name, () => readAttr(label, name, v))]);
       }
     }
     const targets = options == null || typeof options !== 'object' ? undefined : options.out;
     if (targets != null) {
       if (typeof targets !== 'object') throw new NormlabError(`${label}: out must be an object of outputs`);
       for (const name of Object.keys(targets)) {
-        const t = targets[name];
-        if (t != null) outs.push([name, readTarget('run', `out.${name}`, name, t)]);
+        const t = reading(label, 'out', name, () => targets[name]);
+        if (t != null) outs.push([name, reading(label, 'out', name, () => readTarget('run', `out.${name}`, name, t))]);
       }
     }
     } catch (e) {
@@ -510,13 +585,25 @@ export class Core {
     for (const [name, t] of outs) {
       if (t.resident && t.resident.core !== this) throw this._foreignTensor(op, `the target for output ${short(name)}`, name);
     }
+    // A caller's array detached or resized by their own code after it was read (a
+    // valueOf that transfers its buffer): named now, before the core is entered.
+    for (const [name, t] of ins) {
+      if (t.data && typedLength.call(t.data) !== t.n) {
+        throw new NormlabError(`${op}: input ${short(name)} was detached or resized while the arguments were read`, 'invalid', name);
+      }
+    }
+    for (const [, t] of outs) {
+      if (t.array && typedLength.call(t.array) !== t.length) {
+        throw new NormlabError(`${t.method}: ${short(t.option)} was detached or resized while the arguments were read`, 'invalid', t.option);
+      }
+    }
     // Two array targets sharing memory would silently overwrite each other.
     const arrays = outs.filter(([, t]) => t.array);
     for (let i = 0; i < arrays.length; i++) {
       for (let j = 0; j < i; j++) {
-        const a = arrays[i][1].array, b = arrays[j][1].array;
-        if (a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength) {
-          throw new NormlabError(`${op}: the targets for outputs ${arrays[j][0]} and ${arrays[i][0]} overlap`);
+        const a = arrays[i][1], b = arrays[j][1];
+        if (a.buffer === b.buffer && a.offset < b.offset + 4 * b.length && b.offset < a.offset + 4 * a.length) {
+          throw new NormlabError(`${op}: the targets for outputs ${short(arrays[j][0])} and ${short(arrays[i][0])} overlap`);
         }
       }
     }
@@ -560,7 +647,7 @@ export class Core {
         else if (target?.resident) data = target.view ? target.tensor.data : target.tensor; // a view given: a fresh one back
         else if (target) {
           data = target.array;
-          data.set(f32.subarray(ptr >> 2, (ptr >> 2) + size));
+          typedSet.call(data, f32.subarray(ptr >> 2, (ptr >> 2) + size)); // not a `set` of the caller's
         } else data = f32.slice(ptr >> 2, (ptr >> 2) + size);
         result[name] = { shape, data };
       }
@@ -593,14 +680,14 @@ export class Core {
     const ins = [], ats = [];
     try {
     const { shape, attrs, inputs } = options;
-    if (shape != null) ins.push([first, readShape(label, first, shape)]);
+    if (shape != null) ins.push([first, reading(label, 'input', first, () => readShape(label, first, shape))]);
     if (inputs != null && typeof inputs === 'object') {
-      for (const name of Object.keys(inputs)) ins.push([name, readShape(label, name, inputs[name])]);
+      for (const name of Object.keys(inputs)) ins.push([name, reading(label, 'input', name, () => readShape(label, name, inputs[name]))]);
     }
     if (attrs != null && typeof attrs === 'object') {
       for (const name of Object.keys(attrs)) {
-        const v = attrs[name];
-        if (v !== undefined) ats.push([snake(name), readAttr(label, name, v)]); // numGroups or num_groups
+        const v = reading(label, 'attribute', name, () => attrs[name]);
+        if (v !== undefined) ats.push([snake(name), reading(label, 'attribute', snake(name), () => readAttr(label, name, v))]); // numGroups or num_groups
       }
     }
     } catch (e) {
@@ -640,31 +727,45 @@ export class Core {
     const ins = [], ats = [], outs = [];
     try {
     if (typeof options !== 'object') throw new NormlabError(`${method}: options must be an object`);
-    const o = {};
-    for (const key of Object.keys(options)) o[key] = options[key];
-    const tensorOf = (v, shape) => (isList(v) || handles.has(v) ? { shape: shape ?? (handles.has(v) ? v.shape : [v.length]), data: v } : v);
+    // Each option read once, in order, into entries (not into an object, where an
+    // own `__proto__` key, as JSON.parse makes, would become its prototype and vanish).
+    const entries = [];
+    for (const key of Object.keys(options)) entries.push([key, reading(op, 'option', key, () => options[key])]);
+    const reshape = spec.inputs.length ? entries.find(([key]) => key === 'shape')?.[1] : undefined;
+    // A list (copied here, its length read once) or a resident tensor as {shape, data}.
+    const tensorOf = (name, v, shape) => {
+      if (handles.has(v)) return { shape: shape ?? v.shape, data: v };
+      if (!isList(v)) return v;
+      const data = floats(op, name, v);
+      return { shape: shape ?? [typedLength.call(data)], data };
+    };
     if (spec.inputs.length) {
       const first = spec.inputs[0].name;
       if (x == null) throw new NormlabError(`${method}: the first argument is the input ${first}`);
-      const given = o.shape !== undefined && x && typeof x === 'object' && !isList(x) && !handles.has(x) ? { shape: o.shape, data: x.data } : tensorOf(x, o.shape);
-      ins.push([first, readInput(op, first, given)]);
+      ins.push([first, reading(op, 'input', first, () => {
+        const given = reshape !== undefined && x && typeof x === 'object' && !isList(x) && !handles.has(x) ? { shape: reshape, data: x.data } : tensorOf(first, x, reshape);
+        return readInput(op, first, given);
+      })]);
     }
-    for (const key of Object.keys(o)) {
-      const v = o[key];
+    for (const [key, v] of entries) {
       if ((key === 'shape' && spec.inputs.length) || v === undefined) continue; // `shape` reshapes the first input
       if (key === 'out' || /^out[A-Z]/.test(key)) {
         const output = key === 'out' ? spec.outputs[0] : snake(key.slice(3)).replace(/^_/, '');
-        if (v !== null) outs.push([output, readTarget(method, key, output, v)]);
+        if (v !== null) outs.push([output, reading(method, 'option', key, () => readTarget(method, key, output, v))]);
         continue;
       }
       const name = snake(key);
       const input = spec.inputs.find((i) => i.name === name || i.name === key);
       const attr = spec.attrs.find((a) => a.name === name || a.name === key);
       // A name the op does not know goes as an input when it holds a tensor (the core names it either way).
-      const tensorLike = handles.has(v) || (v !== null && typeof v === 'object' && !isList(v) && 'shape' in v);
+      const tensorLike = reading(op, 'option', key, () => handles.has(v) || (v !== null && typeof v === 'object' && !isList(v) && 'shape' in v));
       if (input || (!attr && tensorLike)) {
-        if (v !== null) ins.push([input?.name ?? name, readInput(op, input?.name ?? name, tensorOf(v))]);
-      } else ats.push([attr?.name ?? name, readAttr(op, attr?.name ?? name, v)]);
+        const inName = input?.name ?? name;
+        if (v !== null) ins.push([inName, reading(op, 'input', inName, () => readInput(op, inName, tensorOf(inName, v)))]);
+      } else {
+        const atName = attr?.name ?? name;
+        ats.push([atName, reading(op, 'attribute', atName, () => readAttr(op, atName, v))]);
+      }
     }
     } catch (e) {
       throw foreign(e, op);
@@ -683,8 +784,8 @@ export class Core {
 Core.prototype.tensor = function (shape, data) {
   let dims, values;
   try {
-    dims = readShape('tensor', 'shape', shape);
-    values = data == null ? null : floats('tensor', 'data', data);
+    dims = reading('tensor', 'argument', 'shape', () => readShape('tensor', 'shape', shape));
+    values = data == null ? null : reading('tensor', 'argument', 'data', () => floats('tensor', 'data', data));
   } catch (e) {
     throw foreign(e, 'tensor');
   }
@@ -706,11 +807,12 @@ Core.prototype.tensor = function (shape, data) {
   this._live.set(ptr, new WeakRef(t));
   tensorRegistry?.register(t, { handle, ptr, live: this._live }, t);
   if (values) {
-    if (values.length !== t.size) {
+    const n = typedLength.call(values); // (values may be the caller's own Float32Array)
+    if (n !== t.size) {
       t.free();
-      throw new NormlabError(`tensor: data has ${values.length} numbers but shape [${dims.shape.join(', ')}] holds ${t.size}`);
+      throw new NormlabError(`tensor: data has ${n} numbers but shape [${dims.shape.join(', ')}] holds ${t.size}`);
     }
-    t.data.set(values);
+    typedSet.call(t.data, values);
   }
   return t;
 };
@@ -718,28 +820,50 @@ Core.prototype.tensor = function (shape, data) {
 const shared = { core: null, train: null };
 const given = { train: null }; // loadCore({ trainerUrl }): where loadTrainer() will look
 
+// A location the caller gave, as a URL (relative to the page), or a load_failed NormlabError naming it.
+function locationOf(kind, option, value, base) {
+  try {
+    return new URL(value, base);
+  } catch {
+    let text;
+    try {
+      text = String(value);
+    } catch {
+      text = typeof value;
+    }
+    throw new NormlabError(`normlab: could not load the WASM ${moduleName(kind)}: ${option} '${short(text)}' is not a URL`, 'load_failed', option);
+  }
+}
+
 // One module, loaded once; a failed load may be retried.
 function load(kind, options) {
   if (options == null || typeof options !== 'object') options = {};
   const base = globalThis.location?.href ?? import.meta.url;
-  if (kind === 'core' && options.trainerUrl) given.train = new URL(options.trainerUrl, base);
-  if (!shared[kind]) {
-    const explicit = options.wasmUrl ? new URL(options.wasmUrl, base) : given[kind];
-    const url = explicit ?? (inlineWasm[kind] ? null : MODULES[kind].url());
-    shared[kind] = new Promise((resolve, reject) => {
-      createNormlabCore({
-        locateFile: () => (url ? url.href : 'inline.wasm'),
-        instantiateWasm(imports, receive) {
-          instantiate(url, !explicit, imports, kind).then((r) => receive(r.instance, r.module), reject);
-          return {};
-        },
-        onAbort: (what) => reject(new NormlabError(`normlab: the WASM ${kind === 'core' ? 'core' : 'training module'} aborted (${what})`)),
-      }).then((m) => resolve(new Core(m)), reject);
-    }).catch((e) => {
-      shared[kind] = null;
-      throw e;
-    });
+  try {
+    if (kind === 'core' && options.trainerUrl) given.train = locationOf('train', 'trainerUrl', options.trainerUrl, base);
+    if (!shared[kind]) return start(kind, options.wasmUrl ? locationOf(kind, 'wasmUrl', options.wasmUrl, base) : given[kind]);
+  } catch (e) {
+    return Promise.reject(e instanceof NormlabError ? e : new NormlabError(`normlab: could not read the options of ${MODULES[kind].load} (${thrown(e)})`, 'load_failed'));
   }
+  return shared[kind];
+}
+
+// Load it from `explicit`, else next to this module (or from the inline bytes).
+function start(kind, explicit) {
+  const url = explicit ?? (inlineWasm[kind] ? null : MODULES[kind].url());
+  shared[kind] = new Promise((resolve, reject) => {
+    createNormlabCore({
+      locateFile: () => (url ? url.href : 'inline.wasm'),
+      instantiateWasm(imports, receive) {
+        instantiate(url, !explicit, imports, kind).then((r) => receive(r.instance, r.module), reject);
+        return {};
+      },
+      onAbort: (what) => reject(new NormlabError(`normlab: the WASM ${moduleName(kind)} aborted (${short(what)})`)),
+    }).then((m) => resolve(new Core(m)), reject);
+  }).catch((e) => {
+    shared[kind] = null;
+    throw e instanceof NormlabError ? e : new NormlabError(`normlab: could not load the WASM ${moduleName(kind)} (${thrown(e)})`, 'load_failed');
+  });
   return shared[kind];
 }
 

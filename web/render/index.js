@@ -11,6 +11,7 @@
 import { installDom, ShadowRoot, Text } from './dom.js';
 import { computeStyle, INHERITED, parseCss, rootStyle } from './css.js';
 import { textWidth } from '../components/lib/text.js';
+import { short } from '../core/normlab.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const PAD = 12, GAP = 10;
@@ -57,14 +58,15 @@ function waitFor(test, ms) {
  */
 export async function renderFigure(tag, attributes = {}, { lang = 'en', theme = 'light', width = 720, caption = true } = {}) {
   const { elements } = await figureClasses();
-  const Cls = elements[tag];
-  if (!Cls) throw new Error(`render: unknown figure "${tag}"; one of ${Object.keys(elements).join(', ')}`);
-  if (theme !== 'light' && theme !== 'dark') throw new Error(`render: theme must be "light" or "dark", got "${theme}"`);
-  if (!Number.isFinite(width) || width < 200 || width > 4000) throw new Error(`render: width must be 200..4000 px, got ${width}`);
+  // (own keys only: __proto__, constructor or toString are not figures)
+  const Cls = typeof tag === 'string' && Object.hasOwn(elements, tag) ? elements[tag] : null;
+  if (!Cls) throw new Error(`render: unknown figure "${short(tag)}"; one of ${Object.keys(elements).join(', ')}`);
+  if (theme !== 'light' && theme !== 'dark') throw new Error(`render: theme must be "light" or "dark", got "${short(theme)}"`);
+  if (!Number.isFinite(width) || width < 200 || width > 4000) throw new Error(`render: width must be 200..4000 px, got ${short(width)}`);
   const known = Cls.observedAttributes ?? [];
   const host = new Cls();
   for (const [name, value] of Object.entries(attributes)) {
-    if (!known.includes(name)) throw new Error(`render: ${tag} has no attribute "${name}"; it takes ${known.join(', ')}`);
+    if (!known.includes(name)) throw new Error(`render: ${tag} has no attribute "${short(name)}"; it takes ${known.join(', ')}`);
     host.setAttribute(name, String(value));
   }
   host.setAttribute('lang', lang);

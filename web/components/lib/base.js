@@ -4,7 +4,7 @@
 // to a plain class where HTMLElement does not exist (Node, server rendering).
 // A figure builds its DOM once, starts work when it scrolls into view, asks the
 // one shared core for every number, and re-renders from its state.
-import { loadCore, loadTrainer } from '../../core/normlab.js';
+import { loadCore, loadTrainer, short } from '../../core/normlab.js';
 import { catalogs, numberLocale, onLocale, resolveLanguage } from '../../i18n/index.js';
 import { DARK, LIGHT, applyTheme, unwatchTheme, watchTheme } from './theme.js';
 
@@ -68,7 +68,7 @@ input[type=range] { max-width: 36vw; }
 label { max-width: 100%; }
 button:hover { border-color: var(--nl-muted); }
 :focus-visible { outline: 2px solid var(--nl-focus); outline-offset: 2px; }
-.error { color: var(--nl-error); font-weight: 600; min-height: 1.2em; margin: 4px 0; }
+.error { color: var(--nl-error); font-weight: 600; min-height: 1.2em; margin: 4px 0; overflow-wrap: anywhere; }
 .error:empty { display: none; }
 .description { font-size: 0.9em; color: var(--nl-muted); margin: 6px 0 0; }
 @media (prefers-reduced-motion: no-preference) {
@@ -174,7 +174,8 @@ export class NlElement extends Base {
     const table = own[this.constructor.catalog] ?? {};
     const fallback = catalogs.en[this.constructor.catalog] ?? {};
     let s = table[key] ?? own.common?.[key] ?? fallback[key] ?? catalogs.en.common?.[key] ?? key;
-    for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
+    // {value} is what a reader or page gave: quoted shortened, so a long one cannot flood the error line
+    for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(k === 'value' ? short(v) : String(v));
     // A value put next to Chinese text brings the space its placeholder had ("为 {gate}" with
     // gate "无（恒为 1）"): no space stays between two CJK characters or full-width marks.
     return s.replace(CJK_GAP, '$1');
