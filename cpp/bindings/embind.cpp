@@ -1,4 +1,4 @@
-// The binding layer: Embind, as the design card names it.
+// The binding layer: Embind (docs/design.md, "Layering").
 //
 // Bound here: the registry (`registry`, as JSON), the door (`invoke`,
 // `describe`, `lastError`, `release`), the arena JS places a call in
