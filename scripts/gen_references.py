@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Generate the reference cases for every operation of shared/ops.md.
+"""Generate the reference cases for the operations of docs/ops.md that have a `reference:` line.
 
 Run with Debian's python3 (python3-torch 1.13, python3-numpy):
 
@@ -8,7 +8,7 @@ Run with Debian's python3 (python3-torch 1.13, python3-numpy):
 Writes tests/conformance/cases/<family>.json: arrays of conformance cases
 (id, op, inputs, attrs) plus `expect` ({"outputs": ...} or {"error": [...]})
 and an optional `tol`. References come from PyTorch where it has the
-operation and from NumPy float64 implementing the formula of ops.md where it
+operation and from NumPy float64 implementing the formula of docs/ops.md where it
 does not. Inputs are float32 values; references are computed in float64 from
 exactly those values. Tests never run this script: its output is committed.
 """
@@ -243,7 +243,7 @@ def batch_norms():
         g, b = rand(shape[1]), rand(shape[1])
         y = np.concatenate([bn_torch(x[i:i + v], g, b, None, None, True, 0.1, 1e-5)[0] for i in range(0, shape[0], v)])
         fam.ok(f'ghost-{shape}-v{v}', 'ghost_batch_norm', {'x': x, 'gamma': g, 'beta': b}, {'virtual_batch_size': v}, {'y': y})
-    # Batch Renormalization (formula of ops.md)
+    # Batch Renormalization (formula of docs/ops.md)
     for shape in [[6, 3], [4, 2, 5]]:
         for r_max, d_max in [(3, 5), (1, 0), (1.5, 0.2)]:
             C = shape[1]
@@ -267,7 +267,7 @@ def batch_norms():
             fam.ok(f'renorm-eval-{shape}-r{r_max}', 'batch_renorm',
                    {'x': x, 'running_mean': rm, 'running_var': rv, 'gamma': g, 'beta': b},
                    {'r_max': r_max, 'd_max': d_max, 'training': False}, {'y': y_eval})
-    # Switchable Normalization (formula of ops.md)
+    # Switchable Normalization (formula of docs/ops.md)
     for shape in [[2, 3, 4, 4], [3, 2, 1, 5]]:
         for ml, vl in [([0, 0, 0], [0, 0, 0]), ([2, -1, 0.5], [-1, 3, 0]), ([10, 0, 0], [0, 0, 10])]:
             x = rand(*shape)
@@ -290,7 +290,7 @@ def batch_norms():
             fam.ok(f'lrn-{shape}-s{size}-a{alpha}', 'local_response_norm', {'x': x},
                    {'size': size, 'alpha': alpha, 'beta': beta, 'k': k},
                    {'y': np_(F.local_response_norm(t64(x), size, alpha, beta, k))})
-    # Filter Response Normalization (formula of ops.md)
+    # Filter Response Normalization (formula of docs/ops.md)
     for shape in [[2, 3, 4, 4], [1, 2, 1, 7]]:
         for eps in [1e-6, 1e-1]:
             x = rand(*shape)
@@ -742,10 +742,11 @@ if __name__ == '__main__':
     families = [fn() for fn in [vector_norms, layer_norms, batch_norms, conditioning, weights, attention, gradients,
                                  preprocessing, shapes]]
     bad_inputs(families)
-    # The op names of shared/ops.md, so tests can check coverage without shared/.
+    # The ops of docs/ops.md with a `reference:` line (the ones this script covers), in its order,
+    # so that tests can check each has good and bad cases.
     import re
-    ops_md = os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'ops.md')
-    names = re.findall(r'^\| `([a-z_0-9]+)` \|', open(ops_md).read(), re.M)
+    ops_md = os.path.join(os.path.dirname(__file__), '..', 'docs', 'ops.md')
+    names = [m.group(1) for m in re.finditer(r'^### ([a-z_0-9]+)\n(?:\n|- .*\n)*?- reference: ', open(ops_md).read(), re.M)]
     with open(os.path.join(OUT, '..', 'ops-list.json'), 'w') as fh:
         json.dump(names, fh, indent=0)
     print('ops.md lists', len(names), 'operations')

@@ -1,4 +1,4 @@
-// The binding layer: Embind, as the design card names it. This file holds
+// The binding layer: Embind (docs/design.md, "Layering"). This file holds
 // the entry points and the EMSCRIPTEN_BINDINGS block; bind_values.cpp the
 // conversions between JS and the door, bind_resident.cpp resident tensors.
 //

@@ -1,5 +1,5 @@
-// Helpers the figures need beyond ops.md, so that no number they show is
-// computed in JavaScript: axis ticks, angles, seeded random draws, score
+// Helpers the figures need (docs/ops.md, "Figure helpers"), so that no number
+// they show is computed in JavaScript: axis ticks, angles, seeded random draws, score
 // spreads, linear maps, singular values, covariance, perturbation splits.
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // <nl-bn-variants> as a reader uses it: the chunk size, r_max and the
 // Switchable weight by keyboard over their ranges; after each step the first
 // example's outputs under all five variants against float64 oracles written
-// here from the definitions in ops.md, and every sentence against the state.
+// here from the definitions in docs/ops.md, and every sentence against the state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onArticlePage } from './helpers.mjs';

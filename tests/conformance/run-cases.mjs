@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The conformance runner (shared/conformance.md):
+// The conformance runner (docs/conformance.md):
 //   node tests/conformance/run-cases.mjs CASES.json OUT.json
 // Loads the shipped WASM build through the package entry `normlab`, runs every
 // case and writes one result per case. A failing case becomes an `error`

@@ -535,7 +535,7 @@ export class Core {
   }
 
   /**
-   * Run an operation of ops.md by name.
+   * Run an operation of docs/ops.md by name.
    * @param {string} op
    * @param {Record<string, {shape: number[], data: ArrayLike<number> | NlTensor} | NlTensor | null | undefined>} inputs
    * @param {Record<string, number | boolean | string | number[]>} attrs

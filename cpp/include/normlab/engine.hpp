@@ -1,6 +1,6 @@
 // normlab core: the statistics engine.
 //
-// Every normalization is described by five pieces (see shared/design.md):
+// Every normalization is described by five pieces (see docs/design.md):
 //   group      - which numbers are measured together,
 //   measure    - what is measured over a group (mean & variance, RMS, L2, L1, max),
 //   transform  - center or not, divide by what, where eps goes,

@@ -7,7 +7,8 @@
 //     per-channel parameters) with an optional per-coordinate scale and shift;
 //   - the L2 / L1 / max norms over contiguous rows;
 //   - softmax over contiguous rows;
-//   - one head of scaled dot-product attention without a mask.
+//   - one head of scaled dot-product attention, with an optional mask and
+//     causal masking.
 #pragma once
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// normlab core: the operation registry. Every operation of shared/ops.md is
+// normlab core: the operation registry. Every operation of docs/ops.md is
 // registered here by name with its inputs, attributes (and defaults) and
 // outputs; the registry checks names, kinds, ranges and finiteness at the door,
 // so the operation bodies only compute.
