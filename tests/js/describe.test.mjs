@@ -1,6 +1,6 @@
 // core.describe for every normalization the engine runs: the five pieces
 // (group, measure, transform, params, mode) for one shape each. The expected
-// values are read off the definitions by hand (shared/ops.md): which axes a
+// values are read off the definitions by hand (docs/ops.md): which axes a
 // statistic is taken over, how many statistics and numbers each, what is
 // measured, how the denominator is made, what each parameter is per.
 import { test } from 'node:test';
