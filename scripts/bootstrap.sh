@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # clang with its sanitizer and libFuzzer runtimes, Chromium for the browser tests
 # a CJK font so Chinese text renders, and MkDocs with Material (the package
 # tests build a real MkDocs site from the recipe in docs/examples/mkdocs).
-packages=(emscripten xtensor-dev xtl-dev catch2 cmake g++ clang libclang-rt-14-dev chromium fonts-wqy-microhei mkdocs mkdocs-material)
+packages=(emscripten xtensor-dev xtl-dev catch2 cmake g++ clang libclang-rt-14-dev clang-format chromium fonts-wqy-microhei mkdocs mkdocs-material)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
