@@ -7,9 +7,7 @@ cd "$(dirname "$0")/.."
 
 # Debian packages: the WASM toolchain, the core's headers, Catch2, CMake,
 # clang with its sanitizer and libFuzzer runtimes, Chromium for the browser tests
-# a CJK font so Chinese text renders, MkDocs with Material and Sphinx with Furo
-# (the package tests build real sites from the recipes in docs/examples/).
-packages=(emscripten xtensor-dev xtl-dev catch2 cmake g++ clang libclang-rt-14-dev chromium fonts-wqy-microhei mkdocs mkdocs-material python3-sphinx furo)
+packages=(emscripten xtensor-dev xtl-dev catch2 cmake g++ clang libclang-rt-14-dev clang-format chromium fonts-wqy-microhei mkdocs mkdocs-material python3-sphinx furo)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
