@@ -25,7 +25,7 @@ export function startServer({ port = 8080, host = '127.0.0.1', headers = {} } = 
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://localhost');
-      let path = decodeURIComponent(url.pathname);
+      const path = decodeURIComponent(url.pathname);
       if (path === '/' || path === '/index.html') {
         res.writeHead(302, { Location: '/web/index.html' });
         return res.end();

@@ -70,7 +70,8 @@ test('the shift slider by keyboard across its range: statistics, outputs and wor
   const slider = fig.page.locator(`${TAG} >> input[type=range]`);
   await slider.focus();
   await fig.page.keyboard.press('Home');
-  let n = 0, kinds = new Set();
+  let n = 0;
+  const kinds = new Set();
   const visit = async (where) => {
     const sn = await snap();
     check(sn, first.state.layerNorm, where);

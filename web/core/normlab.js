@@ -168,6 +168,7 @@ export function short(value) {
     if (/^[\udc00-\udfff]/.test(tail)) tail = tail.slice(1);
     s = `${head}…${tail} (${n} characters)`;
   }
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
   return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '\ufffd');
 }
 const camel = (s) => s.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());

@@ -31,7 +31,6 @@ import { DragHandle, chartPanel, fitSquare, handleCss, paddedAxis, squareFrame }
 /** W/σ counts as converged when its longest semi-axis is within this of 1. */
 export const TOLERANCE = 0.001;
 
-const vec = NlFigure.vec;
 
 export class NlSpectral extends NlFigure {
   static catalog = 'spectral';
