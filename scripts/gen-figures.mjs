@@ -99,17 +99,78 @@ ${figures.map((f) => `  ${f.className},`).join('\n')}
 };
 export { loadCore, loadTrainer } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
+import { short } from './core/normlab.js';
 
 /** Tag name → element class, for every figure. */
 export const elements = {
 ${figures.map((f) => `  '${f.tag}': ${f.className},`).join('\n')}
 };
 
-/** Define every figure's custom element (idempotent; skips tags already taken). */
-export function defineElements(registry = globalThis.customElements) {
+/**
+ * Define figures' custom elements: every one, or only \`tags\` (idempotent; skips tags already taken).
+ * A bundle still holds every figure this module imports; for only some, import 'normlab/define/<tag>'.
+ */
+export function defineElements(tags, registry = globalThis.customElements) {
+  if (tags && !Array.isArray(tags)) [tags, registry] = [undefined, tags]; // defineElements(registry)
+  for (const tag of tags ?? []) {
+    if (!Object.hasOwn(elements, tag)) throw new TypeError(\`defineElements: unknown figure \${short(String(tag))}\`);
+  }
   if (!registry) return;
-  for (const [tag, cls] of Object.entries(elements)) {
-    if (!registry.get(tag)) registry.define(tag, cls);
+  for (const tag of tags ?? Object.keys(elements)) {
+    if (!registry.get(tag)) registry.define(tag, elements[tag]);
+  }
+}
+`;
+}
+
+/** web/define/<tag>.js: one figure, defined on import; a bundler keeps only the figures a page imports. */
+function defineJs(f) {
+  return `// normlab/define/${f.tag} — defines <${f.tag}> on import, and nothing else: a page that imports
+// only the figures it shows ships only those. Touches no DOM global where there is none (Node, SSR).
+// (${HEAD}.)
+import { ${f.className} } from '../${f.module}';
+
+export { ${f.className} };
+if (globalThis.customElements && !customElements.get('${f.tag}')) customElements.define('${f.tag}', ${f.className});
+`;
+}
+
+function defineDts(f) {
+  return `// ${HEAD}.
+export { ${f.className} } from '../elements.js';
+`;
+}
+
+/** A figure attribute's type in JSX: the attribute's text, or the property's value. */
+function jsxType(a) {
+  if (a.type === 'choice') return a.choices.map((c) => `'${c}'`).join(' | ');
+  if (a.type === 'vector') return 'string | number[]';
+  if (a.type === 'number' || a.type === 'integer') return 'number | string';
+  return 'string';
+}
+
+/** web/react.d.ts: the figures as JSX intrinsic elements of React 19. */
+function reactDts(figures) {
+  return `// JSX types of the normlab figures for React 19 (${HEAD}).
+// Add \`import type {} from 'normlab/react';\` once in your app (a .ts or .tsx file the compiler sees).
+// React 19 sets a prop as the element's property when it has one, else as an attribute: write attributes
+// as their text or properties as values. Each figure fires \`change\` after a reader's change.
+import type { DetailedHTMLProps, HTMLAttributes } from 'react';
+import type { ${figures.map((f) => f.className).join(', ')} } from './elements.js';
+
+/** What every figure takes besides its own attributes. */
+interface NlCommon {
+  lang?: string;
+  theme?: 'light' | 'dark' | 'auto';
+}
+type Figure<E, A> = DetailedHTMLProps<HTMLAttributes<E>, E> & NlCommon & A;
+
+declare module 'react' {
+  namespace JSX {
+    interface IntrinsicElements {
+${figures.map((f) => `      /** ${f.summary} */
+      '${f.tag}': Figure<${f.className}, { ${f.attributes.map((a) => `'${a.name}'?: ${jsxType(a)};`).join(' ')} }>;`).join('\n')}
+    }
   }
 }
 `;
@@ -215,6 +276,8 @@ export async function outputs() {
   return [
     ['web/figures.manifest.js', manifestJs(figures)],
     ['web/elements.js', elementsJs(figures)],
+    ...figures.flatMap((f) => [[`web/define/${f.tag}.js`, defineJs(f)], [`web/define/${f.tag}.d.ts`, defineDts(f)]]),
+    ['web/react.d.ts', reactDts(figures)],
     ['web/elements.d.ts', between(dts, DTS_OPEN, DTS_CLOSE, `${DTS_OPEN}\n${elementsDts(figures, between(dts, DTS_OPEN, DTS_CLOSE, '', 'web/elements.d.ts'))}${DTS_CLOSE}`, 'web/elements.d.ts')],
     ['web/styles/normlab.css', between(read('web/styles/normlab.css'), CSS_OPEN, CSS_CLOSE, `${CSS_OPEN}\n${css(figures)}${CSS_CLOSE}`, 'web/styles/normlab.css')],
     ['README.md', figures.reduce(

@@ -272,7 +272,11 @@ export interface NlDepthTraining {
   play(): void; pause(): void; stepOnce(): void; reset(): void;
 }
 
-/** Define every figure's element (idempotent). */
+/**
+ * Define figures' elements (idempotent): every one, or only `tags` (an unknown tag throws). The bundle still
+ * holds every figure; to ship only some, import `normlab/define/<tag>` for each instead.
+ */
+export function defineElements(tags?: ReadonlyArray<keyof typeof elements>, registry?: CustomElementRegistry): void;
 export function defineElements(registry?: CustomElementRegistry): void;
 
 export type { Core, LoadOptions };

@@ -49,6 +49,7 @@ export {
 };
 export { loadCore, loadTrainer } from './core/normlab.js';
 export { registerLocale, languages } from './i18n/index.js';
+import { short } from './core/normlab.js';
 
 /** Tag name → element class, for every figure. */
 export const elements = {
@@ -76,10 +77,17 @@ export const elements = {
   'nl-whitening': NlWhitening,
 };
 
-/** Define every figure's custom element (idempotent; skips tags already taken). */
-export function defineElements(registry = globalThis.customElements) {
+/**
+ * Define figures' custom elements: every one, or only `tags` (idempotent; skips tags already taken).
+ * A bundle still holds every figure this module imports; for only some, import 'normlab/define/<tag>'.
+ */
+export function defineElements(tags, registry = globalThis.customElements) {
+  if (tags && !Array.isArray(tags)) [tags, registry] = [undefined, tags]; // defineElements(registry)
+  for (const tag of tags ?? []) {
+    if (!Object.hasOwn(elements, tag)) throw new TypeError(`defineElements: unknown figure ${short(String(tag))}`);
+  }
   if (!registry) return;
-  for (const [tag, cls] of Object.entries(elements)) {
-    if (!registry.get(tag)) registry.define(tag, cls);
+  for (const tag of tags ?? Object.keys(elements)) {
+    if (!registry.get(tag)) registry.define(tag, elements[tag]);
   }
 }
