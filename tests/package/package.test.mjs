@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { launch } from '../../scripts/browser.mjs';
+import { browserFor } from '../../scripts/browser.mjs';
 import { devServer, serveDir } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,7 +20,7 @@ let tarball, browser;
 before(async () => {
   const out = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
   tarball = join(work, out[0].filename);
-  browser = await launch();
+  browser = await browserFor();
 });
 after(() => browser?.close());
 
