@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { browserFor } from '../../scripts/browser.mjs';
+import { launch } from '../../scripts/browser.mjs';
 import { devServer, freePort, run, serveDir } from './helpers.mjs';
 
 const DOCUSAURUS = '3.10.2'; // latest 3.x (npm view @docusaurus/core version)
@@ -64,7 +64,7 @@ before(async () => {
     writeFileSync(join(work, name, 'package.json'), JSON.stringify({ name, private: true, type }));
     installs[name] = npmInstall(join(work, name), [...packages, tarball]);
   }
-  browser = await browserFor();
+  browser = await launch();
 });
 after(async () => {
   await browser?.close();
