@@ -64,7 +64,7 @@ await tier('native', async () => {
   let r = await run('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']);
   if (r.status === 0) r = await run('cmake', ['--build', 'build/native', '-j2']);
   if (r.status !== 0) return { passed: 0, failed: 1, ok: false };
-  r = await run('ctest', ['--test-dir', 'build/native', '--output-on-failure']);
+  r = await run('ctest', ['--test-dir', 'build/native', '--output-on-failure', '-j2']);
   const m = r.stdout.match(/(\d+)% tests passed, (\d+) tests failed out of (\d+)/);
   const total = m ? Number(m[3]) : 0, failed = m ? Number(m[2]) : 1;
   return { passed: total - failed, failed, ok: r.status === 0 && total > 0 };
@@ -126,19 +126,22 @@ await tier('types', async () => {
   return { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, ok: r.status === 0 };
 });
 
-await tier('wasm', () => nodeTests(['tests/js/']));
+// Two files at once: the WASM tests are compute, one core each.
+await tier('wasm', () => nodeTests(['tests/js/'], { concurrency: 2 }));
 
-// One Chromium for the browser and package tiers' files, which connect to it
-// (tests/browser/helpers.mjs setup(), tests/package); each file has its own contexts.
-let shared;
-const withBrowser = async (fn) => {
-  shared ??= await launchServer();
-  return fn({ ...process.env, [SHARED_ENV]: shared.wsEndpoint() });
-};
-// Browser files spend much of their time waiting on Chromium: three at once fill two cores.
-await tier('browser', () => withBrowser((env) => nodeTests(quick ? QUICK_BROWSER : ['tests/browser/'], { concurrency: 3, env })));
-await tier('package', () => withBrowser((env) => nodeTests(['tests/package/'], { concurrency: 2, env })));
-await shared?.close();
+// One Chromium for the browser tier's files, which connect to it (tests/browser/helpers.mjs
+// setup()); each file has its own contexts. Browser files spend much of their time
+// waiting on Chromium: three at once keep two cores busy.
+await tier('browser', async () => {
+  const shared = await launchServer();
+  try {
+    return await nodeTests(quick ? QUICK_BROWSER : ['tests/browser/'], { concurrency: 3, env: { ...process.env, [SHARED_ENV]: shared.wsEndpoint() } });
+  } finally {
+    await shared.close();
+  }
+});
+// The two files install, build and serve different sites: mostly npm's network and disk time.
+await tier('package', () => nodeTests(['tests/package/'], { concurrency: 2 }));
 
 console.log('\n=== results ===');
 for (const r of results) {
