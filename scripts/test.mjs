@@ -7,61 +7,75 @@
 //   4. browser   the figures in Debian's Chromium (Playwright)
 //   5. package   npm pack, SSR imports, and sites built from the tarball: Vite, VitePress,
 //                MkDocs Material, Docusaurus, Astro
+// `node scripts/test.mjs quick` (npm run test:quick) is the check before a commit: build,
+// native, wasm and the browser files in QUICK_BROWSER.
 // Prints "summary: N passed, N failed" last; exits non-zero on any failure.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launchServer, SHARED_ENV } from './browser.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const only = process.argv.slice(2);
+// The few browser files a developer runs before a commit: every figure drawn on the
+// article page, the page itself, and the embeddings users copy.
+const QUICK_BROWSER = ['tests/browser/figures.test.mjs', 'tests/browser/page.test.mjs', 'tests/browser/embed.test.mjs'];
+const quick = process.argv.includes('quick');
+const only = quick ? ['build', 'native', 'wasm', 'browser'] : process.argv.slice(2);
 const results = [];
+const started = Date.now();
 
+// Commands run asynchronously: the shared Chromium's server lives in this process
+// and must answer while the test files run.
 function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
-  process.stdout.write(r.stdout ?? '');
-  process.stderr.write(r.stderr ?? '');
-  return r;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    let stdout = '', stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; process.stdout.write(d); });
+    child.stderr.on('data', (d) => { stderr += d; process.stderr.write(d); });
+    child.on('error', (e) => { stderr += String(e); });
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
-function tier(name, fn) {
+async function tier(name, fn) {
   if (only.length && !only.includes(name)) return;
   console.log(`\n=== ${name} ===`);
   const t0 = Date.now();
-  const { passed, failed, ok, detail = [] } = fn();
+  const { passed, failed, ok, detail = [] } = await fn();
   results.push({ name, passed, failed, ok, detail, seconds: (Date.now() - t0) / 1000 });
 }
 
-function nodeTests(dir) {
-  const r = run(process.execPath, ['--test', '--test-reporter=spec', dir]);
+async function nodeTests(files, { concurrency = 1, env = process.env } = {}) {
+  const r = await run(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], { env });
   const num = (label) => Number((r.stdout.match(new RegExp(`ℹ ${label} (\\d+)`)) ?? [])[1] ?? 0);
   // The names of failing tests, repeated under the results: a log's tail is often all one gets to see.
   const detail = [...new Set((r.stdout.match(/^\s*✖ .*$/gm) ?? []).map((l) => l.trim()))].slice(0, 12);
   return { passed: num('pass'), failed: num('fail') + num('cancelled'), ok: r.status === 0 && num('tests') > 0, detail };
 }
 
-tier('build', () => {
-  const r = run('bash', ['build-wasm.sh']);
+await tier('build', async () => {
+  const r = await run('bash', ['build-wasm.sh']);
   return { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, ok: r.status === 0 };
 });
 
-tier('native', () => {
-  let r = run('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']);
-  if (r.status === 0) r = run('cmake', ['--build', 'build/native', '-j2']);
+await tier('native', async () => {
+  let r = await run('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']);
+  if (r.status === 0) r = await run('cmake', ['--build', 'build/native', '-j2']);
   if (r.status !== 0) return { passed: 0, failed: 1, ok: false };
-  r = run('ctest', ['--test-dir', 'build/native', '--output-on-failure']);
+  r = await run('ctest', ['--test-dir', 'build/native', '--output-on-failure', '-j2']);
   const m = r.stdout.match(/(\d+)% tests passed, (\d+) tests failed out of (\d+)/);
   const total = m ? Number(m[3]) : 0, failed = m ? Number(m[2]) : 1;
   return { passed: total - failed, failed, ok: r.status === 0 && total > 0 };
 });
 
-tier('sanitize', () => {
+await tier('sanitize', async () => {
   // The Catch2 suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer.
-  let r = run('cmake', ['-S', '.', '-B', 'build/asan', '-DNORMLAB_SANITIZE=ON', '-DCMAKE_BUILD_TYPE=RelWithDebInfo']);
-  if (r.status === 0) r = run('cmake', ['--build', 'build/asan', '-j2', '--target', 'normlab_tests']);
+  let r = await run('cmake', ['-S', '.', '-B', 'build/asan', '-DNORMLAB_SANITIZE=ON', '-DCMAKE_BUILD_TYPE=RelWithDebInfo']);
+  if (r.status === 0) r = await run('cmake', ['--build', 'build/asan', '-j2', '--target', 'normlab_tests']);
   if (r.status !== 0) return { passed: 0, failed: 1, ok: false };
-  r = run('build/asan/normlab_tests', [], { env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' } });
+  r = await run('build/asan/normlab_tests', [], { env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' } });
   const m = r.stdout.match(/test cases: +(\d+)(?: \| +(\d+) passed)?(?: \| +(\d+) failed)?/) ?? r.stdout.match(/All tests passed \((\d+) assertions in (\d+) test cases\)/);
   const cases = m ? Number(m[0].startsWith('All') ? m[2] : m[1]) : 0;
   const failed = m && !m[0].startsWith('All') ? Number(m[3] ?? 0) : 0;
@@ -69,19 +83,19 @@ tier('sanitize', () => {
   return { passed: cases - failed, failed: r.status === 0 ? failed : Math.max(failed, 1), ok: r.status === 0 && cases > 0 };
 });
 
-tier('fuzz', () => {
+await tier('fuzz', async () => {
   // libFuzzer over run_op: every past crash input, then a bounded run from the committed corpus.
   const seconds = Number(process.env.FUZZ_SECONDS ?? 30);
-  let r = run('cmake', ['-S', '.', '-B', 'build/fuzz', '-DNORMLAB_FUZZ=ON', '-DCMAKE_CXX_COMPILER=clang++', '-DCMAKE_BUILD_TYPE=RelWithDebInfo']);
-  if (r.status === 0) r = run('cmake', ['--build', 'build/fuzz', '-j2', '--target', 'fuzz_ops']);
+  let r = await run('cmake', ['-S', '.', '-B', 'build/fuzz', '-DNORMLAB_FUZZ=ON', '-DCMAKE_CXX_COMPILER=clang++', '-DCMAKE_BUILD_TYPE=RelWithDebInfo']);
+  if (r.status === 0) r = await run('cmake', ['--build', 'build/fuzz', '-j2', '--target', 'fuzz_ops']);
   if (r.status !== 0) return { passed: 0, failed: 1, ok: false };
   const regressions = readdirSync(join(root, 'tests/fuzz/regressions')).map((f) => join('tests/fuzz/regressions', f));
-  const reg = run('build/fuzz/fuzz_ops', regressions);
+  const reg = await run('build/fuzz/fuzz_ops', regressions);
   const work = mkdtempSync(join(tmpdir(), 'normlab-fuzz-'));
   cpSync(join(root, 'tests/fuzz/corpus'), work, { recursive: true });
   // -timeout: the core keeps every op at its work limit near a second in the release build;
   // under ASan + UBSan at -O1 that is up to ~15 s, so 30 s still flags a real hang.
-  const f = run('build/fuzz/fuzz_ops', [work, `-max_total_time=${seconds}`, '-timeout=30', '-rss_limit_mb=2048',
+  const f = await run('build/fuzz/fuzz_ops', [work, `-max_total_time=${seconds}`, '-timeout=30', '-rss_limit_mb=2048',
     `-artifact_prefix=${join(root, 'build', 'fuzz-crash-')}`, '-print_final_stats=1']);
   const text = f.stdout + f.stderr;
   const execs = Number((text.match(/stat::number_of_executed_units: *(\d+)/) ?? [])[1] ?? 0);
@@ -106,15 +120,28 @@ tier('fuzz', () => {
   return { passed: ok ? 2 : 0, failed: ok ? 0 : 1, ok, detail };
 });
 
-tier('types', () => {
-  const r = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tests/types/tsconfig.json']);
+await tier('types', async () => {
+  const r = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tests/types/tsconfig.json']);
   if (r.status === 0) console.log('tsc: the declarations check against tests/types/usage.ts');
   return { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, ok: r.status === 0 };
 });
 
-tier('wasm', () => nodeTests('tests/js/'));
-tier('browser', () => nodeTests('tests/browser/'));
-tier('package', () => nodeTests('tests/package/'));
+// Two files at once: the WASM tests are compute, one core each.
+await tier('wasm', () => nodeTests(['tests/js/'], { concurrency: 2 }));
+
+// One Chromium for the browser tier's files, which connect to it (tests/browser/helpers.mjs
+// setup()); each file has its own contexts. Browser files spend much of their time
+// waiting on Chromium: three at once keep two cores busy.
+await tier('browser', async () => {
+  const shared = await launchServer();
+  try {
+    return await nodeTests(quick ? QUICK_BROWSER : ['tests/browser/'], { concurrency: 3, env: { ...process.env, [SHARED_ENV]: shared.wsEndpoint() } });
+  } finally {
+    await shared.close();
+  }
+});
+// The two files install, build and serve different sites: mostly npm's network and disk time.
+await tier('package', () => nodeTests(['tests/package/'], { concurrency: 2 }));
 
 console.log('\n=== results ===');
 for (const r of results) {
@@ -124,5 +151,6 @@ for (const r of results) {
 const passed = results.reduce((a, r) => a + r.passed, 0);
 const failed = results.reduce((a, r) => a + r.failed, 0);
 const allOk = results.every((r) => r.ok);
+console.log(`total: ${((Date.now() - started) / 1000).toFixed(1)} s; tiers ${results.reduce((a, r) => a + r.seconds, 0).toFixed(1)} s`);
 console.log(`summary: ${passed} passed, ${failed + (allOk || failed ? 0 : 1)} failed`);
 process.exit(allOk ? 0 : 1);

@@ -1,8 +1,9 @@
-// Browser-test helpers: one server and one Chromium per test file.
+// Browser-test helpers: one server per test file, and the Chromium `npm test`
+// shares among its files (or one of the file's own when run alone).
 import { after, before } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { launch } from '../../scripts/browser.mjs';
+import { browserFor } from '../../scripts/browser.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 import { figures } from '../../web/figures.manifest.js';
 
@@ -11,7 +12,7 @@ mkdirSync(shotsDir, { recursive: true });
 
 export async function setup(launchOptions = {}) {
   const { server, url } = await startServer({ port: 0 });
-  const browser = await launch(launchOptions);
+  const browser = await browserFor(launchOptions);
   return {
     url,
     browser,

@@ -48,7 +48,7 @@ test('server-rendering docs sites can import normlab and normlab/elements in pla
   const dir = join(work, 'ssr');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'ssr-check', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
     const api = await import('normlab');
     const el = await import('normlab/elements');
@@ -125,7 +125,7 @@ test('VitePress: the recipe in docs/examples/vitepress builds (server render inc
   cpSync(join(root, 'docs/examples/vitepress/.vitepress'), join(dir, '.vitepress'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'vitepress-site', private: true, type: 'module' }));
   writeFileSync(join(dir, 'index.md'), '# normlab in VitePress\n\n<nl-bar-compare vector="1,2,3"></nl-bar-compare>\n');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'vitepress@1.6.4', tarball], { cwd: dir });
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', 'vitepress@1.6.4', tarball], { cwd: dir });
   execFileSync(join(dir, 'node_modules/.bin/vitepress'), ['build', '.'], { cwd: dir, stdio: 'ignore' });
   const { server, port } = serveDir(join(dir, '.vitepress/dist'));
   try {
@@ -159,7 +159,7 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
 <nl-depth-training depth="4" steps="20"></nl-depth-training>
 </main><script type="module" src="/main.js"></script></body></html>`);
   writeFileSync(join(dir, 'main.js'), `import { defineElements } from 'normlab/elements';\nimport 'normlab/styles.css';\ndefineElements();\n`);
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
   // Vite itself comes from this repository's devDependencies: the test needs no further download.
   execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: dir, stdio: 'inherit' });
   const { server, port: served } = serveDir(join(dir, 'dist'));
@@ -215,7 +215,7 @@ test('MkDocs Material (Debian mkdocs 1.4, material 8.2): the recipe builds a rea
   const docs = join(dir, 'docs');
   mkdirSync(join(docs, 'javascripts'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'mkdocs-site', private: true }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
   // The recipe as the README tells it: its three files, and a copy of the package's web/ and dist/.
   cpSync(join(root, 'docs/examples/mkdocs/mkdocs.yml'), join(dir, 'mkdocs.yml'));
   for (const f of ['normlab-loader.js', 'normlab-mkdocs.js']) cpSync(join(root, 'docs/examples/mkdocs', f), join(docs, 'javascripts', f));
