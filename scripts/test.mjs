@@ -3,6 +3,7 @@
 //   2. native    the C++ core and its Catch2 suite (ctest)
 //      sanitize  the same suite under ASan + UBSan
 //      fuzz      libFuzzer over run_op: regression inputs, then FUZZ_SECONDS (30) of fuzzing
+//      types     tsc over the declarations;  lint  ESLint, Prettier, clang-format
 //   3. wasm      the WASM module under Node: API tests and every conformance case
 //   4. browser   the figures in Debian's Chromium (Playwright)
 //   5. package   npm pack, SSR imports, and sites built from the tarball: Vite, VitePress,
@@ -22,7 +23,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 // article page, the page itself, and the embeddings users copy.
 const QUICK_BROWSER = ['tests/browser/figures.test.mjs', 'tests/browser/page.test.mjs', 'tests/browser/embed.test.mjs'];
 const quick = process.argv.includes('quick');
-const only = quick ? ['build', 'native', 'wasm', 'browser'] : process.argv.slice(2);
+const only = quick ? ['build', 'native', 'lint', 'wasm', 'browser'] : process.argv.slice(2);
 const results = [];
 const started = Date.now();
 
@@ -124,6 +125,12 @@ await tier('types', async () => {
   const r = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tests/types/tsconfig.json']);
   if (r.status === 0) console.log('tsc: the declarations check against tests/types/usage.ts');
   return { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, ok: r.status === 0 };
+});
+
+// ESLint, Prettier and clang-format over the tree (npm run lint): a few seconds.
+await tier('lint', async () => {
+  const r = await run('bash', ['scripts/lint.sh']);
+  return { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, ok: r.status === 0, detail: (r.stdout + r.stderr).split('\n').filter((l) => /error|warn|clang-format/i.test(l)).slice(0, 8) };
 });
 
 // Two files at once: the WASM tests are compute, one core each.
