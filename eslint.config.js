@@ -5,7 +5,16 @@ import globals from 'globals';
 
 export default [
   {
-    ignores: ['node_modules/', 'dist/', 'build/', 'test-results/', 'scripts/vendor/', 'docs/examples/**', '**/*.d.ts', '**/*.ts'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'build/',
+      'test-results/',
+      'scripts/vendor/',
+      'docs/examples/**',
+      '**/*.d.ts',
+      '**/*.ts',
+    ],
   },
   js.configs.recommended,
   {

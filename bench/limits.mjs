@@ -53,30 +53,79 @@ function labelOf(c) {
 // size equal to `channels` halved, or else the first axis of every input.
 const half = (c, channels) => {
   const cut = (s) => (channels ? s.map((d) => (d === channels ? d / 2 : d)) : [s[0] / 2, ...s.slice(1)]);
-  return { ...c, inputs: Object.fromEntries(Object.entries(c.inputs).map(([n, t]) => [n, { shape: cut(t.shape), data: t.data.subarray(0, count(cut(t.shape))) }])), fallback: undefined, label: undefined };
+  return {
+    ...c,
+    inputs: Object.fromEntries(
+      Object.entries(c.inputs).map(([n, t]) => [
+        n,
+        { shape: cut(t.shape), data: t.data.subarray(0, count(cut(t.shape))) },
+      ]),
+    ),
+    fallback: undefined,
+    label: undefined,
+  };
 };
 
 // Channels-heavy layouts ([2, 2^24] or [4, 2^23] with per-channel statistics)
 // are the slowest for the normalizations: one statistic per column, read strided.
-const M = 1 << 20;
 const q2k = T([1, 2048, 128]);
 const cases = [
   // ---- the work-limited ops at their work limit (2^30) ----
-  C('scaled_dot_product_attention', { q: q2k, k: q2k, v: q2k, mask: ones([2048, 2048]) }, {}, { label: 'scaled_dot_product_attention, mask, [1,2048,128]' }),
-  C('scaled_dot_product_attention', { q: q2k, k: q2k, v: q2k }, { causal: true }, { label: 'scaled_dot_product_attention, causal, [1,2048,128]' }),
-  C('scaled_dot_product_attention', { q: T([1, 5792, 16]), k: T([1, 5792, 16]), v: T([1, 5792, 16]) }, {}, { note: 'weights of 2^25 elements' }),
-  C('scaled_dot_product_attention', { q: q2k, k: q2k, v: q2k }, { scale: 1e30 }, { note: 'scores overflow float32: the double path' }),
-  C('qk_norm_attention', { q: q2k, k: q2k, v: q2k, mask: ones([2048, 2048]) }, { g: 1e30 }, { note: 'scores overflow float32: the double path' }),
+  C(
+    'scaled_dot_product_attention',
+    { q: q2k, k: q2k, v: q2k, mask: ones([2048, 2048]) },
+    {},
+    { label: 'scaled_dot_product_attention, mask, [1,2048,128]' },
+  ),
+  C(
+    'scaled_dot_product_attention',
+    { q: q2k, k: q2k, v: q2k },
+    { causal: true },
+    { label: 'scaled_dot_product_attention, causal, [1,2048,128]' },
+  ),
+  C(
+    'scaled_dot_product_attention',
+    { q: T([1, 5792, 16]), k: T([1, 5792, 16]), v: T([1, 5792, 16]) },
+    {},
+    { note: 'weights of 2^25 elements' },
+  ),
+  C(
+    'scaled_dot_product_attention',
+    { q: q2k, k: q2k, v: q2k },
+    { scale: 1e30 },
+    { note: 'scores overflow float32: the double path' },
+  ),
+  C(
+    'qk_norm_attention',
+    { q: q2k, k: q2k, v: q2k, mask: ones([2048, 2048]) },
+    { g: 1e30 },
+    { note: 'scores overflow float32: the double path' },
+  ),
   C('residual_block', { x: T([14560, 256]), W: T([256, 256]) }, {}, { label: 'residual_block x [14560,256]' }),
   C('residual_block', { x: T([524288, 32]), W: T([32, 32]) }, { placement: 'post' }),
   C('score_spread', {}, { d_k: 4096, count: 4096 }, { label: 'score_spread d_k 4096, count 4096' }),
-  C('linear_map', { W: T([256, 256]), points: T([10922, 256]) }, {}, { label: 'linear_map W [256,256], points [10922,256]' }),
+  C(
+    'linear_map',
+    { W: T([256, 256]), points: T([10922, 256]) },
+    {},
+    { label: 'linear_map W [256,256], points [10922,256]' },
+  ),
   C('linear_map', { W: T([4729, 32]), points: T([4729, 32]) }, {}, { note: 'at its work limit, 1.5 k m n' }),
   C('singular_values', { W: T([9556, 256]) }, {}, { label: 'singular_values W [9556,256]' }),
   C('singular_values', { W: T([698880, 32]) }),
-  C('local_response_norm', { x: T([4, 960, 256]) }, { size: 960 }, { label: 'local_response_norm x [4,960,256], size 960' }),
+  C(
+    'local_response_norm',
+    { x: T([4, 960, 256]) },
+    { size: 960 },
+    { label: 'local_response_norm x [4,960,256], size 960' },
+  ),
   C('local_response_norm', { x: T([49152, 32, 1]) }, { size: 32 }),
-  C('spectral_norm', { W: T([4096, 4096]) }, { n_power_iterations: 4 }, { label: 'spectral_norm W [4096,4096], 4 iterations' }),
+  C(
+    'spectral_norm',
+    { W: T([4096, 4096]) },
+    { n_power_iterations: 4 },
+    { label: 'spectral_norm W [4096,4096], 4 iterations' },
+  ),
   C('spectral_norm', { W: T([LIMIT / 2, 2]), u0: T([LIMIT / 2]) }, { n_power_iterations: 1 }, { fallback: 'first' }),
   C('covariance', { x: T([16384, 256]) }, {}, { label: 'covariance x [16384,256]' }),
   C('covariance', { x: T([32, 5792]) }, {}, { note: 'cov of 2^25 elements' }),
@@ -86,28 +135,109 @@ const cases = [
   C('robust_fit', { x: T([LIMIT, 1]) }),
 
   // ---- vector norms and softmax: x of 2^25 elements, along axis 0 of [2, 2^24] ----
-  ...['l2_normalize', 'l1_normalize', 'max_normalize', 'softmax'].map((op) => C(op, { x: T([2, LIMIT / 2]) }, { axis: 0 })),
+  ...['l2_normalize', 'l1_normalize', 'max_normalize', 'softmax'].map((op) =>
+    C(op, { x: T([2, LIMIT / 2]) }, { axis: 0 }),
+  ),
   C('scale_norm', { x: T([2, LIMIT / 2]), g: T([1]) }, { axis: 0 }),
 
   // ---- normalizations of activations: x of 2^25 elements with every optional input ----
   C('layer_norm', { x: T([LIMIT / 2, 2]), gamma: T([2]), beta: T([2]) }),
   C('rms_norm', { x: T([LIMIT / 2, 2]), gamma: T([2]) }),
-  C('batch_norm', { x: T([2, LIMIT / 2]), gamma: T([LIMIT / 2]), beta: T([LIMIT / 2]), running_mean: T([LIMIT / 2]), running_var: ones([LIMIT / 2]) }, {}, { fallback: 'channels' }),
+  C(
+    'batch_norm',
+    {
+      x: T([2, LIMIT / 2]),
+      gamma: T([LIMIT / 2]),
+      beta: T([LIMIT / 2]),
+      running_mean: T([LIMIT / 2]),
+      running_var: ones([LIMIT / 2]),
+    },
+    {},
+    { fallback: 'channels' },
+  ),
   C('instance_norm', { x: T([1, LIMIT / 2, 2]), gamma: T([LIMIT / 2]), beta: T([LIMIT / 2]) }),
   C('group_norm', { x: T([1, LIMIT / 2, 2]), gamma: T([LIMIT / 2]), beta: T([LIMIT / 2]) }, { num_groups: LIMIT / 4 }),
-  C('ghost_batch_norm', { x: T([4, LIMIT / 4]), gamma: T([LIMIT / 4]), beta: T([LIMIT / 4]) }, { virtual_batch_size: 2 }, { fallback: 'channels' }),
-  C('batch_renorm', { x: T([4, LIMIT / 4]), running_mean: T([LIMIT / 4]), running_var: ones([LIMIT / 4]), gamma: T([LIMIT / 4]), beta: T([LIMIT / 4]) }, {}, { fallback: 'channels' }),
-  C('switchable_norm', { x: T([2, LIMIT / 4, 1, 2]), gamma: T([LIMIT / 4]), beta: T([LIMIT / 4]), mean_logits: T([3]), var_logits: T([3]) }, {}, { fallback: 'channels' }),
-  C('filter_response_norm', { x: T([1, LIMIT / 2, 1, 2]), gamma: T([LIMIT / 2]), beta: T([LIMIT / 2]), tau: T([LIMIT / 2]) }, {}, { fallback: 'channels' }),
+  C(
+    'ghost_batch_norm',
+    { x: T([4, LIMIT / 4]), gamma: T([LIMIT / 4]), beta: T([LIMIT / 4]) },
+    { virtual_batch_size: 2 },
+    { fallback: 'channels' },
+  ),
+  C(
+    'batch_renorm',
+    {
+      x: T([4, LIMIT / 4]),
+      running_mean: T([LIMIT / 4]),
+      running_var: ones([LIMIT / 4]),
+      gamma: T([LIMIT / 4]),
+      beta: T([LIMIT / 4]),
+    },
+    {},
+    { fallback: 'channels' },
+  ),
+  C(
+    'switchable_norm',
+    {
+      x: T([2, LIMIT / 4, 1, 2]),
+      gamma: T([LIMIT / 4]),
+      beta: T([LIMIT / 4]),
+      mean_logits: T([3]),
+      var_logits: T([3]),
+    },
+    {},
+    { fallback: 'channels' },
+  ),
+  C(
+    'filter_response_norm',
+    { x: T([1, LIMIT / 2, 1, 2]), gamma: T([LIMIT / 2]), beta: T([LIMIT / 2]), tau: T([LIMIT / 2]) },
+    {},
+    { fallback: 'channels' },
+  ),
 
   // ---- conditioning ----
-  C('ada_layer_norm', { x: T([LIMIT / 2, 1, 2]), scale: T([LIMIT / 2, 2]), shift: T([LIMIT / 2, 2]) }, {}, { fallback: 'first' }),
-  C('adaptive_rms_norm', { x: T([LIMIT / 2, 1, 2]), scale: T([LIMIT / 2, 2]), shift: T([LIMIT / 2, 2]) }, {}, { fallback: 'first' }),
-  C('gated_residual', { x: T([LIMIT / 2, 1, 2]), update: T([LIMIT / 2, 1, 2], 1), gate: T([LIMIT / 2, 2], 2) }, {}, { fallback: 'first' }),
-  C('film', { x: T([LIMIT / 2, 2]), gamma: T([LIMIT / 2, 2], 1), beta: T([LIMIT / 2, 2], 2) }, {}, { fallback: 'first' }),
-  C('conditional_batch_norm', { x: T([4, LIMIT / 4]), gamma: T([4, LIMIT / 4], 1), beta: T([4, LIMIT / 4], 2), running_mean: T([LIMIT / 4]), running_var: ones([LIMIT / 4]) }, {}, { fallback: 'channels' }),
+  C(
+    'ada_layer_norm',
+    { x: T([LIMIT / 2, 1, 2]), scale: T([LIMIT / 2, 2]), shift: T([LIMIT / 2, 2]) },
+    {},
+    { fallback: 'first' },
+  ),
+  C(
+    'adaptive_rms_norm',
+    { x: T([LIMIT / 2, 1, 2]), scale: T([LIMIT / 2, 2]), shift: T([LIMIT / 2, 2]) },
+    {},
+    { fallback: 'first' },
+  ),
+  C(
+    'gated_residual',
+    { x: T([LIMIT / 2, 1, 2]), update: T([LIMIT / 2, 1, 2], 1), gate: T([LIMIT / 2, 2], 2) },
+    {},
+    { fallback: 'first' },
+  ),
+  C(
+    'film',
+    { x: T([LIMIT / 2, 2]), gamma: T([LIMIT / 2, 2], 1), beta: T([LIMIT / 2, 2], 2) },
+    {},
+    { fallback: 'first' },
+  ),
+  C(
+    'conditional_batch_norm',
+    {
+      x: T([4, LIMIT / 4]),
+      gamma: T([4, LIMIT / 4], 1),
+      beta: T([4, LIMIT / 4], 2),
+      running_mean: T([LIMIT / 4]),
+      running_var: ones([LIMIT / 4]),
+    },
+    {},
+    { fallback: 'channels' },
+  ),
   C('adain', { x: T([1, LIMIT / 2, 2]), style: T([1, LIMIT / 2, 2], 1) }, {}, { fallback: 'channels' }),
-  C('spade', { x: T([32, 32, 256, 128]), gamma_map: T([32, 32, 256, 128], 1), beta_map: T([32, 32, 256, 128], 2) }, {}, { fallback: 'first' }),
+  C(
+    'spade',
+    { x: T([32, 32, 256, 128]), gamma_map: T([32, 32, 256, 128], 1), beta_map: T([32, 32, 256, 128], 2) },
+    {},
+    { fallback: 'first' },
+  ),
 
   // ---- weights and gradients ----
   C('weight_norm', { v: T([LIMIT / 2, 2]), g: T([LIMIT / 2], 1) }, {}, { fallback: 'first' }),
@@ -140,14 +270,47 @@ const cases = [
   C('rms_norm_backward', { x: T([LIMIT / 8, 2]), dy: T([LIMIT / 8, 2], 1) }),
   C('train_init', {}, { depth: 64, width: 64 }),
   C('train_data', {}, { count: 4096 }),
-  C('train_grad', { params: T([545218]), x: T([63, 2]), labels: { shape: [63], data: new Float32Array(63) } }, { depth: 64, width: 64 }),
-  C('train_step', { params: T([545218]), state: { shape: [1090437], data: new Float32Array(1090437) }, x: T([63, 2]), labels: { shape: [63], data: new Float32Array(63) } },
-    { depth: 64, width: 64, steps: 2 }, { note: 'at its work limit: 2 steps' }),
-  C('train_predict', { params: T([545218]), points: T([450, 2]) }, { depth: 64, width: 64 }, { note: 'at its work limit' }),
-  C('reduction_group', {}, { method: 'group_norm', shape: [1, 1024, 1024], index: [0, 5, 7], num_groups: 1 }, { note: '2^20 members' }),
+  C(
+    'train_grad',
+    { params: T([545218]), x: T([63, 2]), labels: { shape: [63], data: new Float32Array(63) } },
+    { depth: 64, width: 64 },
+  ),
+  C(
+    'train_step',
+    {
+      params: T([545218]),
+      state: { shape: [1090437], data: new Float32Array(1090437) },
+      x: T([63, 2]),
+      labels: { shape: [63], data: new Float32Array(63) },
+    },
+    { depth: 64, width: 64, steps: 2 },
+    { note: 'at its work limit: 2 steps' },
+  ),
+  C(
+    'train_predict',
+    { params: T([545218]), points: T([450, 2]) },
+    { depth: 64, width: 64 },
+    { note: 'at its work limit' },
+  ),
+  C(
+    'reduction_group',
+    {},
+    { method: 'group_norm', shape: [1, 1024, 1024], index: [0, 5, 7], num_groups: 1 },
+    { note: '2^20 members' },
+  ),
   // Lists of sizes have no length limit of their own: 2^23 entries each is about the most 1 GiB of WASM memory holds.
-  C('reduce_shape', {}, { shape: series(64, () => 1), axes: series(64, (i) => i) }, { note: 'lists hold at most 64 entries' }),
-  C('broadcast_shape', {}, { a: series(64, () => 1), b: series(64, () => 3) }, { note: 'lists hold at most 64 entries' }),
+  C(
+    'reduce_shape',
+    {},
+    { shape: series(64, () => 1), axes: series(64, (i) => i) },
+    { note: 'lists hold at most 64 entries' },
+  ),
+  C(
+    'broadcast_shape',
+    {},
+    { a: series(64, () => 1), b: series(64, () => 3) },
+    { note: 'lists hold at most 64 entries' },
+  ),
 ];
 for (const c of cases) {
   if (c.fallback === 'channels') c.fallback = half(c, c.inputs[Object.keys(c.inputs)[0]].shape[1]);
@@ -168,7 +331,15 @@ function time(c) {
     try {
       core.run(c.op, c.inputs, c.attrs);
     } catch (e) {
-      return { ms: performance.now() - a, error: { name: e?.name ?? typeof e, message: String(e?.message ?? e), core: isCoreError(e), oom: outOfMemory(e) } };
+      return {
+        ms: performance.now() - a,
+        error: {
+          name: e?.name ?? typeof e,
+          message: String(e?.message ?? e),
+          core: isCoreError(e),
+          oom: outOfMemory(e),
+        },
+      };
     }
     best = Math.min(best, performance.now() - a);
   }
@@ -186,12 +357,24 @@ if (exact !== undefined) {
 
 function freshTry(c) {
   const self = fileURLToPath(import.meta.url);
-  const p = spawnSync(process.execPath, [self, `--case=${labelOf(c)}`, `--repeat=${repeat}`], { encoding: 'utf8', timeout: 300_000, maxBuffer: 1 << 20 });
+  const p = spawnSync(process.execPath, [self, `--case=${labelOf(c)}`, `--repeat=${repeat}`], {
+    encoding: 'utf8',
+    timeout: 300_000,
+    maxBuffer: 1 << 20,
+  });
   try {
     return JSON.parse(p.stdout.trim().split('\n').pop());
   } catch {
     const why = (p.stderr || '').split('\n').find((l) => /Error|error:/.test(l)) ?? '';
-    return { ms: NaN, error: { name: 'Error', message: `the fresh process failed (${p.error?.message ?? `status ${p.status}, signal ${p.signal}`}) ${why.trim()}`, core: false }, failed: true };
+    return {
+      ms: NaN,
+      error: {
+        name: 'Error',
+        message: `the fresh process failed (${p.error?.message ?? `status ${p.status}, signal ${p.signal}`}) ${why.trim()}`,
+        core: false,
+      },
+      failed: true,
+    };
   }
 }
 
@@ -203,7 +386,8 @@ function row(c, r, note = '') {
   let what = '';
   if (r.error) {
     if (r.error.oom) what = ' — out of memory';
-    else if (r.error.core && /more than the limit of/.test(r.error.message)) what = ` — refused: ${short(r.error.message)}`;
+    else if (r.error.core && /more than the limit of/.test(r.error.message))
+      what = ` — refused: ${short(r.error.message)}`;
     else if (r.error.core) what = ` — error: ${short(r.error.message)}`;
     else {
       what = ` — UNEXPECTED ${r.error.name}: ${short(r.error.message)}`;
@@ -217,7 +401,9 @@ function row(c, r, note = '') {
   console.log(`| ${labelOf(c)}${what}${note} | ${Number.isFinite(r.ms) ? r.ms.toFixed(0) : '—'} |`);
 }
 
-const selected = only ? cases.filter((c) => labelOf(c).includes(only) || labelOf(c.fallback ?? c).includes(only)) : cases;
+const selected = only
+  ? cases.filter((c) => labelOf(c).includes(only) || labelOf(c.fallback ?? c).includes(only))
+  : cases;
 console.log('\n| op and case | ms |\n|---|---|');
 for (const c of selected) {
   let r = time(c);
@@ -227,8 +413,7 @@ for (const c of selected) {
     else if (fresh.failed) {
       unexpected++; // a crash of the fresh process is not an answer
       row(c, r, ` (${fresh.error.message.slice(0, 160)})`);
-    }
-    else row(c, fresh, ` (out of memory after the cases before it; in a fresh process)`);
+    } else row(c, fresh, ` (out of memory after the cases before it; in a fresh process)`);
     if ((fresh.error?.oom || fresh.failed) && c.fallback) {
       r = time(c.fallback);
       if (r.error?.oom) {

@@ -38,14 +38,17 @@ int main(int argc, char** argv) {
   const std::size_t ln = 8 * 512 * 768, sm = 96 * 128 * 128, gn = 8 * 32 * 64 * 64, qn = 8 * 12 * 128 * 64;
   const auto x = filled(ln), s = filled(sm), g = filled(gn), q = filled(qn);
   std::vector<float> y(std::max({ln, sm, gn})), out(qn), w(96 * 128 * 128), kt(128 * 64);
-  std::printf("{\"layer_norm\": %.4f, ", median_ms(rounds, [&] { normalize_rows(x.data(), y.data(), 4096, 768, true, 1e-5, nullptr, nullptr); }));
-  std::printf("\"rms_norm\": %.4f, ", median_ms(rounds, [&] { normalize_rows(x.data(), y.data(), 4096, 768, false, 1e-6, nullptr, nullptr); }));
+  std::printf("{\"layer_norm\": %.4f, ",
+              median_ms(rounds, [&] { normalize_rows(x.data(), y.data(), 4096, 768, true, 1e-5, nullptr, nullptr); }));
+  std::printf("\"rms_norm\": %.4f, ",
+              median_ms(rounds, [&] { normalize_rows(x.data(), y.data(), 4096, 768, false, 1e-6, nullptr, nullptr); }));
   std::printf("\"softmax\": %.4f, ", median_ms(rounds, [&] { softmax_rows(s.data(), y.data(), 96 * 128, 128); }));
-  std::printf("\"group_norm\": %.4f, ", median_ms(rounds, [&] { normalize_rows(g.data(), y.data(), 64, 16384, true, 1e-5, nullptr, nullptr); }));
+  std::printf("\"group_norm\": %.4f, ",
+              median_ms(rounds, [&] { normalize_rows(g.data(), y.data(), 64, 16384, true, 1e-5, nullptr, nullptr); }));
   std::printf("\"attention\": %.4f, ", median_ms(rounds, [&] {
-    for (std::size_t b = 0; b < 96; ++b)
-      attention_head(q.data() + b * 8192, q.data() + b * 8192, q.data() + b * 8192, out.data() + b * 8192,
-                     w.data() + b * 16384, 128, 128, 64, 64, 0.125f, kt.data());
-  }));
+                for (std::size_t b = 0; b < 96; ++b)
+                  attention_head(q.data() + b * 8192, q.data() + b * 8192, q.data() + b * 8192, out.data() + b * 8192,
+                                 w.data() + b * 16384, 128, 128, 64, 64, 0.125f, kt.data());
+              }));
   std::printf("\"copy\": %.4f}\n", median_ms(rounds, [&] { std::memcpy(y.data(), x.data(), ln * 4); }));
 }

@@ -28,7 +28,8 @@ function float32(field, f) {
 function attribute(name, value) {
   // AttributeProto: name 1, f 2, i 3, ints 8, type 20 (FLOAT 1, INT 2, INTS 7)
   if (Array.isArray(value)) return [...str(1, name), ...value.flatMap((v) => int(8, v)), ...int(20, 7)];
-  if (Number.isInteger(value) && !(typeof value === 'object')) return [...str(1, name), ...int(3, value), ...int(20, 2)];
+  if (Number.isInteger(value) && !(typeof value === 'object'))
+    return [...str(1, name), ...int(3, value), ...int(20, 2)];
   return [...str(1, name), ...float32(2, value), ...int(20, 1)];
 }
 
@@ -51,7 +52,10 @@ function valueInfo(name, shape, elemType = 1) {
 
 function initializer(name, shape, values, elemType = 1) {
   // TensorProto: dims 1, data_type 2, name 8, raw_data 9
-  const raw = elemType === 7 ? new Uint8Array(new BigInt64Array(values.map(BigInt)).buffer) : new Uint8Array(new Float32Array(values).buffer);
+  const raw =
+    elemType === 7
+      ? new Uint8Array(new BigInt64Array(values.map(BigInt)).buffer)
+      : new Uint8Array(new Float32Array(values).buffer);
   return [...shape.flatMap((d) => int(1, d)), ...int(2, elemType), ...str(8, name), ...bytes(9, [...raw])];
 }
 

@@ -72,13 +72,14 @@ function jsSoftmax(x, rows, d) {
     let m = -Infinity;
     for (let i = 0; i < d; i++) m = Math.max(m, x[o + i]);
     let z = 0;
-    for (let i = 0; i < d; i++) z += (y[o + i] = Math.exp(x[o + i] - m));
+    for (let i = 0; i < d; i++) z += y[o + i] = Math.exp(x[o + i] - m);
     for (let i = 0; i < d; i++) y[o + i] /= z;
   }
   return y;
 }
 function jsAttention(q, b, t, d) {
-  const out = new Float32Array(b * t * d), w = new Float32Array(b * t * t);
+  const out = new Float32Array(b * t * d),
+    w = new Float32Array(b * t * t);
   const scale = 1 / Math.sqrt(d);
   for (let h = 0; h < b; h++) {
     const o = h * t * d;
@@ -92,7 +93,7 @@ function jsAttention(q, b, t, d) {
         m = Math.max(m, s[j]);
       }
       let z = 0;
-      for (let j = 0; j < t; j++) z += (s[j] = Math.exp(s[j] - m));
+      for (let j = 0; j < t; j++) z += s[j] = Math.exp(s[j] - m);
       for (let j = 0; j < t; j++) {
         s[j] /= z;
         for (let e = 0; e < d; e++) out[o + i * d + e] += s[j] * q[o + j * d + e];
@@ -103,7 +104,10 @@ function jsAttention(q, b, t, d) {
 }
 
 // ---- the cases ----
-const LN = [8, 512, 768], SM = [96 * 128, 128], GN = [8, 32, 64, 64], Q = [8, 12, 128, 64];
+const LN = [8, 512, 768],
+  SM = [96 * 128, 128],
+  GN = [8, 32, 64, 64],
+  Q = [8, 12, 128, 64];
 const size = (s) => s.reduce((a, b) => a * b, 1);
 const data = { ln: filled(size(LN)), sm: filled(size(SM)), gn: filled(size(GN)), q: filled(size(Q)) };
 
@@ -118,8 +122,10 @@ await tf.ready();
 // twice that with its weights), so each row shows its share of a plain copy.
 // (a TypedArray copy between two resident tensors: memmove inside WASM memory).
 async function copyTime(n) {
-  const src = core.tensor([n / 4]), dst = core.tensor([n / 4]);
-  const a = src.data, b = dst.data;
+  const src = core.tensor([n / 4]),
+    dst = core.tensor([n / 4]);
+  const a = src.data,
+    b = dst.data;
   const ms = await median(() => b.set(a));
   src.free();
   dst.free();
@@ -133,11 +139,25 @@ for (const [k, n] of Object.entries(moves)) copyFor[k] = k === 'ln' || k === 'rm
 
 console.log('building the native peer (g++ -O3)…');
 mkdirSync(root + 'build', { recursive: true });
-execFileSync('g++', ['-std=c++17', '-O3', '-DNDEBUG', `-I${root}cpp/include`, `${root}bench/native_bench.cpp`, `${root}cpp/src/kernels.cpp`, '-o', `${root}build/native_bench`], { stdio: 'inherit' });
+execFileSync(
+  'g++',
+  [
+    '-std=c++17',
+    '-O3',
+    '-DNDEBUG',
+    `-I${root}cpp/include`,
+    `${root}bench/native_bench.cpp`,
+    `${root}cpp/src/kernels.cpp`,
+    '-o',
+    `${root}build/native_bench`,
+  ],
+  { stdio: 'inherit' },
+);
 const native = JSON.parse(execFileSync(`${root}build/native_bench`, [String(ROUNDS)], { encoding: 'utf8' }));
 
 // onnxruntime-web: one session per case, built from a one-node model.
-const ones = (n) => new Array(n).fill(1), zeros = (n) => new Array(n).fill(0);
+const ones = (n) => new Array(n).fill(1),
+  zeros = (n) => new Array(n).fill(0);
 async function ortCase(model, inputs) {
   const s = await ort.InferenceSession.create(model, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
   return async () => {
@@ -148,17 +168,66 @@ async function ortCase(model, inputs) {
   };
 }
 const rowModel = (op, shape, extra, attrs, opset) =>
-  onnxModel({ opset, nodes: [{ op, inputs: ['x', ...extra.map((e) => e[0])], outputs: ['y'], attrs }], inputs: [['x', shape]], outputs: [['y', shape]], initializers: extra });
+  onnxModel({
+    opset,
+    nodes: [{ op, inputs: ['x', ...extra.map((e) => e[0])], outputs: ['y'], attrs }],
+    inputs: [['x', shape]],
+    outputs: [['y', shape]],
+    initializers: extra,
+  });
 const ortRuns = {
-  ln: await ortCase(rowModel('LayerNormalization', LN, [['g', [768], ones(768)], ['b', [768], zeros(768)]], { axis: -1, epsilon: 1e-5 }, 17), { x: [LN, data.ln] }),
-  rms: await ortCase(rowModel('RMSNormalization', LN, [['g', [768], ones(768)]], { axis: -1, epsilon: 1e-6 }, 23), { x: [LN, data.ln] }),
+  ln: await ortCase(
+    rowModel(
+      'LayerNormalization',
+      LN,
+      [
+        ['g', [768], ones(768)],
+        ['b', [768], zeros(768)],
+      ],
+      { axis: -1, epsilon: 1e-5 },
+      17,
+    ),
+    { x: [LN, data.ln] },
+  ),
+  rms: await ortCase(rowModel('RMSNormalization', LN, [['g', [768], ones(768)]], { axis: -1, epsilon: 1e-6 }, 23), {
+    x: [LN, data.ln],
+  }),
   sm: await ortCase(rowModel('Softmax', SM, [], { axis: -1 }, 13), { x: [SM, data.sm] }),
-  gn: await ortCase(rowModel('GroupNormalization', GN, [['g', [32], ones(32)], ['b', [32], zeros(32)]], { num_groups: 8, epsilon: 1e-5 }, 21), { x: [GN, data.gn] }),
-  att: await ortCase(onnxModel({ opset: 23, nodes: [{ op: 'Attention', inputs: ['q', 'k', 'v'], outputs: ['y'] }], inputs: [['q', Q], ['k', Q], ['v', Q]], outputs: [['y', Q]] }), { q: [Q, data.q], k: [Q, data.q], v: [Q, data.q] }),
+  gn: await ortCase(
+    rowModel(
+      'GroupNormalization',
+      GN,
+      [
+        ['g', [32], ones(32)],
+        ['b', [32], zeros(32)],
+      ],
+      { num_groups: 8, epsilon: 1e-5 },
+      21,
+    ),
+    { x: [GN, data.gn] },
+  ),
+  att: await ortCase(
+    onnxModel({
+      opset: 23,
+      nodes: [{ op: 'Attention', inputs: ['q', 'k', 'v'], outputs: ['y'] }],
+      inputs: [
+        ['q', Q],
+        ['k', Q],
+        ['v', Q],
+      ],
+      outputs: [['y', Q]],
+    }),
+    { q: [Q, data.q], k: [Q, data.q], v: [Q, data.q] },
+  ),
 };
 
 // tfjs-backend-wasm: input tensors resident, the result read back.
-const tfIn = { ln: tf.tensor(data.ln, LN), sm: tf.tensor(data.sm, SM), gn: tf.tensor(data.gn, GN), q: tf.tensor(data.q, Q) };
+const tfIn = {
+  ln: tf.tensor(data.ln, LN),
+  sm: tf.tensor(data.sm, SM),
+  gn: tf.tensor(data.gn, GN),
+  q: tf.tensor(data.q, Q),
+};
 const tfRun = (f) => () => {
   const y = tf.tidy(f);
   y.dataSync();
@@ -181,16 +250,37 @@ const tfRuns = {
 };
 
 // normlab: arrays through the named functions, and resident tensors.
-const res = Object.fromEntries(Object.entries({ ln: LN, sm: SM, gn: GN, q: Q }).map(([k, s]) => [k, core.tensor(s, data[k])]));
-const resOut = { ln: core.tensor(LN), sm: core.tensor(SM), gn: core.tensor(GN), q: core.tensor(Q), w: core.tensor([8, 12, 128, 128]) };
-const arrOut = { ln: new Float32Array(size(LN)), sm: new Float32Array(size(SM)), gn: new Float32Array(size(GN)), q: new Float32Array(size(Q)), w: new Float32Array(96 * 128 * 128) };
+const res = Object.fromEntries(
+  Object.entries({ ln: LN, sm: SM, gn: GN, q: Q }).map(([k, s]) => [k, core.tensor(s, data[k])]),
+);
+const resOut = {
+  ln: core.tensor(LN),
+  sm: core.tensor(SM),
+  gn: core.tensor(GN),
+  q: core.tensor(Q),
+  w: core.tensor([8, 12, 128, 128]),
+};
+const arrOut = {
+  ln: new Float32Array(size(LN)),
+  sm: new Float32Array(size(SM)),
+  gn: new Float32Array(size(GN)),
+  q: new Float32Array(size(Q)),
+  w: new Float32Array(96 * 128 * 128),
+};
 const ours = {
   ln: [() => core.layerNorm(data.ln, { shape: LN, out: arrOut.ln }), () => core.layerNorm(res.ln, { out: resOut.ln })],
   rms: [() => core.rmsNorm(data.ln, { shape: LN, out: arrOut.ln }), () => core.rmsNorm(res.ln, { out: resOut.ln })],
   sm: [() => core.softmax(data.sm, { shape: SM, out: arrOut.sm }), () => core.softmax(res.sm, { out: resOut.sm })],
-  gn: [() => core.groupNorm(data.gn, { shape: GN, numGroups: 8, out: arrOut.gn }), () => core.groupNorm(res.gn, { numGroups: 8, out: resOut.gn })],
+  gn: [
+    () => core.groupNorm(data.gn, { shape: GN, numGroups: 8, out: arrOut.gn }),
+    () => core.groupNorm(res.gn, { numGroups: 8, out: resOut.gn }),
+  ],
   att: [
-    () => core.attention({ shape: Q, data: data.q }, { k: { shape: Q, data: data.q }, v: { shape: Q, data: data.q }, out: arrOut.q, outWeights: arrOut.w }),
+    () =>
+      core.attention(
+        { shape: Q, data: data.q },
+        { k: { shape: Q, data: data.q }, v: { shape: Q, data: data.q }, out: arrOut.q, outWeights: arrOut.w },
+      ),
     () => core.attention(res.q, { k: res.q, v: res.q, out: resOut.q, outWeights: resOut.w }),
   ],
 };
@@ -236,7 +326,9 @@ for (const [key, name, nativeKey] of cases) {
   row.share_of_copy_bandwidth = copyFor[key] / row.normlab_resident_ms;
   if (row.normlab_in_place_ms) row.share_of_copy_bandwidth_in_place = copyFor[key] / row.normlab_in_place_ms;
   rows.push(row);
-  console.log(`${name}: resident ${row.normlab_resident_ms.toFixed(2)} ms, arrays ${row.normlab_arrays_ms.toFixed(2)}, fastest peer ${fastestName} ${fastest.toFixed(2)}`);
+  console.log(
+    `${name}: resident ${row.normlab_resident_ms.toFixed(2)} ms, arrays ${row.normlab_arrays_ms.toFixed(2)}, fastest peer ${fastestName} ${fastest.toFixed(2)}`,
+  );
 }
 
 // The doors side by side: core.run and the camelCase function on Float32Arrays,
@@ -245,14 +337,18 @@ const doors = [];
 const CHUNK_ROWS = 128;
 const chunk = core.tensor([CHUNK_ROWS, 768], data.ln.subarray(0, CHUNK_ROWS * 768));
 function moveThrough(x, y) {
-  const n = chunk.size, heap = chunk.data;
+  const n = chunk.size,
+    heap = chunk.data;
   for (let at = 0; at < x.length; at += n) {
     heap.set(x.subarray(at, at + n));
     y.set(heap, at);
   }
   return y;
 }
-for (const [key, op, method, peer] of [['ln', 'layer_norm', 'layerNorm', js.ln], ['rms', 'rms_norm', 'rmsNorm', js.rms]]) {
+for (const [, op, method, peer] of [
+  ['ln', 'layer_norm', 'layerNorm', js.ln],
+  ['rms', 'rms_norm', 'rmsNorm', js.rms],
+]) {
   const row = { name: `${op} [8,512,768]` };
   row.js_ms = await median(peer);
   row.run_ms = await median(() => core.run(op, { x: { shape: LN, data: data.ln } }));
@@ -272,7 +368,8 @@ for (const [key, op, method, peer] of [['ln', 'layer_norm', 'layerNorm', js.ln],
   row.math_in_cache_ms = await median(() => {
     for (let r = 0; r < LN[0] * LN[1]; r += CHUNK_ROWS) core[method](chunk, { out: chunk });
   });
-  for (const k of ['run', 'run_out', 'named', 'named_out', 'resident', 'floor_fresh', 'floor_out']) row[`${k}_vs_js`] = row.js_ms / row[`${k}_ms`];
+  for (const k of ['run', 'run_out', 'named', 'named_out', 'resident', 'floor_fresh', 'floor_out'])
+    row[`${k}_vs_js`] = row.js_ms / row[`${k}_ms`];
   row.run_over_named = row.run_ms / row.named_ms;
   row.run_out_over_named_out = row.run_out_ms / row.named_out_ms;
   doors.push(row);
@@ -280,15 +377,18 @@ for (const [key, op, method, peer] of [['ln', 'layer_norm', 'layerNorm', js.ln],
 
 // Per call: a 3-vector 100k times through the public API vs plain JS.
 const perCall = [];
-const v3 = new Float32Array([1, 2, 3]), out3 = new Float32Array(3);
+const v3 = new Float32Array([1, 2, 3]),
+  out3 = new Float32Array(3);
 const jsL2 = (v) => {
   let s = 0;
   for (let i = 0; i < v.length; i++) s += v[i] * v[i];
-  const n = Math.max(Math.sqrt(s), 1e-12), y = new Float32Array(v.length);
+  const n = Math.max(Math.sqrt(s), 1e-12),
+    y = new Float32Array(v.length);
   for (let i = 0; i < v.length; i++) y[i] = v[i] / n;
   return y;
 };
-const r3 = core.tensor([3], v3), o3 = core.tensor([3]);
+const r3 = core.tensor([3], v3),
+  o3 = core.tensor([3]);
 const x3 = { x: { shape: [3], data: v3 } };
 for (const [name, api, peer] of [
   ['core.run layer_norm', () => core.run('layer_norm', x3), () => jsLayerNorm(v3, 1, 3, 1e-5, false)],
@@ -299,42 +399,84 @@ for (const [name, api, peer] of [
   ['l2Normalize', () => core.l2Normalize(v3), () => jsL2(v3)],
 ]) {
   const n = 100000;
-  const a = await median(() => { for (let i = 0; i < n; i++) api(); }, 5);
-  const b = await median(() => { for (let i = 0; i < n; i++) peer(); }, 5);
+  const a = await median(() => {
+    for (let i = 0; i < n; i++) api();
+  }, 5);
+  const b = await median(() => {
+    for (let i = 0; i < n; i++) peer();
+  }, 5);
   perCall.push({ name: `${name} 3-vector x100k`, normlab_ms: a, js_ms: b, vs_js: b / a });
 }
 r3.free();
 o3.free();
 // Embind's fixed cost per call (a bound function that does almost nothing), for the README.
-const embindCall = (await median(() => { for (let i = 0; i < 100000; i++) core._m.heapBytes(); }, 5)) / 100000 * 1e6;
+const embindCall =
+  ((await median(() => {
+    for (let i = 0; i < 100000; i++) core._m.heapBytes();
+  }, 5)) /
+    100000) *
+  1e6;
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.versions.node}`;
 const f = (v, d = 2) => (v === undefined ? '' : v.toFixed(d));
-console.log(`\nnormlab bench — ${machine}; WASM copy of ${bytes} bytes: ${copyMs.toFixed(2)} ms (native memcpy ${native.copy.toFixed(2)} ms)\n`);
-console.log('| kernel | normlab resident ms | in place ms | arrays ms | plain JS ms | onnxruntime-web ms | tfjs-wasm ms | native g++ -O3 ms | vs fastest peer | WASM / native | share of copy bandwidth (resident / in place) |');
+console.log(
+  `\nnormlab bench — ${machine}; WASM copy of ${bytes} bytes: ${copyMs.toFixed(2)} ms (native memcpy ${native.copy.toFixed(2)} ms)\n`,
+);
+console.log(
+  '| kernel | normlab resident ms | in place ms | arrays ms | plain JS ms | onnxruntime-web ms | tfjs-wasm ms | native g++ -O3 ms | vs fastest peer | WASM / native | share of copy bandwidth (resident / in place) |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   const pct = (v) => (v ? (100 * v).toFixed(0) + '%' : '');
-  const share = pct(r.share_of_copy_bandwidth) + (r.share_of_copy_bandwidth_in_place ? ` / ${pct(r.share_of_copy_bandwidth_in_place)}` : '');
-  console.log(`| ${r.name} | ${f(r.normlab_resident_ms)} | ${f(r.normlab_in_place_ms)} | ${f(r.normlab_arrays_ms)} | ${f(r.js_ms)} | ${f(r.onnxruntime_ms)} | ${f(r.tfjs_wasm_ms)} | ${f(r.native_ms)} | ${f(r.vs_fastest_peer, 1)}× (${r.fastest_peer}) | ${f(r.wasm_over_native)} | ${share} |`);
+  const share =
+    pct(r.share_of_copy_bandwidth) +
+    (r.share_of_copy_bandwidth_in_place ? ` / ${pct(r.share_of_copy_bandwidth_in_place)}` : '');
+  console.log(
+    `| ${r.name} | ${f(r.normlab_resident_ms)} | ${f(r.normlab_in_place_ms)} | ${f(r.normlab_arrays_ms)} | ${f(r.js_ms)} | ${f(r.onnxruntime_ms)} | ${f(r.tfjs_wasm_ms)} | ${f(r.native_ms)} | ${f(r.vs_fastest_peer, 1)}× (${r.fastest_peer}) | ${f(r.wasm_over_native)} | ${share} |`,
+  );
 }
-console.log('\n| doors, Float32Arrays | plain JS ms | core.run ms | core.run + out ms | camelCase ms | camelCase + out ms | resident ms | run / camelCase (fresh, out) |');
+console.log(
+  '\n| doors, Float32Arrays | plain JS ms | core.run ms | core.run + out ms | camelCase ms | camelCase + out ms | resident ms | run / camelCase (fresh, out) |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 for (const r of doors) {
   const c = (k) => `${f(r[`${k}_ms`])} (${f(r[`${k}_vs_js`], 1)}×)`;
-  console.log(`| ${r.name} | ${f(r.js_ms)} | ${c('run')} | ${c('run_out')} | ${c('named')} | ${c('named_out')} | ${c('resident')} | ${f(r.run_over_named)}, ${f(r.run_out_over_named_out)} |`);
+  console.log(
+    `| ${r.name} | ${f(r.js_ms)} | ${c('run')} | ${c('run_out')} | ${c('named')} | ${c('named_out')} | ${c('resident')} | ${f(r.run_over_named)}, ${f(r.run_out_over_named_out)} |`,
+  );
 }
-console.log('\n| floor of an array door (same run) | plain JS ms | moving the data only, fresh result ms | moving the data only, into out ms | the math in cache ms | best a door could do, fresh / out |');
+console.log(
+  '\n| floor of an array door (same run) | plain JS ms | moving the data only, fresh result ms | moving the data only, into out ms | the math in cache ms | best a door could do, fresh / out |',
+);
 console.log('|---|---|---|---|---|---|');
 for (const r of doors) {
   const c = (k) => `${f(r[`${k}_ms`])} (ceiling ${f(r[`${k}_vs_js`], 1)}×)`;
-  const best = (k) => `${f(r[`${k}_ms`] + r.math_in_cache_ms)} ms (${f(r.js_ms / (r[`${k}_ms`] + r.math_in_cache_ms), 1)}×)`;
-  console.log(`| ${r.name} | ${f(r.js_ms)} | ${c('floor_fresh')} | ${c('floor_out')} | ${f(r.math_in_cache_ms)} | ${best('floor_fresh')} / ${best('floor_out')} |`);
+  const best = (k) =>
+    `${f(r[`${k}_ms`] + r.math_in_cache_ms)} ms (${f(r.js_ms / (r[`${k}_ms`] + r.math_in_cache_ms), 1)}×)`;
+  console.log(
+    `| ${r.name} | ${f(r.js_ms)} | ${c('floor_fresh')} | ${c('floor_out')} | ${f(r.math_in_cache_ms)} | ${best('floor_fresh')} / ${best('floor_out')} |`,
+  );
 }
 console.log(`\nEmbind's fixed cost per call: ${embindCall.toFixed(0)} ns`);
 console.log('\n| per call | normlab ms | plain JS ms | normlab vs JS |');
 console.log('|---|---|---|---|');
 for (const r of perCall) console.log(`| ${r.name} | ${f(r.normlab_ms)} | ${f(r.js_ms)} | ${f(r.vs_js)}× |`);
-writeFileSync(root + 'bench/results.json', JSON.stringify({ machine, date: new Date().toISOString(), copy_ms: copyMs, native, rows, doors, embind_call_ns: embindCall, per_call: perCall }, null, 2));
+writeFileSync(
+  root + 'bench/results.json',
+  JSON.stringify(
+    {
+      machine,
+      date: new Date().toISOString(),
+      copy_ms: copyMs,
+      native,
+      rows,
+      doors,
+      embind_call_ns: embindCall,
+      per_call: perCall,
+    },
+    null,
+    2,
+  ),
+);
 console.log('\nwrote bench/results.json');
 for (const t of [...Object.values(res), ...Object.values(resOut), chunk]) t.free();

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { loadTrainer } from '../web/core/normlab.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const rounds = 5, steps = 10;
+const rounds = 5,
+  steps = 10;
 const chromiumOnly = process.argv.includes('--chromium'); // only the Chromium part
 
 const f = (v, d = 2) => v.toFixed(d);
@@ -20,7 +21,20 @@ async function nativeAndWasm() {
   console.log('building the native core (cmake, g++ -O3) and bench/training_native.cpp…');
   execFileSync('cmake', ['-S', root, '-B', `${root}build/native`, '-DCMAKE_BUILD_TYPE=Release'], { stdio: 'ignore' });
   execFileSync('cmake', ['--build', `${root}build/native`, '-j2', '--target', 'normlab'], { stdio: 'inherit' });
-  execFileSync('g++', ['-std=c++17', '-O3', '-DNDEBUG', `-I${root}cpp/include`, `${root}bench/training_native.cpp`, `${root}build/native/libnormlab.a`, '-o', `${root}build/training_native`], { stdio: 'inherit' });
+  execFileSync(
+    'g++',
+    [
+      '-std=c++17',
+      '-O3',
+      '-DNDEBUG',
+      `-I${root}cpp/include`,
+      `${root}bench/training_native.cpp`,
+      `${root}build/native/libnormlab.a`,
+      '-o',
+      `${root}build/training_native`,
+    ],
+    { stdio: 'inherit' },
+  );
 
   const core = await loadTrainer(); // the training module
   const data = core.run('train_data', {}, { count: 128, seed: 1 });
@@ -42,13 +56,16 @@ async function nativeAndWasm() {
   for (const depth of [8, 16, 24]) {
     for (const placement of ['none', 'post', 'pre', 'pre_final']) {
       const wasm = wasmMs(depth, placement);
-      const native = JSON.parse(execFileSync(`${root}build/training_native`, [String(rounds)], { encoding: 'utf8' }))[`${placement}-${depth}`];
+      const native = JSON.parse(execFileSync(`${root}build/training_native`, [String(rounds)], { encoding: 'utf8' }))[
+        `${placement}-${depth}`
+      ];
       rows.push({ depth, placement, native, wasm });
     }
   }
   console.log('\n| depth | placement | native g++ -O3 ms/step | WASM (Node) ms/step | WASM / native |');
   console.log('|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.depth} | ${r.placement} | ${f(r.native)} | ${f(r.wasm)} | ${f(r.wasm / r.native, 1)} |`);
+  for (const r of rows)
+    console.log(`| ${r.depth} | ${r.placement} | ${f(r.native)} | ${f(r.wasm)} | ${f(r.wasm / r.native, 1)} |`);
 }
 
 // Chromium: the figure playing its default (depth 24, all four placements), while a reader presses
@@ -67,7 +84,13 @@ await page.waitForFunction(() => document.querySelector('nl-depth-training')?.st
 await fig.evaluate((f) => {
   window.__lat = [];
   let last = 0;
-  addEventListener('keyup', (e) => { last = e.timeStamp; }, true);
+  addEventListener(
+    'keyup',
+    (e) => {
+      last = e.timeStamp;
+    },
+    true,
+  );
   f.shadowRoot.addEventListener('change', () => window.__lat.push(performance.now() - last));
   window.__t0 = [performance.now(), f.state.step];
   f.play();
@@ -79,13 +102,27 @@ while (Date.now() - began < 12000) {
   await page.waitForTimeout(80 + Math.random() * 120);
 }
 const m = await fig.evaluate((f) => {
-  const [t0, s0] = window.__t0, t1 = performance.now(), s1 = f.state.step;
+  const [t0, s0] = window.__t0,
+    t1 = performance.now(),
+    s1 = f.state.step;
   f.pause();
   const late = [...window.__lat].sort((a, b) => a - b);
-  return { figureSteps: (s1 - s0) / ((t1 - t0) / 1000), p50: late[late.length >> 1], p95: late[Math.floor(late.length * 0.95)], max: late.at(-1), probes: late.length };
+  return {
+    figureSteps: (s1 - s0) / ((t1 - t0) / 1000),
+    p50: late[late.length >> 1],
+    p95: late[Math.floor(late.length * 0.95)],
+    max: late.at(-1),
+    probes: late.length,
+  };
 });
 await browser.close();
 server.close();
-console.log(`\nChromium, the figure playing (depth 24, up to 4 copies, one toggled on and off by the keys): ${f(m.figureSteps, 1)} figure steps/s`);
-console.log(`(each figure step is one step of each copy that trains: up to ${f(m.figureSteps * 4, 0)} network steps/s);`);
-console.log(`a key press while training reaches the DOM in ${f(m.p50, 1)} ms at p50, ${f(m.p95, 1)} ms at p95, ${f(m.max, 1)} ms at most (${m.probes} presses)`);
+console.log(
+  `\nChromium, the figure playing (depth 24, up to 4 copies, one toggled on and off by the keys): ${f(m.figureSteps, 1)} figure steps/s`,
+);
+console.log(
+  `(each figure step is one step of each copy that trains: up to ${f(m.figureSteps * 4, 0)} network steps/s);`,
+);
+console.log(
+  `a key press while training reaches the DOM in ${f(m.p50, 1)} ms at p50, ${f(m.p95, 1)} ms at p95, ${f(m.max, 1)} ms at most (${m.probes} presses)`,
+);

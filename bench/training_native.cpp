@@ -32,7 +32,10 @@ int main(int argc, char** argv) {
       std::vector<double> t;
       for (int r = 0; r < rounds; ++r) {
         const auto a = std::chrono::steady_clock::now();
-        const auto out = run_op("train_step", {{"params", params}, {"state", state}, {"x", tensor(data.at("x"))}, {"labels", tensor(data.at("labels"))}}, attrs);
+        const auto out = run_op(
+            "train_step",
+            {{"params", params}, {"state", state}, {"x", tensor(data.at("x"))}, {"labels", tensor(data.at("labels"))}},
+            attrs);
         t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count() / steps);
         params = tensor(out.at("params")), state = tensor(out.at("state"));
       }

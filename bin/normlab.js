@@ -36,8 +36,15 @@ function fail(message) {
 }
 
 // Why a file could not be written, in words (the code for the rare others).
-const WRITE_ERRORS = { EISDIR: 'it is a folder', ENOENT: 'its folder does not exist', ENOTDIR: 'a part of its path is not a folder',
-  EACCES: 'permission denied', EPERM: 'permission denied', EROFS: 'the file system is read-only', ENOSPC: 'the disk is full' };
+const WRITE_ERRORS = {
+  EISDIR: 'it is a folder',
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of its path is not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+};
 
 async function main(argv) {
   const [command, ...rest] = argv;
@@ -55,8 +62,10 @@ async function main(argv) {
     return;
   }
   if (command !== 'render') fail(`unknown command "${short(command)}" (try normlab --help)`);
-  const opts = {}, attrs = {};
-  let tag = null, outFile = null;
+  const opts = {},
+    attrs = {};
+  let tag = null,
+    outFile = null;
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const value = () => {

@@ -7,8 +7,16 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The variable `npm test` sets to the endpoint of the one Chromium its test files share. */
 export const SHARED_ENV = 'NORMLAB_CHROMIUM_WS';
 
-const flags = (extraArgs) => ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic', ...extraArgs];
+const flags = (extraArgs) => [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  ...extraArgs,
+];
 
 export function launch({ extraArgs = [], ...options } = {}) {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: flags(extraArgs), ...options });

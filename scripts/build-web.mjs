@@ -6,9 +6,7 @@ import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync 
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bundles = [
-  { entry: 'scripts/vendor/prism.cjs', out: 'dist/vendor/prism.js' },
-];
+const bundles = [{ entry: 'scripts/vendor/prism.cjs', out: 'dist/vendor/prism.js' }];
 
 for (const { entry, out } of bundles) {
   const target = root + out;
@@ -38,7 +36,12 @@ if (!existsSync(katexDir + 'katex.min.css')) {
 // The single-file build: every figure and the WASM core (inlined as base64) in
 // one classic script, for pages opened straight from disk (file://).
 const single = root + 'dist/normlab.single.js';
-const webFiles = [root + 'dist/normlab-core.wasm', root + 'dist/normlab-train.wasm', root + 'dist/normlab-core.mjs', root + 'dist/vendor/prism.js'];
+const webFiles = [
+  root + 'dist/normlab-core.wasm',
+  root + 'dist/normlab-train.wasm',
+  root + 'dist/normlab-core.mjs',
+  root + 'dist/vendor/prism.js',
+];
 const newest = (dir) => {
   let t = 0;
   for (const f of readdirRecursive(dir)) t = Math.max(t, statSync(f).mtimeMs);
@@ -46,13 +49,26 @@ const newest = (dir) => {
 };
 function readdirRecursive(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? readdirRecursive(`${dir}/${e.name}`) : [`${dir}/${e.name}`]);
+    e.isDirectory() ? readdirRecursive(`${dir}/${e.name}`) : [`${dir}/${e.name}`],
+  );
 }
-const inputTime = Math.max(newest(root + 'web'), ...webFiles.map((f) => statSync(f).mtimeMs), statSync(fileURLToPath(import.meta.url)).mtimeMs);
+const inputTime = Math.max(
+  newest(root + 'web'),
+  ...webFiles.map((f) => statSync(f).mtimeMs),
+  statSync(fileURLToPath(import.meta.url)).mtimeMs,
+);
 // One bundle of the web sources, rebuilt when any input is newer than it.
 async function bundleWeb(entry, out, options) {
   if (existsSync(out) && statSync(out).mtimeMs >= inputTime) return;
-  await build({ entryPoints: [root + entry], outfile: out, bundle: true, minify: true, target: 'es2020', logLevel: 'error', ...options });
+  await build({
+    entryPoints: [root + entry],
+    outfile: out,
+    bundle: true,
+    minify: true,
+    target: 'es2020',
+    logLevel: 'error',
+    ...options,
+  });
   console.log(`build-web: ${out.slice(root.length)} (${statSync(out).size} bytes)`);
 }
 
@@ -71,12 +87,17 @@ await bundleWeb('web/auto.js', single, {
 // of 25 imports. Prism stays a separate file, loaded when needed.
 await bundleWeb('web/page.js', root + 'dist/page.js', {
   format: 'esm',
-  plugins: [{
-    name: 'vendor-external',
-    setup(b) {
-      b.onResolve({ filter: /dist\/vendor\/prism\.js$/ }, (a) => ({ path: './vendor/' + a.path.split('/').pop(), external: true }));
+  plugins: [
+    {
+      name: 'vendor-external',
+      setup(b) {
+        b.onResolve({ filter: /dist\/vendor\/prism\.js$/ }, (a) => ({
+          path: './vendor/' + a.path.split('/').pop(),
+          external: true,
+        }));
+      },
     },
-  }],
+  ],
   banner: { js: '/* normlab article page: the figures and the page script (source: web/page.js). */' },
 });
 
@@ -86,13 +107,31 @@ await bundleWeb('web/page.js', root + 'dist/page.js', {
 // this file for /web/index.html, so the page carries no KaTeX script and never
 // shows TeX source. A TeX error stops the build.
 async function buildArticle() {
-  const src = root + 'web/index.html', out = root + 'dist/index.html', space = root + 'dist/figure-space.css';
-  const inputs = [src, fileURLToPath(import.meta.url), root + 'package-lock.json', root + 'scripts/build-fallbacks.mjs'];
+  const src = root + 'web/index.html',
+    out = root + 'dist/index.html',
+    space = root + 'dist/figure-space.css';
+  const inputs = [
+    src,
+    fileURLToPath(import.meta.url),
+    root + 'package-lock.json',
+    root + 'scripts/build-fallbacks.mjs',
+  ];
   // Up to date when the page is newer than its sources and its fallbacks newer than the figures' code.
-  if (existsSync(out) && existsSync(space) && inputs.every((f) => statSync(f).mtimeMs <= statSync(out).mtimeMs) &&
-    statSync(root + 'dist/page.js').mtimeMs <= statSync(space).mtimeMs) return;
+  if (
+    existsSync(out) &&
+    existsSync(space) &&
+    inputs.every((f) => statSync(f).mtimeMs <= statSync(out).mtimeMs) &&
+    statSync(root + 'dist/page.js').mtimeMs <= statSync(space).mtimeMs
+  )
+    return;
   const { default: katex } = await import('katex');
-  const decode = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  const decode = (s) =>
+    s
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
   let html = readFileSync(src, 'utf8');
   let count = 0;
   // KaTeX sizes its boxes with style attributes, which the page's strict CSP
@@ -103,14 +142,21 @@ async function buildArticle() {
     if (!styles.has(style)) styles.set(style, `kx${styles.size}`);
     return styles.get(style);
   };
-  const unstyle = (markup) => markup.replace(/<(\w+)([^>]*?) style="([^"]*)"([^>]*)>/g, (_, tag, before, style, after) => {
-    const cls = classOf(style);
-    const all = `${before}${after}`;
-    return /class="/.test(all) ? `<${tag}${all.replace(/class="([^"]*)"/, `class="$1 ${cls}"`)}>` : `<${tag}${all} class="${cls}">`;
-  });
+  const unstyle = (markup) =>
+    markup.replace(/<(\w+)([^>]*?) style="([^"]*)"([^>]*)>/g, (_, tag, before, style, after) => {
+      const cls = classOf(style);
+      const all = `${before}${after}`;
+      return /class="/.test(all)
+        ? `<${tag}${all.replace(/class="([^"]*)"/, `class="$1 ${cls}"`)}>`
+        : `<${tag}${all} class="${cls}">`;
+    });
   html = html.replace(/<(span|div) class="math( display)?">([\s\S]*?)<\/\1>/g, (_, tag, display, tex) => {
     count++;
-    const rendered = katex.renderToString(decode(tex), { displayMode: !!display, throwOnError: true, output: 'htmlAndMathml' });
+    const rendered = katex.renderToString(decode(tex), {
+      displayMode: !!display,
+      throwOnError: true,
+      output: 'htmlAndMathml',
+    });
     return `<${tag} class="math${display ?? ''}">${unstyle(rendered)}</${tag}>`;
   });
   writeFileSync(root + 'dist/math.css', [...styles].map(([style, cls]) => `.${cls}{${style}}`).join('\n') + '\n');
@@ -121,12 +167,20 @@ async function buildArticle() {
   const { elements } = await import('../web/elements.js');
   const { catalogs } = await import('../web/i18n/index.js');
   html = apparatus(html, (tag, lang) => catalogs[lang]?.[elements[tag]?.catalog]?.name ?? null);
-  html = html.replace('</head>', '  <link rel="stylesheet" href="../dist/vendor/katex/katex.min.css">\n  <link rel="stylesheet" href="../dist/math.css">\n</head>');
-  html = html.replace('<!doctype html>', '<!doctype html>\n<!-- Built from web/index.html by scripts/build-web.mjs: math typeset by KaTeX at build time. -->');
+  html = html.replace(
+    '</head>',
+    '  <link rel="stylesheet" href="../dist/vendor/katex/katex.min.css">\n  <link rel="stylesheet" href="../dist/math.css">\n</head>',
+  );
+  html = html.replace(
+    '<!doctype html>',
+    '<!doctype html>\n<!-- Built from web/index.html by scripts/build-web.mjs: math typeset by KaTeX at build time. -->',
+  );
   writeFileSync(out, html);
   const { buildFallbacks } = await import('./build-fallbacks.mjs');
   const figures = await buildFallbacks();
-  console.log(`build-web: dist/index.html (${count} formulas typeset; ${figures} figures drawn for readers without JavaScript)`);
+  console.log(
+    `build-web: dist/index.html (${count} formulas typeset; ${figures} figures drawn for readers without JavaScript)`,
+  );
 }
 await buildArticle();
 
@@ -140,16 +194,19 @@ async function buildSite() {
   await bundleWeb('web/page.js', script, {
     format: 'iife',
     define: inlineModules,
-    plugins: [{
-      name: 'inline-core',
-      setup(b) {
-        // The page's early start of the core, without a .wasm address: the core is inlined.
-        b.onResolve({ filter: /start-core\.js$/ }, () => ({ path: 'start-core', namespace: 'site' }));
-        b.onLoad({ filter: /.*/, namespace: 'site' }, () => ({
-          contents: "import { loadCore } from './core/normlab.js'; loadCore().catch(() => {});", resolveDir: root + 'web',
-        }));
+    plugins: [
+      {
+        name: 'inline-core',
+        setup(b) {
+          // The page's early start of the core, without a .wasm address: the core is inlined.
+          b.onResolve({ filter: /start-core\.js$/ }, () => ({ path: 'start-core', namespace: 'site' }));
+          b.onLoad({ filter: /.*/, namespace: 'site' }, () => ({
+            contents: "import { loadCore } from './core/normlab.js'; loadCore().catch(() => {});",
+            resolveDir: root + 'web',
+          }));
+        },
       },
-    }],
+    ],
     banner: { js: '/* normlab article page, self-contained: the figures and the WASM core (source: web/page.js). */' },
   });
   const html = readFileSync(root + 'dist/index.html', 'utf8')
@@ -160,7 +217,8 @@ async function buildSite() {
     .replace('href="../dist/math.css"', 'href="math.css"')
     .replace('href="../dist/figure-space.css"', 'href="figure-space.css"')
     .replaceAll('src="../dist/figures/', 'src="figures/');
-  if (/\.\.\/dist\/|type="module"/.test(html)) throw new Error('build-web: dist/site/index.html still points outside its folder');
+  if (/\.\.\/dist\/|type="module"/.test(html))
+    throw new Error('build-web: dist/site/index.html still points outside its folder');
   writeFileSync(dir + 'index.html', html);
   cpSync(root + 'web/styles/page.css', dir + 'page.css');
   cpSync(root + 'dist/math.css', dir + 'math.css');

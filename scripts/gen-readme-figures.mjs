@@ -16,7 +16,10 @@ export const PICTURES = [
 
 /** Run the command for one picture and return the SVG it prints. */
 export function picture(args) {
-  const r = spawnSync(process.execPath, [root + 'bin/normlab.js', 'render', ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, [root + 'bin/normlab.js', 'render', ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   if (r.status !== 0) throw new Error(`normlab render ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }
@@ -25,7 +28,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   mkdirSync(root + 'docs/figures', { recursive: true });
   for (const [file, args] of PICTURES) {
     const out = root + 'docs/figures/' + file;
-    const r = spawnSync(process.execPath, [root + 'bin/normlab.js', 'render', ...args, '-o', out], { stdio: 'inherit' });
+    const r = spawnSync(process.execPath, [root + 'bin/normlab.js', 'render', ...args, '-o', out], {
+      stdio: 'inherit',
+    });
     if (r.status !== 0) process.exit(r.status ?? 1);
     console.log(`docs/figures/${file}: ${readFileSync(out).length} bytes`);
   }

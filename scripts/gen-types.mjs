@@ -60,12 +60,19 @@ const PROBES = {
   reduce_shape: { attrs: { shape: [2, 3], axes: [0] } },
   reduction_group: { attrs: { method: 'layer_norm', shape: [1, 1, 2], index: [0, 0, 0] } },
   batch_norm: { inputs: { x: [2, 1] }, extra: { running_mean: [1], running_var: [1] } },
-  conditional_batch_norm: { inputs: { x: [2, 1], gamma: [2, 1], beta: [2, 1] }, extra: { running_mean: [1], running_var: [1] } },
+  conditional_batch_norm: {
+    inputs: { x: [2, 1], gamma: [2, 1], beta: [2, 1] },
+    extra: { running_mean: [1], running_var: [1] },
+  },
   scaled_dot_product_attention: { inputs: { q: [1, 2], k: [1, 2], v: [1, 2] } },
   residual_block: { inputs: { x: [2], W: [2, 2] } },
   score_spread: { attrs: { d_k: 2, count: 4 } },
   // depth 1, width 2: 34 parameters; labels must be 0 or 1 (zeros)
-  train_step: { inputs: { params: [34], state: [69], x: [2, 2], labels: [2] }, attrs: { depth: 1, width: 2, lr: 0 }, zeros: ['labels'] },
+  train_step: {
+    inputs: { params: [34], state: [69], x: [2, 2], labels: [2] },
+    attrs: { depth: 1, width: 2, lr: 0 },
+    zeros: ['labels'],
+  },
 };
 
 const filled = (shape) => {
@@ -99,7 +106,8 @@ export function checkFacts(core) {
     for (const n of names) if (!s.outputs.includes(n)) fail(`${op} has no output '${n}'`);
     const res = ran(op, PROBES[op]);
     for (const [n, o] of Object.entries(res)) {
-      if (Array.isArray(o.data) !== names.includes(n)) fail(`${op}.${n} ${Array.isArray(o.data) ? 'holds' : 'does not hold'} integers`);
+      if (Array.isArray(o.data) !== names.includes(n))
+        fail(`${op}.${n} ${Array.isArray(o.data) ? 'holds' : 'does not hold'} integers`);
     }
   }
   for (const [op, { outputs, when }] of Object.entries(FACTS.conditionalOutputs)) {
@@ -142,11 +150,25 @@ export function checkFacts(core) {
 // ---- writing the declarations ----------------------------------------------------
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const RESERVED = new Set(('break case catch class const continue debugger default delete do else enum export extends false finally for ' +
-  'function if import in instanceof new null return super switch this throw true try typeof var void while with yield ' +
-  'let static implements interface package private protected public await').split(' '));
+const RESERVED = new Set(
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+    'function if import in instanceof new null return super switch this throw true try typeof var void while with yield ' +
+    'let static implements interface package private protected public await'
+  ).split(' '),
+);
 // Core's own members: a named function of the same name would hide them (normlab.js defines them per instance).
-const CORE_MEMBERS = new Set(['run', 'describe', 'spec', 'tensor', 'ops', 'heapBytes', 'memoryBytes', 'attention', 'constructor']);
+const CORE_MEMBERS = new Set([
+  'run',
+  'describe',
+  'spec',
+  'tensor',
+  'ops',
+  'heapBytes',
+  'memoryBytes',
+  'attention',
+  'constructor',
+]);
 
 const lit = (v) => (typeof v === 'string' ? `'${v.replace(/[\\']/g, '\\$&')}'` : JSON.stringify(v));
 const key = (name) => (IDENT.test(name) ? name : lit(name));
@@ -205,30 +227,34 @@ export async function generateTypes(core) {
       if (seen.has(k)) throw new Error(`gen-types: ${s.name}: option '${k}' would mean two things (${what})`);
       seen.add(k);
     };
-    if (s.inputs.length) claim('shape', 'the first input\'s shape');
+    if (s.inputs.length) claim('shape', "the first input's shape");
     s.outputs.forEach((o, i) => {
       if (i === 0) return claim('out', `output ${o}`);
       const k = `out${pascal(o)}`;
-      if (snake(k.slice(3)).replace(/^_/, '') !== o) throw new Error(`gen-types: ${s.name}: output ${o} cannot be named as an option`);
+      if (snake(k.slice(3)).replace(/^_/, '') !== o)
+        throw new Error(`gen-types: ${s.name}: output ${o} cannot be named as an option`);
       claim(k, `output ${o}`);
     });
     for (const { name } of [...s.inputs.slice(1), ...s.attrs]) {
       const k = camel(name);
-      if (snake(k) !== name && k !== name) throw new Error(`gen-types: ${s.name}: '${name}' does not come back from '${k}'`);
-      if (/^out[A-Z]/.test(k) || k === 'out') throw new Error(`gen-types: ${s.name}: option '${k}' reads as an output target`);
+      if (snake(k) !== name && k !== name)
+        throw new Error(`gen-types: ${s.name}: '${name}' does not come back from '${k}'`);
+      if (/^out[A-Z]/.test(k) || k === 'out')
+        throw new Error(`gen-types: ${s.name}: option '${k}' reads as an output target`);
       claim(k, name);
     }
     if (s.inputs[0] && (!IDENT.test(s.inputs[0].name) || RESERVED.has(s.inputs[0].name))) {
       throw new Error(`gen-types: ${s.name}: input ${s.inputs[0].name} is not a parameter name`);
     }
-    if (new Set(s.outputs.map(camel)).size !== s.outputs.length) throw new Error(`gen-types: ${s.name}: two outputs share a camelCase name`);
+    if (new Set(s.outputs.map(camel)).size !== s.outputs.length)
+      throw new Error(`gen-types: ${s.name}: two outputs share a camelCase name`);
     const method = camel(s.name);
     if (CORE_MEMBERS.has(method)) throw new Error(`gen-types: op ${s.name} would hide core.${method}`);
   };
 
   const L = [];
   const out = (line = '') => L.push(line);
-  out('// Generated by scripts/gen-types.mjs from the core\'s registry (core.spec of every op). Do not edit:');
+  out("// Generated by scripts/gen-types.mjs from the core's registry (core.spec of every op). Do not edit:");
   out('// after changing an operation, rebuild (bash build-wasm.sh) and run `node scripts/gen-types.mjs`.');
   out('// tests/js/types-current.test.mjs checks that this file is current.');
   out("import type { IntOutput, NlTensor, OutTarget, RunInput, TensorOutput, XInput } from './normlab.js';");
@@ -236,11 +262,11 @@ export async function generateTypes(core) {
   out('/** Names of every operation of the core. */');
   out(`export type OpName =\n${specs.map((s) => `  | ${lit(s.name)}`).join('\n')};`);
   out();
-  out('/** Operations of the training module (loadTrainer); the others are the core\'s (loadCore). */');
+  out("/** Operations of the training module (loadTrainer); the others are the core's (loadCore). */");
   out(`export type TrainingOpName =\n${core.training.map((n) => `  | ${lit(n)}`).join('\n')};`);
   out('export type CoreOpName = Exclude<OpName, TrainingOpName>;');
   out();
-  out('/** Operations with a description (core.describe, reduction_group\'s method). */');
+  out("/** Operations with a description (core.describe, reduction_group's method). */");
   out(`export type DescribedOpName =\n${described.map((n) => `  | ${lit(n)}`).join('\n')};`);
   out();
   out('/** What an op takes when it has no inputs (or no attributes). */');
@@ -250,13 +276,17 @@ export async function generateTypes(core) {
   out('/** Outputs of every operation by name, as core.run returns them. */');
   out('export interface OpOutputs {');
   for (const s of specs) {
-    const fields = s.outputs.map((o) => `${key(o)}${conditional(s.name, o) ? '?' : ''}: ${isInt(s.name, o) ? 'IntOutput' : 'TensorOutput'}`);
+    const fields = s.outputs.map(
+      (o) => `${key(o)}${conditional(s.name, o) ? '?' : ''}: ${isInt(s.name, o) ? 'IntOutput' : 'TensorOutput'}`,
+    );
     out(`  ${key(s.name)}: { ${fields.join('; ')} };`);
   }
   out('}');
   out();
 
-  out('/** Inputs of every operation by name, as core.run takes them (null or absent: an optional input not given). */');
+  out(
+    '/** Inputs of every operation by name, as core.run takes them (null or absent: an optional input not given). */',
+  );
   out('export interface OpInputs {');
   for (const s of specs) {
     if (!s.inputs.length) {
@@ -302,7 +332,9 @@ export async function generateTypes(core) {
     const generic = s.outputs.length > 1 && floatOuts.length > 0;
     const tp = (o) => `T${pascal(o)}`;
     const params = floatOuts.map((o) => `${tp(o)} extends OutTarget = OutTarget`).join(', ');
-    out(`/** Options of core.${camel(s.name)}${s.name === 'scaled_dot_product_attention' ? ' and core.attention' : ''}. */`);
+    out(
+      `/** Options of core.${camel(s.name)}${s.name === 'scaled_dot_product_attention' ? ' and core.attention' : ''}. */`,
+    );
     const head = `export interface ${name}Options${generic ? `<${params}>` : ''} {`;
     if (head.length <= 120) out(head);
     else {
@@ -346,8 +378,7 @@ export async function generateTypes(core) {
   };
   const signatures = (method, { s, name, floatOuts, generic, tp }) => {
     const first = s.inputs[0];
-    const required =
-      s.inputs.slice(1).some((i) => !i.optional) || s.attrs.some((a) => !attrOptional(s.name, a));
+    const required = s.inputs.slice(1).some((i) => !i.optional) || s.attrs.some((a) => !attrOptional(s.name, a));
     const x = first ? `${first.name}: XInput, ` : '';
     const opts = (extra) => `options${required ? '' : '?'}: ${name}Options${extra}`;
     const optsReq = (extra) => `options: ${name}Options${extra}`;
@@ -396,16 +427,24 @@ export async function generateTypes(core) {
     out(`  ${line.slice(close)}`);
   };
   const trains = (m) => core.training.includes(m.s.name);
-  interfaceOf('/** One function per operation of the core: the first input positional, the rest options (camelCase names). */',
-    'NamedFunctions', methods.filter((m) => !trains(m)));
+  interfaceOf(
+    '/** One function per operation of the core: the first input positional, the rest options (camelCase names). */',
+    'NamedFunctions',
+    methods.filter((m) => !trains(m)),
+  );
   out();
-  interfaceOf('/** One function per operation of the training module (loadTrainer), spelled as the core\'s. */',
-    'TrainingFunctions', methods.filter(trains));
+  interfaceOf(
+    "/** One function per operation of the training module (loadTrainer), spelled as the core's. */",
+    'TrainingFunctions',
+    methods.filter(trains),
+  );
   return L.join('\n') + '\n';
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const text = await generateTypes();
   writeFileSync(outputPath, text);
-  console.log(`wrote ${fileURLToPath(new URL('../web/core/ops.generated.d.ts', import.meta.url))} (${text.split('\n').length - 1} lines)`);
+  console.log(
+    `wrote ${fileURLToPath(new URL('../web/core/ops.generated.d.ts', import.meta.url))} (${text.split('\n').length - 1} lines)`,
+  );
 }

@@ -9,11 +9,20 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const types = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
 };
-export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; font-src 'self'";
+export const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; font-src 'self'";
 // Only these folders are served; everything else is 404.
 const served = ['web', 'dist'];
 // The article page is sent as built (dist/index.html: math typeset at build
@@ -32,7 +41,8 @@ export function startServer({ port = 8080, host = '127.0.0.1', headers = {} } = 
       }
       const file = path === '/web/index.html' ? article : normalize(join(root, path));
       const rel = file.slice(root.length + 1);
-      if (!file.startsWith(root + sep) || !served.some((d) => rel === d || rel.startsWith(d + sep))) throw new Error('not served');
+      if (!file.startsWith(root + sep) || !served.some((d) => rel === d || rel.startsWith(d + sep)))
+        throw new Error('not served');
       const info = await stat(file);
       if (!info.isFile()) throw new Error('not a file');
       const body = await readFile(file);
@@ -62,7 +72,7 @@ export function startServer({ port = 8080, host = '127.0.0.1', headers = {} } = 
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf('--port');
-  const port = Number(i > 0 ? process.argv[i + 1] : process.env.PORT ?? 8080);
+  const port = Number(i > 0 ? process.argv[i + 1] : (process.env.PORT ?? 8080));
   const { url } = await startServer({ port });
   console.log(`normlab: serving the article at ${url}web/index.html (Ctrl-C to stop)`);
 }

@@ -11,7 +11,10 @@ const tag = `${args.includes('--zh') ? 'zh' : 'en'}${args.includes('--dark') ? '
 mkdirSync(outDir, { recursive: true });
 const { server, url } = await startServer({ port: 0 });
 const browser = await launch();
-const page = await browser.newPage({ viewport: { width, height: 2400 } /* taller than any figure: element shots of tall figures lost their last line */, colorScheme: args.includes('--dark') ? 'dark' : 'light' });
+const page = await browser.newPage({
+  viewport: { width, height: 2400 } /* taller than any figure: element shots of tall figures lost their last line */,
+  colorScheme: args.includes('--dark') ? 'dark' : 'light',
+});
 page.on('pageerror', (e) => console.error('pageerror:', e.message));
 await page.goto(url + 'web/index.html');
 if (args.includes('--zh')) await page.click('[data-set-lang="zh"]');

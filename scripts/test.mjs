@@ -32,10 +32,19 @@ const started = Date.now();
 function run(cmd, args, opts = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
-    let stdout = '', stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; process.stdout.write(d); });
-    child.stderr.on('data', (d) => { stderr += d; process.stderr.write(d); });
-    child.on('error', (e) => { stderr += String(e); });
+    let stdout = '',
+      stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      process.stderr.write(d);
+    });
+    child.on('error', (e) => {
+      stderr += String(e);
+    });
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
@@ -49,11 +58,20 @@ async function tier(name, fn) {
 }
 
 async function nodeTests(files, { concurrency = 1, env = process.env } = {}) {
-  const r = await run(process.execPath, ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], { env });
+  const r = await run(
+    process.execPath,
+    ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
+    { env },
+  );
   const num = (label) => Number((r.stdout.match(new RegExp(`ℹ ${label} (\\d+)`)) ?? [])[1] ?? 0);
   // The names of failing tests, repeated under the results: a log's tail is often all one gets to see.
   const detail = [...new Set((r.stdout.match(/^\s*✖ .*$/gm) ?? []).map((l) => l.trim()))].slice(0, 12);
-  return { passed: num('pass'), failed: num('fail') + num('cancelled'), ok: r.status === 0 && num('tests') > 0, detail };
+  return {
+    passed: num('pass'),
+    failed: num('fail') + num('cancelled'),
+    ok: r.status === 0 && num('tests') > 0,
+    detail,
+  };
 }
 
 await tier('build', async () => {
@@ -67,27 +85,55 @@ await tier('native', async () => {
   if (r.status !== 0) return { passed: 0, failed: 1, ok: false };
   r = await run('ctest', ['--test-dir', 'build/native', '--output-on-failure', '-j2']);
   const m = r.stdout.match(/(\d+)% tests passed, (\d+) tests failed out of (\d+)/);
-  const total = m ? Number(m[3]) : 0, failed = m ? Number(m[2]) : 1;
+  const total = m ? Number(m[3]) : 0,
+    failed = m ? Number(m[2]) : 1;
   return { passed: total - failed, failed, ok: r.status === 0 && total > 0 };
 });
 
 await tier('sanitize', async () => {
   // The Catch2 suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer.
-  let r = await run('cmake', ['-S', '.', '-B', 'build/asan', '-DNORMLAB_SANITIZE=ON', '-DCMAKE_BUILD_TYPE=RelWithDebInfo']);
+  let r = await run('cmake', [
+    '-S',
+    '.',
+    '-B',
+    'build/asan',
+    '-DNORMLAB_SANITIZE=ON',
+    '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
+  ]);
   if (r.status === 0) r = await run('cmake', ['--build', 'build/asan', '-j2', '--target', 'normlab_tests']);
   if (r.status !== 0) return { passed: 0, failed: 1, ok: false };
-  r = await run('build/asan/normlab_tests', [], { env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' } });
-  const m = r.stdout.match(/test cases: +(\d+)(?: \| +(\d+) passed)?(?: \| +(\d+) failed)?/) ?? r.stdout.match(/All tests passed \((\d+) assertions in (\d+) test cases\)/);
+  r = await run('build/asan/normlab_tests', [], {
+    env: {
+      ...process.env,
+      ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1',
+      UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1',
+    },
+  });
+  const m =
+    r.stdout.match(/test cases: +(\d+)(?: \| +(\d+) passed)?(?: \| +(\d+) failed)?/) ??
+    r.stdout.match(/All tests passed \((\d+) assertions in (\d+) test cases\)/);
   const cases = m ? Number(m[0].startsWith('All') ? m[2] : m[1]) : 0;
   const failed = m && !m[0].startsWith('All') ? Number(m[3] ?? 0) : 0;
   console.log(`sanitizers: ${cases - failed} of ${cases} Catch2 test cases pass under ASan+UBSan (leak detection on)`);
-  return { passed: cases - failed, failed: r.status === 0 ? failed : Math.max(failed, 1), ok: r.status === 0 && cases > 0 };
+  return {
+    passed: cases - failed,
+    failed: r.status === 0 ? failed : Math.max(failed, 1),
+    ok: r.status === 0 && cases > 0,
+  };
 });
 
 await tier('fuzz', async () => {
   // libFuzzer over run_op: every past crash input, then a bounded run from the committed corpus.
   const seconds = Number(process.env.FUZZ_SECONDS ?? 30);
-  let r = await run('cmake', ['-S', '.', '-B', 'build/fuzz', '-DNORMLAB_FUZZ=ON', '-DCMAKE_CXX_COMPILER=clang++', '-DCMAKE_BUILD_TYPE=RelWithDebInfo']);
+  let r = await run('cmake', [
+    '-S',
+    '.',
+    '-B',
+    'build/fuzz',
+    '-DNORMLAB_FUZZ=ON',
+    '-DCMAKE_CXX_COMPILER=clang++',
+    '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
+  ]);
   if (r.status === 0) r = await run('cmake', ['--build', 'build/fuzz', '-j2', '--target', 'fuzz_ops']);
   if (r.status !== 0) return { passed: 0, failed: 1, ok: false };
   const regressions = readdirSync(join(root, 'tests/fuzz/regressions')).map((f) => join('tests/fuzz/regressions', f));
@@ -96,24 +142,39 @@ await tier('fuzz', async () => {
   cpSync(join(root, 'tests/fuzz/corpus'), work, { recursive: true });
   // -timeout: the core keeps every op at its work limit near a second in the release build;
   // under ASan + UBSan at -O1 that is up to ~15 s, so 30 s still flags a real hang.
-  const f = await run('build/fuzz/fuzz_ops', [work, `-max_total_time=${seconds}`, '-timeout=30', '-rss_limit_mb=2048',
-    `-artifact_prefix=${join(root, 'build', 'fuzz-crash-')}`, '-print_final_stats=1']);
+  const f = await run('build/fuzz/fuzz_ops', [
+    work,
+    `-max_total_time=${seconds}`,
+    '-timeout=30',
+    '-rss_limit_mb=2048',
+    `-artifact_prefix=${join(root, 'build', 'fuzz-crash-')}`,
+    '-print_final_stats=1',
+  ]);
   const text = f.stdout + f.stderr;
   const execs = Number((text.match(/stat::number_of_executed_units: *(\d+)/) ?? [])[1] ?? 0);
   const cov = (text.match(/cov: (\d+) ft: (\d+)/g) ?? []).pop() ?? 'cov: ?';
   const crashed = f.status !== 0;
-  console.log(`fuzz: ${regressions.length} regression inputs ${reg.status === 0 ? 'pass' : 'FAIL'}; ${execs} executions in ${seconds} s, ${cov}, crashes ${crashed ? 1 : 0}`);
+  console.log(
+    `fuzz: ${regressions.length} regression inputs ${reg.status === 0 ? 'pass' : 'FAIL'}; ${execs} executions in ${seconds} s, ${cov}, crashes ${crashed ? 1 : 0}`,
+  );
   const ok = reg.status === 0 && !crashed && execs > 0;
   // A crash found in CI must be reproducible from the log's tail alone: the report's key lines,
   // the op and shapes the input makes, and the input itself (base64, for tests/fuzz/regressions/).
   const detail = [];
-  const report = (t) => (t.match(/^.*(ERROR|runtime error|SUMMARY|Test unit written|deadly signal|timeout|out-of-memory).*$/gm) ?? []).slice(0, 6);
+  const report = (t) =>
+    (
+      t.match(/^.*(ERROR|runtime error|SUMMARY|Test unit written|deadly signal|timeout|out-of-memory).*$/gm) ?? []
+    ).slice(0, 6);
   if (reg.status !== 0) detail.push('a regression input fails:', ...report(reg.stdout + reg.stderr));
   if (crashed) {
     detail.push(...report(text));
     const artifact = (text.match(/Test unit written to (\S+)/) ?? [])[1];
     if (artifact) {
-      const show = spawnSync('build/fuzz/fuzz_ops', [artifact], { cwd: root, encoding: 'utf8', env: { ...process.env, NORMLAB_FUZZ_SHOW: '1' } });
+      const show = spawnSync('build/fuzz/fuzz_ops', [artifact], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, NORMLAB_FUZZ_SHOW: '1' },
+      });
       detail.push(...(show.stderr.match(/^[a-z_0-9]+:.*$/gm) ?? []).slice(0, 2));
       detail.push(`input (base64): ${readFileSync(artifact).toString('base64')}`);
     }
@@ -130,7 +191,15 @@ await tier('types', async () => {
 // ESLint, Prettier and clang-format over the tree (npm run lint): a few seconds.
 await tier('lint', async () => {
   const r = await run('bash', ['scripts/lint.sh']);
-  return { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, ok: r.status === 0, detail: (r.stdout + r.stderr).split('\n').filter((l) => /error|warn|clang-format/i.test(l)).slice(0, 8) };
+  return {
+    passed: r.status === 0 ? 1 : 0,
+    failed: r.status === 0 ? 0 : 1,
+    ok: r.status === 0,
+    detail: (r.stdout + r.stderr)
+      .split('\n')
+      .filter((l) => /error|warn|clang-format/i.test(l))
+      .slice(0, 8),
+  };
 });
 
 // Two files at once: the WASM tests are compute, one core each.
@@ -142,7 +211,10 @@ await tier('wasm', () => nodeTests(['tests/js/'], { concurrency: 2 }));
 await tier('browser', async () => {
   const shared = await launchServer();
   try {
-    return await nodeTests(quick ? QUICK_BROWSER : ['tests/browser/'], { concurrency: 3, env: { ...process.env, [SHARED_ENV]: shared.wsEndpoint() } });
+    return await nodeTests(quick ? QUICK_BROWSER : ['tests/browser/'], {
+      concurrency: 3,
+      env: { ...process.env, [SHARED_ENV]: shared.wsEndpoint() },
+    });
   } finally {
     await shared.close();
   }
@@ -152,12 +224,16 @@ await tier('package', () => nodeTests(['tests/package/'], { concurrency: 2 }));
 
 console.log('\n=== results ===');
 for (const r of results) {
-  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name.padEnd(8)} ${r.passed} passed, ${r.failed} failed (${r.seconds.toFixed(1)} s)`);
+  console.log(
+    `${r.ok ? 'ok  ' : 'FAIL'} ${r.name.padEnd(8)} ${r.passed} passed, ${r.failed} failed (${r.seconds.toFixed(1)} s)`,
+  );
   if (!r.ok) for (const line of r.detail) console.log(`       ${line.slice(0, 400)}`);
 }
 const passed = results.reduce((a, r) => a + r.passed, 0);
 const failed = results.reduce((a, r) => a + r.failed, 0);
 const allOk = results.every((r) => r.ok);
-console.log(`total: ${((Date.now() - started) / 1000).toFixed(1)} s; tiers ${results.reduce((a, r) => a + r.seconds, 0).toFixed(1)} s`);
+console.log(
+  `total: ${((Date.now() - started) / 1000).toFixed(1)} s; tiers ${results.reduce((a, r) => a + r.seconds, 0).toFixed(1)} s`,
+);
 console.log(`summary: ${passed} passed, ${failed + (allOk || failed ? 0 : 1)} failed`);
 process.exit(allOk ? 0 : 1);

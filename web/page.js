@@ -20,7 +20,8 @@ function setLanguage(lang, remember) {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   for (const node of document.querySelectorAll('[data-lang]')) node.hidden = node.dataset.lang !== lang;
   for (const fig of document.querySelectorAll(FIGURES)) fig.setAttribute('lang', lang);
-  for (const b of document.querySelectorAll('[data-set-lang]')) b.setAttribute('aria-pressed', String(b.dataset.setLang === lang));
+  for (const b of document.querySelectorAll('[data-set-lang]'))
+    b.setAttribute('aria-pressed', String(b.dataset.setLang === lang));
   document.title = lang === 'zh' ? '用图理解 normalization — normlab' : 'Normalization, figure by figure — normlab';
   if (remember) {
     try {

@@ -101,7 +101,8 @@ Request parse(double at, double header, double text_bytes, bool describing) {
     if (!(v >= 0) || std::floor(v) != v) throw Malformed{};
     if (v > double(most))
       (Msg() << r.op.text.substr(0, kMaxName) << ": " << num_str(v) << " " << what << ", more than "
-             << std::to_string(most)).raise();
+             << std::to_string(most))
+          .raise();
     return static_cast<std::size_t>(v);
   };
   const std::size_t inputs = how_many(64, "inputs");
@@ -134,8 +135,12 @@ Request parse(double at, double header, double text_bytes, bool describing) {
     Request::Attribute a;
     a.name = rd.name();
     switch (rd.count(3)) {
-      case 0: a.value = rd.num(); break;
-      case 1: a.value = rd.num() != 0; break;
+      case 0:
+        a.value = rd.num();
+        break;
+      case 1:
+        a.value = rd.num() != 0;
+        break;
       case 2: {
         Request::Name t = rd.name();
         a.text_length = t.length;
@@ -171,7 +176,8 @@ namespace {
 constexpr const char* kMeasureNames[] = {"mean_var", "mean_square", "sum_square", "sum_abs", "max_abs", "sum_exp"};
 constexpr const char* kDenominatorNames[] = {"sqrt_spread_plus_eps", "max_sqrt_spread_eps", "max_spread_eps",
                                              "exp_over_spread", "sqrt_spread_then_plus_eps"};
-constexpr const char* kPerNames[] = {"scalar", "coordinate", "channel", "example_channel", "example_coordinate", "element"};
+constexpr const char* kPerNames[] = {"scalar",          "coordinate",         "channel",
+                                     "example_channel", "example_coordinate", "element"};
 constexpr const char* kKindNames[] = {"number", "integer", "boolean", "string", "integers"};
 const char* measure_name(Measure m) { return kMeasureNames[static_cast<int>(m)]; }
 const char* denominator_name(Denominator d) { return kDenominatorNames[static_cast<int>(d)]; }
@@ -266,10 +272,18 @@ std::string registry_json() {
       Obj e;
       e.add("name", q(a.name)).add("kind", q(kind_name(a.kind)));
       switch (a.fallback.kind) {
-        case Default::None: e.add("required", "true"); break;
-        case Default::Number: e.add("default", num_str(a.fallback.number)); break;
-        case Default::Flag: e.add("default", a.fallback.flag ? "true" : "false"); break;
-        case Default::Text: e.add("default", q(a.fallback.text)); break;
+        case Default::None:
+          e.add("required", "true");
+          break;
+        case Default::Number:
+          e.add("default", num_str(a.fallback.number));
+          break;
+        case Default::Flag:
+          e.add("default", a.fallback.flag ? "true" : "false");
+          break;
+        case Default::Text:
+          e.add("default", q(a.fallback.text));
+          break;
       }
       attrs += (attrs.size() > 1 ? "," : "") + e.str();
     }

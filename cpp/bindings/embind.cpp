@@ -73,8 +73,8 @@ double run_call(double at, double header, double text_bytes) {
       listing.push_back(o.integer ? 1 : 0);
       listing.push_back(double(o.shape.size()));
       for (auto d : o.shape) listing.push_back(double(d));
-      listing.push_back(double(reinterpret_cast<std::uintptr_t>(
-          o.integer ? static_cast<const void*>(o.ints.data()) : static_cast<const void*>(o.data))));
+      listing.push_back(double(reinterpret_cast<std::uintptr_t>(o.integer ? static_cast<const void*>(o.ints.data())
+                                                                          : static_cast<const void*>(o.data))));
       listing.push_back(double(o.size()));
     }
   });
@@ -121,7 +121,8 @@ EMSCRIPTEN_BINDINGS(normlab) {
   function("describe", &describe_call);
   function("registry", &registry_json);
   function("heapBytes", &heap_bytes);
-  function("maxElements", +[]() { return double(kMaxElements); });
+  function(
+      "maxElements", +[]() { return double(kMaxElements); });
   class_<Resident>("Resident")
       .constructor<double, double>()
       .function("id", &Resident::id)

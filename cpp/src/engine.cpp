@@ -38,8 +38,10 @@ std::vector<std::size_t> Group::input_axes() const {
 Shape Group::stat_shape(const Shape& x) const {
   Shape kept = x;
   for (std::size_t a : reduced) {
-    if (layout[a] == x[source[a]]) kept[source[a]] = 1;
-    else kept[source[a]] /= layout[a];
+    if (layout[a] == x[source[a]])
+      kept[source[a]] = 1;
+    else
+      kept[source[a]] /= layout[a];
   }
   return kept;
 }
@@ -104,11 +106,15 @@ std::size_t count(const Shape& s) {
 }
 
 [[noreturn]] void zero_denominator(const std::string& op, std::size_t group) {
-  (Msg("zero_spread", "eps") << op << ": group " << std::to_string(group) << " has zero spread and eps is 0, so its denominator is zero").raise();
+  (Msg("zero_spread", "eps") << op << ": group " << std::to_string(group)
+                             << " has zero spread and eps is 0, so its denominator is zero")
+      .raise();
 }
 
 [[noreturn]] void not_finite_input(const std::string& op, const float* x, std::size_t k) {
-  (Msg("not_finite", "x") << op << ": x has a non-finite value (" << num_str(x[k]) << ") at index " << std::to_string(k)).raise();
+  (Msg("not_finite", "x") << op << ": x has a non-finite value (" << num_str(x[k]) << ") at index "
+                          << std::to_string(k))
+      .raise();
 }
 
 void check_finite_input(const std::string& op, const float* x, std::size_t n) {
@@ -117,7 +123,8 @@ void check_finite_input(const std::string& op, const float* x, std::size_t n) {
 
 void check_finite_output(const std::string& op, const float* y, std::size_t n) {
   if (const std::size_t k = first_non_finite(y, n); k < n)
-    (Msg("overflow", "y") << op << ": output y is not finite at index " << std::to_string(k) << " (float32 overflow)").raise();
+    (Msg("overflow", "y") << op << ": output y is not finite at index " << std::to_string(k) << " (float32 overflow)")
+        .raise();
 }
 
 float max_abs(const float* p, std::size_t n) {
@@ -216,11 +223,21 @@ std::vector<double> denominators(const Stats& st, const Transform& t, const std:
   for (std::size_t s = 0; s < d.size(); ++s) {
     const double v = std::max(st.spread[s], 0.0);
     switch (t.denominator) {
-      case Denominator::SqrtPlusEps: d[s] = std::sqrt(v + t.eps); break;
-      case Denominator::MaxSqrtEps: d[s] = std::max(std::sqrt(v), t.eps); break;
-      case Denominator::MaxEps: d[s] = std::max(v, t.eps); break;
-      case Denominator::Exp: d[s] = v; break;
-      case Denominator::SqrtThenEps: d[s] = std::sqrt(v) + t.eps; break;
+      case Denominator::SqrtPlusEps:
+        d[s] = std::sqrt(v + t.eps);
+        break;
+      case Denominator::MaxSqrtEps:
+        d[s] = std::max(std::sqrt(v), t.eps);
+        break;
+      case Denominator::MaxEps:
+        d[s] = std::max(v, t.eps);
+        break;
+      case Denominator::Exp:
+        d[s] = v;
+        break;
+      case Denominator::SqrtThenEps:
+        d[s] = std::sqrt(v) + t.eps;
+        break;
     }
     if (!(d[s] > 0.0)) zero_denominator(op, s);
   }
@@ -239,9 +256,7 @@ void standardize_any(const T* x, T* y, const Group& g, const Stats& st, const Tr
       y[off] = static_cast<T>(std::exp(a - st.center[s]) * inv[s]);
     });
   } else if (t.center) {
-    for_each(x, g, [&](std::size_t s, std::size_t off, T a) {
-      y[off] = static_cast<T>((a - st.center[s]) * inv[s]);
-    });
+    for_each(x, g, [&](std::size_t s, std::size_t off, T a) { y[off] = static_cast<T>((a - st.center[s]) * inv[s]); });
   } else {
     for_each(x, g, [&](std::size_t s, std::size_t off, T a) { y[off] = static_cast<T>(a * inv[s]); });
   }
@@ -266,8 +281,8 @@ std::vector<std::size_t> broadcast_strides(const Shape& shape, const Shape& view
   std::vector<std::size_t> st(shape.size(), 0);
   std::size_t stride = 1;
   for (std::size_t k = 0; k < view.size(); ++k) {
-    const std::size_t a = view.size() - 1 - k;          // view axis, from the right
-    const std::size_t ya = shape.size() - 1 - k;        // y axis it lines up with
+    const std::size_t a = view.size() - 1 - k;    // view axis, from the right
+    const std::size_t ya = shape.size() - 1 - k;  // y axis it lines up with
     if (view[a] != 1) st[ya] = stride;
     stride *= view[a];
   }
@@ -313,9 +328,7 @@ __attribute__((noinline)) void apply_params(float* y, const Shape& shape, const 
   if (p.shift) broadcast_apply(y, shape, p.shift, p.shift_view, [](float a, float b) { return a + b; });
 }
 
-void apply_params(Tensor& y, const Params& p) {
-  apply_params(y.data(), Shape(y.shape().begin(), y.shape().end()), p);
-}
+void apply_params(Tensor& y, const Params& p) { apply_params(y.data(), Shape(y.shape().begin(), y.shape().end()), p); }
 
 // Out of line (noinline): execute() reaches it from several places.
 __attribute__((noinline)) void execute_generic(const Description& d, const float* x, float* y, const Shape& shape,
@@ -354,14 +367,16 @@ void execute(const Description& d, const float* x, float* y, const Shape& shape,
   bool bounded = true;  // |y| <= sqrt(width) before params: finite unless params are huge
   if (t.denominator == Denominator::SqrtPlusEps &&
       ((d.measure == Measure::MeanVar && t.center) || (d.measure == Measure::MeanSquare && !t.center))) {
-    const std::size_t bad = normalize_rows(x, y, rows, width, t.center, t.eps, fused ? p.scale : nullptr,
-                                           fused ? p.shift : nullptr);
+    const std::size_t bad =
+        normalize_rows(x, y, rows, width, t.center, t.eps, fused ? p.scale : nullptr, fused ? p.shift : nullptr);
     if (bad < rows) failed(bad);
     if (!fused) apply_params(y, shape, p);
   } else if (!t.center && ((d.measure == Measure::SumSquare && t.denominator == Denominator::MaxSqrtEps) ||
                            (d.measure == Measure::SumAbs && t.denominator == Denominator::MaxEps) ||
                            (d.measure == Measure::MaxAbs && t.denominator == Denominator::MaxEps))) {
-    const RowNorm kind = d.measure == Measure::SumSquare ? RowNorm::L2 : d.measure == Measure::SumAbs ? RowNorm::L1 : RowNorm::Max;
+    const RowNorm kind = d.measure == Measure::SumSquare ? RowNorm::L2
+                         : d.measure == Measure::SumAbs  ? RowNorm::L1
+                                                         : RowNorm::Max;
     const std::size_t bad = scale_rows(x, y, rows, width, kind, t.eps);
     if (bad < rows) failed(bad);
     apply_params(y, shape, p);

@@ -30,7 +30,9 @@ inline f4 vmax(f4 a, f4 b) { return reinterpret_cast<f4>(__builtin_wasm_pmax_f32
 #else
 inline f4 vmax(f4 a, f4 b) { return select(a > b, a, b); }
 #endif
-inline f4 abs4(f4 v) { return reinterpret_cast<f4>(reinterpret_cast<i4>(v) & i4{0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff}); }
+inline f4 abs4(f4 v) {
+  return reinterpret_cast<f4>(reinterpret_cast<i4>(v) & i4{0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff});
+}
 inline float abs4(float v) { return std::fabs(v); }
 inline float hmax(f4 v) { return std::max(std::max(v[0], v[1]), std::max(v[2], v[3])); }
 
@@ -123,8 +125,8 @@ namespace {
 
 // Short rows (the figures' 2- and 3-vectors): plain loops in double, which
 // cost less than setting up the vector passes.
-std::size_t normalize_short_rows(const float* x, float* y, std::size_t rows, std::size_t width, bool center,
-                                 double eps, const float* gamma, const float* beta) {
+std::size_t normalize_short_rows(const float* x, float* y, std::size_t rows, std::size_t width, bool center, double eps,
+                                 const float* gamma, const float* beta) {
   for (std::size_t r = 0; r < rows; ++r) {
     const float* xr = x + r * width;
     double mean = 0, q = 0;
@@ -188,8 +190,10 @@ std::size_t normalize_rows(const float* x, float* y, std::size_t rows, std::size
       careful = !std::isfinite(c1);
     }
     for (int attempt = 0; attempt < 2 && !careful; ++attempt) {
-      if (center) moments_f(xr, width, c1, s1, s2);
-      else s2 = squares_f(xr, width);
+      if (center)
+        moments_f(xr, width, c1, s1, s2);
+      else
+        s2 = squares_f(xr, width);
       const double d = center ? s1 / n : 0.0;
       spread = s2 / n - d * d;
       mean = double(c1) + d;
@@ -456,8 +460,7 @@ bool attention_head(const float* q, const float* k, const float* v, float* out, 
   matmul(q, kt, weights, tq, dk, tk, scale);
   if (mask || causal) {
     for (std::size_t i = 0; i < tq; ++i)
-      if (!masked_softmax_row(weights + i * tk, tk, mask ? mask + i * tk : nullptr, causal ? i : tk))
-        return false;
+      if (!masked_softmax_row(weights + i * tk, tk, mask ? mask + i * tk : nullptr, causal ? i : tk)) return false;
   } else if (softmax_rows(weights, weights, tq, tk) < tq) {
     return false;
   }

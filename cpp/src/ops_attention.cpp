@@ -11,8 +11,7 @@ namespace normlab {
 namespace {
 
 using A = AttrSpec;
-const AttrKind Num = AttrKind::Number, Int = AttrKind::Integer, Bool = AttrKind::Bool,
-               Str = AttrKind::String;
+const AttrKind Num = AttrKind::Number, Int = AttrKind::Integer, Bool = AttrKind::Bool, Str = AttrKind::String;
 
 // Softmax is a description too: along its axis, the max is the center and
 // the sum of exp(x - max) the spread.
@@ -32,12 +31,14 @@ Heads check_qkv(const Call& c, const Shape& qs, const Shape& ks, const Shape& vs
   const Shape lead(qs.begin(), qs.end() - 2);
   auto same_lead = [&](const char* name, const Shape& s) {
     if (s.size() != r || !std::equal(lead.begin(), lead.end(), s.begin()))
-      c.fail(Msg() << std::string(name) << " has shape " << shape_str(s) << " but must have rank " << std::to_string(r) << " and leading axes " << shape_str(lead) << " like q " << shape_str(qs));
+      c.fail(Msg() << std::string(name) << " has shape " << shape_str(s) << " but must have rank " << std::to_string(r)
+                   << " and leading axes " << shape_str(lead) << " like q " << shape_str(qs));
   };
   same_lead("k", ks);
   same_lead("v", vs);
   if (ks[r - 1] != qs[r - 1])
-    c.fail(Msg() << "k has width " << std::to_string(ks[r - 1]) << " but q has width dk = " << std::to_string(qs[r - 1]));
+    c.fail(Msg() << "k has width " << std::to_string(ks[r - 1])
+                 << " but q has width dk = " << std::to_string(qs[r - 1]));
   if (vs[r - 2] != ks[r - 2])
     c.fail(Msg() << "v has " << std::to_string(vs[r - 2]) << " positions but k has Tk = " << std::to_string(ks[r - 2]));
   std::size_t b = 1;
@@ -47,13 +48,13 @@ Heads check_qkv(const Call& c, const Shape& qs, const Shape& ks, const Shape& vs
 
 // The SIMD kernel head by head; false when a visible score overflowed or a
 // query sees no key, and the careful double path below then decides.
-bool attention_heads(const float* q, const float* k, const float* v, float* out, float* w, const Heads& h,
-                     double scale, const float* mask, bool causal) {
+bool attention_heads(const float* q, const float* k, const float* v, float* out, float* w, const Heads& h, double scale,
+                     const float* mask, bool causal) {
   std::vector<float> scratch(h.tk * h.dk);
   for (std::size_t b = 0; b < h.batch; ++b)
     if (!attention_head(q + b * h.tq * h.dk, k + b * h.tk * h.dk, v + b * h.tk * h.dv, out + b * h.tq * h.dv,
-                        w + b * h.tq * h.tk, h.tq, h.tk, h.dk, h.dv, static_cast<float>(scale), scratch.data(),
-                        mask, causal))
+                        w + b * h.tq * h.tk, h.tq, h.tk, h.dk, h.dv, static_cast<float>(scale), scratch.data(), mask,
+                        causal))
       return false;
   return true;
 }
@@ -70,7 +71,8 @@ void attend(Call& c, double scale, bool qk_norm) {
     c.expect_shape("mask", mv->shape, {h.tq, h.tk}, "[Tq, Tk]");
     for (std::size_t e = 0; e < mv->size(); ++e)
       if (mask[e] != 0 && mask[e] != 1)
-        c.fail(Msg() << "mask must hold 0 (hidden) or 1 (visible) but has " << num_str(mask[e]) << " at index " << std::to_string(e));
+        c.fail(Msg() << "mask must hold 0 (hidden) or 1 (visible) but has " << num_str(mask[e]) << " at index "
+                     << std::to_string(e));
   }
   const bool causal = c.flag("causal");
   c.check_work(double(h.batch) * h.tq * h.tk * double(h.dk + h.dv), "attention over these shapes");
@@ -158,33 +160,46 @@ void residual_block(Call& c) {
   const bool ln = norm == "layer_norm";
   // the d x d map, plus the norm and the sums around it (~32 operations a number)
   c.check_work(double(x.size()) * double(d + 32), "the d x d linear map");
-  const Description nd{c.op, layer_group(s, 1), ln ? Measure::MeanVar : Measure::MeanSquare,
-                       {ln, Denominator::SqrtPlusEps, c.num("eps")}, {}, {}};
+  const Description nd{c.op,
+                       layer_group(s, 1),
+                       ln ? Measure::MeanVar : Measure::MeanSquare,
+                       {ln, Denominator::SqrtPlusEps, c.num("eps")},
+                       {},
+                       {}};
   auto linear = [&](const Tensor& z) {
     Tensor r = xt::empty<float>(s);
     for (std::size_t row = 0; row < z.size() / d; ++row)
       for (std::size_t o = 0; o < d; ++o)
-        r.data()[row * d + o] = static_cast<float>((b ? double(b->data()[o]) : 0.0) + dot(z.data() + row * d, w.data() + o * d, d));
+        r.data()[row * d + o] =
+            static_cast<float>((b ? double(b->data()[o]) : 0.0) + dot(z.data() + row * d, w.data() + o * d, d));
     return r;
   };
-  if (placement == "pre") c.out("y", Tensor(x + linear(run(x, nd))));
-  else c.out("y", run(Tensor(x + linear(x)), nd));
+  if (placement == "pre")
+    c.out("y", Tensor(x + linear(run(x, nd))));
+  else
+    c.out("y", run(Tensor(x + linear(x)), nd));
 }
-
 
 }  // namespace
 
 void register_attention_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
-    {"softmax", {{"x"}}, {{"axis", Int, Default(-1.0)}}, {"y"}, nullptr, softmax},
-    {"scaled_dot_product_attention", {{"q"}, {"k"}, {"v"}, {"mask", true}}, {{"causal", Bool, Default(false)}, {"scale", Num, {}}},
-            {"out", "weights"}, sdpa},
-    {"qk_norm_attention", {{"q"}, {"k"}, {"v"}, {"mask", true}}, {{"g", Num, {}}, {"causal", Bool, Default(false)}},
-            {"out", "weights"}, [](Call& c) { attend(c, c.num("g"), true); }},
-    {"residual_block", {{"x"}, {"W"}, {"b", true}},
-            {{"placement", Str, Default("pre")}, {"norm", Str, Default("layer_norm")},
-             {"eps", Num, Default(1e-5)}},
-            {"y"}, residual_block},
+      {"softmax", {{"x"}}, {{"axis", Int, Default(-1.0)}}, {"y"}, nullptr, softmax},
+      {"scaled_dot_product_attention",
+       {{"q"}, {"k"}, {"v"}, {"mask", true}},
+       {{"causal", Bool, Default(false)}, {"scale", Num, {}}},
+       {"out", "weights"},
+       sdpa},
+      {"qk_norm_attention",
+       {{"q"}, {"k"}, {"v"}, {"mask", true}},
+       {{"g", Num, {}}, {"causal", Bool, Default(false)}},
+       {"out", "weights"},
+       [](Call& c) { attend(c, c.num("g"), true); }},
+      {"residual_block",
+       {{"x"}, {"W"}, {"b", true}},
+       {{"placement", Str, Default("pre")}, {"norm", Str, Default("layer_norm")}, {"eps", Num, Default(1e-5)}},
+       {"y"},
+       residual_block},
   };
   enter(r, ops);
 }

@@ -21,7 +21,8 @@ void need_btd(const Call& c, const Tensor& x) {
 
 void need_nc(const Call& c, const Shape& x, std::size_t lo) {
   if (x.size() < lo)
-    c.fail(Msg() << "x must have rank at least " << std::to_string(lo) << " ([N, C, ...]) but has shape " << shape_str(x));
+    c.fail(Msg() << "x must have rank at least " << std::to_string(lo) << " ([N, C, ...]) but has shape "
+                 << shape_str(x));
 }
 
 // x [B, T, d]; a [B, d] condition broadcasts over the T tokens as [B, 1, d].
@@ -53,11 +54,15 @@ void gated_residual(Call& c) {
   const Tensor& gate = c.in("gate");
   const Shape gs = shape_of(gate);
   Shape view;
-  if (gs == Shape{s[0], s[2]}) view = {s[0], 1, s[2]};  // AdaLN-Zero: per example
-  else if (gs == Shape{s[2]}) view = {s[2]};            // LayerScale: per feature
-  else if (gs == Shape{1}) view = {1};                  // ReZero: one scalar
+  if (gs == Shape{s[0], s[2]})
+    view = {s[0], 1, s[2]};  // AdaLN-Zero: per example
+  else if (gs == Shape{s[2]})
+    view = {s[2]};  // LayerScale: per feature
+  else if (gs == Shape{1})
+    view = {1};  // ReZero: one scalar
   else
-    c.fail(Msg() << "gate has shape " << shape_str(gs) << " but must be [B, d] = " << shape_str({s[0], s[2]}) << ", [d] = " << shape_str({s[2]}) << " or [1]");
+    c.fail(Msg() << "gate has shape " << shape_str(gs) << " but must be [B, d] = " << shape_str({s[0], s[2]})
+                 << ", [d] = " << shape_str({s[2]}) << " or [1]");
   Tensor u = c.in("update");
   apply_params(u, Params{gate.data(), nullptr, view, {}, 0.0f});
   c.out("h", Tensor(x + u));
@@ -65,7 +70,8 @@ void gated_residual(Call& c) {
 
 // x [N, C, ...]; an [N, C] parameter (when given) broadcasts as [N, C, 1, ...].
 Shape per_example_channel(const Call& c, const Shape& s, const char* name) {
-  if (const View* t = c.opt_view(name)) c.expect_shape(name, t->shape, {s[0], s[1]}, "[N, C], one per example and channel");
+  if (const View* t = c.opt_view(name))
+    c.expect_shape(name, t->shape, {s[0], s[1]}, "[N, C], one per example and channel");
   return example_channel_view(s.size(), s[0], s[1]);
 }
 
@@ -103,7 +109,8 @@ void describe_adain(const Call& c, Description& d) {
   if (const View* style = c.opt_view("style")) {
     const Shape& ss = style->shape;
     if (ss.size() < 3 || ss[0] != s[0] || ss[1] != s[1])
-      c.fail(Msg() << "style has shape " << shape_str(ss) << " but must be [N, C, ...] with N = " << std::to_string(s[0]) << " and C = " << std::to_string(s[1]) << " like x");
+      c.fail(Msg() << "style has shape " << shape_str(ss) << " but must be [N, C, ...] with N = "
+                   << std::to_string(s[0]) << " and C = " << std::to_string(s[1]) << " like x");
   }
   Params p;
   p.scale_view = p.shift_view = example_channel_view(s.size(), s[0], s[1]);
@@ -135,8 +142,12 @@ void spade(const Call& c, Description& d) {
   const View *g = c.opt_view("gamma_map"), *b = c.opt_view("beta_map");
   if (g) c.expect_shape("gamma_map", g->shape, s, "the shape of x");
   if (b) c.expect_shape("beta_map", b->shape, s, "the shape of x");
-  d = {c.op, batch_group(s, s[0]), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
-       {data_of(g), data_of(b), s, s, 1.0f, "gamma_map", "beta_map"}, {}};
+  d = {c.op,
+       batch_group(s, s[0]),
+       Measure::MeanVar,
+       {true, Denominator::SqrtPlusEps, c.num("eps")},
+       {data_of(g), data_of(b), s, s, 1.0f, "gamma_map", "beta_map"},
+       {}};
   d.channel_axis = 1;
   if (d.group.members() < 2 && !c.describing())
     c.fail(Msg() << "batch statistics need more than one value per channel (x has shape " << shape_str(s) << ")");
@@ -146,18 +157,28 @@ void spade(const Call& c, Description& d) {
 
 void register_conditioning_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
-    {"ada_layer_norm", {{"x"}, {"scale"}, {"shift"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, nullptr,
-            [](const Call& c, Description& d) { adaptive(c, d, Measure::MeanVar, true); }},
-    {"adaptive_rms_norm", {{"x"}, {"scale"}, {"shift", true}}, {{"eps", Num, Default(1e-6)}}, {"y"}, nullptr,
-            [](const Call& c, Description& d) { adaptive(c, d, Measure::MeanSquare, false); }},
-    {"gated_residual", {{"x"}, {"update"}, {"gate"}}, {}, {"h"}, gated_residual},
-    {"film", {{"x"}, {"gamma"}, {"beta"}}, {}, {"y"}, film},
-    {"conditional_batch_norm",
-            {{"x"}, {"gamma"}, {"beta"}, {"running_mean", true}, {"running_var", true}},
-            {{"training", Bool, Default(true)}, {"momentum", Num, Default(0.1)}, {"eps", Num, Default(1e-5)}},
-            {"y", "running_mean", "running_var"}, conditional_batch_norm, describe_conditional_batch_norm},
-    {"adain", {{"x"}, {"style"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, adain, describe_adain},
-    {"spade", {{"x"}, {"gamma_map"}, {"beta_map"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, nullptr, spade},
+      {"ada_layer_norm",
+       {{"x"}, {"scale"}, {"shift"}},
+       {{"eps", Num, Default(1e-5)}},
+       {"y"},
+       nullptr,
+       [](const Call& c, Description& d) { adaptive(c, d, Measure::MeanVar, true); }},
+      {"adaptive_rms_norm",
+       {{"x"}, {"scale"}, {"shift", true}},
+       {{"eps", Num, Default(1e-6)}},
+       {"y"},
+       nullptr,
+       [](const Call& c, Description& d) { adaptive(c, d, Measure::MeanSquare, false); }},
+      {"gated_residual", {{"x"}, {"update"}, {"gate"}}, {}, {"h"}, gated_residual},
+      {"film", {{"x"}, {"gamma"}, {"beta"}}, {}, {"y"}, film},
+      {"conditional_batch_norm",
+       {{"x"}, {"gamma"}, {"beta"}, {"running_mean", true}, {"running_var", true}},
+       {{"training", Bool, Default(true)}, {"momentum", Num, Default(0.1)}, {"eps", Num, Default(1e-5)}},
+       {"y", "running_mean", "running_var"},
+       conditional_batch_norm,
+       describe_conditional_batch_norm},
+      {"adain", {{"x"}, {"style"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, adain, describe_adain},
+      {"spade", {{"x"}, {"gamma_map"}, {"beta_map"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, nullptr, spade},
   };
   enter(r, ops);
 }

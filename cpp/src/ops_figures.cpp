@@ -14,8 +14,8 @@ namespace normlab {
 namespace {
 
 using A = AttrSpec;
-const AttrKind Num = AttrKind::Number, Int = AttrKind::Integer, Bool = AttrKind::Bool,
-               Str = AttrKind::String, List = AttrKind::IntList;
+const AttrKind Num = AttrKind::Number, Int = AttrKind::Integer, Bool = AttrKind::Bool, Str = AttrKind::String,
+               List = AttrKind::IntList;
 
 // A "nice" step (1, 2 or 5 times a power of ten) giving about `count` ticks.
 double nice_step(double span, long long count) {
@@ -69,7 +69,8 @@ void log_axis(Call& c) {
   const double floor_v = c.num("floor");
   if (!(floor_v > 0)) c.fail(Msg("out_of_range", "floor") << "floor must be positive (got " << num_str(floor_v) << ")");
   const long long count = c.integer("count");
-  if (count < 1 || count > 50) c.fail(Msg("out_of_range", "count") << "count must be in [1, 50] (got " << std::to_string(count) << ")");
+  if (count < 1 || count > 50)
+    c.fail(Msg("out_of_range", "count") << "count must be in [1, 50] (got " << std::to_string(count) << ")");
   if (x.size() == 0) c.fail(Msg("empty", "x") << "x is empty");
   c.check_work(double(x.size()) * 128, "a logarithm a value");  // ~120 ns a log10 in WASM
   Tensor y = xt::empty<float>(x.shape());
@@ -126,7 +127,8 @@ void random_normal(Call& c) {
 void score_spread(Call& c) {
   const long long dk = c.integer("d_k"), count = c.integer("count");
   if (dk < 1 || dk > 4096) c.fail(Msg() << "d_k must be in [1, 4096] (got " << std::to_string(dk) << ")");
-  if (count < 2 || count > 100000) c.fail(Msg() << "count must be in [2, 100000] (got " << std::to_string(count) << ")");
+  if (count < 2 || count > 100000)
+    c.fail(Msg() << "count must be in [2, 100000] (got " << std::to_string(count) << ")");
   const std::string& mode = c.str("mode");
   if (mode != "raw" && mode != "scaled" && mode != "qk_norm" && mode != "all")
     c.fail(Msg() << "mode must be \"raw\", \"scaled\", \"qk_norm\" or \"all\" (got \"" << mode << "\")");
@@ -177,7 +179,8 @@ void linear_map(Call& c) {
   c.check_work(1.5 * double(k) * m * n, "mapping the points");  // a multiply-add in double, and the stores
   checked_size({k, m}, c.op + ": the mapped points");
   if (p.shape()[1] != n)
-    c.fail(Msg() << "points have width " << std::to_string(p.shape()[1]) << " but W has " << std::to_string(n) << " columns");
+    c.fail(Msg() << "points have width " << std::to_string(p.shape()[1]) << " but W has " << std::to_string(n)
+                 << " columns");
   std::vector<double> out(k * m, 0.0);
   for (std::size_t r = 0; r < k; ++r)
     for (std::size_t i = 0; i < m; ++i) out[r * m + i] = dot(w.data() + i * n, p.data() + r * n, n);
@@ -255,7 +258,6 @@ void unit_circle(Call& c) {
   c.out("points", from(v, {static_cast<std::size_t>(n), 2}));
 }
 
-
 // Mean, population variance and standard deviation, mean square, root mean
 // square and squared mean of a vector: the statistics the figures name (RMS² = σ² + μ²),
 // measured by the engine over one group (in double, two-pass for the variance).
@@ -300,11 +302,14 @@ void row_entropy(Call& c) {
     double sum = 0, e = 0, m = 0;
     for (std::size_t j = 0; j < k; ++j) {
       const double v = p(r, j);
-      if (v < 0) c.fail(Msg("out_of_range", "p") << "row " << std::to_string(r) << " has a negative value (" << num_str(v) << ")");
+      if (v < 0)
+        c.fail(Msg("out_of_range", "p") << "row " << std::to_string(r) << " has a negative value (" << num_str(v)
+                                        << ")");
       sum += v, m = std::max(m, v);
       if (v > 0) e -= v * std::log(v);
     }
-    if (std::fabs(sum - 1) > 1e-4) c.fail(Msg("out_of_range", "p") << "row " << std::to_string(r) << " sums to " << num_str(sum) << ", not 1");
+    if (std::fabs(sum - 1) > 1e-4)
+      c.fail(Msg("out_of_range", "p") << "row " << std::to_string(r) << " sums to " << num_str(sum) << ", not 1");
     h[r] = e, mx[r] = m;
   }
   c.out("entropy", from(h, {n}));
@@ -315,27 +320,46 @@ void row_entropy(Call& c) {
 
 void register_figure_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
-    {"axis_ticks", {{"x"}},
-            {{"count", Int, Default(5.0)}, {"include_zero", Bool, Default(true)}, {"symmetric", Bool, Default(false)}},
-            {"domain", "ticks"}, axis_ticks},
-    {"angle_between", {{"a"}, {"b"}}, {}, {"degrees"}, angle_between},
-    {"log_axis", {{"x"}}, {{"floor", Num, Default(1e-12)}, {"count", Int, Default(6.0)}}, {"y", "domain", "ticks"}, log_axis},
-    {"random_normal", {},
-            {{"shape", List, {}}, {"seed", Int, Default(0.0)}, {"mean", Num, Default(0.0)}, {"std", Num, Default(1.0)}},
-            {"x"}, random_normal},
-    {"score_spread", {},
-            {{"d_k", Int, {}}, {"count", Int, Default(2000.0)}, {"seed", Int, Default(0.0)},
-             {"mode", Str, Default("raw")}, {"g", Num, Default(1.0)}, {"every_width", Bool, Default(false)}},
-            {"std", "scores"}, score_spread},
-    {"linear_map", {{"W"}, {"points"}}, {}, {"y"}, linear_map},
-    {"singular_values", {{"W"}}, {}, {"s"}, singular_values},
-    {"covariance", {{"x"}}, {}, {"cov"}, covariance},
-    {"linspace", {}, {{"start", Num, {}}, {"stop", Num, {}}, {"count", Int, Default(50.0)}}, {"x"}, linspace},
-    {"unit_circle", {}, {{"count", Int, Default(64.0)}}, {"points"}, unit_circle},
-    {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation},
-    {"moments", {{"x"}}, {}, {"mean", "var", "std", "ms", "rms", "mean_sq"}, moments},
-    {"standardize_rows", {{"x"}}, {{"eps", Num, Default(1e-5)}, {"eps_place", Str, Default("inside")}}, {"y"}, nullptr, standardize_rows},
-    {"row_entropy", {{"p"}}, {}, {"entropy", "max"}, row_entropy},
+      {"axis_ticks",
+       {{"x"}},
+       {{"count", Int, Default(5.0)}, {"include_zero", Bool, Default(true)}, {"symmetric", Bool, Default(false)}},
+       {"domain", "ticks"},
+       axis_ticks},
+      {"angle_between", {{"a"}, {"b"}}, {}, {"degrees"}, angle_between},
+      {"log_axis",
+       {{"x"}},
+       {{"floor", Num, Default(1e-12)}, {"count", Int, Default(6.0)}},
+       {"y", "domain", "ticks"},
+       log_axis},
+      {"random_normal",
+       {},
+       {{"shape", List, {}}, {"seed", Int, Default(0.0)}, {"mean", Num, Default(0.0)}, {"std", Num, Default(1.0)}},
+       {"x"},
+       random_normal},
+      {"score_spread",
+       {},
+       {{"d_k", Int, {}},
+        {"count", Int, Default(2000.0)},
+        {"seed", Int, Default(0.0)},
+        {"mode", Str, Default("raw")},
+        {"g", Num, Default(1.0)},
+        {"every_width", Bool, Default(false)}},
+       {"std", "scores"},
+       score_spread},
+      {"linear_map", {{"W"}, {"points"}}, {}, {"y"}, linear_map},
+      {"singular_values", {{"W"}}, {}, {"s"}, singular_values},
+      {"covariance", {{"x"}}, {}, {"cov"}, covariance},
+      {"linspace", {}, {{"start", Num, {}}, {"stop", Num, {}}, {"count", Int, Default(50.0)}}, {"x"}, linspace},
+      {"unit_circle", {}, {{"count", Int, Default(64.0)}}, {"points"}, unit_circle},
+      {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation},
+      {"moments", {{"x"}}, {}, {"mean", "var", "std", "ms", "rms", "mean_sq"}, moments},
+      {"standardize_rows",
+       {{"x"}},
+       {{"eps", Num, Default(1e-5)}, {"eps_place", Str, Default("inside")}},
+       {"y"},
+       nullptr,
+       standardize_rows},
+      {"row_entropy", {{"p"}}, {}, {"entropy", "max"}, row_entropy},
   };
   enter(r, ops);
 }

@@ -24,8 +24,7 @@ void l2_jacobian(Call& c) {
   Tensor j = xt::zeros<float>({d, d});
   if (n > eps) {  // (I - u u^T) / ||x||
     for (std::size_t a = 0; a < d; ++a)
-      for (std::size_t b = 0; b < d; ++b)
-        j(a, b) = static_cast<float>(((a == b) - (x(a) / n) * (x(b) / n)) / n);
+      for (std::size_t b = 0; b < d; ++b) j(a, b) = static_cast<float>(((a == b) - (x(a) / n) * (x(b) / n)) / n);
   } else {  // the floor is active: y = x / eps
     if (!(eps > 0)) c.fail(Msg("zero_vector", "x") << "x is zero and eps is 0, so the Jacobian is undefined");
     for (std::size_t a = 0; a < d; ++a) j(a, a) = static_cast<float>(1 / eps);
@@ -46,8 +45,7 @@ void layer_norm_jacobian(Call& c) {
   for (std::size_t a = 0; a < d; ++a) y[a] = (x(a) - st.center[0]) / s;
   Tensor j = xt::empty<float>({d, d});
   for (std::size_t a = 0; a < d; ++a)
-    for (std::size_t b = 0; b < d; ++b)
-      j(a, b) = static_cast<float>(((a == b) - 1.0 / d - y[a] * y[b] / d) / s);
+    for (std::size_t b = 0; b < d; ++b) j(a, b) = static_cast<float>(((a == b) - 1.0 / d - y[a] * y[b] / d) / s);
   c.out("J", j);
 }
 
@@ -78,15 +76,17 @@ void clip_grad_norm(Call& c) {
   c.out("total_norm", Tensor({static_cast<float>(total)}));
 }
 
-
 }  // namespace
 
 void register_gradient_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
-    {"l2_normalize_jacobian", {{"x"}}, {{"eps", Num, Default(1e-12)}}, {"J"}, l2_jacobian},
-    {"layer_norm_jacobian", {{"x"}}, {{"eps", Num, Default(1e-5)}}, {"J"}, layer_norm_jacobian},
-    {"clip_grad_norm", {{"g"}}, {{"max_norm", Num, {}}, {"norm_type", Num, Default(2.0)}},
-            {"y", "total_norm"}, clip_grad_norm},
+      {"l2_normalize_jacobian", {{"x"}}, {{"eps", Num, Default(1e-12)}}, {"J"}, l2_jacobian},
+      {"layer_norm_jacobian", {{"x"}}, {{"eps", Num, Default(1e-5)}}, {"J"}, layer_norm_jacobian},
+      {"clip_grad_norm",
+       {{"g"}},
+       {{"max_norm", Num, {}}, {"norm_type", Num, Default(2.0)}},
+       {"y", "total_norm"},
+       clip_grad_norm},
   };
   enter(r, ops);
 }

@@ -83,15 +83,19 @@ Params channel_affine(const Call& c, std::size_t rank, std::size_t ch) {
 
 void need_rank(const Call& c, const Shape& x, std::size_t lo, const char* layout) {
   if (x.size() < lo)
-    c.fail(Msg() << "x must have rank at least " << std::to_string(lo) << " (" << layout << ") but has shape " << shape_str(x));
+    c.fail(Msg() << "x must have rank at least " << std::to_string(lo) << " (" << layout << ") but has shape "
+                 << shape_str(x));
 }
 
-void need_rank(const Call& c, const Tensor& x, std::size_t lo, const char* layout) { need_rank(c, shape_of(x), lo, layout); }
+void need_rank(const Call& c, const Tensor& x, std::size_t lo, const char* layout) {
+  need_rank(c, shape_of(x), lo, layout);
+}
 
 void check_nonnegative(const Call& c, const char* name, const Tensor& t) {
   for (std::size_t k = 0; k < t.size(); ++k)
     if (t.data()[k] < 0)
-      c.fail(Msg() << std::string(name) << " has a negative value (" << num_str(t.data()[k]) << ") at index " << std::to_string(k));
+      c.fail(Msg() << std::string(name) << " has a negative value (" << num_str(t.data()[k]) << ") at index "
+                   << std::to_string(k));
 }
 
 // ---- vector norms ---------------------------------------------------------
@@ -99,7 +103,8 @@ void check_nonnegative(const Call& c, const char* name, const Tensor& t) {
 void vector_norm(const Call& c, Description& d, Measure m, Denominator den) {
   const Shape& s = c.view("x").shape;
   const long long a = c.integer("axis"), r = static_cast<long long>(s.size());
-  const std::size_t axis = a >= -r && a < r ? static_cast<std::size_t>(a < 0 ? a + r : a) : norm_axis(a, s.size(), c.op + ": axis");
+  const std::size_t axis =
+      a >= -r && a < r ? static_cast<std::size_t>(a < 0 ? a + r : a) : norm_axis(a, s.size(), c.op + ": axis");
   d = {c.op, Group::along(s, axis), m, {false, den, c.num("eps")}, {}, {}};
   if (c.op == "scale_norm") {  // ScaleNorm: one learned scalar
     const View* g = c.opt_view("g");
@@ -149,8 +154,7 @@ void describe_batch_norm(const Call& c, Description& d) {
 Running running_inputs(const Call& c, std::size_t ch, bool required) {
   Running r{c.opt("running_mean"), c.opt("running_var")};
   if (!r.mean != !r.var) c.fail("running_mean and running_var must be given together");
-  if (required && !r.mean)
-    c.fail("evaluation mode (training = false) needs running_mean and running_var");
+  if (required && !r.mean) c.fail("evaluation mode (training = false) needs running_mean and running_var");
   expect_channels(c, "running_mean", r.mean, ch);
   expect_channels(c, "running_var", r.var, ch);
   if (r.var) check_nonnegative(c, "running_var", *r.var);
@@ -158,8 +162,7 @@ Running running_inputs(const Call& c, std::size_t ch, bool required) {
 }
 
 Stats running_stats(const Running& r) {
-  return Stats{std::vector<double>(r.mean->begin(), r.mean->end()),
-               std::vector<double>(r.var->begin(), r.var->end())};
+  return Stats{std::vector<double>(r.mean->begin(), r.mean->end()), std::vector<double>(r.var->begin(), r.var->end())};
 }
 
 // PyTorch's update: biased variance normalizes, unbiased variance is stored.
@@ -222,8 +225,12 @@ void instance_norm(const Call& c, Description& d) {
   need_rank(c, s, 3, "[N, C, spatial...]");
   if (spatial_size(s) < 2 && !c.describing())  // a group of one is still a group to draw
     c.fail(Msg() << "needs more than one spatial value per channel (x has shape " << shape_str(s) << ")");
-  d = {c.op, instance_group(s), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
-       channel_affine(c, s.size(), s[1]), {}};
+  d = {c.op,
+       instance_group(s),
+       Measure::MeanVar,
+       {true, Denominator::SqrtPlusEps, c.num("eps")},
+       channel_affine(c, s.size(), s[1]),
+       {}};
   d.channel_axis = 1;
 }
 
@@ -232,9 +239,14 @@ void group_norm(const Call& c, Description& d) {
   need_rank(c, s, 2, "[N, C, ...]");
   const auto g = static_cast<std::size_t>(c.integer("num_groups"));
   if (s[1] % g)
-    c.fail(Msg("not_divisible", "num_groups") << "num_groups (" << std::to_string(g) << ") must divide the channel count C (" << std::to_string(s[1]) << ")");
-  d = {c.op, channel_group(s, g), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
-       channel_affine(c, s.size(), s[1]), {}};
+    c.fail(Msg("not_divisible", "num_groups") << "num_groups (" << std::to_string(g)
+                                              << ") must divide the channel count C (" << std::to_string(s[1]) << ")");
+  d = {c.op,
+       channel_group(s, g),
+       Measure::MeanVar,
+       {true, Denominator::SqrtPlusEps, c.num("eps")},
+       channel_affine(c, s.size(), s[1]),
+       {}};
   d.channel_axis = 1;
 }
 
@@ -243,12 +255,19 @@ void ghost_batch_norm(const Call& c, Description& d) {
   need_rank(c, s, 2, "[N, C, ...]");
   const auto v = static_cast<std::size_t>(c.integer("virtual_batch_size"));
   if (s[0] % v)
-    c.fail(Msg("not_divisible", "virtual_batch_size") << "virtual_batch_size (" << std::to_string(v) << ") must divide the batch size N (" << std::to_string(s[0]) << ")");
-  d = {c.op, batch_group(s, v), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
-       channel_affine(c, s.size(), s[1]), {}};
+    c.fail(Msg("not_divisible", "virtual_batch_size")
+           << "virtual_batch_size (" << std::to_string(v) << ") must divide the batch size N (" << std::to_string(s[0])
+           << ")");
+  d = {c.op,
+       batch_group(s, v),
+       Measure::MeanVar,
+       {true, Denominator::SqrtPlusEps, c.num("eps")},
+       channel_affine(c, s.size(), s[1]),
+       {}};
   d.channel_axis = 1;
   if (d.group.members() < 2 && !c.describing())
-    c.fail(Msg() << "each virtual batch needs more than one value per channel (virtual_batch_size " << std::to_string(v) << ", x shape " << shape_str(s) << ")");
+    c.fail(Msg() << "each virtual batch needs more than one value per channel (virtual_batch_size " << std::to_string(v)
+                 << ", x shape " << shape_str(s) << ")");
 }
 
 // BatchNorm's description; in training the batch statistics are corrected
@@ -301,8 +320,12 @@ std::vector<double> softmax3(const Call& c, const char* name) {
 void describe_switchable_norm(const Call& c, Description& d) {
   const Shape& s = c.view("x").shape;
   if (s.size() != 4) c.fail("x must have shape [N, C, H, W] but has shape " + shape_str(s));
-  d = {c.op, instance_group(s), Measure::MeanVar, {true, Denominator::SqrtPlusEps, c.num("eps")},
-       channel_affine(c, 4, s[1]), {}};
+  d = {c.op,
+       instance_group(s),
+       Measure::MeanVar,
+       {true, Denominator::SqrtPlusEps, c.num("eps")},
+       channel_affine(c, 4, s[1]),
+       {}};
   d.channel_axis = 1;
 }
 
@@ -392,41 +415,92 @@ void filter_response_norm(Call& c) {
 void register_norm_ops(Registry& r) {
   constexpr A axis{"axis", Int, Default(-1.0)}, eps12{"eps", Num, Default(1e-12)};
   static constexpr OpSpec ops[] = {
-    {"l2_normalize", {{"x"}}, {axis, eps12}, {"y"}, nullptr,
-            [](const Call& c, Description& d) { vector_norm(c, d, Measure::SumSquare, Denominator::MaxSqrtEps); }},
-    {"l1_normalize", {{"x"}}, {axis, eps12}, {"y"}, nullptr,
-            [](const Call& c, Description& d) { vector_norm(c, d, Measure::SumAbs, Denominator::MaxEps); }},
-    {"max_normalize", {{"x"}}, {axis, eps12}, {"y"}, nullptr,
-            [](const Call& c, Description& d) { vector_norm(c, d, Measure::MaxAbs, Denominator::MaxEps); }},
-    {"scale_norm", {{"x"}, {"g"}}, {axis, {"eps", Num, Default(1e-5)}}, {"y"}, nullptr,
-            [](const Call& c, Description& d) { vector_norm(c, d, Measure::SumSquare, Denominator::MaxSqrtEps); }},
-    {"layer_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-            {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-5)}}, {"y"}, nullptr,
-            [](const Call& c, Description& d) { layer_like(c, d, Measure::MeanVar, true); }},
-    {"rms_norm", {{"x"}, {"gamma", true}},
-            {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-6)}}, {"y"}, nullptr,
-            [](const Call& c, Description& d) { layer_like(c, d, Measure::MeanSquare, false); }},
-    {"batch_norm", {{"x"}, {"gamma", true}, {"beta", true}, {"running_mean", true}, {"running_var", true}},
-            {{"training", Bool, Default(true)}, {"momentum", Num, Default(0.1)}, {"eps", Num, Default(1e-5)}},
-            {"y", "running_mean", "running_var"}, batch_norm, describe_batch_norm},
-    {"instance_norm", {{"x"}, {"gamma", true}, {"beta", true}}, {{"eps", Num, Default(1e-5)}},
-            {"y"}, nullptr, instance_norm},
-    {"group_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-            {{"num_groups", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, nullptr, group_norm},
-    {"ghost_batch_norm", {{"x"}, {"gamma", true}, {"beta", true}},
-            {{"virtual_batch_size", Int, {}}, {"eps", Num, Default(1e-5)}}, {"y"}, nullptr, ghost_batch_norm},
-    {"batch_renorm", {{"x"}, {"running_mean"}, {"running_var"}, {"gamma", true}, {"beta", true}},
-            {{"r_max", Num, Default(3.0)}, {"d_max", Num, Default(5.0)}, {"training", Bool, Default(true)},
-             {"eps", Num, Default(1e-5)}},
-            {"y"}, batch_renorm, describe_batch_norm},
-    {"switchable_norm",
-            {{"x"}, {"gamma", true}, {"beta", true}, {"mean_logits"}, {"var_logits"}},
-            {{"eps", Num, Default(1e-5)}}, {"y"}, switchable_norm, describe_switchable_norm},
-    {"local_response_norm", {{"x"}},
-            {{"size", Int, {}}, {"alpha", Num, Default(1e-4)}, {"beta", Num, Default(0.75)}, {"k", Num, Default(1.0)}},
-            {"y"}, local_response_norm},
-    {"filter_response_norm", {{"x"}, {"gamma"}, {"beta"}, {"tau"}}, {{"eps", Num, Default(1e-6)}},
-            {"y"}, filter_response_norm, describe_filter_response_norm},
+      {"l2_normalize",
+       {{"x"}},
+       {axis, eps12},
+       {"y"},
+       nullptr,
+       [](const Call& c, Description& d) { vector_norm(c, d, Measure::SumSquare, Denominator::MaxSqrtEps); }},
+      {"l1_normalize",
+       {{"x"}},
+       {axis, eps12},
+       {"y"},
+       nullptr,
+       [](const Call& c, Description& d) { vector_norm(c, d, Measure::SumAbs, Denominator::MaxEps); }},
+      {"max_normalize",
+       {{"x"}},
+       {axis, eps12},
+       {"y"},
+       nullptr,
+       [](const Call& c, Description& d) { vector_norm(c, d, Measure::MaxAbs, Denominator::MaxEps); }},
+      {"scale_norm",
+       {{"x"}, {"g"}},
+       {axis, {"eps", Num, Default(1e-5)}},
+       {"y"},
+       nullptr,
+       [](const Call& c, Description& d) { vector_norm(c, d, Measure::SumSquare, Denominator::MaxSqrtEps); }},
+      {"layer_norm",
+       {{"x"}, {"gamma", true}, {"beta", true}},
+       {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-5)}},
+       {"y"},
+       nullptr,
+       [](const Call& c, Description& d) { layer_like(c, d, Measure::MeanVar, true); }},
+      {"rms_norm",
+       {{"x"}, {"gamma", true}},
+       {{"normalized_ndim", Int, Default(1.0)}, {"eps", Num, Default(1e-6)}},
+       {"y"},
+       nullptr,
+       [](const Call& c, Description& d) { layer_like(c, d, Measure::MeanSquare, false); }},
+      {"batch_norm",
+       {{"x"}, {"gamma", true}, {"beta", true}, {"running_mean", true}, {"running_var", true}},
+       {{"training", Bool, Default(true)}, {"momentum", Num, Default(0.1)}, {"eps", Num, Default(1e-5)}},
+       {"y", "running_mean", "running_var"},
+       batch_norm,
+       describe_batch_norm},
+      {"instance_norm",
+       {{"x"}, {"gamma", true}, {"beta", true}},
+       {{"eps", Num, Default(1e-5)}},
+       {"y"},
+       nullptr,
+       instance_norm},
+      {"group_norm",
+       {{"x"}, {"gamma", true}, {"beta", true}},
+       {{"num_groups", Int, {}}, {"eps", Num, Default(1e-5)}},
+       {"y"},
+       nullptr,
+       group_norm},
+      {"ghost_batch_norm",
+       {{"x"}, {"gamma", true}, {"beta", true}},
+       {{"virtual_batch_size", Int, {}}, {"eps", Num, Default(1e-5)}},
+       {"y"},
+       nullptr,
+       ghost_batch_norm},
+      {"batch_renorm",
+       {{"x"}, {"running_mean"}, {"running_var"}, {"gamma", true}, {"beta", true}},
+       {{"r_max", Num, Default(3.0)},
+        {"d_max", Num, Default(5.0)},
+        {"training", Bool, Default(true)},
+        {"eps", Num, Default(1e-5)}},
+       {"y"},
+       batch_renorm,
+       describe_batch_norm},
+      {"switchable_norm",
+       {{"x"}, {"gamma", true}, {"beta", true}, {"mean_logits"}, {"var_logits"}},
+       {{"eps", Num, Default(1e-5)}},
+       {"y"},
+       switchable_norm,
+       describe_switchable_norm},
+      {"local_response_norm",
+       {{"x"}},
+       {{"size", Int, {}}, {"alpha", Num, Default(1e-4)}, {"beta", Num, Default(0.75)}, {"k", Num, Default(1.0)}},
+       {"y"},
+       local_response_norm},
+      {"filter_response_norm",
+       {{"x"}, {"gamma"}, {"beta"}, {"tau"}},
+       {{"eps", Num, Default(1e-6)}},
+       {"y"},
+       filter_response_norm,
+       describe_filter_response_norm},
   };
   enter(r, ops);
 }

@@ -85,14 +85,16 @@ void min_max_apply(Call& c) {
   std::vector<double> scale(f);
   for (std::size_t k = 0; k < f; ++k) {
     if (phi[k] < plo[k])
-      c.fail(Msg() << "max (" << num_str(phi[k]) << ") is below min (" << num_str(plo[k]) << ") at index " << std::to_string(k));
+      c.fail(Msg() << "max (" << num_str(phi[k]) << ") is below min (" << num_str(plo[k]) << ") at index "
+                   << std::to_string(k));
     const double range = phi[k] > plo[k] ? double(phi[k]) - plo[k] : 1.0;  // zero range counts as 1
     scale[k] = (high - low) / range;
   }
   float* y = c.output("y", shape_of(x));
   const std::size_t n = x.shape()[0];
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t k = 0; k < f; ++k) y[i * f + k] = static_cast<float>(low + (px[i * f + k] - double(plo[k])) * scale[k]);
+    for (std::size_t k = 0; k < f; ++k)
+      y[i * f + k] = static_cast<float>(low + (px[i * f + k] - double(plo[k])) * scale[k]);
 }
 
 // Float keys that order as the floats do, then an LSD radix sort (three
@@ -133,7 +135,8 @@ void robust_fit(Call& c) {
   const Tensor& x = data_matrix(c);
   const double ql = c.num("q_low"), qh = c.num("q_high");
   if (ql < 0 || qh > 100 || ql > qh)
-    c.fail(Msg() << "q_low (" << num_str(ql) << ") and q_high (" << num_str(qh) << ") must satisfy 0 <= q_low <= q_high <= 100");
+    c.fail(Msg() << "q_low (" << num_str(ql) << ") and q_high (" << num_str(qh)
+                 << ") must satisfy 0 <= q_low <= q_high <= 100");
   const std::size_t n = x.shape()[0], f = x.shape()[1];
   // a radix sort of every column: about ten passes over it
   // columns of a wide matrix are gathered a cache line per number: twice the cost
@@ -169,7 +172,8 @@ void whiten(Call& c) {
   for (std::size_t k = 0; k < f; ++k) top = std::max(top, cov[k * f + k]);
   for (std::size_t k = 0; k < f; ++k)
     if (!(cov[k * f + k] > 1e-12 * std::max(top, 1e-300)))
-      c.fail(Msg() << "the covariance plus eps * I is singular (eigenvalue " << num_str(cov[k * f + k]) << "); use a larger eps");
+      c.fail(Msg() << "the covariance plus eps * I is singular (eigenvalue " << num_str(cov[k * f + k])
+                   << "); use a larger eps");
   Tensor m = xt::empty<float>({f, f});
   for (std::size_t a = 0; a < f; ++a)
     for (std::size_t b = 0; b < f; ++b) {
@@ -189,22 +193,25 @@ void whiten(Call& c) {
   c.out("matrix", m);
 }
 
-
 }  // namespace
 
 void register_preprocessing_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
-    {"z_score_fit", {{"x"}}, {}, {"mean", "std"}, z_score_fit},
-    {"z_score_apply", {{"x"}, {"mean"}, {"std"}}, {}, {"y"},
-            [](Call& c) { scale_features(c, "mean", "std"); }},
-    {"min_max_fit", {{"x"}}, {}, {"min", "max"}, min_max_fit},
-    {"min_max_apply", {{"x"}, {"min"}, {"max"}},
-            {{"low", Num, Default(0.0)}, {"high", Num, Default(1.0)}}, {"y"}, min_max_apply},
-    {"robust_fit", {{"x"}}, {{"q_low", Num, Default(25.0)}, {"q_high", Num, Default(75.0)}},
-            {"median", "iqr"}, robust_fit},
-    {"robust_apply", {{"x"}, {"median"}, {"iqr"}}, {}, {"y"},
-            [](Call& c) { scale_features(c, "median", "iqr"); }},
-    {"whiten", {{"x"}}, {{"eps", Num, Default(1e-5)}}, {"z", "mean", "matrix"}, whiten},
+      {"z_score_fit", {{"x"}}, {}, {"mean", "std"}, z_score_fit},
+      {"z_score_apply", {{"x"}, {"mean"}, {"std"}}, {}, {"y"}, [](Call& c) { scale_features(c, "mean", "std"); }},
+      {"min_max_fit", {{"x"}}, {}, {"min", "max"}, min_max_fit},
+      {"min_max_apply",
+       {{"x"}, {"min"}, {"max"}},
+       {{"low", Num, Default(0.0)}, {"high", Num, Default(1.0)}},
+       {"y"},
+       min_max_apply},
+      {"robust_fit",
+       {{"x"}},
+       {{"q_low", Num, Default(25.0)}, {"q_high", Num, Default(75.0)}},
+       {"median", "iqr"},
+       robust_fit},
+      {"robust_apply", {{"x"}, {"median"}, {"iqr"}}, {}, {"y"}, [](Call& c) { scale_features(c, "median", "iqr"); }},
+      {"whiten", {{"x"}}, {{"eps", Num, Default(1e-5)}}, {"z", "mean", "matrix"}, whiten},
   };
   enter(r, ops);
 }

@@ -11,12 +11,9 @@ namespace normlab {
 namespace {
 
 using A = AttrSpec;
-const AttrKind Int = AttrKind::Integer, Bool = AttrKind::Bool, Str = AttrKind::String,
-               List = AttrKind::IntList;
+const AttrKind Int = AttrKind::Integer, Bool = AttrKind::Bool, Str = AttrKind::String, List = AttrKind::IntList;
 
-Value shape_value(const Shape& s) {
-  return Value::ints({s.size()}, std::vector<std::int64_t>(s.begin(), s.end()));
-}
+Value shape_value(const Shape& s) { return Value::ints({s.size()}, std::vector<std::int64_t>(s.begin(), s.end())); }
 
 // Members of the group holding element `index` of a [B, T, D] tensor, read
 // from the method's description. A method whose channels sit on axis 1
@@ -31,7 +28,8 @@ void reduction_group(Call& c) {
   if (idx.size() != 3) c.fail("index must be [b, t, d] (3 numbers) but has " + std::to_string(idx.size()));
   for (std::size_t a = 0; a < 3; ++a)
     if (idx[a] < 0 || idx[a] >= static_cast<long long>(s[a]))
-      c.fail(Msg() << "index[" << std::to_string(a) << "] (" << std::to_string(idx[a]) << ") is out of range for shape " << shape_str(s));
+      c.fail(Msg() << "index[" << std::to_string(a) << "] (" << std::to_string(idx[a]) << ") is out of range for shape "
+                   << shape_str(s));
   const std::string& m = c.str("method");
   const std::size_t B = s[0], T = s[1], D = s[2];
   const Shape cf{B, D, T};
@@ -55,8 +53,10 @@ void reduction_group(Call& c) {
   const std::size_t off = channels_first ? (b * D + dd) * T + t : (b * T + t) * D + dd;
   std::vector<std::array<std::int64_t, 3>> members;
   for (std::size_t o : g.offsets(g.stat_of(off))) {
-    if (!channels_first) members.push_back({std::int64_t(o / (T * D)), std::int64_t(o / D % T), std::int64_t(o % D)});
-    else members.push_back({std::int64_t(o / (D * T)), std::int64_t(o % T), std::int64_t(o / T % D)});
+    if (!channels_first)
+      members.push_back({std::int64_t(o / (T * D)), std::int64_t(o / D % T), std::int64_t(o % D)});
+    else
+      members.push_back({std::int64_t(o / (D * T)), std::int64_t(o % T), std::int64_t(o / T % D)});
   }
   std::sort(members.begin(), members.end());
   std::vector<std::int64_t> flat;
@@ -75,8 +75,10 @@ void reduce_shape(Call& c) {
   const bool keep = c.flag("keepdim");
   Shape out;
   for (std::size_t a = 0; a < s.size(); ++a)
-    if (!reduced[a]) out.push_back(s[a]);
-    else if (keep) out.push_back(1);
+    if (!reduced[a])
+      out.push_back(s[a]);
+    else if (keep)
+      out.push_back(1);
   c.out("shape", shape_value(out));
 }
 
@@ -88,23 +90,29 @@ void broadcast_shape(Call& c) {
     const std::size_t x = k < r - a.size() ? 1 : a[k - (r - a.size())];
     const std::size_t y = k < r - b.size() ? 1 : b[k - (r - b.size())];
     if (x != y && x != 1 && y != 1)
-      c.fail(Msg() << "a " << shape_str(a) << " and b " << shape_str(b) << " are incompatible at axis " << std::to_string(long(k) - long(r)) << " (" << std::to_string(x) << " vs " << std::to_string(y) << ")");
+      c.fail(Msg() << "a " << shape_str(a) << " and b " << shape_str(b) << " are incompatible at axis "
+                   << std::to_string(long(k) - long(r)) << " (" << std::to_string(x) << " vs " << std::to_string(y)
+                   << ")");
     out[k] = x == 1 ? y : x;
   }
   c.out("shape", shape_value(out));
 }
 
-
 }  // namespace
 
 void register_shape_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
-    {"reduction_group", {},
-            {{"method", Str, {}}, {"shape", List, {}}, {"index", List, {}}, {"num_groups", Int, {}}},
-            {"members"}, reduction_group},
-    {"reduce_shape", {}, {{"shape", List, {}}, {"axes", List, {}}, {"keepdim", Bool, Default(false)}},
-            {"shape"}, reduce_shape},
-    {"broadcast_shape", {}, {{"a", List, {}}, {"b", List, {}}}, {"shape"}, broadcast_shape},
+      {"reduction_group",
+       {},
+       {{"method", Str, {}}, {"shape", List, {}}, {"index", List, {}}, {"num_groups", Int, {}}},
+       {"members"},
+       reduction_group},
+      {"reduce_shape",
+       {},
+       {{"shape", List, {}}, {"axes", List, {}}, {"keepdim", Bool, Default(false)}},
+       {"shape"},
+       reduce_shape},
+      {"broadcast_shape", {}, {{"a", List, {}}, {"b", List, {}}}, {"shape"}, broadcast_shape},
   };
   enter(r, ops);
 }

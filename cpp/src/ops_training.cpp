@@ -48,7 +48,8 @@ void norm_backward_op(Call& c, bool rms) {
   norm_forward(xd.data(), n, w, rms, eps, nullptr, nullptr, y.data(), xhat.data(), inv.data());
   for (std::size_t r = 0; r < n; ++r)
     if (!std::isfinite(inv[r]))
-      c.fail(Msg("zero_spread", "eps") << "row " << std::to_string(r) << " has zero spread and eps is 0, so its gradient is undefined");
+      c.fail(Msg("zero_spread", "eps") << "row " << std::to_string(r)
+                                       << " has zero spread and eps is 0, so its gradient is undefined");
   norm_backward(dy.data(), xhat.data(), inv.data(), n, w, rms, gamma.empty() ? nullptr : gamma.data(), dx.data(),
                 dg.data(), db.data());
   c.out("dx", floats(dx, shape));
@@ -64,24 +65,38 @@ void rms_norm_backward(Call& c) { norm_backward_op(c, true); }
 Model model_of(const Call& c) {
   Model m;
   const long long depth = c.integer("depth"), width = c.integer("width");
-  if (depth < 1 || depth > 64) c.fail(Msg("out_of_range", "depth") << "depth must be in [1, 64] (got " << std::to_string(depth) << ")");
-  if (width < 2 || width > 64) c.fail(Msg("out_of_range", "width") << "width must be in [2, 64] (got " << std::to_string(width) << ")");
+  if (depth < 1 || depth > 64)
+    c.fail(Msg("out_of_range", "depth") << "depth must be in [1, 64] (got " << std::to_string(depth) << ")");
+  if (width < 2 || width > 64)
+    c.fail(Msg("out_of_range", "width") << "width must be in [2, 64] (got " << std::to_string(width) << ")");
   m.L = std::size_t(depth), m.W = std::size_t(width);
   const std::string& p = c.str("placement");
-  if (p == "none") m.place = Place::None;
-  else if (p == "post") m.place = Place::Post;
-  else if (p == "pre") m.place = Place::Pre;
-  else if (p == "pre_final") m.place = Place::PreFinal;
-  else c.fail(Msg("out_of_range", "placement") << "placement must be \"none\", \"post\", \"pre\" or \"pre_final\" (got \"" << p << "\")");
+  if (p == "none")
+    m.place = Place::None;
+  else if (p == "post")
+    m.place = Place::Post;
+  else if (p == "pre")
+    m.place = Place::Pre;
+  else if (p == "pre_final")
+    m.place = Place::PreFinal;
+  else
+    c.fail(Msg("out_of_range", "placement")
+           << "placement must be \"none\", \"post\", \"pre\" or \"pre_final\" (got \"" << p << "\")");
   const std::string& n = c.str("norm");
-  if (n == "rms_norm") m.rms = true;
-  else if (n != "layer_norm") c.fail(Msg("out_of_range", "norm") << "norm must be \"layer_norm\" or \"rms_norm\" (got \"" << n << "\")");
+  if (n == "rms_norm")
+    m.rms = true;
+  else if (n != "layer_norm")
+    c.fail(Msg("out_of_range", "norm") << "norm must be \"layer_norm\" or \"rms_norm\" (got \"" << n << "\")");
   const std::string& g = c.str("gate");
-  if (g == "zero") m.gate = Gate::Zero;
-  else if (g == "layer_scale") m.gate = Gate::LayerScale;
-  else if (g != "none") c.fail(Msg("out_of_range", "gate") << "gate must be \"none\", \"zero\" or \"layer_scale\" (got \"" << g << "\")");
+  if (g == "zero")
+    m.gate = Gate::Zero;
+  else if (g == "layer_scale")
+    m.gate = Gate::LayerScale;
+  else if (g != "none")
+    c.fail(Msg("out_of_range", "gate") << "gate must be \"none\", \"zero\" or \"layer_scale\" (got \"" << g << "\")");
   m.eps = c.num("eps");
-  if (!(m.eps > 0) || m.eps > 1) c.fail(Msg("out_of_range", "eps") << "eps must be in (0, 1] (got " << num_str(m.eps) << ")");
+  if (!(m.eps > 0) || m.eps > 1)
+    c.fail(Msg("out_of_range", "eps") << "eps must be in (0, 1] (got " << num_str(m.eps) << ")");
   return m;
 }
 
@@ -94,12 +109,16 @@ Data data_of(const Call& c) {
   Data d;
   const Tensor &x = c.in("x"), &y = c.in("labels");
   c.expect_rank("x", x, 2, 2);
-  if (x.shape()[1] != 2) c.fail(Msg("shape_mismatch", "x") << "x must have shape [N, 2] (points in the plane) but has shape " << shape_str(shape_of(x)));
+  if (x.shape()[1] != 2)
+    c.fail(Msg("shape_mismatch", "x") << "x must have shape [N, 2] (points in the plane) but has shape "
+                                      << shape_str(shape_of(x)));
   d.N = x.shape()[0];
   if (d.N == 0) c.fail(Msg("out_of_range", "x") << "x has no points");
   c.expect_shape("labels", y, {d.N}, "the number of points in x");
   for (std::size_t i = 0; i < d.N; ++i)
-    if (y(i) != 0 && y(i) != 1) c.fail(Msg("out_of_range", "labels") << "labels must be 0 or 1 (got " << num_str(y(i)) << " at index " << std::to_string(i) << ")");
+    if (y(i) != 0 && y(i) != 1)
+      c.fail(Msg("out_of_range", "labels")
+             << "labels must be 0 or 1 (got " << num_str(y(i)) << " at index " << std::to_string(i) << ")");
   d.x = doubles(x), d.labels = doubles(y);
   return d;
 }
@@ -111,7 +130,9 @@ std::vector<double> params_of(const Call& c, const Model& m) {
 }
 
 // Multiply-adds of one forward and backward pass, weighted like the other ops' limits.
-double step_work(const Model& m, std::size_t N) { return 24.0 * double(N) * double(m.L) * double(m.W) * double(m.W + 8); }
+double step_work(const Model& m, std::size_t N) {
+  return 24.0 * double(N) * double(m.L) * double(m.W) * double(m.W + 8);
+}
 
 void check_memory(const Call& c, const Model& m, std::size_t N) {
   if (double(m.L + 1) * double(N) * double(m.W) > 262144.0)
@@ -161,28 +182,39 @@ void train_step(Call& c) {
   const Data d = data_of(c);
   check_memory(c, m, d.N);
   const long long steps = c.integer("steps");
-  if (steps < 1 || steps > 100000) c.fail(Msg("out_of_range", "steps") << "steps must be in [1, 100000] (got " << std::to_string(steps) << ")");
+  if (steps < 1 || steps > 100000)
+    c.fail(Msg("out_of_range", "steps") << "steps must be in [1, 100000] (got " << std::to_string(steps) << ")");
   c.check_work(double(steps) * step_work(m, d.N), std::to_string(steps) + " forward and backward passes");
   const std::string& opt = c.str("optimizer");
   Optimizer o;
   o.adam = opt == "adam";
-  if (!o.adam && opt != "sgd") c.fail(Msg("out_of_range", "optimizer") << "optimizer must be \"sgd\" or \"adam\" (got \"" << opt << "\")");
+  if (!o.adam && opt != "sgd")
+    c.fail(Msg("out_of_range", "optimizer") << "optimizer must be \"sgd\" or \"adam\" (got \"" << opt << "\")");
   o.lr = c.num("lr"), o.momentum = c.num("momentum"), o.beta1 = c.num("beta1"), o.beta2 = c.num("beta2"),
   o.warmup = c.num("warmup");
   const double clip = c.num("clip");
-  if (!(o.lr >= 0) || o.lr > 100) c.fail(Msg("out_of_range", "lr") << "lr must be in [0, 100] (got " << num_str(o.lr) << ")");
-  if (!(o.momentum >= 0 && o.momentum < 1)) c.fail(Msg("out_of_range", "momentum") << "momentum must be in [0, 1) (got " << num_str(o.momentum) << ")");
-  if (!(o.beta1 >= 0 && o.beta1 < 1)) c.fail(Msg("out_of_range", "beta1") << "beta1 must be in [0, 1) (got " << num_str(o.beta1) << ")");
-  if (!(o.beta2 >= 0 && o.beta2 < 1)) c.fail(Msg("out_of_range", "beta2") << "beta2 must be in [0, 1) (got " << num_str(o.beta2) << ")");
-  if (!(clip >= 0)) c.fail(Msg("out_of_range", "clip") << "clip must be at least 0, 0 for no clipping (got " << num_str(clip) << ")");
-  if (!(o.warmup >= 0 && o.warmup <= 1e6)) c.fail(Msg("out_of_range", "warmup") << "warmup must be in [0, 1e6] steps (got " << num_str(o.warmup) << ")");
+  if (!(o.lr >= 0) || o.lr > 100)
+    c.fail(Msg("out_of_range", "lr") << "lr must be in [0, 100] (got " << num_str(o.lr) << ")");
+  if (!(o.momentum >= 0 && o.momentum < 1))
+    c.fail(Msg("out_of_range", "momentum") << "momentum must be in [0, 1) (got " << num_str(o.momentum) << ")");
+  if (!(o.beta1 >= 0 && o.beta1 < 1))
+    c.fail(Msg("out_of_range", "beta1") << "beta1 must be in [0, 1) (got " << num_str(o.beta1) << ")");
+  if (!(o.beta2 >= 0 && o.beta2 < 1))
+    c.fail(Msg("out_of_range", "beta2") << "beta2 must be in [0, 1) (got " << num_str(o.beta2) << ")");
+  if (!(clip >= 0))
+    c.fail(Msg("out_of_range", "clip") << "clip must be at least 0, 0 for no clipping (got " << num_str(clip) << ")");
+  if (!(o.warmup >= 0 && o.warmup <= 1e6))
+    c.fail(Msg("out_of_range", "warmup") << "warmup must be in [0, 1e6] steps (got " << num_str(o.warmup) << ")");
   std::vector<double> P = params_of(c, m);
   const std::size_t n = m.size();
   const Tensor& st = c.in("state");
   c.expect_shape("state", st, {2 * n + 1}, "2 x the parameter count + 1");
   std::vector<double> S = doubles(st);
   const double t0 = S[2 * n];
-  if (!(t0 >= 0 && t0 <= 1e9 && t0 == std::floor(t0))) c.fail(Msg("out_of_range", "state") << "state's last number counts steps taken and must be a whole number in [0, 1e9] (got " << num_str(t0) << ")");
+  if (!(t0 >= 0 && t0 <= 1e9 && t0 == std::floor(t0)))
+    c.fail(Msg("out_of_range", "state")
+           << "state's last number counts steps taken and must be a whole number in [0, 1e9] (got " << num_str(t0)
+           << ")");
 
   Pass s;
   std::vector<double> G(n), dnorm(m.L + 1), losses, next(n);
@@ -190,9 +222,15 @@ void train_step(Call& c) {
   double accuracy = 0;
   for (long long k = 0; k < steps; ++k) {
     forward(m, P.data(), d.x.data(), d.labels.data(), d.N, s);
-    if (!(s.loss < 1e30)) { status = 1; break; }
+    if (!(s.loss < 1e30)) {
+      status = 1;
+      break;
+    }
     backward(m, P.data(), d.x.data(), d.labels.data(), s, G.data(), dnorm.data());
-    if (!clip_by_global_norm(G, clip) || !o.step(P, S, G, next)) { status = 1; break; }
+    if (!clip_by_global_norm(G, clip) || !o.step(P, S, G, next)) {
+      status = 1;
+      break;
+    }
     losses.push_back(s.loss);
     accuracy = s.accuracy;
   }
@@ -213,7 +251,9 @@ void train_predict(Call& c) {
   const Model m = model_of(c);
   const Tensor& pts = c.in("points");
   c.expect_rank("points", pts, 2, 2);
-  if (pts.shape()[1] != 2) c.fail(Msg("shape_mismatch", "points") << "points must have shape [M, 2] but has shape " << shape_str(shape_of(pts)));
+  if (pts.shape()[1] != 2)
+    c.fail(Msg("shape_mismatch", "points")
+           << "points must have shape [M, 2] but has shape " << shape_str(shape_of(pts)));
   const std::size_t M = pts.shape()[0];
   c.check_work(step_work(m, M) / 3, "one forward pass");
   const std::vector<double> P = params_of(c, m), x = doubles(pts);
@@ -259,10 +299,13 @@ void train_init(Call& c) {
 // noise * N(0, 1) on each coordinate (draws in point order, x then y).
 void train_data(Call& c) {
   const long long count = c.integer("count");
-  if (count < 4 || count > 4096 || count % 2) c.fail(Msg("out_of_range", "count") << "count must be even and in [4, 4096] (got " << std::to_string(count) << ")");
+  if (count < 4 || count > 4096 || count % 2)
+    c.fail(Msg("out_of_range", "count") << "count must be even and in [4, 4096] (got " << std::to_string(count) << ")");
   const double turns = c.num("turns"), noise = c.num("noise");
-  if (!(turns >= 0 && turns <= 4)) c.fail(Msg("out_of_range", "turns") << "turns must be in [0, 4] (got " << num_str(turns) << ")");
-  if (!(noise >= 0 && noise <= 1)) c.fail(Msg("out_of_range", "noise") << "noise must be in [0, 1] (got " << num_str(noise) << ")");
+  if (!(turns >= 0 && turns <= 4))
+    c.fail(Msg("out_of_range", "turns") << "turns must be in [0, 4] (got " << num_str(turns) << ")");
+  if (!(noise >= 0 && noise <= 1))
+    c.fail(Msg("out_of_range", "noise") << "noise must be in [0, 1] (got " << num_str(noise) << ")");
   Normal g{static_cast<std::uint64_t>(c.integer("seed"))};
   const std::size_t half = std::size_t(count) / 2;
   std::vector<double> x(2 * static_cast<std::size_t>(count)), y(static_cast<std::size_t>(count));
@@ -278,29 +321,54 @@ void train_data(Call& c) {
   c.out("labels", floats(y, {std::size_t(count)}));
 }
 
-#define NORMLAB_MODEL_ATTRS                                                                              \
-  {"depth", Int, {}}, {"width", Int, Default(16.0)}, {"placement", Str, Default("pre")},                \
-      {"norm", Str, Default("layer_norm")}, {"gate", Str, Default("none")}, {"eps", Num, Default(1e-5)}
+#define NORMLAB_MODEL_ATTRS                                                              \
+  {"depth", Int, {}}, {"width", Int, Default(16.0)}, {"placement", Str, Default("pre")}, \
+      {"norm", Str, Default("layer_norm")}, {"gate", Str, Default("none")}, {            \
+    "eps", Num, Default(1e-5)                                                            \
+  }
 
 }  // namespace
 
 void register_training_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
-    {"layer_norm_backward", {{"x"}, {"dy"}, {"weight", true}}, {{"eps", Num, Default(1e-5)}},
-            {"dx", "dweight", "dbias"}, layer_norm_backward},
-    {"rms_norm_backward", {{"x"}, {"dy"}, {"weight", true}}, {{"eps", Num, Default(1e-6)}},
-            {"dx", "dweight"}, rms_norm_backward},
-    {"train_init", {}, {NORMLAB_MODEL_ATTRS, {"seed", Int, Default(0.0)}}, {"params", "state"}, train_init},
-    {"train_data", {}, {{"count", Int, Default(256.0)}, {"turns", Num, Default(1.0)}, {"noise", Num, Default(0.05)},
-             {"seed", Int, Default(0.0)}}, {"x", "labels"}, train_data},
-    {"train_grad", {{"params"}, {"x"}, {"labels"}}, {NORMLAB_MODEL_ATTRS}, {"loss", "grad", "act_norm", "grad_norm"},
-            train_grad},
-    {"train_step", {{"params"}, {"state"}, {"x"}, {"labels"}},
-            {NORMLAB_MODEL_ATTRS, {"steps", Int, Default(1.0)}, {"optimizer", Str, Default("adam")},
-             {"lr", Num, Default(0.01)}, {"momentum", Num, Default(0.9)}, {"beta1", Num, Default(0.9)},
-             {"beta2", Num, Default(0.999)}, {"clip", Num, Default(0.0)}, {"warmup", Num, Default(0.0)}},
-            {"params", "state", "loss", "accuracy", "act_norm", "grad_norm", "status"}, train_step},
-    {"train_predict", {{"params"}, {"points"}}, {NORMLAB_MODEL_ATTRS}, {"p"}, train_predict},
+      {"layer_norm_backward",
+       {{"x"}, {"dy"}, {"weight", true}},
+       {{"eps", Num, Default(1e-5)}},
+       {"dx", "dweight", "dbias"},
+       layer_norm_backward},
+      {"rms_norm_backward",
+       {{"x"}, {"dy"}, {"weight", true}},
+       {{"eps", Num, Default(1e-6)}},
+       {"dx", "dweight"},
+       rms_norm_backward},
+      {"train_init", {}, {NORMLAB_MODEL_ATTRS, {"seed", Int, Default(0.0)}}, {"params", "state"}, train_init},
+      {"train_data",
+       {},
+       {{"count", Int, Default(256.0)},
+        {"turns", Num, Default(1.0)},
+        {"noise", Num, Default(0.05)},
+        {"seed", Int, Default(0.0)}},
+       {"x", "labels"},
+       train_data},
+      {"train_grad",
+       {{"params"}, {"x"}, {"labels"}},
+       {NORMLAB_MODEL_ATTRS},
+       {"loss", "grad", "act_norm", "grad_norm"},
+       train_grad},
+      {"train_step",
+       {{"params"}, {"state"}, {"x"}, {"labels"}},
+       {NORMLAB_MODEL_ATTRS,
+        {"steps", Int, Default(1.0)},
+        {"optimizer", Str, Default("adam")},
+        {"lr", Num, Default(0.01)},
+        {"momentum", Num, Default(0.9)},
+        {"beta1", Num, Default(0.9)},
+        {"beta2", Num, Default(0.999)},
+        {"clip", Num, Default(0.0)},
+        {"warmup", Num, Default(0.0)}},
+       {"params", "state", "loss", "accuracy", "act_norm", "grad_norm", "status"},
+       train_step},
+      {"train_predict", {{"params"}, {"points"}}, {NORMLAB_MODEL_ATTRS}, {"p"}, train_predict},
   };
   enter(r, ops);
 }

@@ -17,7 +17,8 @@ const AttrKind Num = AttrKind::Number, Int = AttrKind::Integer;
 // plays the part of the channel axis: a per-output parameter is per channel.
 Description per_output(const Call& c, const char* input, Measure m, const Transform& t) {
   const Shape& s = c.view(input).shape;
-  if (s.empty()) c.fail(Msg("bad_shape", input) << input << " must have rank at least 1 but has shape " << shape_str(s));
+  if (s.empty())
+    c.fail(Msg("bad_shape", input) << input << " must have rank at least 1 but has shape " << shape_str(s));
   Description d{c.op, layer_group(s, s.size() - 1), m, t, {}, {}};
   d.channel_axis = 0;
   return d;
@@ -104,16 +105,22 @@ void spectral_norm(Call& c) {
   c.out("u", su);
 }
 
-
 }  // namespace
 
 void register_weight_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
-    {"weight_norm", {{"v"}, {"g"}}, {}, {"w"}, weight_norm, describe_weight_norm},
-    {"weight_standardize", {{"w"}}, {{"eps", Num, Default(1e-5)}}, {"y"}, weight_standardize, describe_weight_standardize},
-    {"spectral_norm", {{"W"}, {"u0", true}},
-            {{"n_power_iterations", Int, Default(1.0)}, {"eps", Num, Default(1e-12)}}, {"w", "sigma", "u"},
-            spectral_norm},
+      {"weight_norm", {{"v"}, {"g"}}, {}, {"w"}, weight_norm, describe_weight_norm},
+      {"weight_standardize",
+       {{"w"}},
+       {{"eps", Num, Default(1e-5)}},
+       {"y"},
+       weight_standardize,
+       describe_weight_standardize},
+      {"spectral_norm",
+       {{"W"}, {"u0", true}},
+       {{"n_power_iterations", Int, Default(1.0)}, {"eps", Num, Default(1e-12)}},
+       {"w", "sigma", "u"},
+       spectral_norm},
   };
   enter(r, ops);
 }

@@ -12,11 +12,16 @@ namespace {
 
 const char* kind_name(AttrKind k) {
   switch (k) {
-    case AttrKind::Number: return "a number";
-    case AttrKind::Integer: return "an integer";
-    case AttrKind::Bool: return "a boolean";
-    case AttrKind::String: return "a string";
-    case AttrKind::IntList: return "a list of integers";
+    case AttrKind::Number:
+      return "a number";
+    case AttrKind::Integer:
+      return "an integer";
+    case AttrKind::Bool:
+      return "a boolean";
+    case AttrKind::String:
+      return "a string";
+    case AttrKind::IntList:
+      return "a list of integers";
   }
   return "?";
 }
@@ -56,12 +61,12 @@ void check_range(const std::string& op, const std::string& name, double v) {
   };
   if (name == "eps" && v < 0) bad(">= 0");
   if (name == "momentum" && (v < 0 || v > 1)) bad("in [0, 1]");
-  if ((name == "num_groups" || name == "virtual_batch_size" || name == "size" ||
-       name == "normalized_ndim" || name == "n_power_iterations") && v < 1)
+  if ((name == "num_groups" || name == "virtual_batch_size" || name == "size" || name == "normalized_ndim" ||
+       name == "n_power_iterations") &&
+      v < 1)
     bad(">= 1");
   if (name == "n_power_iterations" && v > 10000) bad("<= 10000");
-  if ((name == "r_max" || name == "d_max") && v < (name == "r_max" ? 1 : 0))
-    bad(name == "r_max" ? ">= 1" : ">= 0");
+  if ((name == "r_max" || name == "d_max") && v < (name == "r_max" ? 1 : 0)) bad(name == "r_max" ? ">= 1" : ">= 0");
 }
 
 }  // namespace
@@ -81,7 +86,9 @@ float* Outputs::allocate(const std::string& op, const std::string& name, const S
   for (const Target& t : targets) {
     if (t.name != name || !t.data) continue;  // no data: the caller copies the output out itself
     if (t.size != n)
-      (Msg() << op << ": the target for output " << name << " holds " << std::to_string(t.size) << " numbers but " << name << " has " << std::to_string(n) << " (shape " << shape_str(shape) << ")").raise();
+      (Msg() << op << ": the target for output " << name << " holds " << std::to_string(t.size) << " numbers but "
+             << name << " has " << std::to_string(n) << " (shape " << shape_str(shape) << ")")
+          .raise();
     bool overlaps = false;
     for (const auto& [p, m] : inputs) overlaps |= p < t.data + t.size && t.data < p + m;
     if (!overlaps) {
@@ -211,9 +218,11 @@ Shape Call::sizes(const std::string& name, std::size_t lo) const {
   Shape s;
   for (long long v : ints(name)) {
     if (v < static_cast<long long>(lo))
-      fail(Msg("out_of_range", name) << name << " has a size " << std::to_string(v) << "; sizes must be >= " << std::to_string(lo));
+      fail(Msg("out_of_range", name) << name << " has a size " << std::to_string(v)
+                                     << "; sizes must be >= " << std::to_string(lo));
     if (v > static_cast<long long>(kMaxElements))
-      fail(Msg("too_large", name) << name << " has a size " << std::to_string(v) << ", more than the limit of " << std::to_string(kMaxElements));
+      fail(Msg("too_large", name) << name << " has a size " << std::to_string(v) << ", more than the limit of "
+                                  << std::to_string(kMaxElements));
     s.push_back(static_cast<std::size_t>(v));
   }
   return s;
@@ -227,13 +236,14 @@ void Call::fail(const Msg& msg) const {
 
 void Call::check_work(double work, const std::string& what) const {
   if (work > kMaxWork)
-    fail(Msg("too_large") << what << " needs about " << num_str(work) << " operations, more than the limit of " << num_str(kMaxWork));
+    fail(Msg("too_large") << what << " needs about " << num_str(work) << " operations, more than the limit of "
+                          << num_str(kMaxWork));
 }
 
 void Call::expect_shape(const std::string& input, const Shape& got, const Shape& want, const std::string& what) const {
   if (got != want)
-    fail(Msg("bad_shape", input) << input << " has shape " << shape_str(got) << " but must have shape " << shape_str(want) <<
-         (what.empty() ? "" : " (" + what + ")"));
+    fail(Msg("bad_shape", input) << input << " has shape " << shape_str(got) << " but must have shape "
+                                 << shape_str(want) << (what.empty() ? "" : " (" + what + ")"));
 }
 
 void Call::expect_shape(const std::string& input, const Tensor& t, const Shape& want, const std::string& what) const {
@@ -246,8 +256,8 @@ void Call::expect_rank(const std::string& input, const Tensor& t, std::size_t lo
     std::string want = hi == lo ? std::to_string(lo)
                        : hi     ? std::to_string(lo) + " to " + std::to_string(hi)
                                 : "at least " + std::to_string(lo);
-    fail(Msg("bad_shape", input) << input << " must have rank " << want << " but has shape " <<
-         shape_str(Shape(t.shape().begin(), t.shape().end())));
+    fail(Msg("bad_shape", input) << input << " must have rank " << want << " but has shape "
+                                 << shape_str(Shape(t.shape().begin(), t.shape().end())));
   }
 }
 
@@ -294,7 +304,8 @@ namespace {
 std::string shown(const std::string& s) {
   std::string out;
   for (unsigned char ch : s.substr(0, 40)) {
-    if (ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '\'') out += static_cast<char>(ch);
+    if (ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '\'')
+      out += static_cast<char>(ch);
     else {
       const char* hex = "0123456789abcdef";
       out += "\\x";
@@ -306,10 +317,11 @@ std::string shown(const std::string& s) {
 }
 
 __attribute__((noinline)) void check_name(const std::string& prefix, const char* what, const Request::Name& n) {
-  if (!(n.length >= 1))
-    (Msg() << prefix << what << " is empty").raise();
+  if (!(n.length >= 1)) (Msg() << prefix << what << " is empty").raise();
   if (n.length > kMaxName)
-    (Msg() << prefix << what << " '" << shown(n.text) << "' is too long (" << num_str(n.length) << " characters; at most " << std::to_string(kMaxName) << ")").raise();
+    (Msg() << prefix << what << " '" << shown(n.text) << "' is too long (" << num_str(n.length)
+           << " characters; at most " << std::to_string(kMaxName) << ")")
+        .raise();
   for (unsigned char ch : n.text)
     if (!(std::isalnum(ch) || ch == '_'))
       (Msg() << prefix << what << " '" << shown(n.text) << "' may hold only letters, digits and underscores").raise();
@@ -321,11 +333,13 @@ bool whole_size(double d) { return d >= 0 && d <= 9007199254740992.0 && std::flo
 // Integers that become sizes: no larger than the element limit, so no
 // conversion can wrap.
 __attribute__((noinline)) void check_integer_range(const std::string& op, const std::string& name, double v) {
-  static const char* sizes[] = {"num_groups", "virtual_batch_size", "size", "normalized_ndim", "count", "d_k",
-                                "n_power_iterations"};
+  static const char* sizes[] = {"num_groups", "virtual_batch_size", "size", "normalized_ndim", "count",
+                                "d_k",        "n_power_iterations"};
   for (const char* s : sizes)
     if (name == s && v > double(kMaxElements))
-      (Msg("too_large", name) << op << ": " << name << " must be at most " << std::to_string(kMaxElements) << " (got " << num_str(v) << ")").raise();
+      (Msg("too_large", name) << op << ": " << name << " must be at most " << std::to_string(kMaxElements) << " (got "
+                              << num_str(v) << ")")
+          .raise();
   if (name == "axis" && std::fabs(v) > 2147483647.0)
     (Msg("out_of_range", "axis") << op << ": axis (" << num_str(v) << ") is out of range").raise();
 }
@@ -336,14 +350,19 @@ Shape caller_shape(const std::string& what, const double* dims, double rank) {
   const std::size_t colon = what.rfind(": ");
   const std::string arg = colon == std::string::npos ? what : what.substr(colon + 2);  // "op: x" -> "x"
   if (!(rank <= kMaxRank))
-    (Msg("bad_shape", arg) << what << " has rank " << num_str(rank) << ", more than " << std::to_string(kMaxRank)).raise();
+    (Msg("bad_shape", arg) << what << " has rank " << num_str(rank) << ", more than " << std::to_string(kMaxRank))
+        .raise();
   Shape shape;
   for (std::size_t a = 0; a < static_cast<std::size_t>(rank); ++a) {
     const double d = dims[a];
     if (!whole_size(d))
-      (Msg("bad_shape", arg) << what << " has an invalid size " << num_str(d) << " at axis " << std::to_string(a) << " (sizes are whole numbers >= 0)").raise();
+      (Msg("bad_shape", arg) << what << " has an invalid size " << num_str(d) << " at axis " << std::to_string(a)
+                             << " (sizes are whole numbers >= 0)")
+          .raise();
     if (d > double(kMaxElements))
-      (Msg("too_large", arg) << what << " has a size " << num_str(d) << " at axis " << std::to_string(a) << ", more than the limit of " << std::to_string(kMaxElements) << " elements").raise();
+      (Msg("too_large", arg) << what << " has a size " << num_str(d) << " at axis " << std::to_string(a)
+                             << ", more than the limit of " << std::to_string(kMaxElements) << " elements")
+          .raise();
     shape.push_back(static_cast<std::size_t>(d));
   }
   return shape;
@@ -373,26 +392,36 @@ Checked check(const Request& r, bool describing) {
     const std::string& name = in.name.text;
     bool known = false;
     for (const auto& s : spec.inputs) known |= s.name == name;
-    if (!known) (Msg("unknown_input", name) << at << "unknown input '" << name << "' (inputs: " << names(spec.inputs) << ")").raise();
+    if (!known)
+      (Msg("unknown_input", name) << at << "unknown input '" << name << "' (inputs: " << names(spec.inputs) << ")")
+          .raise();
     if (c.inputs.count(name)) (Msg() << at << "input " << name << " is given twice").raise();
     if (in.rank <= kMaxRank && in.dims.size() != in.rank)  // sizes missing: not what the caller's rank says
-      (Msg("bad_shape", name) << at << name << " has rank " << num_str(in.rank) << " but " << std::to_string(in.dims.size()) << " sizes").raise();
+      (Msg("bad_shape", name) << at << name << " has rank " << num_str(in.rank) << " but "
+                              << std::to_string(in.dims.size()) << " sizes")
+          .raise();
     Shape shape = caller_shape(at + name, in.dims.data(), in.rank);
     // A description reads shapes only: no element limit beyond what its extents can count.
     double described = 1;
     for (auto d : shape) described *= double(d);
     if (describing && described > 2147483647.0)
-      (Msg("too_large", name) << at << name << " has shape " << shape_str(shape) << ", more than 2^31 elements to describe").raise();
+      (Msg("too_large", name) << at << name << " has shape " << shape_str(shape)
+                              << ", more than 2^31 elements to describe")
+          .raise();
     const std::size_t n = describing ? static_cast<std::size_t>(described) : checked_size(shape, at + name);
     if (!describing && in.count != double(n))
-      (Msg("bad_shape", name) << at << name << " has " << num_str(in.count) << " values but shape " << shape_str(shape) << " needs " << std::to_string(n)).raise();
+      (Msg("bad_shape", name) << at << name << " has " << num_str(in.count) << " values but shape " << shape_str(shape)
+                              << " needs " << std::to_string(n))
+          .raise();
     if (n == 0) (Msg("empty", name) << at << name << " is empty (shape " << shape_str(shape) << ")").raise();
     if (!describing && !in.data) (Msg() << at << name << " has no data").raise();
     // Pure descriptions check their main input in the kernels, as they read it.
     const bool engine_checks = !spec.body && name == spec.inputs.begin()->name;
     if (in.data && !engine_checks)
       if (const std::size_t k = first_non_finite(in.data, n); k < n)
-        (Msg("not_finite", name) << at << name << " has a non-finite value (" << num_str(in.data[k]) << ") at index " << std::to_string(k)).raise();
+        (Msg("not_finite", name) << at << name << " has a non-finite value (" << num_str(in.data[k]) << ") at index "
+                                 << std::to_string(k))
+            .raise();
     c.inputs.emplace(name, View{in.data, std::move(shape), in.scratch});
   }
   for (const auto& s : spec.inputs)
@@ -406,7 +435,9 @@ Checked check(const Request& r, bool describing) {
     for (const auto& s : spec.attrs)
       if (s.name == name) spec_a = &s;
     if (!spec_a)
-      (Msg("unknown_attribute", name) << at << "unknown attribute '" << name << "' (attributes: " << names(spec.attrs) << ")").raise();
+      (Msg("unknown_attribute", name) << at << "unknown attribute '" << name << "' (attributes: " << names(spec.attrs)
+                                      << ")")
+          .raise();
     if (c.attrs.count(name)) (Msg() << at << "attribute " << name << " is given twice").raise();
     const AttrKind k = spec_a->kind;
     const Attr& v = a.value;
@@ -416,15 +447,20 @@ Checked check(const Request& r, bool describing) {
                     (k == AttrKind::IntList && std::holds_alternative<std::vector<double>>(v));
     if (!ok) (Msg("bad_type", name) << at << "attribute " << name << " must be " << kind_name(k)).raise();
     if (auto* d = std::get_if<double>(&v)) {
-      if (!std::isfinite(*d)) (Msg("not_finite", name) << at << name << " must be finite (got " << num_str(*d) << ")").raise();
+      if (!std::isfinite(*d))
+        (Msg("not_finite", name) << at << name << " must be finite (got " << num_str(*d) << ")").raise();
       if (k == AttrKind::Integer && !whole(*d))
-        (Msg("out_of_range", name) << at << name << " must be an integer from -2^53 to 2^53 (got " << num_str(*d) << ")").raise();
+        (Msg("out_of_range", name) << at << name << " must be an integer from -2^53 to 2^53 (got " << num_str(*d)
+                                   << ")")
+            .raise();
       if (k == AttrKind::Integer) check_integer_range(op, name, *d);
       check_range(op, name, *d);
     }
     if (auto* text = std::get_if<std::string>(&v)) {
       if (a.text_length > kMaxName)
-        (Msg() << at << name << " is too long (" << num_str(a.text_length) << " characters; at most " << std::to_string(kMaxName) << ")").raise();
+        (Msg() << at << name << " is too long (" << num_str(a.text_length) << " characters; at most "
+               << std::to_string(kMaxName) << ")")
+            .raise();
       for (unsigned char ch : *text)
         if (ch < 0x20 || ch == 0x7f)
           (Msg() << at << name << " '" << shown(*text) << "' holds a control character").raise();
@@ -432,7 +468,8 @@ Checked check(const Request& r, bool describing) {
     if (auto* l = std::get_if<std::vector<double>>(&v)) {
       if (a.text_length > kMaxList)
         (Msg() << at << name << " holds " << num_str(a.text_length) << " integers; lists hold at most "
-               << std::to_string(kMaxList)).raise();
+               << std::to_string(kMaxList))
+            .raise();
     }
     if (auto* l = std::get_if<std::vector<double>>(&v))
       for (double e : *l)
@@ -464,7 +501,8 @@ void execute_request(const Request& r, Outputs& outs) {
     check_name(op + ": ", "output name", name);
     bool known = false;
     for (const char* o : spec.outputs) known |= name.text == o;
-    if (!known) (Msg() << op << ": no output named '" << name.text << "' (outputs: " << names_of(spec.outputs) << ")").raise();
+    if (!known)
+      (Msg() << op << ": no output named '" << name.text << "' (outputs: " << names_of(spec.outputs) << ")").raise();
     for (const Target& t : outs.targets) {
       if (t.name == name.text) (Msg() << op << ": output " << name.text << " has two targets").raise();
       if (t.data && target.data && t.data < target.data + target.size && target.data < t.data + t.size)
@@ -477,8 +515,10 @@ void execute_request(const Request& r, Outputs& outs) {
   for (const auto& [name, v] : c.inputs) outs.inputs.emplace_back(v.data, v.size());
 
   Call call(op, c.inputs, c.attrs, &outs);
-  if (spec.body) spec.body(call);
-  else run_description(call, spec);
+  if (spec.body)
+    spec.body(call);
+  else
+    run_description(call, spec);
 
   for (const Target& t : outs.targets) {  // a target for what this call does not make is a mistake worth naming
     const Output* made = nullptr;
@@ -490,7 +530,9 @@ void execute_request(const Request& r, Outputs& outs) {
   for (const Output& o : outs.list)
     if (!o.integer && !o.checked)
       if (const std::size_t k = first_non_finite(o.data, o.size()); k < o.size())
-        (Msg("overflow", o.name) << op << ": output " << o.name << " is not finite at index " << std::to_string(k) << " (float32 overflow)").raise();
+        (Msg("overflow", o.name) << op << ": output " << o.name << " is not finite at index " << std::to_string(k)
+                                 << " (float32 overflow)")
+            .raise();
   outs.finish();
 }
 
@@ -498,7 +540,8 @@ Description describe_request(const Request& r) {
   const Checked c = check(r, true);
   if (!c.spec->describe)  // the list of those that are is too long for a message: the registry has it
     (Msg() << r.op.text << ": not a normalization with a description (" << std::to_string(described_ops().size())
-           << " ops have one; the registry marks them 'described')").raise();
+           << " ops have one; the registry marks them 'described')")
+        .raise();
   if (!c.inputs.count(c.spec->inputs.begin()->name))
     (Msg() << r.op.text << ": describing needs the shape of " << c.spec->inputs.begin()->name).raise();
   Call call(r.op.text, c.inputs, c.attrs, nullptr);
@@ -563,8 +606,10 @@ std::map<std::string, Value> run_op(const std::string& op, const std::map<std::s
     Value v;
     v.shape = o.shape;
     v.integer = o.integer;
-    if (o.integer) v.i.assign(o.ints.begin(), o.ints.end());
-    else v.f.assign(o.data, o.data + o.size());
+    if (o.integer)
+      v.i.assign(o.ints.begin(), o.ints.end());
+    else
+      v.f.assign(o.data, o.data + o.size());
     result[o.name] = std::move(v);
   }
   return result;

@@ -94,7 +94,9 @@ std::size_t checked_size(const Shape& s, const std::string& what) {
   for (auto d : s) {
     const std::size_t f = d ? d : 1;
     if (d > kMaxElements || n > kMaxElements / f)
-      (Msg() << what << " has shape " << shape_str(s) << ", more than the limit of " << std::to_string(kMaxElements) << " elements").raise();
+      (Msg() << what << " has shape " << shape_str(s) << ", more than the limit of " << std::to_string(kMaxElements)
+             << " elements")
+          .raise();
     n *= f;
   }
   for (auto d : s)

@@ -36,8 +36,7 @@ void norm_backward(const double* dy, const double* xhat, const double* inv, std:
       if (dbeta) dbeta[i] += d[i];
     }
     mg = rms ? 0.0 : mg / double(w), mgx /= double(w);
-    for (std::size_t i = 0; i < w; ++i)
-      dx[r * w + i] += inv[r] * (d[i] * (gamma ? gamma[i] : 1.0) - mg - xh[i] * mgx);
+    for (std::size_t i = 0; i < w; ++i) dx[r * w + i] += inv[r] * (d[i] * (gamma ? gamma[i] : 1.0) - mg - xh[i] * mgx);
   }
 }
 
@@ -88,7 +87,8 @@ double forward(const Model& m, const double* P, const double* x, const double* l
   s.N = N;
   s.h.assign((L + 1) * NW, 0.0);
   if (keep) {
-    s.u.assign(L * NW, 0.0), s.uhat.assign(m.pre() ? L * NW : 0, 0.0), s.a1.assign(L * NW, 0.0), s.f.assign(L * NW, 0.0);
+    s.u.assign(L * NW, 0.0), s.uhat.assign(m.pre() ? L * NW : 0, 0.0), s.a1.assign(L * NW, 0.0),
+        s.f.assign(L * NW, 0.0);
     s.rhat.assign(m.place == Place::Post ? L * NW : 0, 0.0), s.inv.assign(L * N, 0.0);
   } else {
     s.u.assign(NW, 0.0), s.uhat.assign(NW, 0.0), s.a1.assign(NW, 0.0), s.f.assign(NW, 0.0), s.rhat.assign(NW, 0.0);
@@ -111,7 +111,8 @@ double forward(const Model& m, const double* P, const double* x, const double* l
     affine(a1, B + m.w2(), B + m.b2(), f, N, W, W);
     const double* g = B + m.gate_at();
     for (std::size_t r = 0; r < N; ++r)
-      for (std::size_t i = 0; i < W; ++i) hn[r * W + i] = h[r * W + i] + (m.gate == Gate::None ? 1.0 : g[i]) * f[r * W + i];
+      for (std::size_t i = 0; i < W; ++i)
+        hn[r * W + i] = h[r * W + i] + (m.gate == Gate::None ? 1.0 : g[i]) * f[r * W + i];
     if (m.place == Place::Post) {
       std::vector<double> res(hn, hn + NW);
       norm_forward(res.data(), N, W, m.rms, m.eps, B + m.gamma(), m.rms ? nullptr : B + m.beta(), hn,

@@ -20,14 +20,30 @@ async function axe(page) {
   await page.addScriptTag({ path: axePath });
   return page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    return r.violations.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
   });
 }
 
 async function startAll(page) {
-  for (const f of await page.locator('nl-bar-compare, nl-axis-cube, nl-code-shapes, nl-softmax-sharpness, nl-residual-turn, nl-dk-scaling, nl-batch-dependence, nl-adaln, nl-spectral, nl-l2-jacobian, nl-prepost-norm, nl-whitening').all()) {
+  for (const f of await page
+    .locator(
+      'nl-bar-compare, nl-axis-cube, nl-code-shapes, nl-softmax-sharpness, nl-residual-turn, nl-dk-scaling, nl-batch-dependence, nl-adaln, nl-spectral, nl-l2-jacobian, nl-prepost-norm, nl-whitening',
+    )
+    .all()) {
     await f.scrollIntoViewIfNeeded();
-    await f.evaluate((el) => new Promise((resolve) => { const c = () => (el.state ? resolve() : setTimeout(c, 25)); c(); }));
+    await f.evaluate(
+      (el) =>
+        new Promise((resolve) => {
+          const c = () => (el.state ? resolve() : setTimeout(c, 25));
+          c();
+        }),
+    );
   }
 }
 
@@ -53,7 +69,10 @@ test('axe-core: no violations on each figure alone; each has a name and a descri
     await page.goto(env.url + 'web/index.html');
     await page.evaluate((t) => {
       const main = document.querySelector('main');
-      main.replaceChildren(Object.assign(document.createElement('h1'), { textContent: 'One figure' }), document.createElement(t));
+      main.replaceChildren(
+        Object.assign(document.createElement('h1'), { textContent: 'One figure' }),
+        document.createElement(t),
+      );
     }, tag);
     await startAll(page);
     assert.deepEqual(await axe(page), [], tag);
@@ -81,6 +100,10 @@ test('keyboard only: Tab from the top of the article reaches the controls of eve
     });
     if (host) reached.add(host);
   }
-  assert.deepEqual([...TAGS].filter((t) => !reached.has(t)), [], 'figures whose controls Tab never reached');
+  assert.deepEqual(
+    [...TAGS].filter((t) => !reached.has(t)),
+    [],
+    'figures whose controls Tab never reached',
+  );
   await page.close();
 });

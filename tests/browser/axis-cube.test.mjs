@@ -33,13 +33,21 @@ const set = (attrs) =>
   }, attrs);
 
 test('for every method, shape and index the highlighted points are the group', async () => {
-  const shapes = [[3, 4, 5], [2, 3, 6], [1, 1, 4], [4, 2, 8]];
+  const shapes = [
+    [3, 4, 5],
+    [2, 3, 6],
+    [1, 1, 4],
+    [4, 2, 8],
+  ];
   let checked = 0;
   for (const shape of shapes) {
     const indices = [[0, 0, 0], shape.map((s) => s - 1), shape.map((s) => Math.floor(s / 2))];
     for (const index of indices) {
       for (const method of ['batch_norm', 'layer_norm', 'rms_norm', 'instance_norm', 'group_norm']) {
-        const groups = method === 'group_norm' ? [...Array(shape[2]).keys()].map((g) => g + 1).filter((g) => shape[2] % g === 0) : [1];
+        const groups =
+          method === 'group_norm'
+            ? [...Array(shape[2]).keys()].map((g) => g + 1).filter((g) => shape[2] % g === 0)
+            : [1];
         for (const G of groups) {
           await set({ shape: shape.join(','), index: index.join(','), method, 'num-groups': String(G) });
           const want = expected(method, shape, index, G);
@@ -64,7 +72,10 @@ test('GroupNorm: G = D gives InstanceNorm groups, G = 1 the whole example', asyn
   const s = await state();
   assert.equal(s.members.length, 4 * 5);
   assert.ok(s.members.every((m) => m[0] === 1));
-  assert.match(await page.locator('nl-axis-cube').locator('[part=description]').textContent(), /^GroupNorm: 20 points share statistics with element \(1, 2, 3\) of \[B, T, d\], a plane over T \(all 4\) and d \(all 5\)\./);
+  assert.match(
+    await page.locator('nl-axis-cube').locator('[part=description]').textContent(),
+    /^GroupNorm: 20 points share statistics with element \(1, 2, 3\) of \[B, T, d\], a plane over T \(all 4\) and d \(all 5\)\./,
+  );
 });
 
 test('a num-groups that does not divide D: a message naming the G that work, the last good drawing kept, then recovery', async () => {
@@ -72,7 +83,10 @@ test('a num-groups that does not divide D: a message naming the G that work, the
   const good = await state();
   await set({ 'num-groups': '7' });
   const err = page.locator('nl-axis-cube').locator('.error');
-  assert.equal(await err.textContent(), 'GroupNorm splits d = 5 into G equal groups, so G must divide 5; G = 7 does not. Choose G from 1, 5.');
+  assert.equal(
+    await err.textContent(),
+    'GroupNorm splits d = 5 into G equal groups, so G must divide 5; G = 7 does not. Choose G from 1, 5.',
+  );
   const s = await state();
   assert.equal(s.error, await err.textContent());
   assert.deepEqual(s.members, good.members, 'the last good state is kept');
@@ -110,7 +124,11 @@ test('arrow keys rotate the view and leave the group alone', async () => {
   const x1 = await page.locator('nl-axis-cube').locator('circle.point').first().getAttribute('cx');
   assert.notEqual(x0, x1, 'the points moved on screen');
   await page.locator('nl-axis-cube').getByRole('button', { name: 'Reset view' }).click();
-  await page.waitForFunction(() => document.querySelector('nl-axis-cube').state.yaw === -18 && document.querySelector("nl-axis-cube").state.pitch === 20);
+  await page.waitForFunction(
+    () =>
+      document.querySelector('nl-axis-cube').state.yaw === -18 &&
+      document.querySelector('nl-axis-cube').state.pitch === 20,
+  );
 });
 
 test('dragging rotates; clicking a point picks the element', async () => {
@@ -149,12 +167,22 @@ test('the image reading renames the axes (N, HW, C) everywhere; Chinese text fol
   const cube = page.locator('nl-axis-cube');
   assert.deepEqual(await cube.locator('svg text').allTextContents(), ['N (3)', 'HW (4)', 'C (5)']);
   const desc = await cube.locator('[part=description]').textContent();
-  assert.match(desc, /^InstanceNorm: 4 points share statistics with element \(0, 1, 2\) of \[N, HW, C\], a line along HW \(all 4\)\./);
+  assert.match(
+    desc,
+    /^InstanceNorm: 4 points share statistics with element \(0, 1, 2\) of \[N, HW, C\], a line along HW \(all 4\)\./,
+  );
   assert.match(desc, /Image reading: one channel of one image/);
   assert.doesNotMatch(desc, /\[B, T, d\]|\(b, t, d\)/);
-  assert.deepEqual(await cube.locator('.index input').evaluateAll((l) => l.map((i) => i.getAttribute('aria-label'))), ['index along N (0 to 2)', 'index along HW (0 to 3)', 'index along C (0 to 4)']);
+  assert.deepEqual(await cube.locator('.index input').evaluateAll((l) => l.map((i) => i.getAttribute('aria-label'))), [
+    'index along N (0 to 2)',
+    'index along HW (0 to 3)',
+    'index along C (0 to 4)',
+  ]);
   await page.click('[data-set-lang="zh"]');
-  assert.match(await cube.locator('[part=description]').textContent(), /^InstanceNorm：4 个点与 \[N, HW, C\] 的元素 \(0, 1, 2\) 共享统计量，构成一条线，沿 HW 的全部 4 个位置。/);
+  assert.match(
+    await cube.locator('[part=description]').textContent(),
+    /^InstanceNorm：4 个点与 \[N, HW, C\] 的元素 \(0, 1, 2\) 共享统计量，构成一条线，沿 HW 的全部 4 个位置。/,
+  );
   await cube.screenshot({ path: join(shotsDir, 'axis-cube-zh.png') });
   await page.click('[data-set-lang="en"]');
   await set({ reading: 'sequence', method: 'group_norm', 'num-groups': '1' });
@@ -163,7 +191,12 @@ test('the image reading renames the axes (N, HW, C) everywhere; Chinese text fol
 
 test("painter's order: points far to near, the chosen element last, larger and on top wherever it sits", async () => {
   const cube = page.locator('nl-axis-cube');
-  for (const [yaw, index] of [[0, '0,0,0'], [0, '2,3,4'], [60, '1,2,2'], [-120, '0,3,0']]) {
+  for (const [yaw, index] of [
+    [0, '0,0,0'],
+    [0, '2,3,4'],
+    [60, '1,2,2'],
+    [-120, '0,3,0'],
+  ]) {
     await set({ shape: '3,4,5', method: 'layer_norm', index, reading: 'sequence' });
     // Turn the view with the keyboard to near the wanted yaw (steps of 10 degrees).
     await cube.locator('.view').focus();
@@ -185,7 +218,9 @@ test("painter's order: points far to near, the chosen element last, larger and o
         topIsChosen: top === chosen,
         chosenIndex: [chosen.dataset.b, chosen.dataset.t, chosen.dataset.d].join(','),
         // Depth from the state's angles, by the projection's definition: larger = nearer.
-        order: circles.filter((c) => c !== chosen).map((c) => [Number(c.dataset.b), Number(c.dataset.t), Number(c.dataset.d)]),
+        order: circles
+          .filter((c) => c !== chosen)
+          .map((c) => [Number(c.dataset.b), Number(c.dataset.t), Number(c.dataset.d)]),
       };
     });
     assert.ok(m.last && m.topIsChosen, `${yaw}° ${index}: the chosen point is on top`);
@@ -193,13 +228,17 @@ test("painter's order: points far to near, the chosen element last, larger and o
     assert.ok(m.chosenR > m.maxOtherR, 'and larger than any other');
     // Far to near: d to the right, t down, b into the screen, turned by yaw and tilted by pitch.
     const [B, T, D] = [3, 4, 5];
-    const ry = (s.yaw * Math.PI) / 180, rp = (s.pitch * Math.PI) / 180;
+    const ry = (s.yaw * Math.PI) / 180,
+      rp = (s.pitch * Math.PI) / 180;
     const depth = ([b, t, d]) => {
-      const X = d - (D - 1) / 2, Y = (T - 1) / 2 - t, Z = (B - 1) / 2 - b;
+      const X = d - (D - 1) / 2,
+        Y = (T - 1) / 2 - t,
+        Z = (B - 1) / 2 - b;
       return Math.sin(rp) * Y + Math.cos(rp) * (-Math.sin(ry) * X + Math.cos(ry) * Z);
     };
     const depths = m.order.map(depth);
-    for (let i = 1; i < depths.length; i++) assert.ok(depths[i] >= depths[i - 1] - 1e-9, `${yaw}°: drawn far to near (${i})`);
+    for (let i = 1; i < depths.length; i++)
+      assert.ok(depths[i] >= depths[i - 1] - 1e-9, `${yaw}°: drawn far to near (${i})`);
   }
 });
 
@@ -216,8 +255,12 @@ test('colours: group members --nl-group, the chosen element --nl-chosen, the oth
     };
     const fill = (sel) => getComputedStyle(root.querySelector(sel)).fill;
     const out = {
-      member: fill('circle.member:not(.chosen)'), chosen: fill('circle.chosen'), other: fill('circle.other'),
-      group: token('--nl-group'), chosenToken: token('--nl-chosen'), reference: token('--nl-reference'),
+      member: fill('circle.member:not(.chosen)'),
+      chosen: fill('circle.chosen'),
+      other: fill('circle.other'),
+      group: token('--nl-group'),
+      chosenToken: token('--nl-chosen'),
+      reference: token('--nl-reference'),
     };
     probe.remove();
     return out;
@@ -229,7 +272,15 @@ test('colours: group members --nl-group, the chosen element --nl-chosen, the oth
 });
 
 test('touch: a horizontal swipe on the view turns the grid, a vertical swipe scrolls the page, a tap chooses a point', async () => {
-  const { page: phone, context, problems: phoneProblems } = await openPage(env.browser, env.url + 'web/index.html', { viewport: { width: 390, height: 760 }, hasTouch: true, isMobile: true });
+  const {
+    page: phone,
+    context,
+    problems: phoneProblems,
+  } = await openPage(env.browser, env.url + 'web/index.html', {
+    viewport: { width: 390, height: 760 },
+    hasTouch: true,
+    isMobile: true,
+  });
   const cube = phone.locator('nl-axis-cube');
   await cube.scrollIntoViewIfNeeded();
   await phone.waitForFunction(() => document.querySelector('nl-axis-cube')?.state?.members?.length);
@@ -239,12 +290,21 @@ test('touch: a horizontal swipe on the view turns the grid, a vertical swipe scr
   const swipe = async (x0, y0, x1, y1) => {
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: x0, y: y0 }] });
     for (let k = 1; k <= 8; k++) {
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: x0 + ((x1 - x0) * k) / 8, y: y0 + ((y1 - y0) * k) / 8 }] });
+      await cdp.send('Input.dispatchTouchEvent', {
+        type: 'touchMove',
+        touchPoints: [{ x: x0 + ((x1 - x0) * k) / 8, y: y0 + ((y1 - y0) * k) / 8 }],
+      });
     }
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await phone.waitForTimeout(250);
   };
-  const st = () => phone.evaluate(() => ({ yaw: document.querySelector('nl-axis-cube').state.yaw, pitch: document.querySelector('nl-axis-cube').state.pitch, index: document.querySelector('nl-axis-cube').state.index, scroll: window.scrollY }));
+  const st = () =>
+    phone.evaluate(() => ({
+      yaw: document.querySelector('nl-axis-cube').state.yaw,
+      pitch: document.querySelector('nl-axis-cube').state.pitch,
+      index: document.querySelector('nl-axis-cube').state.index,
+      scroll: window.scrollY,
+    }));
   const box = await cube.locator('.view').boundingBox();
   const s0 = await st();
   await swipe(box.x + 60, box.y + box.height / 2, box.x + 220, box.y + box.height / 2);
@@ -263,14 +323,23 @@ test('touch: a horizontal swipe on the view turns the grid, a vertical swipe scr
     const root = document.querySelector('nl-axis-cube').shadowRoot;
     const c = [...root.querySelectorAll('circle.point')].filter((p) => !p.classList.contains('chosen'));
     // a point that no other point touches: a finger's tap on it can mean only it
-    const clear = (p, x, y) => [[0, 0], [-5, 0], [5, 0], [0, -5], [0, 5]].every(([dx, dy]) => {
-      const hit = root.elementFromPoint(x + dx, y + dy);
-      return hit === p || !hit?.classList?.contains('point');
-    });
+    const clear = (p, x, y) =>
+      [
+        [0, 0],
+        [-5, 0],
+        [5, 0],
+        [0, -5],
+        [0, 5],
+      ].every(([dx, dy]) => {
+        const hit = root.elementFromPoint(x + dx, y + dy);
+        return hit === p || !hit?.classList?.contains('point');
+      });
     for (const p of c.reverse()) {
       const b = p.getBoundingClientRect();
-      const x = b.x + b.width / 2, y = b.y + b.height / 2;
-      if (root.elementFromPoint(x, y) === p && clear(p, x, y)) return { x, y, index: [+p.dataset.b, +p.dataset.t, +p.dataset.d] };
+      const x = b.x + b.width / 2,
+        y = b.y + b.height / 2;
+      if (root.elementFromPoint(x, y) === p && clear(p, x, y))
+        return { x, y, index: [+p.dataset.b, +p.dataset.t, +p.dataset.d] };
     }
     return null;
   });
@@ -283,7 +352,9 @@ test('touch: a horizontal swipe on the view turns the grid, a vertical swipe scr
   const chosen = (await st()).index;
   assert.notDeepEqual(chosen, before, 'the tap chose an element');
   const where = await phone.evaluate(([b, t, d]) => {
-    const p = document.querySelector('nl-axis-cube').shadowRoot.querySelector(`circle.point[data-b="${b}"][data-t="${t}"][data-d="${d}"]`);
+    const p = document
+      .querySelector('nl-axis-cube')
+      .shadowRoot.querySelector(`circle.point[data-b="${b}"][data-t="${t}"][data-d="${d}"]`);
     const r = p.getBoundingClientRect();
     return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
   }, chosen);

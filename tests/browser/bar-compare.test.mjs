@@ -47,7 +47,10 @@ test('starts at (1,2,3) with every panel computed', async () => {
 
 test('"Add 100 only": LayerNorm stays on its gray bars, L2 and RMSNorm move', async () => {
   const events = page.evaluate(
-    () => new Promise((resolve) => document.querySelector('nl-bar-compare').addEventListener('change', () => resolve(true), { once: true })),
+    () =>
+      new Promise((resolve) =>
+        document.querySelector('nl-bar-compare').addEventListener('change', () => resolve(true), { once: true }),
+      ),
   );
   await clickButton('Add 100 only');
   assert.equal(await events, true, 'a change event fires');
@@ -103,7 +106,9 @@ test('keyboard only: Tab to the scale slider, arrow keys move it, Enter presses 
   // Tab through the offset slider and its box to the buttons
   for (let i = 0; i < 20; i++) {
     await page.keyboard.press('Tab');
-    const label = await page.evaluate(() => document.querySelector('nl-bar-compare').shadowRoot.activeElement?.textContent);
+    const label = await page.evaluate(
+      () => document.querySelector('nl-bar-compare').shadowRoot.activeElement?.textContent,
+    );
     if (label === 'Reset') break;
   }
   await page.keyboard.press('Enter');
@@ -151,12 +156,18 @@ test('a 300-character bad value is quoted shortened and the error wraps: the pag
     await page.evaluate((v) => document.querySelector('nl-bar-compare').setAttribute('scale', v), long);
     const text = await err.textContent();
     assert.match(text, /\(300 characters\)/);
-    assert.ok(!text.includes('w'.repeat(81)), `the error quotes more than 80 characters of the value: ${text.length} characters`);
-    assert.ok(await docWidth() <= viewport.width, `the page is ${await docWidth()} px wide in a ${viewport.width} px viewport`);
+    assert.ok(
+      !text.includes('w'.repeat(81)),
+      `the error quotes more than 80 characters of the value: ${text.length} characters`,
+    );
+    assert.ok(
+      (await docWidth()) <= viewport.width,
+      `the page is ${await docWidth()} px wide in a ${viewport.width} px viewport`,
+    );
     // on a phone even the shortened value is wider than the figure: it wraps
     await page.setViewportSize({ width: 360, height: viewport.height });
     await fig.scrollIntoViewIfNeeded();
-    assert.ok(await docWidth() <= 360, `the page is ${await docWidth()} px wide in a 360 px viewport`);
+    assert.ok((await docWidth()) <= 360, `the page is ${await docWidth()} px wide in a 360 px viewport`);
   } finally {
     await page.setViewportSize(viewport);
     await page.evaluate((v) => {
@@ -196,14 +207,21 @@ test('the gray input bars: keyboard handles with their value in the label', asyn
   let s = await state();
   assert.deepEqual(s.vector, [1.3, 2, 3], 'three steps of 0.1 up, with no binary noise');
   assert.ok(Math.abs(s.input[0] - 1.3) < 1e-6);
-  assert.equal(await page.evaluate(() => document.querySelector('nl-bar-compare').getAttribute('vector')), '1.3,2,3', 'reflected');
+  assert.equal(
+    await page.evaluate(() => document.querySelector('nl-bar-compare').getAttribute('vector')),
+    '1.3,2,3',
+    'reflected',
+  );
   assert.match(await handle.getAttribute('aria-label'), /x1: 1\.3$/);
   await page.keyboard.press('PageDown');
   await page.keyboard.press('ArrowLeft');
   s = await state();
   assert.deepEqual(s.vector, [0.2, 2, 3]);
   // the handle keeps focus through the redraws
-  assert.equal(await page.evaluate(() => document.querySelector('nl-bar-compare').shadowRoot.activeElement?.getAttribute('role')), 'slider');
+  assert.equal(
+    await page.evaluate(() => document.querySelector('nl-bar-compare').shadowRoot.activeElement?.getAttribute('role')),
+    'slider',
+  );
   await clickButton('Reset');
   assert.deepEqual((await state()).vector, [1, 2, 3], 'Reset restores the vector too');
 });
@@ -213,11 +231,15 @@ test('dragging a gray input bar with the mouse moves its coordinate; only the ha
   const handle = fig.getByRole('slider', { name: /coordinate x3/ });
   await handle.scrollIntoViewIfNeeded();
   const box = await handle.locator('.knob').boundingBox();
-  const x = box.x + box.width / 2, y = box.y + box.height / 2;
-  const changes = page.evaluate(() => new Promise((resolve) => {
-    let n = 0;
-    document.querySelector('nl-bar-compare').addEventListener('change', () => ++n === 1 && resolve(true));
-  }));
+  const x = box.x + box.width / 2,
+    y = box.y + box.height / 2;
+  const changes = page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let n = 0;
+        document.querySelector('nl-bar-compare').addEventListener('change', () => ++n === 1 && resolve(true));
+      }),
+  );
   await page.mouse.move(x, y);
   await page.mouse.down();
   await page.mouse.move(x, y - 20, { steps: 4 });
@@ -240,7 +262,11 @@ test('dragging a gray input bar with the mouse moves its coordinate; only the ha
 });
 
 test('dragging by touch moves a coordinate (pointer events from a touch screen)', async () => {
-  const context = await env.browser.newContext({ viewport: { width: 390, height: 800 }, hasTouch: true, isMobile: true });
+  const context = await env.browser.newContext({
+    viewport: { width: 390, height: 800 },
+    hasTouch: true,
+    isMobile: true,
+  });
   const p = await context.newPage();
   await p.goto(env.url + 'web/index.html');
   await p.locator('nl-bar-compare').scrollIntoViewIfNeeded();
@@ -248,9 +274,11 @@ test('dragging by touch moves a coordinate (pointer events from a touch screen)'
   const handle = p.locator('nl-bar-compare').getByRole('slider', { name: /coordinate x2/ });
   await handle.scrollIntoViewIfNeeded();
   const box = await handle.locator('.knob').boundingBox();
-  const x = box.x + box.width / 2, y = box.y + box.height / 2;
+  const x = box.x + box.width / 2,
+    y = box.y + box.height / 2;
   const cdp = await context.newCDPSession(p);
-  const touch = (type, yy) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y: yy }] });
+  const touch = (type, yy) =>
+    cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y: yy }] });
   await touch('touchStart', y);
   for (let k = 1; k <= 6; k++) await touch('touchMove', y + 5 * k);
   await touch('touchEnd');
@@ -277,9 +305,15 @@ test("LayerNorm's two steps: Play walks input → x − mean → divided, with t
   assert.ok(Math.abs(s.steps.variance - 2 / 3) < 1e-6);
   const r = 1 / Math.sqrt(2 / 3 + 1e-5); // σ² = 2/3
   [-r, 0, r].forEach((w, i) => assert.ok(Math.abs(s.steps.output[i] - w) < 1e-5, `${s.steps.output}`));
-  assert.match(await caption.textContent(), /Step 2 of 2: divide by √\(σ² \+ eps\), with σ² = 0\.6667 and eps = 0\.00001: \(-1\.225, 0, 1\.225\), the LayerNorm output\./);
+  assert.match(
+    await caption.textContent(),
+    /Step 2 of 2: divide by √\(σ² \+ eps\), with σ² = 0\.6667 and eps = 0\.00001: \(-1\.225, 0, 1\.225\), the LayerNorm output\./,
+  );
   assert.equal(await fig.getByRole('button', { name: 'Back to the input' }).count(), 1);
-  await page.locator('nl-bar-compare').locator('.steps').screenshot({ path: join(shotsDir, 'bar-compare-steps.png') });
+  await page
+    .locator('nl-bar-compare')
+    .locator('.steps')
+    .screenshot({ path: join(shotsDir, 'bar-compare-steps.png') });
 });
 
 test('under prefers-reduced-motion: no Play button, Next steps one at a time', async () => {
@@ -299,7 +333,14 @@ test('under prefers-reduced-motion: no Play button, Next steps one at a time', a
   assert.deepEqual(steps, [1, 2, 0, 1]);
   assert.match(await fig.locator('.steps-caption').textContent(), /^Step 1 of 2/);
   // no transition on the bars
-  assert.equal(await p.evaluate(() => getComputedStyle(document.querySelector('nl-bar-compare').shadowRoot.querySelector('.step-bar')).transitionDuration), '0s');
+  assert.equal(
+    await p.evaluate(
+      () =>
+        getComputedStyle(document.querySelector('nl-bar-compare').shadowRoot.querySelector('.step-bar'))
+          .transitionDuration,
+    ),
+    '0s',
+  );
   await context.close();
 });
 
@@ -318,7 +359,9 @@ test('colours come from the semantic tokens', async () => {
     };
     const fill = (sel) => getComputedStyle(root.querySelector(sel)).fill;
     return {
-      tokens: Object.fromEntries(['--nl-input', '--nl-reference', '--nl-l2', '--nl-layer-norm', '--nl-rms-norm'].map((t) => [t, probe(t)])),
+      tokens: Object.fromEntries(
+        ['--nl-input', '--nl-reference', '--nl-l2', '--nl-layer-norm', '--nl-rms-norm'].map((t) => [t, probe(t)]),
+      ),
       fills: {
         '--nl-input': fill('rect.bar.current.input'),
         '--nl-reference': fill('rect.bar.reference.l2'),

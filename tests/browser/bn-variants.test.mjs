@@ -24,7 +24,9 @@ function oracle(s) {
   for (let n = 0; n < 8; n++) X.push([s.batch[2 * n], s.batch[2 * n + 1]]);
   const col = (rows, c) => rows.map((r) => r[c]);
   const out = { train: [], eval: [], ghost: [], renorm: [], switchable: [] };
-  const w = [0, 0, s.bnLogit].map(Math.exp), z = w.reduce((a, b) => a + b), mix = w.map((v) => v / z);
+  const w = [0, 0, s.bnLogit].map(Math.exp),
+    z = w.reduce((a, b) => a + b),
+    mix = w.map((v) => v / z);
   for (let c = 0; c < 2; c++) {
     const x = X[0][c];
     const [mB, vB] = stats(col(X, c));
@@ -32,12 +34,15 @@ function oracle(s) {
     out.eval.push((x - s.running.mean[c]) / Math.sqrt(s.running.var[c] + EPS));
     const [mG, vG] = stats(col(X.slice(0, Number(s.vbs)), c));
     out.ghost.push((x - mG) / Math.sqrt(vG + EPS));
-    const sB = Math.sqrt(vB + EPS), sR = Math.sqrt(s.running.var[c] + EPS);
-    const r = clip(sB / sR, 1 / s.rmax, s.rmax), d = clip((mB - s.running.mean[c]) / sR, -5, 5);
+    const sB = Math.sqrt(vB + EPS),
+      sR = Math.sqrt(s.running.var[c] + EPS);
+    const r = clip(sB / sR, 1 / s.rmax, s.rmax),
+      d = clip((mB - s.running.mean[c]) / sR, -5, 5);
     out.renorm.push(((x - mB) / sB) * r + d);
     // Switchable: IN over one value (mean x, variance 0), LN over the example's two features, BN over the eight examples
     const [mL, vL] = stats(X[0]);
-    const mean = mix[0] * x + mix[1] * mL + mix[2] * mB, variance = mix[1] * vL + mix[2] * vB;
+    const mean = mix[0] * x + mix[1] * mL + mix[2] * mB,
+      variance = mix[1] * vL + mix[2] * vB;
     out.switchable.push((x - mean) / Math.sqrt(variance + EPS));
   }
   return { out, mix };
@@ -50,9 +55,25 @@ function check(sn, where) {
   const { out, mix } = oracle(s);
   for (const k of Object.keys(out)) out[k].forEach((v, c) => close(s.outputs[k][c], v, 1e-4, `${where} ${k}[${c}]`));
   mix.forEach((v, i) => close(s.mix[i], v, 1e-6, `${where} mix`));
-  assert.ok(sn.desc.startsWith(`In training, BatchNorm normalizes example (1, 10) with the statistics of all eight examples: ${L(s.outputs.train)}; in evaluation it uses the running statistics: ${L(s.outputs.eval)}.`), `${where}: ${sn.desc}`);
-  assert.ok(sn.desc.includes(s.vbs === '8' ? `Ghost BN with a chunk of 8 is plain BatchNorm: ${L(s.outputs.ghost)}.` : `Ghost BN with chunks of ${s.vbs} uses only `), where);
-  assert.equal(sn.desc.includes('nothing is clipped, so it gives what evaluation gives'), L(s.outputs.renorm) === L(s.outputs.eval), `${where}: "nothing is clipped" exactly when renorm reads as evaluation`);
+  assert.ok(
+    sn.desc.startsWith(
+      `In training, BatchNorm normalizes example (1, 10) with the statistics of all eight examples: ${L(s.outputs.train)}; in evaluation it uses the running statistics: ${L(s.outputs.eval)}.`,
+    ),
+    `${where}: ${sn.desc}`,
+  );
+  assert.ok(
+    sn.desc.includes(
+      s.vbs === '8'
+        ? `Ghost BN with a chunk of 8 is plain BatchNorm: ${L(s.outputs.ghost)}.`
+        : `Ghost BN with chunks of ${s.vbs} uses only `,
+    ),
+    where,
+  );
+  assert.equal(
+    sn.desc.includes('nothing is clipped, so it gives what evaluation gives'),
+    L(s.outputs.renorm) === L(s.outputs.eval),
+    `${where}: "nothing is clipped" exactly when renorm reads as evaluation`,
+  );
   assert.ok(sn.desc.endsWith(`weights ${L(s.mix)}: ${L(s.outputs.switchable)}.`), where);
 }
 

@@ -12,7 +12,8 @@ import { onArticlePage } from './helpers.mjs';
 const TAG = 'nl-causal-leak';
 const fig = onArticlePage(TAG);
 
-const T = 6, D = 3;
+const T = 6,
+  D = 3;
 // ---- oracles, from the definitions (population variance, eps inside the root) ----
 function batchNorm(x, eps = 1e-5) {
   const y = new Array(T * D);
@@ -32,15 +33,17 @@ function perToken(x, fn) {
   for (let t = 0; t < T; t++) y.push(...fn(x.slice(t * D, t * D + D)));
   return y;
 }
-const layerNorm = (x, eps = 1e-5) => perToken(x, (r) => {
-  const m = r.reduce((a, b) => a + b) / D;
-  const v = r.reduce((a, b) => a + (b - m) ** 2, 0) / D;
-  return r.map((a) => (a - m) / Math.sqrt(v + eps));
-});
-const rmsNorm = (x, eps = 1e-6) => perToken(x, (r) => {
-  const ms = r.reduce((a, b) => a + b * b, 0) / D;
-  return r.map((a) => a / Math.sqrt(ms + eps));
-});
+const layerNorm = (x, eps = 1e-5) =>
+  perToken(x, (r) => {
+    const m = r.reduce((a, b) => a + b) / D;
+    const v = r.reduce((a, b) => a + (b - m) ** 2, 0) / D;
+    return r.map((a) => (a - m) / Math.sqrt(v + eps));
+  });
+const rmsNorm = (x, eps = 1e-6) =>
+  perToken(x, (r) => {
+    const ms = r.reduce((a, b) => a + b * b, 0) / D;
+    return r.map((a) => a / Math.sqrt(ms + eps));
+  });
 const ORACLE = { batch_norm: batchNorm, layer_norm: layerNorm, rms_norm: rmsNorm };
 
 const snap = () => fig.snap();
@@ -57,17 +60,26 @@ function check(sn, first, where) {
   assert.deepEqual(s.input, input, `${where}: the edit is feature 1 of token ${s.edit}`);
   assert.equal(s.original, s.tokens[(s.edit - 1) * D]);
   for (const [m, fn] of Object.entries(ORACLE)) {
-    fn(input).forEach((v, i) => assert.ok(Math.abs(s.outputs[m][i] - v) <= 1e-5, `${where}: ${m}[${i}] ${s.outputs[m][i]} vs ${v}`));
+    fn(input).forEach((v, i) =>
+      assert.ok(Math.abs(s.outputs[m][i] - v) <= 1e-5, `${where}: ${m}[${i}] ${s.outputs[m][i]} vs ${v}`),
+    );
   }
   const edited = !Object.is(s.value, s.original);
   for (let t = 0; t < s.edit - 1; t++) {
     for (const m of ['layer_norm', 'rms_norm']) {
       for (let f = 0; f < D; f++) {
-        assert.ok(Object.is(s.outputs[m][t * D + f], first[m][t * D + f]), `${where}: ${m} of earlier token ${t + 1} is unchanged, bit for bit`);
+        assert.ok(
+          Object.is(s.outputs[m][t * D + f], first[m][t * D + f]),
+          `${where}: ${m} of earlier token ${t + 1} is unchanged, bit for bit`,
+        );
       }
     }
     const bnMoved = [0, 1, 2].some((f) => !Object.is(s.outputs.batch_norm[t * D + f], first.batch_norm[t * D + f]));
-    assert.equal(bnMoved, edited, `${where}: BatchNorm of earlier token ${t + 1} changed exactly when the later token did`);
+    assert.equal(
+      bnMoved,
+      edited,
+      `${where}: BatchNorm of earlier token ${t + 1} changed exactly when the later token did`,
+    );
   }
   assert.equal(s.earlierChanged.layer_norm, 0);
   assert.equal(s.earlierChanged.rms_norm, 0);
@@ -75,18 +87,38 @@ function check(sn, first, where) {
   // the words
   const last = s.edit - 1;
   if (!edited) {
-    assert.equal(sn.desc, `Token ${s.edit} still has its own feature 1, ${fmt(s.original)}: every output is as it was. Move the value to edit this later token and watch tokens 1 to ${last}.`);
-    assert.ok(sn.svg.filter((x) => x === 'earlier tokens: unchanged').length === 3, `${where}: three panels say unchanged`);
+    assert.equal(
+      sn.desc,
+      `Token ${s.edit} still has its own feature 1, ${fmt(s.original)}: every output is as it was. Move the value to edit this later token and watch tokens 1 to ${last}.`,
+    );
+    assert.ok(
+      sn.svg.filter((x) => x === 'earlier tokens: unchanged').length === 3,
+      `${where}: three panels say unchanged`,
+    );
   } else {
-    assert.ok(sn.desc.startsWith(`Feature 1 of token ${s.edit} moved from ${fmt(s.original)} to ${fmt(s.value)}.`), `${where}: ${sn.desc}`);
-    assert.ok(sn.desc.includes(`BatchNorm pooled over the sequence changed the outputs of all ${last} earlier tokens`), `${where}: ${sn.desc}`);
-    assert.ok(sn.desc.endsWith(`LayerNorm and RMSNorm left the outputs of tokens 1 to ${last} exactly as they were, bit for bit: their statistics stay inside each token.`), where);
-    assert.ok(sn.svg.includes(last === 1 ? '1 earlier token changed' : `${last} earlier tokens changed`), `${where}: the BatchNorm panel counts them`);
+    assert.ok(
+      sn.desc.startsWith(`Feature 1 of token ${s.edit} moved from ${fmt(s.original)} to ${fmt(s.value)}.`),
+      `${where}: ${sn.desc}`,
+    );
+    assert.ok(
+      sn.desc.includes(`BatchNorm pooled over the sequence changed the outputs of all ${last} earlier tokens`),
+      `${where}: ${sn.desc}`,
+    );
+    assert.ok(
+      sn.desc.endsWith(
+        `LayerNorm and RMSNorm left the outputs of tokens 1 to ${last} exactly as they were, bit for bit: their statistics stay inside each token.`,
+      ),
+      where,
+    );
+    assert.ok(
+      sn.svg.includes(last === 1 ? '1 earlier token changed' : `${last} earlier tokens changed`),
+      `${where}: the BatchNorm panel counts them`,
+    );
     assert.equal(sn.svg.filter((x) => x === '≠').length, last, `${where}: one ≠ under each earlier BatchNorm token`);
   }
 }
 
-test('the value slider by keyboard, 40 positions at every edited token: earlier LayerNorm/RMSNorm outputs never change, BatchNorm\'s always do', async () => {
+test("the value slider by keyboard, 40 positions at every edited token: earlier LayerNorm/RMSNorm outputs never change, BatchNorm's always do", async () => {
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
   const sliders = fig.page.locator(`${TAG} >> input[type=range]`);
   const first = (await snap()).state.outputs;

@@ -19,9 +19,18 @@ after(() => env.close());
 // Worked out by hand from the code: a last-axis reduction with keepdim keeps
 // [B, T, 1]; broadcasting against x gives [B, T, d]; AdaLN's condition gives [B, 1, d].
 const SYMBOLIC = {
-  'l2-norm': 'B,T,1', 'l2-divide': 'B,T,d', 'ln-mean': 'B,T,1', 'ln-var': 'B,T,1', 'ln-hat': 'B,T,d',
-  'ln-affine': 'B,T,d', 'rms-ms': 'B,T,1', 'rms-out': 'B,T,d', 'ada-scale': 'B,1,d', 'ada-shift': 'B,1,d',
-  'ada-var': 'B,T,1', 'ada-out': 'B,T,d',
+  'l2-norm': 'B,T,1',
+  'l2-divide': 'B,T,d',
+  'ln-mean': 'B,T,1',
+  'ln-var': 'B,T,1',
+  'ln-hat': 'B,T,d',
+  'ln-affine': 'B,T,d',
+  'rms-ms': 'B,T,1',
+  'rms-out': 'B,T,d',
+  'ada-scale': 'B,1,d',
+  'ada-shift': 'B,1,d',
+  'ada-var': 'B,T,1',
+  'ada-out': 'B,T,d',
 };
 const SETTINGS = [
   { sizes: { B: 2, T: 5, d: 8, d_c: 4 }, small: [2, 5, 1], full: [2, 5, 8], cond: [2, 1, 8] },

@@ -24,10 +24,14 @@ async function press(label) {
 }
 async function playToEnd() {
   await press('Play');
-  await fig.page.waitForFunction((t) => {
-    const s = document.querySelector(t).state;
-    return !s.playing && s.variants.every((v) => v.status !== 'training');
-  }, TAG, { timeout: 180_000 });
+  await fig.page.waitForFunction(
+    (t) => {
+      const s = document.querySelector(t).state;
+      return !s.playing && s.variants.every((v) => v.status !== 'training');
+    },
+    TAG,
+    { timeout: 180_000 },
+  );
   return snap();
 }
 
@@ -41,12 +45,24 @@ function outcome(loss, diverged) {
 function checkDescription(sn, where) {
   const s = sn.state;
   for (const v of s.variants) {
-    const name = NAMES[v.placement], last = v.loss.at(-1), k = v.loss.length, steps = k === 1 ? '1 step' : `${k} steps`;
-    if (v.status === 'diverged') assert.ok(sn.desc.includes(`${name} diverged: its step ${v.loss.length + 1} would`), `${where}: ${name}`);
+    const name = NAMES[v.placement],
+      last = v.loss.at(-1),
+      k = v.loss.length,
+      steps = k === 1 ? '1 step' : `${k} steps`;
+    if (v.status === 'diverged')
+      assert.ok(sn.desc.includes(`${name} diverged: its step ${v.loss.length + 1} would`), `${where}: ${name}`);
     else if (last > 10 * s.chance) assert.ok(sn.desc.includes(`${name}’s loss has blown up to `), `${where}: ${name}`);
     // stuck: near a coin flip after at least 50 steps; before that, only the loss so far
-    else if (last > 0.9 * s.chance && k >= 50) assert.ok(sn.desc.includes(`${name} is stuck near a coin flip’s loss ${f3(s.chance)}: ${f3(last)} after ${steps}`), `${where}: ${name}`);
-    else assert.ok(sn.desc.includes(`${name} reaches loss ${f3(last)} after ${steps} (accuracy ${f3(v.accuracy)})`), `${where}: ${name}: ${sn.desc}`);
+    else if (last > 0.9 * s.chance && k >= 50)
+      assert.ok(
+        sn.desc.includes(`${name} is stuck near a coin flip’s loss ${f3(s.chance)}: ${f3(last)} after ${steps}`),
+        `${where}: ${name}`,
+      );
+    else
+      assert.ok(
+        sn.desc.includes(`${name} reaches loss ${f3(last)} after ${steps} (accuracy ${f3(v.accuracy)})`),
+        `${where}: ${name}: ${sn.desc}`,
+      );
   }
 }
 
@@ -66,7 +82,10 @@ test('Step by keyboard takes one step of every variant: PyTorch’s first losses
   assert.deepEqual(sn.bad, []);
   for (const v of sn.state.variants) {
     assert.equal(v.loss.length, 1, v.placement);
-    assert.ok(Math.abs(v.loss[0] - ref[v.placement].first_loss) <= 1e-5 * ref[v.placement].first_loss, `${v.placement}: ${v.loss[0]} vs ${ref[v.placement].first_loss}`);
+    assert.ok(
+      Math.abs(v.loss[0] - ref[v.placement].first_loss) <= 1e-5 * ref[v.placement].first_loss,
+      `${v.placement}: ${v.loss[0]} vs ${ref[v.placement].first_loss}`,
+    );
     assert.equal(v.gradFirst.length, 25, 'a gradient norm per layer boundary, 0..24');
     assert.ok(v.gradFirst.every((g) => g > 0 && Number.isFinite(g)));
     assert.equal(v.actNorm.length, 25);
@@ -78,10 +97,20 @@ test('Step by keyboard takes one step of every variant: PyTorch’s first losses
     const panel = document.querySelector(t).shadowRoot.querySelectorAll('svg')[0];
     return [...panel.querySelectorAll('circle')].map((c) => c.getAttribute('class'));
   }, TAG);
-  assert.deepEqual(dots.sort(), sn.state.variants.filter((v) => v.enabled).map((v) => `f-${v.placement}`).sort());
+  assert.deepEqual(
+    dots.sort(),
+    sn.state.variants
+      .filter((v) => v.enabled)
+      .map((v) => `f-${v.placement}`)
+      .sort(),
+  );
 });
 
-for (const [preset, label] of [['deep', 'Deep, Adam'], ['zeroGate', 'Deep, zero gate'], ['sgd', 'SGD, large step']]) {
+for (const [preset, label] of [
+  ['deep', 'Deep, Adam'],
+  ['zeroGate', 'Deep, zero gate'],
+  ['sgd', 'SGD, large step'],
+]) {
   test(`the "${label}" preset played to the end gives PyTorch’s outcomes`, async () => {
     await press(label);
     let sn = await snap();
@@ -92,18 +121,30 @@ for (const [preset, label] of [['deep', 'Deep, Adam'], ['zeroGate', 'Deep, zero 
     assert.equal(sn.error, '');
     assert.deepEqual(sn.bad, []);
     for (const v of sn.state.variants) {
-      const r = runs[v.placement], last = v.loss.at(-1);
-      const want = outcome(r.final_loss, r.diverged), got = outcome(last, v.status === 'diverged');
+      const r = runs[v.placement],
+        last = v.loss.at(-1);
+      const want = outcome(r.final_loss, r.diverged),
+        got = outcome(last, v.status === 'diverged');
       assert.equal(got, want, `${preset} ${v.placement}: ${last} (${v.status}) against PyTorch's ${r.final_loss}`);
       if (want !== 'blown up') {
         // not chaotic: the same run, step for step
         assert.equal(v.loss.length, r.steps, `${preset} ${v.placement}: steps`);
-        assert.ok(Math.abs(last - r.final_loss) <= 1e-4 + 1e-3 * r.final_loss, `${preset} ${v.placement}: final loss ${last} vs ${r.final_loss}`);
-        assert.ok(Math.abs(v.accuracy - r.accuracy) <= 1 / 128 + 1e-9, `${preset} ${v.placement}: accuracy ${v.accuracy} vs ${r.accuracy}`);
+        assert.ok(
+          Math.abs(last - r.final_loss) <= 1e-4 + 1e-3 * r.final_loss,
+          `${preset} ${v.placement}: final loss ${last} vs ${r.final_loss}`,
+        );
+        assert.ok(
+          Math.abs(v.accuracy - r.accuracy) <= 1 / 128 + 1e-9,
+          `${preset} ${v.placement}: accuracy ${v.accuracy} vs ${r.accuracy}`,
+        );
       }
     }
     checkDescription(sn, preset);
-    assert.equal(sn.state.mapStep, sn.state.variants.find((v) => v.placement === sn.state.show).loss.length, 'the map is of the last step');
+    assert.equal(
+      sn.state.mapStep,
+      sn.state.variants.find((v) => v.placement === sn.state.show).loss.length,
+      'the map is of the last step',
+    );
     assert.ok(sn.svg.includes(`Post-Norm: the two spirals, step ${sn.state.mapStep}`));
   });
 }
@@ -133,12 +174,21 @@ test('a zero gate starts every block as the identity, and the text says so at th
     const from = v.placement === 'post' ? 1 : 0;
     // (Norm of a normalized stream is itself up to eps: 1/sqrt(1 + 1e-5) a layer)
     const tol = v.placement === 'post' ? 1e-3 : 1e-6;
-    for (const a of v.actNorm.slice(from)) assert.ok(Math.abs(a - v.actNorm[from]) <= tol * v.actNorm[from], `${v.placement}: the same stream from layer ${from} on`);
+    for (const a of v.actNorm.slice(from))
+      assert.ok(
+        Math.abs(a - v.actNorm[from]) <= tol * v.actNorm[from],
+        `${v.placement}: the same stream from layer ${from} on`,
+      );
   }
   const post = sn.state.variants.find((v) => v.placement === 'post');
   assert.ok(Math.abs(post.actNorm[1] - 1) < 1e-3, 'a LayerNorm output with gamma 1, beta 0 has RMS 1');
   const rms = sn.state.variants[0].actNorm[0];
-  assert.ok(sn.desc.includes(`With the gate at zero each branch adds nothing at first: at the first step No norm, Pre-Norm, Pre-Norm + final keep the residual stream at RMS ${f3(rms)} through every layer.`), sn.desc);
+  assert.ok(
+    sn.desc.includes(
+      `With the gate at zero each branch adds nothing at first: at the first step No norm, Pre-Norm, Pre-Norm + final keep the residual stream at RMS ${f3(rms)} through every layer.`,
+    ),
+    sn.desc,
+  );
   await press('Step');
   assert.ok(!(await snap()).desc.includes('adds nothing at first'), 'said of the first step only');
 });
@@ -154,7 +204,11 @@ test('warm-up: the setting reaches the core and the text', async () => {
 
 test('the promises of the text: deep Post-Norm stalls where Pre-Norm trains; a zero gate fixes it; large SGD steps blow up without norms', () => {
   const p = REF.presets;
-  assert.ok(p.deep.runs.post.final_loss > 0.9 * CHANCE && p.deep.runs.pre.final_loss < 1e-3 && p.deep.runs.pre_final.final_loss < 1e-3);
+  assert.ok(
+    p.deep.runs.post.final_loss > 0.9 * CHANCE &&
+      p.deep.runs.pre.final_loss < 1e-3 &&
+      p.deep.runs.pre_final.final_loss < 1e-3,
+  );
   assert.ok(p.zeroGate.runs.post.final_loss < 1e-3);
   assert.ok(p.sgd.runs.none.final_loss > 1e3 && p.sgd.runs.pre_final.final_loss < 0.9 * CHANCE);
 });
@@ -202,7 +256,11 @@ test('Compare: an unticked copy stops training and leaves the charts; the others
   await fig.page.keyboard.press('Space');
   await press('Step');
   sn = await snap();
-  assert.deepEqual(sn.state.variants.map((v) => v.loss.length), [3, 2, 3, 3], 'ticked again, it goes on from where it stopped');
+  assert.deepEqual(
+    sn.state.variants.map((v) => v.loss.length),
+    [3, 2, 3, 3],
+    'ticked again, it goes on from where it stopped',
+  );
 });
 
 test('Compare while playing: the unticked copy stops at once, the others play on', async () => {
@@ -215,8 +273,14 @@ test('Compare while playing: the unticked copy stops at once, the others play on
   await press('Pause');
   const sn = await snap();
   assert.equal(sn.state.variants[0].enabled, false);
-  assert.ok(sn.state.variants[0].loss.length <= at + 3, `no norm stopped: ${sn.state.variants[0].loss.length} after ${at}`);
-  assert.ok(sn.state.variants.slice(1).every((v) => v.loss.length >= at + 5), 'the others went on');
+  assert.ok(
+    sn.state.variants[0].loss.length <= at + 3,
+    `no norm stopped: ${sn.state.variants[0].loss.length} after ${at}`,
+  );
+  assert.ok(
+    sn.state.variants.slice(1).every((v) => v.loss.length >= at + 5),
+    'the others went on',
+  );
   await fig.page.locator(`${TAG} >> input[type=checkbox][value=none]`).click();
 });
 

@@ -19,7 +19,10 @@ after(() => env.close());
 // A generic static server (Python's) over the repository, and a page opened on it.
 async function withStaticServer(fn) {
   const port = 18000 + Math.floor(Math.random() * 3000);
-  const server = spawn('/usr/bin/python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1'], { cwd: root, stdio: 'ignore' });
+  const server = spawn('/usr/bin/python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1'], {
+    cwd: root,
+    stdio: 'ignore',
+  });
   const open = async (page, path) => {
     for (let i = 0; i < 100; i++) {
       try {
@@ -42,11 +45,19 @@ async function startAll(page) {
   const figs = await page.locator('main > *:not(h1)').all();
   for (const f of figs) {
     await f.scrollIntoViewIfNeeded();
-    await f.evaluate((el) => new Promise((resolve, reject) => {
-      const t0 = Date.now();
-      const check = () => (el.state ? resolve() : Date.now() - t0 > 20000 ? reject(new Error(`${el.localName} never drew`)) : setTimeout(check, 25));
-      check();
-    }));
+    await f.evaluate(
+      (el) =>
+        new Promise((resolve, reject) => {
+          const t0 = Date.now();
+          const check = () =>
+            el.state
+              ? resolve()
+              : Date.now() - t0 > 20000
+                ? reject(new Error(`${el.localName} never drew`))
+                : setTimeout(check, 25);
+          check();
+        }),
+    );
   }
   return figs.length;
 }
@@ -56,7 +67,11 @@ test('a plain static page with one module script, served by a generic static ser
     const page = await env.browser.newPage();
     await open(page, 'tests/browser/pages/static.html');
     assert.equal(await startAll(page), 12);
-    assert.equal(await page.evaluate(() => document.querySelector('nl-axis-cube').state.members.length), 6, 'the default 3x4x6 tensor, a LayerNorm row');
+    assert.equal(
+      await page.evaluate(() => document.querySelector('nl-axis-cube').state.members.length),
+      6,
+      'the default 3x4x6 tensor, a LayerNorm row',
+    );
     await page.close();
   }));
 
@@ -71,9 +86,18 @@ test('the single-file build renders every figure from a page opened from disk (f
   assert.equal(await startAll(page), 12);
   const s = await page.evaluate(() => document.querySelector('nl-bar-compare').state);
   assert.ok(Math.abs(s.current.layer_norm[2] - Math.sqrt(1.5)) < 1e-4);
-  assert.equal(await page.evaluate(() => document.querySelector('nl-code-shapes').shadowRoot.querySelectorAll('.token.keyword').length > 0), true,
-    'the highlighter is inside the single file too');
-  assert.deepEqual(requests.filter((u) => !u.startsWith('file:')), [], 'no network request');
+  assert.equal(
+    await page.evaluate(
+      () => document.querySelector('nl-code-shapes').shadowRoot.querySelectorAll('.token.keyword').length > 0,
+    ),
+    true,
+    'the highlighter is inside the single file too',
+  );
+  assert.deepEqual(
+    requests.filter((u) => !u.startsWith('file:')),
+    [],
+    'no network request',
+  );
   assert.deepEqual(errors, []);
   await page.screenshot({ path: join(shotsDir, 'offline-file.png') });
   await context.close();
@@ -131,10 +155,16 @@ test('registerLocale adds a third language: figures switch at once, missing keys
     page.on('pageerror', (e) => errors.push(e.message));
     await open(page, 'tests/browser/pages/locale.html');
     await startAll(page);
-    const read = () => page.evaluate(() => {
-      const fig = document.querySelector('nl-residual-turn');
-      return { lang: fig.lang, name: fig.getAttribute('aria-label'), number: fig.fmt(0.5, 3), en: document.querySelector('nl-softmax-sharpness').lang };
-    });
+    const read = () =>
+      page.evaluate(() => {
+        const fig = document.querySelector('nl-residual-turn');
+        return {
+          lang: fig.lang,
+          name: fig.getAttribute('aria-label'),
+          number: fig.fmt(0.5, 3),
+          en: document.querySelector('nl-softmax-sharpness').lang,
+        };
+      });
     const before = await read();
     assert.equal(before.lang, 'en', 'an unknown language reads as English');
     assert.equal(before.number, '0.5');
@@ -144,9 +174,17 @@ test('registerLocale adds a third language: figures switch at once, missing keys
     assert.match(after.name, /^Virage résiduel/);
     assert.equal(after.number, '0,5', 'numbers in the French way');
     assert.equal(after.en, 'en', 'a figure with its own lang keeps it');
-    const label = await page.evaluate(() => document.querySelector('nl-residual-turn').shadowRoot.querySelector('label span').textContent);
-    assert.ok(label.length > 0 && !/^[a-z]+[A-Z]/.test(label), `a key missing in French shows the English text, not the key (${label})`);
-    await assert.rejects(page.evaluate(() => import('/web/elements.js').then((m) => m.registerLocale('<b>', {}))), /language tag/);
+    const label = await page.evaluate(
+      () => document.querySelector('nl-residual-turn').shadowRoot.querySelector('label span').textContent,
+    );
+    assert.ok(
+      label.length > 0 && !/^[a-z]+[A-Z]/.test(label),
+      `a key missing in French shows the English text, not the key (${label})`,
+    );
+    await assert.rejects(
+      page.evaluate(() => import('/web/elements.js').then((m) => m.registerLocale('<b>', {}))),
+      /language tag/,
+    );
     assert.deepEqual(errors, []);
     await page.close();
   }));
@@ -167,11 +205,19 @@ test('the article as a folder (dist/site/) copied anywhere opens from disk: ever
   let drawn = 0;
   for (const f of await page.locator('figure.figure > :first-child').all()) {
     await f.scrollIntoViewIfNeeded();
-    await f.evaluate((el) => new Promise((resolve, reject) => {
-      const t0 = Date.now();
-      const check = () => (el.state ? resolve() : Date.now() - t0 > 20000 ? reject(new Error(`${el.localName} never drew`)) : setTimeout(check, 25));
-      check();
-    }));
+    await f.evaluate(
+      (el) =>
+        new Promise((resolve, reject) => {
+          const t0 = Date.now();
+          const check = () =>
+            el.state
+              ? resolve()
+              : Date.now() - t0 > 20000
+                ? reject(new Error(`${el.localName} never drew`))
+                : setTimeout(check, 25);
+          check();
+        }),
+    );
     drawn++;
   }
   assert.ok(drawn >= 12, `figures drawn: ${drawn}`);
@@ -183,7 +229,11 @@ test('the article as a folder (dist/site/) copied anywhere opens from disk: ever
   assert.ok(math.fontLoaded, 'the math fonts come from the folder');
   await page.click('[data-set-lang="zh"]');
   assert.equal(await page.evaluate(() => document.querySelector('nl-bar-compare').lang), 'zh');
-  assert.deepEqual(requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:')), [], 'no network request');
+  assert.deepEqual(
+    requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:')),
+    [],
+    'no network request',
+  );
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -12,15 +12,31 @@ const fig = onArticlePage(TAG);
 const snap = () => fig.snap();
 const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg}: ${a} vs ${b}`);
 const f4 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 }).format(v);
-const LABEL = { 10: '10', 3: '3', 1: '1', 0.3: '0.3', 0.1: '0.1', 0.03: '0.03', 0.01: '0.01', 0.003: '0.003', 0.001: '0.001',
-  3e-4: '3·10⁻⁴', 1e-4: '10⁻⁴', 3e-5: '3·10⁻⁵', 1e-5: '10⁻⁵', 3e-6: '3·10⁻⁶', 1e-6: '10⁻⁶' };
+const LABEL = {
+  10: '10',
+  3: '3',
+  1: '1',
+  0.3: '0.3',
+  0.1: '0.1',
+  0.03: '0.03',
+  0.01: '0.01',
+  0.003: '0.003',
+  0.001: '0.001',
+  3e-4: '3·10⁻⁴',
+  1e-4: '10⁻⁴',
+  3e-5: '3·10⁻⁵',
+  1e-5: '10⁻⁵',
+  3e-6: '3·10⁻⁶',
+  1e-6: '10⁻⁶',
+};
 
 // (−s, 0, s): mean 0, variance 2s²/3; the last coordinate is s / denominator
 const inside = (s, eps) => s / Math.sqrt((2 * s * s) / 3 + eps);
 const outside = (s, eps) => s / (s * Math.sqrt(2 / 3) + eps);
 
 function check(sn, where) {
-  const st = sn.state, eps = Number(st.eps);
+  const st = sn.state,
+    eps = Number(st.eps);
   assert.equal(sn.error, '', where);
   assert.deepEqual(sn.bad, [], where);
   st.spreads.forEach((s, i) => {
@@ -34,15 +50,26 @@ function check(sn, where) {
     const collapsed = st.spreads.find((s, i) => ys[i] < 0.1) ?? null;
     assert.deepEqual(st.summary[place], { kept, collapsed }, `${where} ${place}`);
   }
-  const e = st.eps === '0' ? '0' : `10⁻${{ 12: '¹²', 8: '⁸', 6: '⁶', 5: '⁵', 4: '⁴', 3: '³', 2: '²', 1: '¹' }[st.eps.slice(3)]}`;
+  const e =
+    st.eps === '0'
+      ? '0'
+      : `10⁻${{ 12: '¹²', 8: '⁸', 6: '⁶', 5: '⁵', 4: '⁴', 3: '³', 2: '²', 1: '¹' }[st.eps.slice(3)]}`;
   const { kept: ki, collapsed: ci } = st.summary.inside;
-  assert.ok(sn.desc.startsWith(ci === null
-    ? `With ε = ${e} inside the root, every row down to spread ${LABEL[ki]} comes out as the widest row does (${f4(st.reference)}).`
-    : `With ε = ${e} inside the root, rows down to spread ${LABEL[ki]} come out as the widest row does (${f4(st.reference)}); from spread ${LABEL[ci]} down the output is below 0.1`), `${where}: ${sn.desc}`);
+  assert.ok(
+    sn.desc.startsWith(
+      ci === null
+        ? `With ε = ${e} inside the root, every row down to spread ${LABEL[ki]} comes out as the widest row does (${f4(st.reference)}).`
+        : `With ε = ${e} inside the root, rows down to spread ${LABEL[ki]} come out as the widest row does (${f4(st.reference)}); from spread ${LABEL[ci]} down the output is below 0.1`,
+    ),
+    `${where}: ${sn.desc}`,
+  );
   if (eps === 0) {
     assert.equal(st.constant, null);
     assert.match(st.constantError, /standardize_rows/);
-    assert.ok(sn.desc.includes('With ε = 0 the constant row has nothing to divide by, and the core refuses it:'), where);
+    assert.ok(
+      sn.desc.includes('With ε = 0 the constant row has nothing to divide by, and the core refuses it:'),
+      where,
+    );
     assert.ok(sn.svg.includes('constant row (s = 0): refused, nothing to divide by'));
   } else {
     assert.deepEqual([st.constant.inside, st.constant.outside], [0, 0], `${where}: (5, 5, 5) standardizes to 0`);

@@ -16,10 +16,14 @@ after(() => env.close());
 const { ready, state } = figureHelpers(() => page);
 const text = (tag, sel) => page.locator(tag).locator(sel).first().textContent();
 const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg ?? ''} ${a} vs ${b}`);
-const set = (tag, attrs) => page.evaluate(([t, a]) => {
-  const f = document.querySelector(t);
-  for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-}, [tag, attrs]);
+const set = (tag, attrs) =>
+  page.evaluate(
+    ([t, a]) => {
+      const f = document.querySelector(t);
+      for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
+    },
+    [tag, attrs],
+  );
 
 test('softmax sharpness: (1,0) gives (0.731, 0.269), scale 10 gives (0.99995, 0.00005), key 1 stays on top', async () => {
   const fig = await ready('nl-softmax-sharpness');
@@ -73,7 +77,11 @@ test('d_k scaling: unscaled spread about 4 at 16 and 8 at 64; scaled near 1; QK-
   assert.ok(qk1 <= 8 + 1e-4 && qk1 >= 8 * Math.sqrt(1 - 0.04), `QK-Norm at d_k = 1: ${qk1}`);
   const again = s.std;
   await set('nl-dk-scaling', { seed: '1' });
-  assert.equal(await page.evaluate(() => document.querySelector('nl-dk-scaling').state.std), again, 'same seed, same draw');
+  assert.equal(
+    await page.evaluate(() => document.querySelector('nl-dk-scaling').state.std),
+    again,
+    'same seed, same draw',
+  );
   await fig.getByRole('slider', { name: 'Head width d_k' }).focus();
   await page.keyboard.press('ArrowLeft');
   assert.equal((await state('nl-dk-scaling')).dk, 63);
@@ -94,7 +102,11 @@ test('batch dependence: the article batch (1,10),(3,20),(5,30); training output 
   let s = await state('nl-batch-dependence');
   // feature 1 over (1,3,5): mean 3, biased variance 8/3 -> (-2, 0, 2)/sqrt(8/3) = (-1.2247, 0, 1.2247); feature 2 alike
   const k = 2 / Math.sqrt(8 / 3);
-  [[-k, -k], [0, 0], [k, k]].forEach((row, i) => row.forEach((v, f) => close(s.train[0][i][f], v, 1e-4, `train row ${i} feature ${f}`)));
+  [
+    [-k, -k],
+    [0, 0],
+    [k, k],
+  ].forEach((row, i) => row.forEach((v, f) => close(s.train[0][i][f], v, 1e-4, `train row ${i} feature ${f}`)));
   // batch 2 = (1,10), (-3,16), (2,4): feature 1 mean 0, variance 14/3 -> 1/sqrt(14/3) = 0.46291; feature 2 mean 10 -> 0
   close(s.chosenTrain[1][0], 0.46291, 1e-4);
   close(s.chosenTrain[1][1], 0, 1e-6);
@@ -102,7 +114,10 @@ test('batch dependence: the article batch (1,10),(3,20),(5,30); training output 
   // before any update the running statistics are mean 0, variance 1: evaluation returns about the raw input
   close(s.chosenEval[0][0], 1, 1e-4);
   close(s.chosenEval[0][1], 10, 1e-3);
-  assert.match(await fig.locator('[part=description]').textContent(), /start at mean \(0, 0\) and variance \(1, 1\).*about the raw input: \(1, 10\)/);
+  assert.match(
+    await fig.locator('[part=description]').textContent(),
+    /start at mean \(0, 0\) and variance \(1, 1\).*about the raw input: \(1, 10\)/,
+  );
   close(s.batchStats[0].mean[1], 20, 1e-5);
   close(s.batchStats[0].var[0], 8 / 3, 1e-5);
   close(s.batchStats[0].unbiased[1], 100, 1e-4);
@@ -206,8 +221,17 @@ test('whitening: z-scored variances 1 with the correlation kept; whitened covari
 
 test('the language switch reaches every figure; Chinese screenshots; no page errors', async () => {
   await page.click('[data-set-lang="zh"]');
-  for (const tag of ['nl-softmax-sharpness', 'nl-residual-turn', 'nl-dk-scaling', 'nl-batch-dependence', 'nl-adaln',
-    'nl-spectral', 'nl-l2-jacobian', 'nl-prepost-norm', 'nl-whitening']) {
+  for (const tag of [
+    'nl-softmax-sharpness',
+    'nl-residual-turn',
+    'nl-dk-scaling',
+    'nl-batch-dependence',
+    'nl-adaln',
+    'nl-spectral',
+    'nl-l2-jacobian',
+    'nl-prepost-norm',
+    'nl-whitening',
+  ]) {
     await ready(tag);
     assert.equal(await page.evaluate((t) => document.querySelector(t).getAttribute('lang'), tag), 'zh');
     assert.match(await text(tag, '.description'), /[\u4e00-\u9fff]/, `${tag} describes itself in Chinese`);
@@ -223,7 +247,11 @@ test('figures start their work only when they scroll into view', async () => {
   await fresh.goto(env.url + 'web/index.html');
   await fresh.locator('nl-softmax-sharpness').scrollIntoViewIfNeeded();
   await fresh.waitForFunction(() => document.querySelector('nl-softmax-sharpness')?.state);
-  assert.equal(await fresh.evaluate(() => document.querySelector('nl-whitening').state), null, 'far below the fold: not started');
+  assert.equal(
+    await fresh.evaluate(() => document.querySelector('nl-whitening').state),
+    null,
+    'far below the fold: not started',
+  );
   await fresh.locator('nl-whitening').scrollIntoViewIfNeeded();
   await fresh.waitForFunction(() => document.querySelector('nl-whitening')?.state);
   await fresh.close();

@@ -19,24 +19,66 @@ const PER_TOKEN = (measure, center, params) => [6, 'd', measure, center, params,
 const EXPECTED = {
   layer_norm: PER_TOKEN('mean and variance', 'subtract the mean', 'gamma: one per feature; beta: one per feature'),
   rms_norm: PER_TOKEN('mean of the squares (RMS²)', 'no centering', 'gamma: one per feature'),
-  batch_norm_train: [8, 'B, T', 'mean and variance', 'subtract the mean', 'gamma: one per channel (feature); beta: one per channel (feature)', 'the current input’s own statistics'],
-  batch_norm_eval: [8, 'B, T', 'mean and variance', 'subtract the mean', 'gamma: one per channel (feature); beta: one per channel (feature)', 'running statistics saved during training'],
-  instance_norm: [4, 'T', 'mean and variance', 'subtract the mean', 'gamma: one per channel (feature); beta: one per channel (feature)', 'the current input’s own statistics'],
-  group_norm: [12, null, 'mean and variance', 'subtract the mean', 'gamma: one per channel (feature); beta: one per channel (feature)', 'the current input’s own statistics'],
+  batch_norm_train: [
+    8,
+    'B, T',
+    'mean and variance',
+    'subtract the mean',
+    'gamma: one per channel (feature); beta: one per channel (feature)',
+    'the current input’s own statistics',
+  ],
+  batch_norm_eval: [
+    8,
+    'B, T',
+    'mean and variance',
+    'subtract the mean',
+    'gamma: one per channel (feature); beta: one per channel (feature)',
+    'running statistics saved during training',
+  ],
+  instance_norm: [
+    4,
+    'T',
+    'mean and variance',
+    'subtract the mean',
+    'gamma: one per channel (feature); beta: one per channel (feature)',
+    'the current input’s own statistics',
+  ],
+  group_norm: [
+    12,
+    null,
+    'mean and variance',
+    'subtract the mean',
+    'gamma: one per channel (feature); beta: one per channel (feature)',
+    'the current input’s own statistics',
+  ],
   l2_normalize: PER_TOKEN('sum of the squares (squared L2 length)', 'no centering', 'none'),
   l1_normalize: PER_TOKEN('sum of |x| (L1 length)', 'no centering', 'none'),
   max_normalize: PER_TOKEN('the largest |x|', 'no centering', 'none'),
   scale_norm: PER_TOKEN('sum of the squares (squared L2 length)', 'no centering', 'g: a single number'),
   softmax: PER_TOKEN('sum of the exponentials', 'subtract the maximum (for stability)', 'none'),
-  ada_layer_norm: PER_TOKEN('mean and variance', 'subtract the mean',
-    'scale: predicted from a condition, one per example and feature; shift: predicted from a condition, one per example and feature; the scale enters as 1 + scale'),
-  adaptive_rms_norm: PER_TOKEN('mean of the squares (RMS²)', 'no centering',
-    'scale: predicted from a condition, one per example and feature; shift: predicted from a condition, one per example and feature; the scale enters as 1 + scale'),
+  ada_layer_norm: PER_TOKEN(
+    'mean and variance',
+    'subtract the mean',
+    'scale: predicted from a condition, one per example and feature; shift: predicted from a condition, one per example and feature; the scale enters as 1 + scale',
+  ),
+  adaptive_rms_norm: PER_TOKEN(
+    'mean of the squares (RMS²)',
+    'no centering',
+    'scale: predicted from a condition, one per example and feature; shift: predicted from a condition, one per example and feature; the scale enters as 1 + scale',
+  ),
 };
 // the group by definition: BatchNorm pools B and T per feature, InstanceNorm T per (b, d), GroupNorm a block of d/G and T, the rest one token's d
 const groupOf = (method, index) => {
-  const m = { batch_norm_train: 'batch_norm', batch_norm_eval: 'batch_norm', instance_norm: 'instance_norm', group_norm: 'group_norm' }[method] ?? 'layer_norm';
-  return cubeGroup(m, SHAPE, index, 2).map((e) => e.join(',')).sort();
+  const m =
+    {
+      batch_norm_train: 'batch_norm',
+      batch_norm_eval: 'batch_norm',
+      instance_norm: 'instance_norm',
+      group_norm: 'group_norm',
+    }[method] ?? 'layer_norm';
+  return cubeGroup(m, SHAPE, index, 2)
+    .map((e) => e.join(','))
+    .sort();
 };
 
 function check(sn, where) {
@@ -49,15 +91,24 @@ function check(sn, where) {
   assert.equal(aMeasure, measure, where);
   assert.ok(aTransform.startsWith(center), `${where}: ${aTransform}`);
   // the denominator names what is divided by, and ε is written as the page writes it
-  const denominators = { layer_norm: 'divide by √(variance + ε), ε = 10⁻⁵', rms_norm: 'divide by √(mean square + ε), ε = 10⁻⁶',
-    l2_normalize: 'divide by max(√sum of squares, ε), ε = 10⁻¹²', max_normalize: 'divide by max(largest |x|, ε), ε = 10⁻¹²' };
+  const denominators = {
+    layer_norm: 'divide by √(variance + ε), ε = 10⁻⁵',
+    rms_norm: 'divide by √(mean square + ε), ε = 10⁻⁶',
+    l2_normalize: 'divide by max(√sum of squares, ε), ε = 10⁻¹²',
+    max_normalize: 'divide by max(largest |x|, ε), ε = 10⁻¹²',
+  };
   if (denominators[s.method]) assert.ok(aTransform.endsWith(denominators[s.method]), `${where}: ${aTransform}`);
   assert.equal(aParams, params, where);
   assert.equal(aMode, mode, where);
   assert.deepEqual(sn.members, groupOf(s.method, s.index), `${where}: the highlighted group`);
   assert.deepEqual(s.members.map((m) => m.join(',')).sort(), groupOf(s.method, s.index), `${where}: the state's group`);
   assert.deepEqual(sn.chosen, [s.index.join(',')]);
-  assert.ok(sn.desc.includes(`for element (${s.index.join(', ')}) of a [2, 4, 6] tensor: its group is ${size} elements. Which numbers: ${aGroup}. Measured: ${aMeasure}.`), `${where}: ${sn.desc}`);
+  assert.ok(
+    sn.desc.includes(
+      `for element (${s.index.join(', ')}) of a [2, 4, 6] tensor: its group is ${size} elements. Which numbers: ${aGroup}. Measured: ${aMeasure}.`,
+    ),
+    `${where}: ${sn.desc}`,
+  );
   assert.ok(sn.desc.endsWith(`Parameters: ${aParams}. Statistics: ${aMode}.`), where);
 }
 
@@ -86,7 +137,15 @@ test('every method by keyboard, at two elements: answers and groups as the artic
 test('the element by arrow keys and by a click; Chinese; a bad index', async () => {
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('method', 'group_norm'), TAG);
   await fig.page.locator(`${TAG} >> svg.tensor`).focus();
-  const path = [['ArrowRight', [0, 1, 3]], ['ArrowDown', [0, 2, 3]], ['PageDown', [1, 2, 3]], ['ArrowRight', [1, 2, 4]], ['ArrowRight', [1, 2, 5]], ['ArrowRight', [1, 2, 5]], ['PageUp', [0, 2, 5]]];
+  const path = [
+    ['ArrowRight', [0, 1, 3]],
+    ['ArrowDown', [0, 2, 3]],
+    ['PageDown', [1, 2, 3]],
+    ['ArrowRight', [1, 2, 4]],
+    ['ArrowRight', [1, 2, 5]],
+    ['ArrowRight', [1, 2, 5]],
+    ['PageUp', [0, 2, 5]],
+  ];
   for (const [key, index] of path) {
     await fig.page.keyboard.press(key);
     const sn = await snap();

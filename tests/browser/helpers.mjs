@@ -32,7 +32,9 @@ export async function openPage(browser, url, options = {}) {
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   await page.addInitScript(() => {
     window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   await page.goto(url);
   return { page, context, problems };
@@ -50,7 +52,10 @@ export function figureHelpers(getPage) {
   return {
     async ready(tag) {
       await getPage().locator(tag).scrollIntoViewIfNeeded();
-      await getPage().waitForFunction((t) => document.querySelector(t)?.state && !document.querySelector(t).state.error, tag);
+      await getPage().waitForFunction(
+        (t) => document.querySelector(t)?.state && !document.querySelector(t).state.error,
+        tag,
+      );
       return getPage().locator(tag);
     },
     state: (tag) => getPage().evaluate((t) => JSON.parse(JSON.stringify(document.querySelector(t).state)), tag),
@@ -97,19 +102,23 @@ export function onArticlePage(tag) {
     await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), tag);
   });
   after(() => fig.env.close());
-  fig.snap = () => fig.page.evaluate((t) => {
-    const f = document.querySelector(t), r = f.shadowRoot;
-    return {
-      state: JSON.parse(JSON.stringify(f.state)),
-      desc: r.querySelector('[part=description]').textContent,
-      error: r.querySelector('[part=error]').textContent,
-      readout: r.querySelector('[part=readout]')?.textContent ?? '',
-      svg: [...r.querySelectorAll('svg text')].map((x) => x.textContent),
-      bad: [...r.querySelectorAll('svg *')].flatMap((n) => [...n.attributes].filter((a) => /NaN|Infinity|undefined/.test(a.value)).map((a) => a.name)),
-      answers: [...r.querySelectorAll('dl.answers dd')].map((d) => d.textContent),
-      chosen: [...r.querySelectorAll('.cell.chosen')].map((c) => c.dataset.index),
-      members: [...r.querySelectorAll('.cell.member, .cell.chosen')].map((c) => c.dataset.index).sort(),
-    };
-  }, tag);
+  fig.snap = () =>
+    fig.page.evaluate((t) => {
+      const f = document.querySelector(t),
+        r = f.shadowRoot;
+      return {
+        state: JSON.parse(JSON.stringify(f.state)),
+        desc: r.querySelector('[part=description]').textContent,
+        error: r.querySelector('[part=error]').textContent,
+        readout: r.querySelector('[part=readout]')?.textContent ?? '',
+        svg: [...r.querySelectorAll('svg text')].map((x) => x.textContent),
+        bad: [...r.querySelectorAll('svg *')].flatMap((n) =>
+          [...n.attributes].filter((a) => /NaN|Infinity|undefined/.test(a.value)).map((a) => a.name),
+        ),
+        answers: [...r.querySelectorAll('dl.answers dd')].map((d) => d.textContent),
+        chosen: [...r.querySelectorAll('.cell.chosen')].map((c) => c.dataset.index),
+        members: [...r.querySelectorAll('.cell.member, .cell.chosen')].map((c) => c.dataset.index).sort(),
+      };
+    }, tag);
   return fig;
 }

@@ -33,13 +33,20 @@ test('math is typeset when the page is built: no TeX source, no KaTeX script, no
   assert.equal(info.typeset, info.count, 'every formula is typeset HTML with MathML');
   assert.deepEqual(info.tex, [], 'no TeX source is visible');
   assert.deepEqual(info.csp, []);
-  assert.ok(!requests.some((u) => /katex(\.min)?\.js/.test(u)), `no KaTeX script is fetched: ${requests.filter((u) => /katex/.test(u))}`);
+  assert.ok(
+    !requests.some((u) => /katex(\.min)?\.js/.test(u)),
+    `no KaTeX script is fetched: ${requests.filter((u) => /katex/.test(u))}`,
+  );
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('inline math is no Tab stop; wide display equations scroll inside their box at 360 px', async () => {
-  const { page, context } = await openPage(env.browser, env.url + 'web/index.html', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const { page, context } = await openPage(env.browser, env.url + 'web/index.html', {
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+  });
   const r = await page.evaluate(() => {
     const inline = [...document.querySelectorAll('.math:not(.display)')];
     const scrollBoxes = inline.filter((s) => getComputedStyle(s).overflowX !== 'visible');
@@ -48,7 +55,9 @@ test('inline math is no Tab stop; wide display equations scroll inside their box
     return {
       inline: inline.length,
       scrollBoxes: scrollBoxes.length,
-      wideScrolls: wide.every((d) => getComputedStyle(d).overflowX === 'auto' && getComputedStyle(d).backgroundImage.includes('gradient')),
+      wideScrolls: wide.every(
+        (d) => getComputedStyle(d).overflowX === 'auto' && getComputedStyle(d).backgroundImage.includes('gradient'),
+      ),
       docWidth: document.documentElement.scrollWidth,
     };
   });
@@ -82,8 +91,12 @@ test('Chinese prose: no space between two Chinese characters, a space between Ch
       document.body.append(copy);
       const text = copy.innerText;
       copy.remove();
-      for (const m of text.matchAll(/[\u4e00-\u9fff\u3001-\u3011\uff01-\uff1f][ \t]+[\u4e00-\u9fff]|[\u4e00-\u9fff][ \t]+[\u3001-\u3011\uff01-\uff1f]/g)) out.stray.push(text.slice(Math.max(0, m.index - 6), m.index + 8));
-      for (const m of text.matchAll(/[\u4e00-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u4e00-\u9fff]/g)) out.tight.push(text.slice(Math.max(0, m.index - 6), m.index + 8));
+      for (const m of text.matchAll(
+        /[\u4e00-\u9fff\u3001-\u3011\uff01-\uff1f][ \t]+[\u4e00-\u9fff]|[\u4e00-\u9fff][ \t]+[\u3001-\u3011\uff01-\uff1f]/g,
+      ))
+        out.stray.push(text.slice(Math.max(0, m.index - 6), m.index + 8));
+      for (const m of text.matchAll(/[\u4e00-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u4e00-\u9fff]/g))
+        out.tight.push(text.slice(Math.max(0, m.index - 6), m.index + 8));
     }
     return out;
   });
@@ -103,7 +116,13 @@ test('without JavaScript every figure is a picture with its description; with it
     const r = await f.evaluate(async (el) => {
       const img = el.querySelector('img.nl-fallback');
       if (img && !img.complete) await new Promise((res) => img.addEventListener('load', res, { once: true }));
-      return { tag: el.localName, img: img ? img.naturalWidth : -1, alt: img?.alt ?? '', text: el.querySelector('p.nl-fallback')?.textContent ?? '', shown: el.getBoundingClientRect().height };
+      return {
+        tag: el.localName,
+        img: img ? img.naturalWidth : -1,
+        alt: img?.alt ?? '',
+        text: el.querySelector('p.nl-fallback')?.textContent ?? '',
+        shown: el.getBoundingClientRect().height,
+      };
     });
     assert.ok(r.text.length > 30, `${r.tag}: a description for readers without JavaScript`);
     // every figure, the code figure too, is drawn by normlab render (scripts/build-fallbacks.mjs)
@@ -118,14 +137,27 @@ test('without JavaScript every figure is a picture with its description; with it
   live.on('request', (r) => requests.push(r.url()));
   for (const f of await live.locator('figure.figure[id] > :first-child').all()) {
     await f.scrollIntoViewIfNeeded();
-    await f.evaluate((el) => new Promise((resolve) => { const c = () => (el.state ? resolve() : setTimeout(c, 25)); c(); }));
+    await f.evaluate(
+      (el) =>
+        new Promise((resolve) => {
+          const c = () => (el.state ? resolve() : setTimeout(c, 25));
+          c();
+        }),
+    );
   }
-  assert.deepEqual(requests.filter((u) => /\/figures\//.test(u)), [], 'the pictures stay unfetched when the figures run');
+  assert.deepEqual(
+    requests.filter((u) => /\/figures\//.test(u)),
+    [],
+    'the pictures stay unfetched when the figures run',
+  );
   assert.deepEqual(problems, []);
   await context.close();
 });
 
-for (const [width, height] of [[1280, 900], [360, 740]]) {
+for (const [width, height] of [
+  [1280, 900],
+  [360, 740],
+]) {
   test(`figures keep their place while they load (${width} px): cumulative layout shift < 0.01`, async () => {
     const context = await env.browser.newContext({ viewport: { width, height } });
     const page = await context.newPage();
@@ -136,7 +168,9 @@ for (const [width, height] of [[1280, 900], [360, 740]]) {
         for (const e of list.getEntries()) {
           if (e.hadRecentInput) continue;
           window.__cls += e.value;
-          window.__shifts.push(`${e.value.toFixed(4)} ${e.sources?.map((s) => s.node?.localName ?? s.node?.nodeName).join(',')}`);
+          window.__shifts.push(
+            `${e.value.toFixed(4)} ${e.sources?.map((s) => s.node?.localName ?? s.node?.nodeName).join(',')}`,
+          );
         }
       }).observe({ type: 'layout-shift', buffered: true });
     });
@@ -144,7 +178,13 @@ for (const [width, height] of [[1280, 900], [360, 740]]) {
     // scroll through the whole page: each figure starts, loads and draws
     for (const f of await page.locator('figure.figure[id] > :first-child').all()) {
       await f.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-      await f.evaluate((el) => new Promise((resolve) => { const c = () => (el.state ? resolve() : setTimeout(c, 25)); c(); }));
+      await f.evaluate(
+        (el) =>
+          new Promise((resolve) => {
+            const c = () => (el.state ? resolve() : setTimeout(c, 25));
+            c();
+          }),
+      );
       await page.waitForTimeout(50);
     }
     const { cls, shifts } = await page.evaluate(() => ({ cls: window.__cls, shifts: window.__shifts }));
@@ -160,26 +200,49 @@ test('the apparatus: numbered figures referenced from the text, a list of figure
     const numberOf = new Map(figs.map((f, i) => [f.id, i + 1]));
     return {
       ids: figs.map((f) => f.id),
-      captions: figs.map((f) => [f.querySelector('figcaption [data-lang=en] .fig-num')?.textContent, f.querySelector('figcaption [data-lang=zh] .fig-num')?.textContent]),
+      captions: figs.map((f) => [
+        f.querySelector('figcaption [data-lang=en] .fig-num')?.textContent,
+        f.querySelector('figcaption [data-lang=zh] .fig-num')?.textContent,
+      ]),
       refs: [...document.querySelectorAll('a.figref')].map((a) => {
         const n = numberOf.get(a.getAttribute('href').slice(1));
         const zh = a.closest('[data-lang]')?.dataset.lang === 'zh';
         return [a.textContent, n ? (zh ? `图 ${n}` : `Figure ${n}`) : 'missing'];
       }),
-      list: [...document.querySelectorAll('#figures-list [data-lang=en] li a')].map((a) => a.getAttribute('href').slice(1)),
-      references: [...document.querySelectorAll('ol.references > li')].map((li) => ({ id: li.id, text: li.textContent.replace(/\s+/g, ' ').trim(), href: li.querySelector('a')?.href })),
-      cites: [...document.querySelectorAll('a.cite')].map((a) => ({ href: a.getAttribute('href').slice(1), label: a.firstChild.textContent, preview: a.querySelector('.cite-preview')?.textContent, describedBy: a.getAttribute('aria-describedby') })),
-      uniqueIds: new Set([...document.querySelectorAll('[id]')].map((e) => e.id)).size === document.querySelectorAll('[id]').length,
+      list: [...document.querySelectorAll('#figures-list [data-lang=en] li a')].map((a) =>
+        a.getAttribute('href').slice(1),
+      ),
+      references: [...document.querySelectorAll('ol.references > li')].map((li) => ({
+        id: li.id,
+        text: li.textContent.replace(/\s+/g, ' ').trim(),
+        href: li.querySelector('a')?.href,
+      })),
+      cites: [...document.querySelectorAll('a.cite')].map((a) => ({
+        href: a.getAttribute('href').slice(1),
+        label: a.firstChild.textContent,
+        preview: a.querySelector('.cite-preview')?.textContent,
+        describedBy: a.getAttribute('aria-describedby'),
+      })),
+      uniqueIds:
+        new Set([...document.querySelectorAll('[id]')].map((e) => e.id)).size ===
+        document.querySelectorAll('[id]').length,
     };
   });
   assert.ok(info.ids.length >= 14, `${info.ids.length} figures`);
-  info.captions.forEach(([en, zh], i) => assert.deepEqual([en, zh], [`Figure ${i + 1}.`, `图 ${i + 1}：`], `caption of ${info.ids[i]}`));
+  info.captions.forEach(([en, zh], i) =>
+    assert.deepEqual([en, zh], [`Figure ${i + 1}.`, `图 ${i + 1}：`], `caption of ${info.ids[i]}`),
+  );
   assert.ok(info.refs.length >= 4, 'the text refers to figures by number');
   for (const [text, expected] of info.refs) assert.equal(text, expected);
   assert.deepEqual(info.list, info.ids, 'the list of figures has every figure, in order');
   assert.ok(info.references.length >= 11);
-  for (const r of info.references) assert.match(r.href, /^https:\/\/arxiv\.org\/abs\/\d{4}\.\d{5}$/, `${r.id} links to the paper`);
-  for (const id of ['ref-layernorm', 'ref-rmsnorm', 'ref-batchnorm', 'ref-dit']) assert.ok(info.cites.some((c) => c.href === id), `the article's own citation ${id} is cited`);
+  for (const r of info.references)
+    assert.match(r.href, /^https:\/\/arxiv\.org\/abs\/\d{4}\.\d{5}$/, `${r.id} links to the paper`);
+  for (const id of ['ref-layernorm', 'ref-rmsnorm', 'ref-batchnorm', 'ref-dit'])
+    assert.ok(
+      info.cites.some((c) => c.href === id),
+      `the article's own citation ${id} is cited`,
+    );
   for (const c of info.cites) {
     const k = info.references.findIndex((r) => r.id === c.href);
     assert.ok(k >= 0, `${c.href} exists`);
@@ -191,7 +254,9 @@ test('the apparatus: numbered figures referenced from the text, a list of figure
   const terms = await page.evaluate(() => ({
     links: [...document.querySelectorAll('a.term')].map((a) => a.getAttribute('href').slice(1)),
     entries: [...document.querySelectorAll('dl.glossary dt')].map((dt) => ({
-      id: dt.id, en: dt.nextElementSibling.querySelector('[data-lang=en]')?.textContent.trim(), zh: dt.nextElementSibling.querySelector('[data-lang=zh]')?.textContent.trim(),
+      id: dt.id,
+      en: dt.nextElementSibling.querySelector('[data-lang=en]')?.textContent.trim(),
+      zh: dt.nextElementSibling.querySelector('[data-lang=zh]')?.textContent.trim(),
     })),
   }));
   const ids = new Set(terms.entries.map((e) => e.id));
@@ -199,7 +264,10 @@ test('the apparatus: numbered figures referenced from the text, a list of figure
   for (const l of terms.links) assert.ok(ids.has(l), `term link #${l} has a glossary entry`);
   for (const e of terms.entries) {
     assert.ok(e.en && e.zh && /[\u4e00-\u9fff]/.test(e.zh), `${e.id} is defined in English and Chinese`);
-    assert.ok(terms.links.filter((l) => l === e.id).length >= 2, `${e.id} is linked where the text first uses it, in both languages`);
+    assert.ok(
+      terms.links.filter((l) => l === e.id).length >= 2,
+      `${e.id} is linked where the text first uses it, in both languages`,
+    );
   }
   // the preview shows on keyboard focus and not otherwise
   const cite = page.locator('a.cite:visible').first();
@@ -216,7 +284,8 @@ test('the apparatus: numbered figures referenced from the text, a list of figure
   const print = await page.evaluate(() => ({
     toc: getComputedStyle(document.querySelector('.toc')).display,
     header: getComputedStyle(document.querySelector('header.site')).display,
-    controls: getComputedStyle(document.querySelector('nl-bar-compare').shadowRoot.querySelector('[part=controls]')).display,
+    controls: getComputedStyle(document.querySelector('nl-bar-compare').shadowRoot.querySelector('[part=controls]'))
+      .display,
     view: getComputedStyle(document.querySelector('nl-bar-compare').shadowRoot.querySelector('[part=view]')).display,
   }));
   assert.deepEqual(print, { toc: 'none', header: 'none', controls: 'none', view: 'block' });
@@ -232,10 +301,15 @@ test('the article page logs no console warning or error while every figure start
   page.on('pageerror', (e) => logged.push(`pageerror: ${e.message}`));
   await page.goto(env.url + 'web/index.html');
   // Bring each figure into view so that it starts, then wait until every one has drawn.
-  const tags = await page.evaluate(() => [...new Set([...document.querySelectorAll('*')].map((e) => e.localName).filter((n) => n.startsWith('nl-')))]);
+  const tags = await page.evaluate(() => [
+    ...new Set([...document.querySelectorAll('*')].map((e) => e.localName).filter((n) => n.startsWith('nl-'))),
+  ]);
   assert.ok(tags.length >= 22, `figures on the page: ${tags.length}`);
   for (const tag of tags) await page.locator(tag).first().scrollIntoViewIfNeeded();
-  await page.waitForFunction((ts) => ts.every((t) => [...document.querySelectorAll(t)].every((e) => e.state && !e.state.error)), tags);
+  await page.waitForFunction(
+    (ts) => ts.every((t) => [...document.querySelectorAll(t)].every((e) => e.state && !e.state.error)),
+    tags,
+  );
   assert.deepEqual(logged, []);
   await context.close();
 });

@@ -33,34 +33,50 @@ function measure(el) {
     if (px < 10) small.push(`${e.localName}.${e.className} "${e.textContent.trim().slice(0, 20)}" ${px.toFixed(1)} px`);
   }
   const box = el.getBoundingClientRect();
-  const wide = [...root.querySelectorAll('*')].filter((e) => {
-    // clipped drawing shows only inside its clip; clip paths, definitions and groups are not drawn themselves
-    if (!e.getClientRects().length || e.closest('[clip-path], clipPath, defs, mask') || e.localName === 'g') return false;
-    // inside a box that scrolls horizontally on purpose (code, wide tables) is fine
-    for (let p = e.parentElement; p; p = p.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return false;
-    const r = e.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) return false;
-    return r.right > box.right + 1 || r.left < box.left - 1;
-  }).map((e) => `${e.localName}.${e.getAttribute('class') ?? ''}`);
+  const wide = [...root.querySelectorAll('*')]
+    .filter((e) => {
+      // clipped drawing shows only inside its clip; clip paths, definitions and groups are not drawn themselves
+      if (!e.getClientRects().length || e.closest('[clip-path], clipPath, defs, mask') || e.localName === 'g')
+        return false;
+      // inside a box that scrolls horizontally on purpose (code, wide tables) is fine
+      for (let p = e.parentElement; p; p = p.parentElement)
+        if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return false;
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) return false;
+      return r.right > box.right + 1 || r.left < box.left - 1;
+    })
+    .map((e) => `${e.localName}.${e.getAttribute('class') ?? ''}`);
   const tiny = [...root.querySelectorAll('button, input, select, [role=slider], [tabindex="0"]')]
     // inline targets in running code or text are exempt (WCAG 2.5.8), as are hidden ones
     .filter((c) => c.getClientRects().length && !c.closest('[hidden], pre, code'))
     .filter((c) => {
       const r = c.getBoundingClientRect();
-      return (c.type === 'range' ? r.width < 44 : r.height < 24 || r.width < 24);
-    }).map((c) => `${c.localName}[${c.getAttribute('aria-label') ?? c.type ?? ''}]`);
+      return c.type === 'range' ? r.width < 44 : r.height < 24 || r.width < 24;
+    })
+    .map((c) => `${c.localName}[${c.getAttribute('aria-label') ?? c.type ?? ''}]`);
   return { width: box.width, right: box.right, small, wide: [...new Set(wide)].slice(0, 5), tiny: tiny.slice(0, 5) };
 }
 
 for (const lang of ['en', 'zh']) {
   test(`360 px, ${lang}: labels >= 10 px, no figure wider than the screen, touch-sized controls`, async () => {
-    const { page, context, problems } = await openPage(env.browser, env.url + 'web/index.html', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const { page, context, problems } = await openPage(env.browser, env.url + 'web/index.html', {
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     if (lang === 'zh') await page.click('[data-set-lang="zh"]');
     const report = {};
     for (const tag of TAGS) {
       const fig = page.locator(tag).first();
       await fig.scrollIntoViewIfNeeded();
-      await fig.evaluate((el) => new Promise((resolve) => { const c = () => (el.state ? resolve() : setTimeout(c, 25)); c(); }));
+      await fig.evaluate(
+        (el) =>
+          new Promise((resolve) => {
+            const c = () => (el.state ? resolve() : setTimeout(c, 25));
+            c();
+          }),
+      );
       await page.waitForTimeout(50); // a redraw at the measured width
       report[tag] = await fig.evaluate(measure);
     }
@@ -71,7 +87,7 @@ for (const lang of ['en', 'zh']) {
       ...r.tiny.map((s) => `${tag}: small control ${s}`),
     ]);
     assert.deepEqual(bad, []);
-    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, 'the page scrolls sideways');
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 360, 'the page scrolls sideways');
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -24,28 +24,70 @@ function check(sn, where) {
   close(s.uniformWeight, 1 / 16, 1e-7, where);
   for (const kind of ['plain', 'qk']) {
     const w = s.here[kind].weights;
-    close(w.reduce((a, b) => a + b), 1, 1e-5, `${where} ${kind}: one query's weights sum to 1`);
+    close(
+      w.reduce((a, b) => a + b),
+      1,
+      1e-5,
+      `${where} ${kind}: one query's weights sum to 1`,
+    );
     close(s.here[kind].row.entropy, entropyOf(w), 1e-4, `${where} ${kind}: that row's entropy, from its weights`);
     close(s.here[kind].row.largest, Math.max(...w), 1e-7, `${where} ${kind}: that row's largest weight`);
-    for (const h of s.entropy[kind]) assert.ok(h >= -1e-6 && h <= Math.log(16) + 1e-5, `${where}: entropy within [0, log 16]`);
+    for (const h of s.entropy[kind])
+      assert.ok(h >= -1e-6 && h <= Math.log(16) + 1e-5, `${where}: entropy within [0, log 16]`);
   }
   // QK-Norm's attention does not depend on α: flat curves, equal to the value at α
   for (const v of s.entropy.qk) close(v, s.entropy.qk[0], 1e-5, `${where}: QK-Norm entropy flat in α`);
   for (const v of s.largest.qk) close(v, s.largest.qk[0], 1e-6, `${where}: QK-Norm largest weight flat in α`);
   close(s.here.qk.entropy, s.entropy.qk[0], 1e-5, where);
   // without it, attention sharpens as α grows
-  for (let i = 1; i < s.alphas.length; i++) assert.ok(s.entropy.plain[i] <= s.entropy.plain[i - 1] + 1e-4, `${where}: entropy falls with α`);
-  const v = { a: f3(s.alpha), g: f3(s.g), h: f3(s.here.plain.entropy), m: f3(s.here.plain.largest), h2: f3(s.here.qk.entropy), m2: f3(s.here.qk.largest), hmax: f3(s.maxEntropy) };
-  assert.ok(sn.desc.startsWith(`With q and k scaled by α = ${v.a}, attention without QK-Norm has mean entropy ${v.h} (at most ${v.hmax}, the uniform row) and mean largest weight ${v.m}:`), `${where}: ${sn.desc}`);
-  assert.equal(sn.desc.includes('It has nearly collapsed onto one key per query.'), s.here.plain.largest > 0.9, `${where}: "collapsed" exactly when the largest weight passes 0.9`);
-  assert.ok(sn.desc.endsWith(`within ±${v.g} whatever the norms: entropy ${v.h2} and largest weight ${v.m2}, the same at every α.`), where);
+  for (let i = 1; i < s.alphas.length; i++)
+    assert.ok(s.entropy.plain[i] <= s.entropy.plain[i - 1] + 1e-4, `${where}: entropy falls with α`);
+  const v = {
+    a: f3(s.alpha),
+    g: f3(s.g),
+    h: f3(s.here.plain.entropy),
+    m: f3(s.here.plain.largest),
+    h2: f3(s.here.qk.entropy),
+    m2: f3(s.here.qk.largest),
+    hmax: f3(s.maxEntropy),
+  };
+  assert.ok(
+    sn.desc.startsWith(
+      `With q and k scaled by α = ${v.a}, attention without QK-Norm has mean entropy ${v.h} (at most ${v.hmax}, the uniform row) and mean largest weight ${v.m}:`,
+    ),
+    `${where}: ${sn.desc}`,
+  );
+  assert.equal(
+    sn.desc.includes('It has nearly collapsed onto one key per query.'),
+    s.here.plain.largest > 0.9,
+    `${where}: "collapsed" exactly when the largest weight passes 0.9`,
+  );
+  assert.ok(
+    sn.desc.endsWith(
+      `within ±${v.g} whatever the norms: entropy ${v.h2} and largest weight ${v.m2}, the same at every α.`,
+    ),
+    where,
+  );
 }
 
 test('α and g by keyboard across their ranges, and a new draw', async () => {
   const sliders = fig.page.locator(`${TAG} >> input[type=range]`);
-  let n = 0, collapsed = 0;
+  let n = 0,
+    collapsed = 0;
   await sliders.nth(0).focus();
-  for (const key of ['Home', 'PageUp', 'PageUp', 'PageUp', 'ArrowRight', 'PageUp', 'PageUp', 'End', 'PageDown', 'ArrowLeft', 'ArrowLeft']) {
+  for (const key of [
+    'Home',
+    'PageUp',
+    'PageUp',
+    'PageUp',
+    'ArrowRight',
+    'PageUp',
+    'PageUp',
+    'End',
+    'PageDown',
+    'ArrowLeft',
+    'ArrowLeft',
+  ]) {
     await fig.page.keyboard.press(key);
     const sn = await snap();
     check(sn, `α ${key} → ${sn.state.alpha}`);

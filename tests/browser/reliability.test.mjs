@@ -17,21 +17,25 @@ const TAGS = FIGURE_TAGS;
 // Count live observers and global listeners by wrapping their constructors and methods.
 const instrument = () => {
   window.__live = { io: 0, ro: 0, global: 0 };
-  for (const [name, key] of [['IntersectionObserver', 'io'], ['ResizeObserver', 'ro']]) {
+  for (const [name, key] of [
+    ['IntersectionObserver', 'io'],
+    ['ResizeObserver', 'ro'],
+  ]) {
     const Base = window[name];
     window[name] = class extends Base {
       observe(...a) {
-        if (!this.__on) (this.__on = true), window.__live[key]++;
+        if (!this.__on) ((this.__on = true), window.__live[key]++);
         return super.observe(...a);
       }
       disconnect() {
-        if (this.__on) (this.__on = false), window.__live[key]--;
+        if (this.__on) ((this.__on = false), window.__live[key]--);
         return super.disconnect();
       }
     };
   }
   for (const target of [window, document]) {
-    const add = target.addEventListener.bind(target), remove = target.removeEventListener.bind(target);
+    const add = target.addEventListener.bind(target),
+      remove = target.removeEventListener.bind(target);
     target.addEventListener = (...a) => (window.__live.global++, add(...a));
     target.removeEventListener = (...a) => (window.__live.global--, remove(...a));
   }
@@ -55,16 +59,18 @@ test('connecting and disconnecting each element 1000 times releases observers, l
       }
     };
     await cycle(300); // warm-up: the shared core loads, styles are built, figures fill their caches
-    gc();
+    window.gc();
     const heap0 = performance.memory.usedJSHeapSize;
     const live0 = { ...window.__live };
     await cycle(1000);
     await settle();
-    gc();
+    window.gc();
     return { heap0, heap1: performance.memory.usedJSHeapSize, live0, live1: { ...window.__live } };
   }, TAGS);
-  console.log(`reliability: ${TAGS.length} elements x 1000 connect/disconnect: JS heap ${result.heap0} -> ${result.heap1} bytes; ` +
-    `live observers/listeners ${JSON.stringify(result.live0)} -> ${JSON.stringify(result.live1)}`);
+  console.log(
+    `reliability: ${TAGS.length} elements x 1000 connect/disconnect: JS heap ${result.heap0} -> ${result.heap1} bytes; ` +
+      `live observers/listeners ${JSON.stringify(result.live0)} -> ${JSON.stringify(result.live1)}`,
+  );
   assert.deepEqual(result.live1, result.live0, 'no observer or global listener left behind');
   assert.ok(result.heap1 - result.heap0 < 2_000_000, `JS heap grew by ${result.heap1 - result.heap0} bytes`);
 });
@@ -72,28 +78,39 @@ test('connecting and disconnecting each element 1000 times releases observers, l
 test('markup in any attribute is shown as text, never parsed', async () => {
   const { page } = await openPage(env.browser, env.url + 'web/index.html');
   const payload = '<img src=x onerror="window.__pwned=1"><b>bold</b>';
-  const report = await page.evaluate(async ([tags, payload]) => {
-    const out = [];
-    for (const tag of tags) {
-      const el = document.createElement(tag);
-      document.body.prepend(el);
-      el.start?.(); // start now instead of waiting to scroll into view
-      await new Promise((r) => setTimeout(r, 50));
-      for (const attr of customElements.get(tag).observedAttributes) {
-        el.setAttribute(attr, payload);
-        await new Promise((r) => setTimeout(r, 0));
-        const root = el.shadowRoot;
-        out.push({ tag, attr, parsed: root.querySelectorAll('img, b').length, shown: root.textContent.includes('<img src=x') });
+  const report = await page.evaluate(
+    async ([tags, payload]) => {
+      const out = [];
+      for (const tag of tags) {
+        const el = document.createElement(tag);
+        document.body.prepend(el);
+        el.start?.(); // start now instead of waiting to scroll into view
+        await new Promise((r) => setTimeout(r, 50));
+        for (const attr of customElements.get(tag).observedAttributes) {
+          el.setAttribute(attr, payload);
+          await new Promise((r) => setTimeout(r, 0));
+          const root = el.shadowRoot;
+          out.push({
+            tag,
+            attr,
+            parsed: root.querySelectorAll('img, b').length,
+            shown: root.textContent.includes('<img src=x'),
+          });
+        }
+        el.remove();
       }
-      el.remove();
-    }
-    await new Promise((r) => setTimeout(r, 100));
-    return { out, pwned: window.__pwned ?? null };
-  }, [TAGS, payload]);
+      await new Promise((r) => setTimeout(r, 100));
+      return { out, pwned: window.__pwned ?? null };
+    },
+    [TAGS, payload],
+  );
   assert.equal(report.pwned, null);
   for (const r of report.out) assert.equal(r.parsed, 0, `${r.tag} ${r.attr} parsed markup`);
   const shown = report.out.filter((r) => r.shown).length;
-  assert.ok(shown >= report.out.length - TAGS.length, `the bad value is quoted in the message (${shown}/${report.out.length})`);
+  assert.ok(
+    shown >= report.out.length - TAGS.length,
+    `the bad value is quoted in the message (${shown}/${report.out.length})`,
+  );
 });
 
 test('bad attributes show a message in place and the figure recovers (vector, shape, num-groups)', async () => {
@@ -105,20 +122,29 @@ test('bad attributes show a message in place and the figure recovers (vector, sh
     // the core's not_divisible, told in the reader's terms with the G it accepts
     ['nl-axis-cube', 'num-groups', '7', '5', /G = 7 does not\. Choose G from 1, 5\./],
   ]) {
-    const msg = await run(async ([t, a, b]) => {
-      const el = document.querySelector(t);
-      el.scrollIntoView();
-      if (t === 'nl-axis-cube') el.setAttribute('method', 'group_norm');
-      await new Promise((r) => { const c = () => (el.state ? r() : setTimeout(c, 20)); c(); });
-      el.setAttribute(a, b);
-      return el.shadowRoot.querySelector('.error').textContent;
-    }, [tag, attr, bad]);
+    const msg = await run(
+      async ([t, a, b]) => {
+        const el = document.querySelector(t);
+        el.scrollIntoView();
+        if (t === 'nl-axis-cube') el.setAttribute('method', 'group_norm');
+        await new Promise((r) => {
+          const c = () => (el.state ? r() : setTimeout(c, 20));
+          c();
+        });
+        el.setAttribute(a, b);
+        return el.shadowRoot.querySelector('.error').textContent;
+      },
+      [tag, attr, bad],
+    );
     assert.match(msg, pattern, `${tag} ${attr}=${bad}`);
-    const after = await run(([t, a, g]) => {
-      const el = document.querySelector(t);
-      el.setAttribute(a, g);
-      return { error: el.shadowRoot.querySelector('.error').textContent, state: el.state.error };
-    }, [tag, attr, good]);
+    const after = await run(
+      ([t, a, g]) => {
+        const el = document.querySelector(t);
+        el.setAttribute(a, g);
+        return { error: el.shadowRoot.querySelector('.error').textContent, state: el.state.error };
+      },
+      [tag, attr, good],
+    );
     assert.deepEqual(after, { error: '', state: null }, `${tag} recovers`);
   }
 });
@@ -141,7 +167,9 @@ test('a training module that fails to load stops only the training figure, which
   assert.match(status, /could not start: .*training module.*normlab-train\.wasm \(HTTP 404\)/);
   // the core's figures are not held back by it
   await page.locator('nl-prepost-norm').scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => document.querySelector('nl-prepost-norm')?.state && !document.querySelector('nl-prepost-norm').state.error);
+  await page.waitForFunction(
+    () => document.querySelector('nl-prepost-norm')?.state && !document.querySelector('nl-prepost-norm').state.error,
+  );
   assert.deepEqual(errors, []);
   await context.close();
 });

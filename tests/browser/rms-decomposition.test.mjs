@@ -12,20 +12,29 @@ const TAG = 'nl-rms-decomposition';
 const fig = onArticlePage(TAG);
 
 const snap = () => fig.snap();
-const nf = (digits, lang = 'en') => new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-US', { maximumSignificantDigits: digits });
-const f4 = (v) => nf(4).format(v), f7 = (v) => nf(7).format(v);
+const nf = (digits, lang = 'en') =>
+  new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-US', { maximumSignificantDigits: digits });
+const f4 = (v) => nf(4).format(v),
+  f7 = (v) => nf(7).format(v);
 const list = (vs) => `(${vs.map(f4).join(', ')})`;
 const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg}: ${a} vs ${b}`);
 
 /** Oracles from the definitions, in float64. */
 function oracle(x, m) {
-  const v = x.map((a) => a + m), d = v.length;
+  const v = x.map((a) => a + m),
+    d = v.length;
   const mean = v.reduce((a, b) => a + b) / d;
   const variance = v.reduce((a, b) => a + (b - mean) ** 2, 0) / d;
   const ms = v.reduce((a, b) => a + b * b, 0) / d;
   return {
-    shifted: v, mean, variance, std: Math.sqrt(variance), ms, rms: Math.sqrt(ms),
-    ln: v.map((a) => (a - mean) / Math.sqrt(variance + 1e-5)), rn: v.map((a) => a / Math.sqrt(ms + 1e-6)),
+    shifted: v,
+    mean,
+    variance,
+    std: Math.sqrt(variance),
+    ms,
+    rms: Math.sqrt(ms),
+    ln: v.map((a) => (a - mean) / Math.sqrt(variance + 1e-5)),
+    rn: v.map((a) => a / Math.sqrt(ms + 1e-6)),
   };
 }
 
@@ -44,12 +53,32 @@ function check(sn, firstLn, where) {
   close(s.meanSquare, s.variance + s.meanSq, 1e-6 * o.ms + 1e-6, `${where}: RMS² = σ² + μ² in the core's numbers`);
   s.rmsNorm.forEach((v, i) => close(v, o.rn[i], 1e-5, `${where} RMSNorm`));
   s.layerNorm.forEach((v, i) => close(v, o.ln[i], 2e-4, `${where} LayerNorm`));
-  if (firstLn) s.layerNorm.forEach((v, i) => close(v, firstLn[i], 2e-4, `${where}: LayerNorm is the same at every shift`));
-  assert.ok(sn.svg.includes(`RMS² ${f7(s.meanSquare)} = σ² ${f7(s.variance)} + μ² ${f7(s.meanSq)}`), `${where}: the identity under the triangle`);
-  assert.ok(sn.svg.includes(`μ = ${f4(s.mean)}`) && sn.svg.includes(`RMS = ${f4(s.rms)}`) && sn.svg.includes(`σ = ${f4(s.std)}`), where);
-  assert.ok(sn.desc.startsWith(`x + m = ${list(s.shifted)} has mean μ = ${f4(s.mean)}, standard deviation σ = ${f4(s.std)} and RMS ${f4(s.rms)}: `
-    + `RMS² = σ² + μ² reads ${f7(s.meanSquare)} = ${f7(s.variance)} + ${f7(s.meanSq)}.`), `${where}: ${sn.desc}`);
-  if (f4(s.mean) === '0') assert.ok(sn.desc.endsWith(`With mean 0 the RMS equals σ, so RMSNorm and LayerNorm agree: ${list(s.layerNorm)} and ${list(s.rmsNorm)}.`), where);
+  if (firstLn)
+    s.layerNorm.forEach((v, i) => close(v, firstLn[i], 2e-4, `${where}: LayerNorm is the same at every shift`));
+  assert.ok(
+    sn.svg.includes(`RMS² ${f7(s.meanSquare)} = σ² ${f7(s.variance)} + μ² ${f7(s.meanSq)}`),
+    `${where}: the identity under the triangle`,
+  );
+  assert.ok(
+    sn.svg.includes(`μ = ${f4(s.mean)}`) &&
+      sn.svg.includes(`RMS = ${f4(s.rms)}`) &&
+      sn.svg.includes(`σ = ${f4(s.std)}`),
+    where,
+  );
+  assert.ok(
+    sn.desc.startsWith(
+      `x + m = ${list(s.shifted)} has mean μ = ${f4(s.mean)}, standard deviation σ = ${f4(s.std)} and RMS ${f4(s.rms)}: ` +
+        `RMS² = σ² + μ² reads ${f7(s.meanSquare)} = ${f7(s.variance)} + ${f7(s.meanSq)}.`,
+    ),
+    `${where}: ${sn.desc}`,
+  );
+  if (f4(s.mean) === '0')
+    assert.ok(
+      sn.desc.endsWith(
+        `With mean 0 the RMS equals σ, so RMSNorm and LayerNorm agree: ${list(s.layerNorm)} and ${list(s.rmsNorm)}.`,
+      ),
+      where,
+    );
   else if (Math.abs(o.mean) > o.std) {
     assert.match(sn.desc, /Here \|μ\| is larger than σ, so the RMS mostly measures the mean/, where);
     // "all of one sign" only when every shifted coordinate has the mean's sign

@@ -17,16 +17,29 @@ const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg}: ${a
 
 // ---- oracles ----
 const percentile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b), pos = (q / 100) * (s.length - 1), lo = Math.floor(pos);
+  const s = [...xs].sort((a, b) => a - b),
+    pos = (q / 100) * (s.length - 1),
+    lo = Math.floor(pos);
   return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (pos - lo);
 };
 function oracle(x) {
-  const n = x.length, min = Math.min(...x), max = Math.max(...x);
-  const mean = x.reduce((a, b) => a + b) / n, std = Math.sqrt(x.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
-  const median = percentile(x, 50), iqr = percentile(x, 75) - percentile(x, 25);
+  const n = x.length,
+    min = Math.min(...x),
+    max = Math.max(...x);
+  const mean = x.reduce((a, b) => a + b) / n,
+    std = Math.sqrt(x.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
+  const median = percentile(x, 50),
+    iqr = percentile(x, 75) - percentile(x, 25);
   return {
-    minMax: x.map((v) => (v - min) / (max - min || 1)), zScore: x.map((v) => (v - mean) / (std || 1)), robust: x.map((v) => (v - median) / (iqr || 1)),
-    min, max, mean, std, median, iqr,
+    minMax: x.map((v) => (v - min) / (max - min || 1)),
+    zScore: x.map((v) => (v - mean) / (std || 1)),
+    robust: x.map((v) => (v - median) / (iqr || 1)),
+    min,
+    max,
+    mean,
+    std,
+    median,
+    iqr,
   };
 }
 
@@ -45,23 +58,42 @@ function check(sn, where) {
   close(s.zScore.std, o.std, tol(o.std), `${where} std`);
   close(s.robust.median, o.median, tol(o.median), `${where} median`);
   close(s.robust.iqr, o.iqr, tol(o.iqr), `${where} iqr`);
-  for (const k of ['minMax', 'zScore', 'robust']) s[k].y.forEach((v, i) => close(v, o[k][i], 1e-4 * Math.max(1, Math.abs(o[k][i])), `${where} ${k}[${i}]`));
+  for (const k of ['minMax', 'zScore', 'robust'])
+    s[k].y.forEach((v, i) => close(v, o[k][i], 1e-4 * Math.max(1, Math.abs(o[k][i])), `${where} ${k}[${i}]`));
   if (tokens) {
     const sorted = [...x].sort((a, b) => a - b);
-    assert.ok(sn.desc.startsWith(`These are token IDs. Min-max puts ${sorted[0]} at 0 and ${sorted[1]} at ${f4(o.minMax[x.indexOf(sorted[1])])}, side by side, and ${sorted.at(-1)} at 1;`), `${where}: ${sn.desc}`);
+    assert.ok(
+      sn.desc.startsWith(
+        `These are token IDs. Min-max puts ${sorted[0]} at 0 and ${sorted[1]} at ${f4(o.minMax[x.indexOf(sorted[1])])}, side by side, and ${sorted.at(-1)} at 1;`,
+      ),
+      `${where}: ${sn.desc}`,
+    );
     return;
   }
   const others = x.slice(0, -1);
   const spanOf = (ys) => [Math.min(...ys.slice(0, -1)), Math.max(...ys.slice(0, -1))];
   close(s.spans.raw[0], Math.min(...others), 1e-6, where);
   close(s.spans.raw[1], Math.max(...others), 1e-6, where);
-  for (const k of ['minMax', 'zScore', 'robust']) s.spans[k].forEach((v, i) => close(v, spanOf(o[k])[i], 1e-4, `${where} ${k} span`));
+  for (const k of ['minMax', 'zScore', 'robust'])
+    s.spans[k].forEach((v, i) => close(v, spanOf(o[k])[i], 1e-4, `${where} ${k} span`));
   const outside = s.outlier < Math.min(...others) || s.outlier > Math.max(...others);
   assert.equal(s.outside, outside, where);
-  assert.ok(sn.desc.startsWith(`With the extra value at ${f4(s.outlier)}, the other ${others.length} values span ${f4(s.spans.raw[0])} to ${f4(s.spans.raw[1])}; `
-    + `min-max puts them between ${f4(s.spans.minMax[0])} and ${f4(s.spans.minMax[1])}, z-scoring between ${f4(s.spans.zScore[0])} and ${f4(s.spans.zScore[1])}, `
-    + `robust scaling between ${f4(s.spans.robust[0])} and ${f4(s.spans.robust[1])}.`), `${where}: ${sn.desc}`);
-  assert.ok(sn.desc.endsWith(outside ? `the median ${f4(s.robust.median)} and the IQR ${f4(s.robust.iqr)} hardly notice it.` : 'It lies among them, so no scaler is pulled by it.'), `${where}: ${sn.desc}`);
+  assert.ok(
+    sn.desc.startsWith(
+      `With the extra value at ${f4(s.outlier)}, the other ${others.length} values span ${f4(s.spans.raw[0])} to ${f4(s.spans.raw[1])}; ` +
+        `min-max puts them between ${f4(s.spans.minMax[0])} and ${f4(s.spans.minMax[1])}, z-scoring between ${f4(s.spans.zScore[0])} and ${f4(s.spans.zScore[1])}, ` +
+        `robust scaling between ${f4(s.spans.robust[0])} and ${f4(s.spans.robust[1])}.`,
+    ),
+    `${where}: ${sn.desc}`,
+  );
+  assert.ok(
+    sn.desc.endsWith(
+      outside
+        ? `the median ${f4(s.robust.median)} and the IQR ${f4(s.robust.iqr)} hardly notice it.`
+        : 'It lies among them, so no scaler is pulled by it.',
+    ),
+    `${where}: ${sn.desc}`,
+  );
 }
 
 test('hand-derived: the default data, its quartiles and min-max of the largest ordinary value', async () => {
@@ -76,7 +108,9 @@ test('hand-derived: the default data, its quartiles and min-max of the largest o
 test('the outlier dragged by keyboard on its dot and by the slider: every scaled value and sentence follows', async () => {
   const dot = fig.page.locator(`${TAG} >> .handle`);
   await dot.focus();
-  let n = 0, outside = 0, inside = 0;
+  let n = 0,
+    outside = 0,
+    inside = 0;
   const visit = async (where) => {
     const sn = await snap();
     check(sn, where);
@@ -86,7 +120,11 @@ test('the outlier dragged by keyboard on its dot and by the slider: every scaled
   };
   await visit('start');
   // 1 at a time from 12 down to the crowd's edge (4), 0.1 at a time inside it, then 1 at a time out the other side
-  for (const [key, times] of [['Shift+ArrowLeft', 8], ['ArrowLeft', 6], ['Shift+ArrowLeft', 3]]) {
+  for (const [key, times] of [
+    ['Shift+ArrowLeft', 8],
+    ['ArrowLeft', 6],
+    ['Shift+ArrowLeft', 3],
+  ]) {
     for (let i = 0; i < times; i++) {
       await fig.page.keyboard.press(key);
       await visit(`${key} ${i}`);
@@ -107,10 +145,19 @@ test('token IDs: the select switches the data, the slider hides, the words warn'
   await fig.page.locator(`${TAG} >> select`).selectOption('token_ids');
   const sn = await snap();
   check(sn, 'token IDs');
-  assert.equal(await fig.page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('input[type=range]').closest('label').hidden, TAG), true);
+  assert.equal(
+    await fig.page.evaluate(
+      (t) => document.querySelector(t).shadowRoot.querySelector('input[type=range]').closest('label').hidden,
+      TAG,
+    ),
+    true,
+  );
   assert.ok(sn.svg.includes('min 11, max 50,256'), 'the largest ID reads exactly');
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'zh'), TAG);
-  assert.match((await snap()).desc, /^这些是 token ID。Min-max 把 11 放在 0、17 放在 0\.0001194，彼此相邻，把 50256 放在 1；/);
+  assert.match(
+    (await snap()).desc,
+    /^这些是 token ID。Min-max 把 11 放在 0、17 放在 0\.0001194，彼此相邻，把 50256 放在 1；/,
+  );
   await fig.page.locator(`${TAG} >> select`).selectOption('measurements');
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
 });

@@ -13,17 +13,24 @@ const fig = onArticlePage(TAG);
 const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg}: ${a} vs ${b}`);
 const f4 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 }).format(v);
 const list = (vs) => `(${vs.map(f4).join(', ')})`;
-const snap = () => fig.page.evaluate((t) => {
-  const f = document.querySelector(t), r = f.shadowRoot;
-  const cls = (k) => [...r.querySelectorAll(`rect.cell.${k}`)].map((c) => c.dataset.cell).sort();
-  return {
-    state: JSON.parse(JSON.stringify(f.state)), desc: r.querySelector('[part=description]').textContent,
-    error: r.querySelector('[part=error]').textContent, chosen: cls('chosen'), stats: cls('stats'), params: cls('params'),
-  };
-}, TAG);
+const snap = () =>
+  fig.page.evaluate((t) => {
+    const f = document.querySelector(t),
+      r = f.shadowRoot;
+    const cls = (k) => [...r.querySelectorAll(`rect.cell.${k}`)].map((c) => c.dataset.cell).sort();
+    return {
+      state: JSON.parse(JSON.stringify(f.state)),
+      desc: r.querySelector('[part=description]').textContent,
+      error: r.querySelector('[part=error]').textContent,
+      chosen: cls('chosen'),
+      stats: cls('stats'),
+      params: cls('params'),
+    };
+  }, TAG);
 // LN₀ of a row, and γ ⊙ LN₀ + β (eps 0, population variance)
 const ln0 = (r) => {
-  const m = r.reduce((a, b) => a + b) / r.length, sd = Math.sqrt(r.reduce((a, b) => a + (b - m) ** 2, 0) / r.length);
+  const m = r.reduce((a, b) => a + b) / r.length,
+    sd = Math.sqrt(r.reduce((a, b) => a + (b - m) ** 2, 0) / r.length);
   return r.map((v) => (v - m) / sd);
 };
 
@@ -35,17 +42,43 @@ function check(sn, where) {
     const m = r.reduce((a, b) => a + b) / 3;
     close(s.stats[t].mean, m, 1e-5 * Math.abs(m) + 1e-6, `${where} mean ${t}`);
     ln0(r).forEach((v, i) => close(s.normalized[t][i], v, 1e-5, `${where} LN₀ ${t},${i}`));
-    ln0(r).forEach((v, i) => close(s.output[t][i], s.gamma[i] * v + s.beta[i], 1e-5 * Math.max(1, Math.abs(s.gamma[i])), `${where} output ${t},${i}`));
+    ln0(r).forEach((v, i) =>
+      close(
+        s.output[t][i],
+        s.gamma[i] * v + s.beta[i],
+        1e-5 * Math.max(1, Math.abs(s.gamma[i])),
+        `${where} output ${t},${i}`,
+      ),
+    );
   });
   const [t, i] = s.cell;
   assert.deepEqual(sn.chosen, [`${t},${i}`], where);
-  assert.deepEqual(sn.stats, [0, 1, 2].filter((j) => j !== i).map((j) => `${t},${j}`).sort(), `${where}: the row shares statistics`);
+  assert.deepEqual(
+    sn.stats,
+    [0, 1, 2]
+      .filter((j) => j !== i)
+      .map((j) => `${t},${j}`)
+      .sort(),
+    `${where}: the row shares statistics`,
+  );
   assert.deepEqual(sn.params, [`${1 - t},${i}`], `${where}: the column shares parameters`);
-  const name = 'AB'[t], other = 'AB'[1 - t], sub = '₁₂₃'[i];
-  assert.ok(sn.desc.startsWith(`Coordinate ${i + 1} of token ${name} (${f4(rows[t][i])}) shares its statistics (μ = ${f4(s.stats[t].mean)}, σ = ${f4(s.stats[t].std)}) `
-    + `with the other coordinates of ${name}, and its parameters (γ${sub} = ${f4(s.gamma[i])}, β${sub} = ${f4(s.beta[i])}) with coordinate ${i + 1} of token ${other}.`), `${where}: ${sn.desc}`);
+  const name = 'AB'[t],
+    other = 'AB'[1 - t],
+    sub = '₁₂₃'[i];
+  assert.ok(
+    sn.desc.startsWith(
+      `Coordinate ${i + 1} of token ${name} (${f4(rows[t][i])}) shares its statistics (μ = ${f4(s.stats[t].mean)}, σ = ${f4(s.stats[t].std)}) ` +
+        `with the other coordinates of ${name}, and its parameters (γ${sub} = ${f4(s.gamma[i])}, β${sub} = ${f4(s.beta[i])}) with coordinate ${i + 1} of token ${other}.`,
+    ),
+    `${where}: ${sn.desc}`,
+  );
   if (list(s.normalized[0]) === list(s.normalized[1])) {
-    assert.ok(sn.desc.includes(`Normalized, both tokens read ${list(s.normalized[0])}; with γ = ${list(s.gamma)} and β = ${list(s.beta)} both become ${list(s.output[0])}.`), `${where}: ${sn.desc}`);
+    assert.ok(
+      sn.desc.includes(
+        `Normalized, both tokens read ${list(s.normalized[0])}; with γ = ${list(s.gamma)} and β = ${list(s.beta)} both become ${list(s.output[0])}.`,
+      ),
+      `${where}: ${sn.desc}`,
+    );
   } else assert.ok(sn.desc.includes('These two tokens differ by more than a scale and a shift'), where);
 }
 
@@ -62,7 +95,16 @@ test("the article's tokens: A's statistics 2 and 2/3, B's 20 and 200/3, both (�
 test('every cell by arrow keys and a click; γ₁ and β₁ by keyboard: rows, columns, numbers and words follow', async () => {
   await fig.page.locator(`${TAG} >> svg.grid`).focus();
   let n = 0;
-  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowLeft', 'ArrowUp', 'ArrowDown']) {
+  for (const key of [
+    'ArrowRight',
+    'ArrowRight',
+    'ArrowRight',
+    'ArrowDown',
+    'ArrowLeft',
+    'ArrowLeft',
+    'ArrowUp',
+    'ArrowDown',
+  ]) {
     await fig.page.keyboard.press(key);
     check(await snap(), `cell ${key} ${n}`);
     n++;
@@ -95,7 +137,10 @@ test('tokens that differ by more than a scale; Chinese; a bad cell', async () =>
     f.setAttribute('lang', 'zh');
   }, TAG);
   const zh = await snap();
-  assert.match(zh.desc, /^Token B 的第 1 个坐标（10）与 B 的其他坐标共享统计量（μ = 20，σ = 8\.165），与 token A 的第 1 个坐标共享参数/);
+  assert.match(
+    zh.desc,
+    /^Token B 的第 1 个坐标（10）与 B 的其他坐标共享统计量（μ = 20，σ = 8\.165），与 token A 的第 1 个坐标共享参数/,
+  );
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('cell', '2,0'), TAG);
   assert.match((await snap()).error, /^cell 必须是一个 token/);
   await fig.page.evaluate((t) => {

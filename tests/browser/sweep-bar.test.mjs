@@ -46,13 +46,32 @@ const snapshot = () =>
       desc: root.querySelector('[part~="description"]').textContent,
       error: root.querySelector('[part~="error"]').textContent,
       caption: root.querySelector('.steps-caption').textContent,
-      cells: [...root.querySelectorAll('td.value')].map((td) => ({ panel: td.dataset.panel, text: td.firstChild.textContent, ref: td.querySelector('.ref').textContent })),
+      cells: [...root.querySelectorAll('td.value')].map((td) => ({
+        panel: td.dataset.panel,
+        text: td.firstChild.textContent,
+        ref: td.querySelector('.ref').textContent,
+      })),
       changes: [...root.querySelectorAll('td.change')].map((td) => ({ panel: td.dataset.panel, text: td.textContent })),
-      handles: [...root.querySelectorAll('.handle')].map((h) => ({ label: h.getAttribute('aria-label'), now: h.getAttribute('aria-valuenow') })),
-      bars: [...root.querySelectorAll('g.panel')].map((g) => [g.dataset.panel, g.querySelectorAll('rect.bar.current').length]),
+      handles: [...root.querySelectorAll('.handle')].map((h) => ({
+        label: h.getAttribute('aria-label'),
+        now: h.getAttribute('aria-valuenow'),
+      })),
+      bars: [...root.querySelectorAll('g.panel')].map((g) => [
+        g.dataset.panel,
+        g.querySelectorAll('rect.bar.current').length,
+      ]),
       // the drawn bar values (kept on each rect) must be the state's
-      drawn: Object.fromEntries([...root.querySelectorAll('g.panel')].map((g) => [g.dataset.panel, [...g.querySelectorAll('rect.bar.current')].map((r) => Number(r.dataset.value))])),
-      bad: [...root.querySelectorAll('svg, svg *')].flatMap((e) => [...e.attributes].filter((a) => /NaN|Infinity|undefined/.test(a.value)).map((a) => `${e.tagName} ${a.name}=${a.value}`)),
+      drawn: Object.fromEntries(
+        [...root.querySelectorAll('g.panel')].map((g) => [
+          g.dataset.panel,
+          [...g.querySelectorAll('rect.bar.current')].map((r) => Number(r.dataset.value)),
+        ]),
+      ),
+      bad: [...root.querySelectorAll('svg, svg *')].flatMap((e) =>
+        [...e.attributes]
+          .filter((a) => /NaN|Infinity|undefined/.test(a.value))
+          .map((a) => `${e.tagName} ${a.name}=${a.value}`),
+      ),
     };
   });
 
@@ -61,7 +80,10 @@ const sum = (a) => a.reduce((x, y) => x + y, 0);
 
 /** The claims of the description: {unchanged: [names], changed: [names]}. */
 function claims(desc, lang) {
-  const body = lang === 'en' ? desc.slice(desc.lastIndexOf('): ') + 3).replace(/\.$/, '') : desc.slice(desc.lastIndexOf('）：') + 2).replace(/。$/, '');
+  const body =
+    lang === 'en'
+      ? desc.slice(desc.lastIndexOf('): ') + 3).replace(/\.$/, '')
+      : desc.slice(desc.lastIndexOf('）：') + 2).replace(/。$/, '');
   const out = { unchanged: [], changed: [] };
   for (const clause of body.split(lang === 'en' ? '; ' : '；')) {
     const m = lang === 'en' ? clause.match(/^(.*) (unchanged|changed)$/) : clause.match(/^(.*) (不变|改变)$/);
@@ -81,7 +103,11 @@ function check(snap, where) {
   const list = (a) => a.map(f).join(', ');
   assert.deepEqual(snap.bad, [], `${where}: no NaN/Infinity in the SVG`);
   const d = s.vector.length;
-  assert.deepEqual(snap.bars, PANELS.map((p) => [p, d]), `${where}: one bar per coordinate in every panel`);
+  assert.deepEqual(
+    snap.bars,
+    PANELS.map((p) => [p, d]),
+    `${where}: one bar per coordinate in every panel`,
+  );
   for (const p of PANELS) assert.deepEqual(snap.drawn[p], s.current[p], `${where}: drawn ${p} = state`);
   if (s.error) {
     assert.equal(snap.desc, '', `${where}: no description under an error`);
@@ -92,7 +118,14 @@ function check(snap, where) {
 
   // ---- the state against formulas derived by hand ----
   const scaleOf = (a) => 1e-6 * (1 + Math.max(...a.map(Math.abs)));
-  s.vector.forEach((v, i) => close(s.input[i], s.scale * v + s.offset, 1e-6 * (1 + Math.abs(s.scale * v) + Math.abs(s.offset)), `${where} input[${i}]`));
+  s.vector.forEach((v, i) =>
+    close(
+      s.input[i],
+      s.scale * v + s.offset,
+      1e-6 * (1 + Math.abs(s.scale * v) + Math.abs(s.offset)),
+      `${where} input[${i}]`,
+    ),
+  );
   const x = s.input;
   const mean = sum(x) / d;
   close(s.steps.mean, mean, scaleOf(x), `${where} mean`);
@@ -100,57 +133,85 @@ function check(snap, where) {
   const variance = sum(s.steps.centered.map((c) => c * c)) / d;
   close(s.steps.variance, variance, 1e-5 * (variance + 1e-6), `${where} variance`);
   const sd = Math.sqrt(s.steps.variance + s.eps);
-  if (sd > 0) s.steps.output.forEach((y, i) => close(y, s.steps.centered[i] / sd, 1e-4 * (1 + Math.abs(y)), `${where} LN[${i}]`));
+  if (sd > 0)
+    s.steps.output.forEach((y, i) => close(y, s.steps.centered[i] / sd, 1e-4 * (1 + Math.abs(y)), `${where} LN[${i}]`));
   assert.deepEqual(s.steps.output, s.current.layer_norm, `${where}: step 2 is LayerNorm's output`);
   const ms = sum(x.map((v) => v * v)) / d;
-  if (ms + s.eps > 0) x.forEach((v, i) => close(s.current.rms_norm[i], v / Math.sqrt(ms + s.eps), 1e-4, `${where} RMS[${i}]`));
+  if (ms + s.eps > 0)
+    x.forEach((v, i) => close(s.current.rms_norm[i], v / Math.sqrt(ms + s.eps), 1e-4, `${where} RMS[${i}]`));
   const norm = Math.sqrt(sum(x.map((v) => v * v)));
-  if (Math.max(norm, s.eps) > 0) x.forEach((v, i) => close(s.current.l2[i], v / Math.max(norm, s.eps), 1e-5, `${where} L2[${i}]`));
+  if (Math.max(norm, s.eps) > 0)
+    x.forEach((v, i) => close(s.current.l2[i], v / Math.max(norm, s.eps), 1e-5, `${where} L2[${i}]`));
 
   // ---- the description ----
-  const intro = lang === 'en'
-    ? `Input (${list(s.input)}) = ${f(s.scale)} × (${list(s.vector)}) + ${f(s.offset)}.`
-    : `输入 (${list(s.input)}) = ${f(s.scale)} × (${list(s.vector)}) + ${f(s.offset)}。`;
+  const intro =
+    lang === 'en'
+      ? `Input (${list(s.input)}) = ${f(s.scale)} × (${list(s.vector)}) + ${f(s.offset)}.`
+      : `输入 (${list(s.input)}) = ${f(s.scale)} × (${list(s.vector)}) + ${f(s.offset)}。`;
   assert.ok(snap.desc.startsWith(intro), `${where}: "${snap.desc}" starts with "${intro}"`);
   assert.ok(snap.desc.includes(f(TOL)), `${where}: the tolerance ${f(TOL)} is stated`);
   const said = claims(snap.desc, lang);
   for (const p of OUTPUTS) {
     const dist = Math.sqrt(sum(s.current[p].map((v, i) => (v - s.reference[p][i]) ** 2)));
     close(s.change[p], dist, 1e-6 + 1e-4 * dist, `${where} distance ${p}`);
-    const inSame = said.unchanged.includes(NAMES[p]), inMoved = said.changed.includes(NAMES[p]);
+    const inSame = said.unchanged.includes(NAMES[p]),
+      inMoved = said.changed.includes(NAMES[p]);
     assert.ok(inSame !== inMoved, `${where}: ${p} named exactly once (${snap.desc})`);
     // away from the threshold the verdict must follow the distance; at it, either is honest
-    if (dist <= TOL * 0.999) assert.ok(inSame, `${where}: ${p} moved ${dist} ≤ ${TOL} but is called changed: ${snap.desc}`);
-    if (dist >= TOL * 1.001) assert.ok(inMoved, `${where}: ${p} moved ${dist} > ${TOL} but is called unchanged: ${snap.desc}`);
+    if (dist <= TOL * 0.999)
+      assert.ok(inSame, `${where}: ${p} moved ${dist} ≤ ${TOL} but is called changed: ${snap.desc}`);
+    if (dist >= TOL * 1.001)
+      assert.ok(inMoved, `${where}: ${p} moved ${dist} > ${TOL} but is called unchanged: ${snap.desc}`);
   }
 
   // ---- the table: the same numbers with the same digits ----
   assert.equal(snap.cells.length, d * PANELS.length);
   snap.cells.forEach((c, k) => {
-    const i = Math.floor(k / PANELS.length), p = PANELS[k % PANELS.length];
+    const i = Math.floor(k / PANELS.length),
+      p = PANELS[k % PANELS.length];
     assert.equal(c.panel, p);
     assert.equal(c.text, f(s.current[p][i]), `${where}: table ${p}[${i}]`);
     assert.equal(c.ref, `(${f(s.reference[p][i])})`, `${where}: table reference ${p}[${i}]`);
   });
-  assert.deepEqual(snap.changes, OUTPUTS.map((p) => ({ panel: p, text: f(s.change[p]) })), `${where}: distances`);
+  assert.deepEqual(
+    snap.changes,
+    OUTPUTS.map((p) => ({ panel: p, text: f(s.change[p]) })),
+    `${where}: distances`,
+  );
 
   // ---- the handles: the original vector's coordinates ----
   snap.handles.forEach((h, i) => {
-    assert.ok(h.label.endsWith(`${lang === 'en' ? ': ' : '：'}${f(s.vector[i])}`), `${where}: handle ${i} "${h.label}"`);
+    assert.ok(
+      h.label.endsWith(`${lang === 'en' ? ': ' : '：'}${f(s.vector[i])}`),
+      `${where}: handle ${i} "${h.label}"`,
+    );
     assert.equal(Number(h.now), s.vector[i]);
   });
 
   // ---- the LayerNorm step caption ----
   const st = s.steps;
   if (s.step === 0) {
-    assert.ok(snap.caption.includes(`(${list(s.input)})`) && snap.caption.includes(f(st.mean)), `${where}: ${snap.caption}`);
+    assert.ok(
+      snap.caption.includes(`(${list(s.input)})`) && snap.caption.includes(f(st.mean)),
+      `${where}: ${snap.caption}`,
+    );
     assert.ok(!/Step|步/.test(snap.caption), `${where}: step 0 names no step`);
   } else if (s.step === 1) {
-    assert.ok(snap.caption.startsWith(lang === 'en' ? 'Step 1 of 2: subtract the mean ' : '第 1 步'), `${where}: ${snap.caption}`);
-    assert.ok(snap.caption.includes(f(st.mean)) && snap.caption.includes(`(${list(st.centered)})`), `${where}: ${snap.caption}`);
+    assert.ok(
+      snap.caption.startsWith(lang === 'en' ? 'Step 1 of 2: subtract the mean ' : '第 1 步'),
+      `${where}: ${snap.caption}`,
+    );
+    assert.ok(
+      snap.caption.includes(f(st.mean)) && snap.caption.includes(`(${list(st.centered)})`),
+      `${where}: ${snap.caption}`,
+    );
   } else {
-    assert.ok(snap.caption.startsWith(lang === 'en' ? 'Step 2 of 2: divide by ' : '第 2 步'), `${where}: ${snap.caption}`);
-    for (const part of [`σ² = ${f(st.variance)}`, `eps = ${f(s.eps)}`, `(${list(st.output)})`]) assert.ok(snap.caption.includes(part), `${where}: "${part}" in ${snap.caption}`);
+    assert.ok(
+      snap.caption.startsWith(lang === 'en' ? 'Step 2 of 2: divide by ' : '第 2 步'),
+      `${where}: ${snap.caption}`,
+    );
+    for (const part of [`σ² = ${f(st.variance)}`, `eps = ${f(s.eps)}`, `(${list(st.output)})`])
+      assert.ok(snap.caption.includes(part), `${where}: "${part}" in ${snap.caption}`);
   }
 }
 
@@ -161,7 +222,12 @@ async function sweepSlider(name, values) {
   for (const v of values) {
     await slider.fill(String(v));
     const snap = await snapshot();
-    close(snap.state[name === 'Common scale' || name === '共同缩放' ? 'scale' : 'offset'], v, 1e-9, `${name} slider at ${v}`);
+    close(
+      snap.state[name === 'Common scale' || name === '共同缩放' ? 'scale' : 'offset'],
+      v,
+      1e-9,
+      `${name} slider at ${v}`,
+    );
     check(snap, `${name} slider = ${v}`);
   }
 }
@@ -177,31 +243,62 @@ async function sweepBox(name, key, values) {
   }
 }
 
-const setAttrs = (attrs) => page.evaluate((a) => {
-  const f = document.querySelector('nl-bar-compare');
-  for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-}, attrs);
+const setAttrs = (attrs) =>
+  page.evaluate((a) => {
+    const f = document.querySelector('nl-bar-compare');
+    for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
+  }, attrs);
 
 test('sweep in English: scale and offset sliders and boxes, eps, every input bar, the step button', async () => {
   await setAttrs({ vector: '1,2,3', scale: '1', offset: '0', eps: '0.00001', step: '0' });
-  await sweepSlider('Common scale', [-20, -15.3, -10, -7.7, -5, -3.3, -2, -1, -0.5, -0.1, 0, 0.1, 0.3, 0.5, 1, 1.5, 2, 3.7, 5, 7.5, 10, 12.4, 15, 18.8, 20]);
-  await sweepBox('Common scale', 'scale', [-1000, -400, -99.9, -21, -3, -1, -0.01, 0, 0.001, 0.25, 1, 2, 9.99, 10, 21, 100, 333, 640, 999, 1000, 1]);
+  await sweepSlider(
+    'Common scale',
+    [
+      -20, -15.3, -10, -7.7, -5, -3.3, -2, -1, -0.5, -0.1, 0, 0.1, 0.3, 0.5, 1, 1.5, 2, 3.7, 5, 7.5, 10, 12.4, 15, 18.8,
+      20,
+    ],
+  );
+  await sweepBox(
+    'Common scale',
+    'scale',
+    [-1000, -400, -99.9, -21, -3, -1, -0.01, 0, 0.001, 0.25, 1, 2, 9.99, 10, 21, 100, 333, 640, 999, 1000, 1],
+  );
   await setAttrs({ scale: '1' });
   await sweepSlider('Common offset', linspace(-200, 200, 25).map(Math.round)); // the slider's step is 1
-  await sweepBox('Common offset', 'offset', [-10000, -5000, -1234, -250, -101, -100, -3, -2, -1, -0.5, 0, 0.5, 1, 2, 99, 100, 201, 2500, 9999, 10000, 0]);
+  await sweepBox(
+    'Common offset',
+    'offset',
+    [-10000, -5000, -1234, -250, -101, -100, -3, -2, -1, -0.5, 0, 0.5, 1, 2, 99, 100, 201, 2500, 9999, 10000, 0],
+  );
   // eps at scale 10: L2 and RMSNorm are scale-free only while eps is small next to the vector's size
   await setAttrs({ scale: '10' });
-  await sweepBox('eps', 'eps', [0, 1e-12, 1e-8, 1e-6, 1e-5, 3e-5, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.3, 0.6667, 1, 2, 5, 10, 50, 100, 500, 1000, 1e-5]);
+  await sweepBox(
+    'eps',
+    'eps',
+    [0, 1e-12, 1e-8, 1e-6, 1e-5, 3e-5, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.3, 0.6667, 1, 2, 5, 10, 50, 100, 500, 1000, 1e-5],
+  );
   // every gray input bar, by keyboard, at scale 2 and offset 5
   await setAttrs({ scale: '2', offset: '5' });
-  const keys = [...Array(8).fill('ArrowUp'), ...Array(5).fill('PageDown'), ...Array(4).fill('ArrowDown'), 'PageUp', 'PageUp', 'ArrowRight', 'ArrowLeft'];
+  const keys = [
+    ...Array(8).fill('ArrowUp'),
+    ...Array(5).fill('PageDown'),
+    ...Array(4).fill('ArrowDown'),
+    'PageUp',
+    'PageUp',
+    'ArrowRight',
+    'ArrowLeft',
+  ];
   for (const i of [1, 2, 3]) {
     const handle = fig().getByRole('slider', { name: new RegExp(`coordinate x${i}:`) });
     await handle.focus();
     let expected = (await snapshot()).state.vector[i - 1];
     for (const key of keys) {
       await page.keyboard.press(key);
-      expected = Number((expected + { ArrowUp: 0.1, ArrowRight: 0.1, ArrowDown: -0.1, ArrowLeft: -0.1, PageUp: 1, PageDown: -1 }[key]).toFixed(6));
+      expected = Number(
+        (
+          expected + { ArrowUp: 0.1, ArrowRight: 0.1, ArrowDown: -0.1, ArrowLeft: -0.1, PageUp: 1, PageDown: -1 }[key]
+        ).toFixed(6),
+      );
       const snap = await snapshot();
       close(snap.state.vector[i - 1], expected, 1e-9, `x${i} after ${key}`);
       check(snap, `x${i} ${key} → ${expected}`);
@@ -224,11 +321,18 @@ test('sweep in English: scale and offset sliders and boxes, eps, every input bar
 test('sweep in Chinese: the sliders, eps and the step button, with the Chinese sentences', async () => {
   await page.click('[data-set-lang="zh"]');
   await setAttrs({ vector: '3,-1,0.5,2', scale: '1', offset: '0', eps: '0.00001', step: '1' });
-  await sweepSlider('共同缩放', [-20, -12, -6.5, -3, -1.5, -1, -0.4, 0, 0.2, 0.7, 1, 1.3, 2, 2.5, 4, 6, 8.8, 11, 14, 17, 20]);
+  await sweepSlider(
+    '共同缩放',
+    [-20, -12, -6.5, -3, -1.5, -1, -0.4, 0, 0.2, 0.7, 1, 1.3, 2, 2.5, 4, 6, 8.8, 11, 14, 17, 20],
+  );
   await setAttrs({ scale: '1' });
   await sweepSlider('共同偏移', linspace(-200, 200, 21));
   await setAttrs({ offset: '0', scale: '10' });
-  await sweepBox('eps', 'eps', [0, 1e-9, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 0.2, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256, 1000]);
+  await sweepBox(
+    'eps',
+    'eps',
+    [0, 1e-9, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 0.2, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256, 1000],
+  );
   const next = fig().locator('button.next');
   for (let k = 0; k < 21; k++) {
     await next.click();
@@ -271,7 +375,10 @@ test('a core error keeps the last good state and drawing with a localized messag
 test('an over-long vector is refused at once with the localized tooLong message; 12 numbers are fine', async () => {
   await setAttrs({ vector: '1,2,3', eps: '0.00001' });
   const before = (await snapshot()).state;
-  for (const [lang, pattern] of [['en', /^vector takes at most 12 numbers in this figure\.$/], ['zh', /^此图中 vector 最多接受 12 个数。$/]]) {
+  for (const [lang, pattern] of [
+    ['en', /^vector takes at most 12 numbers in this figure\.$/],
+    ['zh', /^此图中 vector 最多接受 12 个数。$/],
+  ]) {
     await page.evaluate((l) => document.querySelector('nl-bar-compare').setAttribute('lang', l), lang);
     for (const n of [13, 100, 1_000_000]) {
       const ms = await page.evaluate((count) => {
@@ -305,7 +412,10 @@ test('an over-long vector is refused at once with the localized tooLong message;
 });
 
 test('a 360 px phone: every label at least 10 px, nothing wider than the figure, controls 32 px tall (en, zh; light, dark)', async () => {
-  for (const [lang, colorScheme] of [['en', 'light'], ['zh', 'dark']]) {
+  for (const [lang, colorScheme] of [
+    ['en', 'light'],
+    ['zh', 'dark'],
+  ]) {
     const context = await env.browser.newContext({ viewport: { width: 360, height: 780 }, colorScheme });
     const p = await context.newPage();
     const errors = [];
@@ -331,17 +441,35 @@ test('a 360 px phone: every label at least 10 px, nothing wider than the figure,
         const f = document.querySelector('nl-bar-compare');
         const root = f.shadowRoot;
         const wrap = root.querySelector('[part~="figure"]').getBoundingClientRect();
-        const small = [...root.querySelectorAll('text')].filter((t) => t.textContent && t.getBBox().width > 0)
-          .map((t) => [t.textContent, t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize)]).filter(([, px]) => px < 10);
-        const html = [...root.querySelectorAll('p, span, th, td, caption, label, button')].filter((e) => e.textContent.trim())
-          .map((e) => [e.textContent.slice(0, 20), parseFloat(getComputedStyle(e).fontSize)]).filter(([, px]) => px < 10);
-        const wide = [...root.querySelectorAll('*')].map((e) => [e, e.getBoundingClientRect()])
+        const small = [...root.querySelectorAll('text')]
+          .filter((t) => t.textContent && t.getBBox().width > 0)
+          .map((t) => [t.textContent, t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize)])
+          .filter(([, px]) => px < 10);
+        const html = [...root.querySelectorAll('p, span, th, td, caption, label, button')]
+          .filter((e) => e.textContent.trim())
+          .map((e) => [e.textContent.slice(0, 20), parseFloat(getComputedStyle(e).fontSize)])
+          .filter(([, px]) => px < 10);
+        const wide = [...root.querySelectorAll('*')]
+          .map((e) => [e, e.getBoundingClientRect()])
           .filter(([, r]) => r.width > 0 && (r.right > wrap.right + 0.5 || r.left < wrap.left - 0.5))
           .map(([e, r]) => `${e.tagName}.${e.getAttribute('class')} ${r.left.toFixed(1)}–${r.right.toFixed(1)}`);
-        const scrollers = [...root.querySelectorAll('.table-box')].filter((b) => b.scrollWidth > b.clientWidth + 1).length;
-        const short = [...root.querySelectorAll('button, input, select')].filter((e) => e.getBoundingClientRect().height < 32).map((e) => e.outerHTML.slice(0, 60));
+        const scrollers = [...root.querySelectorAll('.table-box')].filter(
+          (b) => b.scrollWidth > b.clientWidth + 1,
+        ).length;
+        const short = [...root.querySelectorAll('button, input, select')]
+          .filter((e) => e.getBoundingClientRect().height < 32)
+          .map((e) => e.outerHTML.slice(0, 60));
         const handles = [...root.querySelectorAll('.handle .hit')].map((h) => h.getBoundingClientRect().height);
-        return { small, html, wide, scrollers, short, handles, figure: f.getBoundingClientRect().right, doc: document.documentElement.scrollWidth };
+        return {
+          small,
+          html,
+          wide,
+          scrollers,
+          short,
+          handles,
+          figure: f.getBoundingClientRect().right,
+          doc: document.documentElement.scrollWidth,
+        };
       });
       const where = `${lang} ${JSON.stringify(c)}`;
       assert.deepEqual(m.small, [], `${where}: SVG labels under 10 px`);
@@ -349,15 +477,21 @@ test('a 360 px phone: every label at least 10 px, nothing wider than the figure,
       assert.deepEqual(m.wide, [], `${where}: elements wider than the figure`);
       assert.equal(m.scrollers, 0, `${where}: the table fits without scrolling`);
       assert.deepEqual(m.short, [], `${where}: controls under 32 px`);
-      assert.ok(m.handles.every((h) => h >= 32), `${where}: handle hit areas ${m.handles}`);
+      assert.ok(
+        m.handles.every((h) => h >= 32),
+        `${where}: handle hit areas ${m.handles}`,
+      );
       assert.ok(m.figure <= 360 && m.doc <= 360, `${where}: figure right ${m.figure}, page width ${m.doc}`);
     }
     await p.evaluate(() => {
       const f = document.querySelector('nl-bar-compare');
-      for (const [k, v] of Object.entries({ vector: '1,2,3', scale: '1', offset: '100', step: '2' })) f.setAttribute(k, v);
+      for (const [k, v] of Object.entries({ vector: '1,2,3', scale: '1', offset: '100', step: '2' }))
+        f.setAttribute(k, v);
     });
     await p.waitForTimeout(600);
-    await p.locator('nl-bar-compare').screenshot({ path: join(shotsDir, `bar-compare-360-${lang}-${colorScheme}.png`) });
+    await p
+      .locator('nl-bar-compare')
+      .screenshot({ path: join(shotsDir, `bar-compare-360-${lang}-${colorScheme}.png`) });
     assert.deepEqual(errors, []);
     await context.close();
   }

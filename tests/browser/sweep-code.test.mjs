@@ -36,7 +36,12 @@ const EXPRS = [
   ['ada-out', 'ada_layer_norm', 'B,T,d'],
 ];
 const SNIPPET_NAME = {
-  en: { l2_normalize: 'l2_normalize (L2 normalization)', layer_norm: 'layer_norm (LayerNorm)', rms_norm: 'rms_norm (RMSNorm)', ada_layer_norm: 'ada_layer_norm (AdaLN)' },
+  en: {
+    l2_normalize: 'l2_normalize (L2 normalization)',
+    layer_norm: 'layer_norm (LayerNorm)',
+    rms_norm: 'rms_norm (RMSNorm)',
+    ada_layer_norm: 'ada_layer_norm (AdaLN)',
+  },
 };
 const NAMES = ['B', 'T', 'd', 'd_c'];
 const symbolic = (id) => EXPRS.find((e) => e[0] === id)[2].split(',');
@@ -48,35 +53,48 @@ const getState = (page) => page.evaluate((t) => JSON.parse(JSON.stringify(docume
 
 async function ready(page) {
   await page.locator(TAG).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => document.querySelector(t)?.state?.expressions && !document.querySelector(t).state.error, TAG);
+  await page.waitForFunction(
+    (t) => document.querySelector(t)?.state?.expressions && !document.querySelector(t).state.error,
+    TAG,
+  );
   // the highlighter re-renders the code once: wait for its tokens
   await page.waitForFunction((t) => document.querySelector(t).shadowRoot.querySelector('.token.keyword'), TAG);
 }
 
 // What the figure shows right now, read from its shadow DOM.
-const shown = (page) => page.evaluate((t) => {
-  const f = document.querySelector(t);
-  const r = f.shadowRoot;
-  const callout = r.querySelector('.callout');
-  const active = [...r.querySelectorAll('.expr.active')];
-  const rect = (n) => { const b = n.getBoundingClientRect(); return { left: b.left, right: b.right, top: b.top, bottom: b.bottom }; };
-  return {
-    calloutHidden: callout.hidden || getComputedStyle(callout).display === 'none',
-    callout: callout.textContent,
-    calloutRect: rect(callout),
-    info: r.querySelector('.info .shape').textContent,
-    where: r.querySelector('.info .where').textContent,
-    desc: r.querySelector('[part=description]').textContent,
-    error: r.querySelector('[part=error]').textContent,
-    active: active.map((n) => n.dataset.id),
-    activeRect: active[0] && rect(active[0]),
-    activeLabel: active[0]?.getAttribute('aria-label'),
-    focused: r.activeElement?.dataset?.id ?? null,
-    boxes: Object.fromEntries([...r.querySelectorAll('input[type=number]')].map((b) => [b.getAttribute('aria-label').replace('size ', ''), b.value])),
-  };
-}, TAG);
+const shown = (page) =>
+  page.evaluate((t) => {
+    const f = document.querySelector(t);
+    const r = f.shadowRoot;
+    const callout = r.querySelector('.callout');
+    const active = [...r.querySelectorAll('.expr.active')];
+    const rect = (n) => {
+      const b = n.getBoundingClientRect();
+      return { left: b.left, right: b.right, top: b.top, bottom: b.bottom };
+    };
+    return {
+      calloutHidden: callout.hidden || getComputedStyle(callout).display === 'none',
+      callout: callout.textContent,
+      calloutRect: rect(callout),
+      info: r.querySelector('.info .shape').textContent,
+      where: r.querySelector('.info .where').textContent,
+      desc: r.querySelector('[part=description]').textContent,
+      error: r.querySelector('[part=error]').textContent,
+      active: active.map((n) => n.dataset.id),
+      activeRect: active[0] && rect(active[0]),
+      activeLabel: active[0]?.getAttribute('aria-label'),
+      focused: r.activeElement?.dataset?.id ?? null,
+      boxes: Object.fromEntries(
+        [...r.querySelectorAll('input[type=number]')].map((b) => [
+          b.getAttribute('aria-label').replace('size ', ''),
+          b.value,
+        ]),
+      ),
+    };
+  }, TAG);
 
-const overlaps = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+const overlaps = (a, b) =>
+  a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
 
 /** Every check of one chosen expression, in English. */
 function checkChosen(s, v, id, sizes, where) {
@@ -92,12 +110,19 @@ function checkChosen(s, v, id, sizes, where) {
   assert.equal(v.info, text, `${where}: panel`);
   assert.deepEqual(v.active, [id], `${where}: one highlighted expression`);
   assert.ok(!overlaps(v.calloutRect, v.activeRect), `${where}: the callout does not cover its expression`);
-  assert.ok(Math.min(Math.abs(v.calloutRect.top - v.activeRect.bottom), Math.abs(v.activeRect.top - v.calloutRect.bottom)) < 14,
-    `${where}: the callout sits right above or below its expression`);
+  assert.ok(
+    Math.min(Math.abs(v.calloutRect.top - v.activeRect.bottom), Math.abs(v.activeRect.top - v.calloutRect.bottom)) < 14,
+    `${where}: the callout sits right above or below its expression`,
+  );
   assert.equal(v.activeLabel, `${e.code}, shape ${bracket(e.symbolic)} = ${bracket(e.shape)}`, `${where}: aria-label`);
   assert.equal(v.where, `in ${SNIPPET_NAME.en[snippet]}`, `${where}: panel names the snippet`);
   // The description: snippet, code, both shapes, and exactly the sizes that appear in the shape.
-  assert.ok(v.desc.startsWith(`In ${SNIPPET_NAME.en[snippet]}, the selected expression ${e.code} has shape ${bracket(e.symbolic)}`), `${where}: ${v.desc}`);
+  assert.ok(
+    v.desc.startsWith(
+      `In ${SNIPPET_NAME.en[snippet]}, the selected expression ${e.code} has shape ${bracket(e.symbolic)}`,
+    ),
+    `${where}: ${v.desc}`,
+  );
   assert.ok(v.desc.endsWith(`that is ${bracket(e.shape)}.`), `${where}: ${v.desc}`);
   for (const n of NAMES) {
     const says = new RegExp(`(^|[ ,])${n} = ${sizes[n]}[,; ]`).test(v.desc);
@@ -126,14 +151,16 @@ test('sweep: each size over 20 typed values and 20 slider steps; every expressio
   const nodes = fig.locator('.expr');
   const DEFAULTS = { B: 2, T: 5, d: 8, d_c: 4 };
   const TYPED = [1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64, 100, 127, 256, 511, 1000, 1024, 2048, 3001, 4096];
-  let positions = 0, chosen = 0;
+  let positions = 0,
+    chosen = 0;
   // At each position: every expression's shape in state against the rule, and
   // one expression (a different one each time) chosen and checked everywhere it
   // is written; at the ends of each range, every expression chosen in turn.
   const atPosition = async (sizes, where, all) => {
     const s = await getState(page);
     assert.deepEqual(s.sizes, sizes, `${where}: sizes in state`);
-    for (const [id] of EXPRS) assert.deepEqual(s.expressions.find((e) => e.id === id).shape, numeric(id, sizes), `${where} ${id}`);
+    for (const [id] of EXPRS)
+      assert.deepEqual(s.expressions.find((e) => e.id === id).shape, numeric(id, sizes), `${where} ${id}`);
     if (all) return walkAll(page, sizes, where).then(() => (chosen += EXPRS.length));
     const k = positions % EXPRS.length;
     await nodes.nth(k).focus();
@@ -213,30 +240,41 @@ test('the callout follows focus and hover, Escape closes it, a tap elsewhere too
 });
 
 // Every attribute value in the shadow DOM, and inline styles: no NaN anywhere.
-const noNaN = (page) => page.evaluate((t) => {
-  const bad = [];
-  for (const n of document.querySelector(t).shadowRoot.querySelectorAll('*')) {
-    for (const a of n.attributes) if (/NaN|undefined|Infinity/.test(a.value)) bad.push(`${n.localName}[${a.name}=${a.value}]`);
-  }
-  return bad;
-}, TAG);
+const noNaN = (page) =>
+  page.evaluate((t) => {
+    const bad = [];
+    for (const n of document.querySelector(t).shadowRoot.querySelectorAll('*')) {
+      for (const a of n.attributes)
+        if (/NaN|undefined|Infinity/.test(a.value)) bad.push(`${n.localName}[${a.name}=${a.value}]`);
+    }
+    return bad;
+  }, TAG);
 
 test('bad sizes and choices: a localized message, the last good state kept, no NaN, no console error', async () => {
   const { page, problems } = await openPage(env.browser, env.url + 'web/index.html');
   await ready(page);
   const fig = page.locator(TAG);
-  const set = (name, value) => fig.evaluate((f, [n, v]) => (v === null ? f.removeAttribute(n) : f.setAttribute(n, v)), [name, value]);
+  const set = (name, value) =>
+    fig.evaluate((f, [n, v]) => (v === null ? f.removeAttribute(n) : f.setAttribute(n, v)), [name, value]);
   await set('sizes', 'B=3,T=4,d=6,d_c=2');
   const good = await getState(page);
   assert.deepEqual(good.sizes, { B: 3, T: 4, d: 6, d_c: 2 });
   assert.deepEqual(good.expressions.find((e) => e.id === 'l2-norm').shape, [3, 4, 1]);
   const same = (s) => {
     assert.deepEqual(s.sizes, good.sizes);
-    assert.deepEqual(s.expressions.map((e) => e.shape), good.expressions.map((e) => e.shape));
+    assert.deepEqual(
+      s.expressions.map((e) => e.shape),
+      good.expressions.map((e) => e.shape),
+    );
     assert.equal(s.selected, good.selected);
   };
   const cases = [
-    ['sizes', 'B=0', /^B must be a whole number from 1 to 4096 \(got "0"\)\.$/, /^B 必须是 1 到 4096 的整数（收到的是“0”）。$/],
+    [
+      'sizes',
+      'B=0',
+      /^B must be a whole number from 1 to 4096 \(got "0"\)\.$/,
+      /^B 必须是 1 到 4096 的整数（收到的是“0”）。$/,
+    ],
     ['sizes', 'T=-3', /^T must be a whole number from 1 to 4096/, /^T 必须是 1 到 4096 的整数/],
     ['sizes', 'd=1e9', /^d must be a whole number from 1 to 4096 \(got "1e9"\)/, /^d 必须是/],
     ['sizes', 'd=2.5', /^d must be a whole number/, /^d 必须是/],
@@ -250,7 +288,12 @@ test('bad sizes and choices: a localized message, the last good state kept, no N
     ['t', 'abc', /^T must be a whole number/, /^T 必须是/],
     ['d-c', '1.5', /^d_c must be a whole number/, /^d_c 必须是/],
     ['d', '99999999999999999999', /^d must be a whole number/, /^d 必须是/],
-    ['selected', 'nope', /^selected must name one of the highlighted expressions: l2-norm, /, /^selected 必须是某个高亮表达式的名字/],
+    [
+      'selected',
+      'nope',
+      /^selected must name one of the highlighted expressions: l2-norm, /,
+      /^selected 必须是某个高亮表达式的名字/,
+    ],
   ];
   for (const [attr, value, en, zh] of cases) {
     const before = { sizes: 'B=3,T=4,d=6,d_c=2', b: '3', t: '4', d: '6', 'd-c': '2', selected: 'l2-norm' }[attr];
@@ -292,7 +335,9 @@ test('bad sizes and choices: a localized message, the last good state kept, no N
   // A core error keeps the last good state and reads through the catalog (en, then zh).
   await fig.evaluate((f) => {
     f.__describe = f._core.describe;
-    f._core.describe = () => { throw Object.assign(new Error('simulated failure'), {}); };
+    f._core.describe = () => {
+      throw Object.assign(new Error('simulated failure'), {});
+    };
   });
   await set('sizes', 'B=5');
   let v = await shown(page);
@@ -319,7 +364,11 @@ test('bad sizes and choices: a localized message, the last good state kept, no N
 
 test('360 px: text >= 10 px, the code scrolls inside its block with a hint, the callout sits at the tapped expression', async () => {
   for (const lang of ['en', 'zh']) {
-    const { page, problems } = await openPage(env.browser, env.url + 'web/index.html', { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+    const { page, problems } = await openPage(env.browser, env.url + 'web/index.html', {
+      viewport: { width: 360, height: 740 },
+      hasTouch: true,
+      isMobile: true,
+    });
     if (lang === 'zh') await page.click('[data-set-lang="zh"]');
     await ready(page);
     const fig = page.locator(TAG);
@@ -334,11 +383,20 @@ test('360 px: text >= 10 px, the code scrolls inside its block with a hint, the 
       }
       const pre = r.querySelector('pre');
       const hint = r.querySelector('.scroll-hint');
-      const fb = f.getBoundingClientRect(), pb = pre.getBoundingClientRect();
+      const fb = f.getBoundingClientRect(),
+        pb = pre.getBoundingClientRect();
       return {
-        small, figLeft: fb.left, figRight: fb.right, pageWidth: document.documentElement.scrollWidth,
-        preLeft: pb.left, preRight: pb.right, preScroll: pre.scrollWidth, preClient: pre.clientWidth,
-        hint: hint.getClientRects().length ? { text: hint.textContent, size: parseFloat(getComputedStyle(hint).fontSize) } : null,
+        small,
+        figLeft: fb.left,
+        figRight: fb.right,
+        pageWidth: document.documentElement.scrollWidth,
+        preLeft: pb.left,
+        preRight: pb.right,
+        preScroll: pre.scrollWidth,
+        preClient: pre.clientWidth,
+        hint: hint.getClientRects().length
+          ? { text: hint.textContent, size: parseFloat(getComputedStyle(hint).fontSize) }
+          : null,
         box: r.querySelector('.code-box').className,
         controls: [...r.querySelectorAll('input')].map((i) => i.getBoundingClientRect().height),
         controlsRight: Math.max(...[...r.querySelectorAll('input, label')].map((i) => i.getBoundingClientRect().right)),
@@ -353,7 +411,10 @@ test('360 px: text >= 10 px, the code scrolls inside its block with a hint, the 
     assert.match(m.hint.text, lang === 'en' ? /scrolls sideways/ : /左右滚动/);
     assert.match(m.box, /more-right/, 'a fade on the side with more code');
     assert.doesNotMatch(m.box, /more-left/);
-    assert.ok(m.controls.every((h) => h >= 32), `${lang}: controls >= 32 px tall: ${m.controls}`);
+    assert.ok(
+      m.controls.every((h) => h >= 32),
+      `${lang}: controls >= 32 px tall: ${m.controls}`,
+    );
     assert.ok(m.controlsRight <= m.figRight, `${lang}: controls within the figure`);
 
     // Tap each expression: the callout shows its shape next to it, inside the screen.
@@ -368,15 +429,27 @@ test('360 px: text >= 10 px, the code scrolls inside its block with a hint, the 
       assert.equal(v.callout, `${bracket(symbolic(id))} → ${bracket(numeric(id, { B: 2, T: 5, d: 8, d_c: 4 }))}`);
       assert.equal(v.callout, `${bracket(e.symbolic)} → ${bracket(e.shape)}`);
       const c = v.calloutRect;
-      assert.ok(c.left >= m.preLeft - 1 && c.right <= m.preRight + 1, `${lang} ${id}: callout within the code block (${c.left}..${c.right})`);
+      assert.ok(
+        c.left >= m.preLeft - 1 && c.right <= m.preRight + 1,
+        `${lang} ${id}: callout within the code block (${c.left}..${c.right})`,
+      );
       assert.ok(c.top >= 0 && c.bottom <= 740, `${lang} ${id}: callout on screen (${c.top}..${c.bottom})`);
       assert.ok(!overlaps(c, v.activeRect), `${lang} ${id}: the callout does not cover the expression`);
-      assert.ok(v.activeRect.bottom - v.activeRect.top >= 22, `${lang} ${id}: a finger-sized target (${v.activeRect.bottom - v.activeRect.top} px)`);
+      assert.ok(
+        v.activeRect.bottom - v.activeRect.top >= 22,
+        `${lang} ${id}: a finger-sized target (${v.activeRect.bottom - v.activeRect.top} px)`,
+      );
       if (i === 4) await fig.screenshot({ path: join(shotsDir, `code-shapes-360-${lang}.png`) });
     }
     // Scrolled to its end, the fade moves to the other side.
-    await fig.evaluate((f) => { const p = f.shadowRoot.querySelector('pre'); p.scrollLeft = p.scrollWidth; });
-    await page.waitForFunction((t) => /more-left/.test(document.querySelector(t).shadowRoot.querySelector('.code-box').className), TAG);
+    await fig.evaluate((f) => {
+      const p = f.shadowRoot.querySelector('pre');
+      p.scrollLeft = p.scrollWidth;
+    });
+    await page.waitForFunction(
+      (t) => /more-left/.test(document.querySelector(t).shadowRoot.querySelector('.code-box').className),
+      TAG,
+    );
     const cls = await fig.evaluate((f) => f.shadowRoot.querySelector('.code-box').className);
     assert.doesNotMatch(cls, /more-right/);
     assert.deepEqual(problems, []);

@@ -18,7 +18,13 @@ before(async () => {
 after(() => env.close());
 
 const METHODS = ['batch_norm', 'layer_norm', 'rms_norm', 'instance_norm', 'group_norm'];
-const NAME = { batch_norm: 'BatchNorm', layer_norm: 'LayerNorm', rms_norm: 'RMSNorm', instance_norm: 'InstanceNorm', group_norm: 'GroupNorm' };
+const NAME = {
+  batch_norm: 'BatchNorm',
+  layer_norm: 'LayerNorm',
+  rms_norm: 'RMSNorm',
+  instance_norm: 'InstanceNorm',
+  group_norm: 'GroupNorm',
+};
 const AXES = { sequence: ['B', 'T', 'd'], image: ['N', 'HW', 'C'] };
 const divisors = (n) => [...Array(n).keys()].map((i) => i + 1).filter((g) => n % g === 0);
 
@@ -28,11 +34,17 @@ const group = cubeGroup;
 // Which axes a method's group runs along, and how much of each (by the method's definition).
 function extent(method, [B, T, D], G) {
   const along = {
-    batch_norm: [[0, B], [1, T]],
+    batch_norm: [
+      [0, B],
+      [1, T],
+    ],
     layer_norm: [[2, D]],
     rms_norm: [[2, D]],
     instance_norm: [[1, T]],
-    group_norm: [[1, T], [2, D / G]],
+    group_norm: [
+      [1, T],
+      [2, D / G],
+    ],
   }[method];
   return along.filter(([, k]) => k > 1);
 }
@@ -44,18 +56,26 @@ function expectedText(method, reading, shape, index, G) {
   const count = members.length;
   const where = `element (${index.join(', ')}) of [${names.join(', ')}]`;
   const ext = extent(method, shape, G);
-  assert.equal(count, ext.reduce((p, [, k]) => p * k, 1), 'the rules agree with the definition');
-  const axisText = ext.map(([a, k]) => (k === shape[a] ? `${names[a]} (all ${shape[a]})` : `part of ${names[a]} (${k} of ${shape[a]})`));
+  assert.equal(
+    count,
+    ext.reduce((p, [, k]) => p * k, 1),
+    'the rules agree with the definition',
+  );
+  const axisText = ext.map(([a, k]) =>
+    k === shape[a] ? `${names[a]} (all ${shape[a]})` : `part of ${names[a]} (${k} of ${shape[a]})`,
+  );
   const shapeWord = ['', 'a line along', 'a plane over', 'a block over'][ext.length];
-  const summary = count === 1
-    ? `${NAME[method]}: ${where} shares its statistics with no other element; its group is that element alone.`
-    : `${NAME[method]}: ${count.toLocaleString('en-US')} points share statistics with ${where}, ${shapeWord} ${axisText.join(' and ')}.`;
+  const summary =
+    count === 1
+      ? `${NAME[method]}: ${where} shares its statistics with no other element; its group is that element alone.`
+      : `${NAME[method]}: ${count.toLocaleString('en-US')} points share statistics with ${where}, ${shapeWord} ${axisText.join(' and ')}.`;
   const total = shape[0] * shape[1] * shape[2];
   const nGroups = total / count;
   const stats = method === 'rms_norm' ? 'mean square (no mean is subtracted)' : 'mean and variance';
-  const groups = nGroups === 1
-    ? `The whole tensor [${shape.join(', ')}] is this one group: one ${stats} for all of it.`
-    : `The tensor [${shape.join(', ')}] splits into ${nGroups.toLocaleString('en-US')} such groups, each with its own ${stats}.`;
+  const groups =
+    nGroups === 1
+      ? `The whole tensor [${shape.join(', ')}] is this one group: one ${stats} for all of it.`
+      : `The tensor [${shape.join(', ')}] splits into ${nGroups.toLocaleString('en-US')} such groups, each with its own ${stats}.`;
   return { members, summary, groups, count, nGroups };
 }
 
@@ -78,13 +98,20 @@ function inPage(steps) {
     const svg = root.querySelector('svg');
     const circles = [...svg.querySelectorAll('circle.point')];
     const pts = svg.querySelector('circle.point').parentNode;
-    const nan = [...svg.querySelectorAll('*')].flatMap((n) => [...n.attributes].filter((a) => /NaN|Infinity|undefined/.test(a.value)).map((a) => `${n.tagName}.${a.name}`));
+    const nan = [...svg.querySelectorAll('*')].flatMap((n) =>
+      [...n.attributes].filter((a) => /NaN|Infinity|undefined/.test(a.value)).map((a) => `${n.tagName}.${a.name}`),
+    );
     return {
       state: JSON.parse(JSON.stringify(f.state)),
       description: root.querySelector('[part=description]').textContent,
       error: root.querySelector('.error').textContent,
-      drawn: circles.filter((c) => c.classList.contains('member')).map((c) => [+c.dataset.b, +c.dataset.t, +c.dataset.d]).sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]),
-      chosen: circles.filter((c) => c.classList.contains('chosen')).map((c) => [+c.dataset.b, +c.dataset.t, +c.dataset.d]),
+      drawn: circles
+        .filter((c) => c.classList.contains('member'))
+        .map((c) => [+c.dataset.b, +c.dataset.t, +c.dataset.d])
+        .sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]),
+      chosen: circles
+        .filter((c) => c.classList.contains('chosen'))
+        .map((c) => [+c.dataset.b, +c.dataset.t, +c.dataset.d]),
       lastIsChosen: pts.lastElementChild.classList.contains('chosen'),
       labels: [...svg.querySelectorAll('text')].map((t) => t.textContent),
       gOptions: [...root.querySelectorAll('.groups option')].map((o) => ({ value: o.value, disabled: o.disabled })),
@@ -122,8 +149,14 @@ function check(snap, { method, reading, shape, index, G }) {
   assert.ok(snap.lastIsChosen, `${tag}: chosen point drawn last (on top)`);
   assert.deepEqual(snap.nan, [], `${tag}: no NaN in the drawing`);
   const names = AXES[reading];
-  assert.deepEqual(snap.labels, names.map((n, a) => `${n} (${shape[a]})`), `${tag}: axis labels of the reading`);
-  snap.indexLabels.forEach((l, a) => assert.equal(l, `index along ${names[a]} (0 to ${shape[a] - 1})`, `${tag}: index label`));
+  assert.deepEqual(
+    snap.labels,
+    names.map((n, a) => `${n} (${shape[a]})`),
+    `${tag}: axis labels of the reading`,
+  );
+  snap.indexLabels.forEach((l, a) =>
+    assert.equal(l, `index along ${names[a]} (0 to ${shape[a] - 1})`, `${tag}: index label`),
+  );
   // Every sentence, generated from state, must be the one the rules give.
   const d = snap.description;
   assert.ok(d.startsWith(exp.summary), `${tag}: summary\n  got  ${d}\n  want ${exp.summary}`);
@@ -133,7 +166,14 @@ function check(snap, { method, reading, shape, index, G }) {
   assert.ok(d.includes(reading === 'image' ? 'Image reading:' : 'Sequence reading:'), `${tag}: meaning of the reading`);
   if (method === 'group_norm') {
     const per = shape[2] / G;
-    assert.ok(d.includes(reading === 'image' ? `${per} channels of one image (C/G with G = ${G})` : `${per} consecutive features of one sequence (d/G with G = ${G})`), `${tag}: GroupNorm size`);
+    assert.ok(
+      d.includes(
+        reading === 'image'
+          ? `${per} channels of one image (C/G with G = ${G})`
+          : `${per} consecutive features of one sequence (d/G with G = ${G})`,
+      ),
+      `${tag}: GroupNorm size`,
+    );
   }
   if (exp.count === 1) assert.ok(!/points share/.test(d), `${tag}: a single element is not "points"`);
   if (exp.nGroups === 1) assert.ok(!/splits into/.test(d), tag);
@@ -201,7 +241,11 @@ test('sweep: methods × readings × every G offered × elements through the inde
       const Gs = method === 'group_norm' ? divisors(shape[2]) : [1];
       if (method === 'group_norm') {
         const offered = (await snapshot()).gOptions;
-        assert.deepEqual(offered, divisors(shape[2]).map((g) => ({ value: String(g), disabled: false })), 'G offers exactly the divisors of 6');
+        assert.deepEqual(
+          offered,
+          divisors(shape[2]).map((g) => ({ value: String(g), disabled: false })),
+          'G offers exactly the divisors of 6',
+        );
       }
       for (const G of Gs) {
         if (method === 'group_norm') await cube().getByRole('combobox', { name: 'Groups G' }).selectOption(String(G));
@@ -210,7 +254,10 @@ test('sweep: methods × readings × every G offered × elements through the inde
         let n = await walkIndices({ method, reading, shape, G });
         assert.equal(n, 72);
         total += n;
-        if ((reading === 'sequence' && method === 'layer_norm') || (reading === 'image' && method === 'group_norm' && G === 2)) {
+        if (
+          (reading === 'sequence' && method === 'layer_norm') ||
+          (reading === 'image' && method === 'group_norm' && G === 2)
+        ) {
           n = await walkIndices({ method, reading, shape, G }, 24, true);
           assert.equal(n, 26);
         }
@@ -231,7 +278,11 @@ test('sweep: G for every channel count 1..12 (the select offers the divisors; ea
       const index = [1, 2, D - 1 - (D > 2 ? 1 : 0)];
       await set({ shape: shape.join(','), index: index.join(','), 'num-groups': '1' });
       const snap = await snapshot();
-      assert.deepEqual(snap.gOptions.map((o) => o.value), divisors(D).map(String), `D = ${D}: G choices`);
+      assert.deepEqual(
+        snap.gOptions.map((o) => o.value),
+        divisors(D).map(String),
+        `D = ${D}: G choices`,
+      );
       for (const G of divisors(D)) {
         await cube().getByRole('combobox', { name: 'Groups G' }).selectOption(String(G));
         check(await snapshot(), { method: 'group_norm', reading, shape, index, G });
@@ -248,8 +299,19 @@ test('sweep: shapes from 1 to 12 along each axis keep the text true (single elem
   await cube().getByRole('combobox', { name: 'Reading' }).selectOption('sequence');
   for (const method of METHODS) {
     await cube().getByRole('combobox', { name: 'Method' }).selectOption(method);
-    for (const shape of [[1, 1, 1], [1, 1, 4], [1, 5, 1], [4, 1, 1], [2, 2, 2], [12, 1, 1], [1, 12, 12], [12, 12, 12], [5, 7, 3], [1, 3, 8]]) {
-      const G = method === 'group_norm' ? divisors(shape[2]).at(-2) ?? 1 : 1;
+    for (const shape of [
+      [1, 1, 1],
+      [1, 1, 4],
+      [1, 5, 1],
+      [4, 1, 1],
+      [2, 2, 2],
+      [12, 1, 1],
+      [1, 12, 12],
+      [12, 12, 12],
+      [5, 7, 3],
+      [1, 3, 8],
+    ]) {
+      const G = method === 'group_norm' ? (divisors(shape[2]).at(-2) ?? 1) : 1;
       const index = shape.map((n) => n - 1);
       await set({ shape: shape.join(','), index: index.join(','), 'num-groups': String(G) });
       check(await snapshot(), { method, reading: 'sequence', shape, index, G });
@@ -260,14 +322,29 @@ test('sweep: shapes from 1 to 12 along each axis keep the text true (single elem
 });
 
 test('a G that does not divide the channel count: a Chinese message in Chinese, the last good drawing kept', async () => {
-  await set({ shape: '3,4,6', index: '0,1,2', method: 'group_norm', 'num-groups': '3', reading: 'sequence', lang: 'zh' });
+  await set({
+    shape: '3,4,6',
+    index: '0,1,2',
+    method: 'group_norm',
+    'num-groups': '3',
+    reading: 'sequence',
+    lang: 'zh',
+  });
   const good = await snapshot();
   assert.equal(good.state.error, null);
-  for (const [G, reading] of [[4, 'sequence'], [5, 'image'], [7, 'sequence'], [12, 'image']]) {
+  for (const [G, reading] of [
+    [4, 'sequence'],
+    [5, 'image'],
+    [7, 'sequence'],
+    [12, 'image'],
+  ]) {
     await set({ reading, 'num-groups': String(G) });
     const snap = await snapshot();
     const axis = reading === 'image' ? 'C' : 'd';
-    assert.equal(snap.error, `GroupNorm 把 ${axis} = 6 均分成 G 组，所以 G 必须整除 6；G = ${G} 不能。请从 1、2、3、6 中选择 G。`);
+    assert.equal(
+      snap.error,
+      `GroupNorm 把 ${axis} = 6 均分成 G 组，所以 G 必须整除 6；G = ${G} 不能。请从 1、2、3、6 中选择 G。`,
+    );
     assert.doesNotMatch(snap.error, /must|divide|channel count|num_groups/, 'no English core message');
     assert.equal(snap.state.error, snap.error);
     assert.deepEqual(snap.state.members, good.state.members, 'last good state kept');
@@ -279,9 +356,15 @@ test('a G that does not divide the channel count: a Chinese message in Chinese, 
   }
   // The old case: G = 2 and a shape whose last axis is 5.
   await set({ reading: 'sequence', 'num-groups': '2', shape: '3,4,5' });
-  assert.equal((await snapshot()).error, 'GroupNorm 把 d = 5 均分成 G 组，所以 G 必须整除 5；G = 2 不能。请从 1、5 中选择 G。');
+  assert.equal(
+    (await snapshot()).error,
+    'GroupNorm 把 d = 5 均分成 G 组，所以 G 必须整除 5；G = 2 不能。请从 1、5 中选择 G。',
+  );
   await set({ lang: 'en' });
-  assert.equal((await snapshot()).error, 'GroupNorm splits d = 5 into G equal groups, so G must divide 5; G = 2 does not. Choose G from 1, 5.');
+  assert.equal(
+    (await snapshot()).error,
+    'GroupNorm splits d = 5 into G equal groups, so G must divide 5; G = 2 does not. Choose G from 1, 5.',
+  );
   await set({ 'num-groups': '5' });
   const fixed = await snapshot();
   assert.equal(fixed.error, '');
@@ -312,7 +395,9 @@ test('bad attributes: localized message, last good state kept, no NaN, no consol
     assert.equal(snap.error.length < 200, true, 'the message does not echo a huge value back');
     assert.deepEqual(snap.state.members, good.members, 'last good state');
     assert.deepEqual(snap.nan, []);
-    await set({ [attr]: { shape: '3,4,6', index: '0,1,2', method: 'layer_norm', reading: 'sequence', 'num-groups': '1' }[attr] });
+    await set({
+      [attr]: { shape: '3,4,6', index: '0,1,2', method: 'layer_norm', reading: 'sequence', 'num-groups': '1' }[attr],
+    });
     assert.equal((await snapshot()).error, '', `${attr} recovers`);
   }
   // In Chinese too.
@@ -324,29 +409,57 @@ test('bad attributes: localized message, last good state kept, no NaN, no consol
 });
 
 test('360 px phone: labels >= 10 px, nothing wider than the screen, controls touch-sized, in both readings and languages', async () => {
-  const { page: phone, context, problems: phoneProblems } = await openPage(env.browser, env.url + 'web/index.html', { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+  const {
+    page: phone,
+    context,
+    problems: phoneProblems,
+  } = await openPage(env.browser, env.url + 'web/index.html', {
+    viewport: { width: 360, height: 740 },
+    hasTouch: true,
+    isMobile: true,
+  });
   const f = phone.locator('nl-axis-cube');
   await f.scrollIntoViewIfNeeded();
   await phone.waitForFunction(() => document.querySelector('nl-axis-cube')?.state?.members?.length);
-  for (const [lang, reading, shape, method] of [['en', 'sequence', '3,4,6', 'group_norm'], ['zh', 'image', '3,4,6', 'batch_norm'], ['en', 'image', '12,12,12', 'layer_norm'], ['zh', 'sequence', '1,1,1', 'rms_norm']]) {
-    await phone.evaluate(([l, r, s, m]) => {
-      const el = document.querySelector('nl-axis-cube');
-      el.setAttribute('lang', l);
-      el.setAttribute('reading', r);
-      el.setAttribute('shape', s);
-      el.setAttribute('method', m);
-      el.setAttribute('num-groups', '2');
-    }, [lang, reading, shape, method]);
+  for (const [lang, reading, shape, method] of [
+    ['en', 'sequence', '3,4,6', 'group_norm'],
+    ['zh', 'image', '3,4,6', 'batch_norm'],
+    ['en', 'image', '12,12,12', 'layer_norm'],
+    ['zh', 'sequence', '1,1,1', 'rms_norm'],
+  ]) {
+    await phone.evaluate(
+      ([l, r, s, m]) => {
+        const el = document.querySelector('nl-axis-cube');
+        el.setAttribute('lang', l);
+        el.setAttribute('reading', r);
+        el.setAttribute('shape', s);
+        el.setAttribute('method', m);
+        el.setAttribute('num-groups', '2');
+      },
+      [lang, reading, shape, method],
+    );
     await phone.waitForTimeout(80);
     const m = await phone.evaluate(() => {
       const el = document.querySelector('nl-axis-cube');
       const root = el.shadowRoot;
-      const texts = [...root.querySelectorAll('svg text')].map((t) => ({ text: t.textContent, px: t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize), right: t.getBoundingClientRect().right, left: t.getBoundingClientRect().left }));
-      const html = [...root.querySelectorAll('p, span, label, option, button')].filter((n) => n.textContent.trim() && n.getClientRects().length).map((n) => parseFloat(getComputedStyle(n).fontSize));
-      const controls = [...root.querySelectorAll('select, input, button')].filter((n) => n.getClientRects().length).map((n) => ({ h: n.getBoundingClientRect().height, right: n.getBoundingClientRect().right }));
+      const texts = [...root.querySelectorAll('svg text')].map((t) => ({
+        text: t.textContent,
+        px: t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize),
+        right: t.getBoundingClientRect().right,
+        left: t.getBoundingClientRect().left,
+      }));
+      const html = [...root.querySelectorAll('p, span, label, option, button')]
+        .filter((n) => n.textContent.trim() && n.getClientRects().length)
+        .map((n) => parseFloat(getComputedStyle(n).fontSize));
+      const controls = [...root.querySelectorAll('select, input, button')]
+        .filter((n) => n.getClientRects().length)
+        .map((n) => ({ h: n.getBoundingClientRect().height, right: n.getBoundingClientRect().right }));
       const wrap = root.querySelector('.wrap');
       return {
-        texts, html, controls, error: el.state.error,
+        texts,
+        html,
+        controls,
+        error: el.state.error,
         box: el.getBoundingClientRect().right,
         scroll: document.documentElement.scrollWidth,
         wrapOverflow: wrap.scrollWidth - wrap.clientWidth,
@@ -359,7 +472,10 @@ test('360 px phone: labels >= 10 px, nothing wider than the screen, controls tou
     assert.equal(m.texts.length, 3, tag);
     for (const t of m.texts) {
       assert.ok(t.px >= 10, `${tag}: "${t.text}" is ${t.px.toFixed(1)} px`);
-      assert.ok(t.left >= 0 && t.right <= 360, `${tag}: "${t.text}" inside the screen (${t.left.toFixed(0)}..${t.right.toFixed(0)})`);
+      assert.ok(
+        t.left >= 0 && t.right <= 360,
+        `${tag}: "${t.text}" inside the screen (${t.left.toFixed(0)}..${t.right.toFixed(0)})`,
+      );
     }
     for (const px of m.html) assert.ok(px >= 10, `${tag}: HTML text ${px} px`);
     for (const c of m.controls) {

@@ -14,30 +14,39 @@ before(async () => {
 after(() => env.close());
 
 const { ready, state } = figureHelpers(() => page);
-const desc = (tag) => page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.description').textContent, tag);
-const errorText = (tag) => page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.error').textContent, tag);
+const desc = (tag) =>
+  page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.description').textContent, tag);
+const errorText = (tag) =>
+  page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.error').textContent, tag);
 // The test's own formatters (en): n significant digits, as the figures promise.
 const fmt = (v, digits) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: digits }).format(v);
 const count = (text, sub) => text.split(sub).length - 1;
 
 /** Every number-like attribute of every SVG node is finite. */
-const svgNumbersFinite = (tag) => page.evaluate((t) => {
-  const bad = [];
-  for (const node of document.querySelector(t).shadowRoot.querySelectorAll('svg *')) {
-    for (const a of node.getAttributeNames()) {
-      const v = node.getAttribute(a);
-      if (/NaN|Infinity/.test(v)) bad.push(`${node.tagName}.${a}=${v}`);
+const svgNumbersFinite = (tag) =>
+  page.evaluate((t) => {
+    const bad = [];
+    for (const node of document.querySelector(t).shadowRoot.querySelectorAll('svg *')) {
+      for (const a of node.getAttributeNames()) {
+        const v = node.getAttribute(a);
+        if (/NaN|Infinity/.test(v)) bad.push(`${node.tagName}.${a}=${v}`);
+      }
     }
-  }
-  return bad;
-}, tag);
+    return bad;
+  }, tag);
 
 /** Set a range input inside the figure as a reader's drag does (input event). */
-const slide = (tag, label, value) => page.evaluate(([t, l, v]) => {
-  const r = [...document.querySelector(t).shadowRoot.querySelectorAll('input[type=range]')].find((i) => i.getAttribute('aria-label') === l);
-  r.value = String(v);
-  r.dispatchEvent(new Event('input', { bubbles: true }));
-}, [tag, label, value]);
+const slide = (tag, label, value) =>
+  page.evaluate(
+    ([t, l, v]) => {
+      const r = [...document.querySelector(t).shadowRoot.querySelectorAll('input[type=range]')].find(
+        (i) => i.getAttribute('aria-label') === l,
+      );
+      r.value = String(v);
+      r.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    [tag, label, value],
+  );
 
 // ---- Pre/Post-Norm ----------------------------------------------------------------
 
@@ -51,7 +60,8 @@ function checkPrepost(s, text) {
   for (const v of s.post.norms.slice(1)) assert.ok(Math.abs(v - 4) < 1e-3, `Post-Norm norm ${v}`);
   assert.ok(Math.abs(s.finalNorm - 4) < 1e-3, `final norm ${s.finalNorm}`);
   // sentence rules
-  const a = fmt(s.pre.norms[0], 3), b = fmt(s.pre.norms[L], 3);
+  const a = fmt(s.pre.norms[0], 3),
+    b = fmt(s.pre.norms[L], 3);
   const layers = L === 1 ? '1 layer' : `${L} layers`;
   assert.ok(text.startsWith(`Over ${layers}, `), `layer count: ${text}`);
   if (a === b) assert.match(text, new RegExp(`keeps norm ${a}\\.`));
@@ -59,18 +69,36 @@ function checkPrepost(s, text) {
   else assert.ok(text.includes(`shrinks from norm ${a} to ${b}`), `shrinks: ${text}`);
   for (const w of ['grows', 'shrinks', 'keeps']) assert.ok(count(text, w) <= 1, `one verdict: ${text}`);
   const after = s.post.norms.slice(1).map((v) => fmt(v, 3));
-  const lo = fmt(s.postRange[0], 3), hi = fmt(s.postRange[1], 3);
+  const lo = fmt(s.postRange[0], 3),
+    hi = fmt(s.postRange[1], 3);
   assert.equal(lo, fmt(Math.min(...s.post.norms.slice(1)), 3));
   assert.equal(hi, fmt(Math.max(...s.post.norms.slice(1)), 3));
   if (L === 1) assert.ok(text.includes(`its stream has norm ${hi} (√d = 4)`), text);
   else if (new Set(after).size === 1) assert.ok(text.includes(`has norm ${hi} after every layer (√d = 4)`), text);
   else assert.ok(text.includes(`between norm ${lo} and ${hi}`), text);
   const N = s.norm === 'layer_norm' ? 'LayerNorm' : 'RMSNorm';
-  assert.ok(text.includes(`A final ${N} brings the Pre-Norm output to norm ${fmt(s.finalNorm, 3)} before the head.`), text);
-  if (L === 1) assert.ok(text.includes(`turns the Pre-Norm stream by ${fmt(s.pre.turns[0], 3)}° and the Post-Norm stream by ${fmt(s.post.turns[0], 3)}°`), text);
+  assert.ok(
+    text.includes(`A final ${N} brings the Pre-Norm output to norm ${fmt(s.finalNorm, 3)} before the head.`),
+    text,
+  );
+  if (L === 1)
+    assert.ok(
+      text.includes(
+        `turns the Pre-Norm stream by ${fmt(s.pre.turns[0], 3)}° and the Post-Norm stream by ${fmt(s.post.turns[0], 3)}°`,
+      ),
+      text,
+    );
   else {
-    assert.ok(text.includes(`first Pre-Norm layer turns the stream by ${fmt(s.pre.turns[0], 3)}°, the last by ${fmt(s.pre.turns[L - 1], 3)}°`), text);
-    assert.ok(text.includes(`first turns it by ${fmt(s.post.turns[0], 3)}°, the last by ${fmt(s.post.turns[L - 1], 3)}°`), text);
+    assert.ok(
+      text.includes(
+        `first Pre-Norm layer turns the stream by ${fmt(s.pre.turns[0], 3)}°, the last by ${fmt(s.pre.turns[L - 1], 3)}°`,
+      ),
+      text,
+    );
+    assert.ok(
+      text.includes(`first turns it by ${fmt(s.post.turns[0], 3)}°, the last by ${fmt(s.post.turns[L - 1], 3)}°`),
+      text,
+    );
   }
   assert.doesNotMatch(text, /NaN|undefined|\{/);
 }
@@ -97,9 +125,18 @@ test('Pre/Post-Norm sweep: every depth 1..32 by keyboard, both norms; sentences 
   const colours = await page.evaluate(() => {
     const f = document.querySelector('nl-prepost-norm');
     const cs = getComputedStyle(f);
-    return { post: getComputedStyle(f.shadowRoot.querySelector('.s-post')).stroke, rms: cs.getPropertyValue('--nl-rms-norm').trim() };
+    return {
+      post: getComputedStyle(f.shadowRoot.querySelector('.s-post')).stroke,
+      rms: cs.getPropertyValue('--nl-rms-norm').trim(),
+    };
   });
-  assert.equal(colours.post, `rgb(${colours.rms.match(/[0-9a-f]{2}/gi).map((h) => parseInt(h, 16)).join(', ')})`);
+  assert.equal(
+    colours.post,
+    `rgb(${colours.rms
+      .match(/[0-9a-f]{2}/gi)
+      .map((h) => parseInt(h, 16))
+      .join(', ')})`,
+  );
   await fig.getByRole('combobox', { name: 'Normalization N' }).selectOption('layer_norm');
 });
 
@@ -144,16 +181,30 @@ function checkDk(s, text, shown) {
   assert.ok(Math.abs(s.series.sqrt[i] - Math.sqrt(d)) < 1e-4 * Math.sqrt(d), 'sqrt');
   assert.ok(Math.abs(s.series.raw[i] / Math.sqrt(d) - 1) < tolStd(d), `raw ${s.series.raw[i]} at ${d}`);
   assert.ok(Math.abs(s.series.scaled[i] - 1) < tolStd(d), `scaled ${s.series.scaled[i]} at ${d}`);
-  assert.ok(Math.abs(s.series.qk_norm[i] / (s.g / Math.sqrt(d)) - 1) < tolStd(d), `qk ${s.series.qk_norm[i]} at ${d}, g ${s.g}`);
+  assert.ok(
+    Math.abs(s.series.qk_norm[i] / (s.g / Math.sqrt(d)) - 1) < tolStd(d),
+    `qk ${s.series.qk_norm[i]} at ${d}, g ${s.g}`,
+  );
   assert.equal(s.std, s.series[s.mode][i], 'the detail is its series');
   assert.ok(Math.abs(s.uniform - 1 / 16) < 1e-7, 'uniform weight 1/16');
-  for (const m of ['raw', 'scaled', 'qk_norm']) assert.ok(s.peak[m][i] >= 1 / 16 - 1e-6 && s.peak[m][i] <= 1 + 1e-6, `peak ${m}`);
+  for (const m of ['raw', 'scaled', 'qk_norm'])
+    assert.ok(s.peak[m][i] >= 1 / 16 - 1e-6 && s.peak[m][i] <= 1 + 1e-6, `peak ${m}`);
   // sentence rules: each quantity once, with its one formatter
   const std = { raw: fmt(s.series.raw[i], 3), scaled: fmt(s.series.scaled[i], 3), qk: fmt(s.series.qk_norm[i], 3) };
   assert.ok(text.startsWith(`At d_k = ${d} (√d_k = ${fmt(s.series.sqrt[i], 3)}), raw q·k scores`), text);
-  assert.ok(text.includes(`standard deviation ${std.raw}; divided by √d_k, ${std.scaled}; with QK-Norm and g = ${fmt(s.g, 4)}, ${std.qk}.`), text);
+  assert.ok(
+    text.includes(
+      `standard deviation ${std.raw}; divided by √d_k, ${std.scaled}; with QK-Norm and g = ${fmt(s.g, 4)}, ${std.qk}.`,
+    ),
+    text,
+  );
   assert.equal(count(text, 'standard deviation'), 1, 'one standard deviation per series');
-  assert.ok(text.includes(`averages ${fmt(s.peak.raw[i], 3)} for raw scores, ${fmt(s.peak.scaled[i], 3)} for scaled ones and ${fmt(s.peak.qk_norm[i], 3)} for QK-Norm; uniform attention would give each key 0.0625.`), text);
+  assert.ok(
+    text.includes(
+      `averages ${fmt(s.peak.raw[i], 3)} for raw scores, ${fmt(s.peak.scaled[i], 3)} for scaled ones and ${fmt(s.peak.qk_norm[i], 3)} for QK-Norm; uniform attention would give each key 0.0625.`,
+    ),
+    text,
+  );
   assert.doesNotMatch(text, /NaN|undefined|\{/);
   // the strip's ±std label is the same number as the sentence's for that series
   assert.equal(shown.strip, `±${fmt(s.std, 3)}`);
@@ -163,21 +214,26 @@ function checkDk(s, text, shown) {
   assert.equal(shown.rugYs, 1, 'every tick starts at the same height');
 }
 
-const dkShown = () => page.evaluate(() => {
-  const r = document.querySelector('nl-dk-scaling').shadowRoot;
-  const rug = r.querySelector('path.rug').getAttribute('d');
-  const starts = [...rug.matchAll(/M[-0-9.]+,([-0-9.]+)v/g)].map((m) => m[1]);
-  const mk = [...r.querySelectorAll('circle.mk')];
-  return {
-    strip: [...r.querySelectorAll('text.label')].map((t) => t.textContent).find((t) => t.startsWith('±')),
-    markers: mk.length, markerClasses: [...new Set(mk.map((c) => c.getAttribute('class')))],
-    rugTicks: starts.length, rugYs: new Set(starts).size,
-  };
-});
+const dkShown = () =>
+  page.evaluate(() => {
+    const r = document.querySelector('nl-dk-scaling').shadowRoot;
+    const rug = r.querySelector('path.rug').getAttribute('d');
+    const starts = [...rug.matchAll(/M[-0-9.]+,([-0-9.]+)v/g)].map((m) => m[1]);
+    const mk = [...r.querySelectorAll('circle.mk')];
+    return {
+      strip: [...r.querySelectorAll('text.label')].map((t) => t.textContent).find((t) => t.startsWith('±')),
+      markers: mk.length,
+      markerClasses: [...new Set(mk.map((c) => c.getAttribute('class')))],
+      rugTicks: starts.length,
+      rugYs: new Set(starts).size,
+    };
+  });
 
 test('d_k sweep: 27 widths on a linear axis, every mode, 21 values of g; sentences follow the state', async () => {
   const fig = await ready('nl-dk-scaling');
-  const dks = [1, 2, 3, 5, 8, 10, 16, 20, 30, 32, 40, 50, 64, 70, 90, 100, 128, 130, 150, 170, 190, 200, 210, 230, 240, 250, 256];
+  const dks = [
+    1, 2, 3, 5, 8, 10, 16, 20, 30, 32, 40, 50, 64, 70, 90, 100, 128, 130, 150, 170, 190, 200, 210, 230, 240, 250, 256,
+  ];
   for (const d of dks) {
     await slide('nl-dk-scaling', 'Head width d_k', d);
     const s = await state('nl-dk-scaling');
@@ -185,8 +241,11 @@ test('d_k sweep: 27 widths on a linear axis, every mode, 21 values of g; sentenc
     checkDk(s, await desc('nl-dk-scaling'), await dkShown());
   }
   // the x axis is linear: equal d_k steps are equal pixel steps (ticks 0, 64, ... 256)
-  const xs = await page.evaluate(() => [...document.querySelector('nl-dk-scaling').shadowRoot.querySelector('svg').querySelectorAll('.axis text')]
-    .filter((t) => t.getAttribute('text-anchor') === 'middle').map((t) => [t.textContent, Number(t.getAttribute('x'))]));
+  const xs = await page.evaluate(() =>
+    [...document.querySelector('nl-dk-scaling').shadowRoot.querySelector('svg').querySelectorAll('.axis text')]
+      .filter((t) => t.getAttribute('text-anchor') === 'middle')
+      .map((t) => [t.textContent, Number(t.getAttribute('x'))]),
+  );
   const steps = xs.slice(1).map(([, x], k) => x - xs[k][1]);
   for (const st of steps) assert.ok(Math.abs(st - steps[0]) < 0.2, `linear ticks ${JSON.stringify(xs)}`);
   assert.equal(xs.at(-1)[0], '256');
@@ -217,7 +276,10 @@ test('d_k sweep: 27 widths on a linear axis, every mode, 21 values of g; sentenc
     // the marker is filled with its series' colour
     const c = await page.evaluate((m) => {
       const r = document.querySelector('nl-dk-scaling').shadowRoot;
-      return [getComputedStyle(r.querySelector('circle.mk')).fill, getComputedStyle(r.querySelector(`path.s-${m}`)).stroke];
+      return [
+        getComputedStyle(r.querySelector('circle.mk')).fill,
+        getComputedStyle(r.querySelector(`path.s-${m}`)).stroke,
+      ];
     }, mode);
     assert.equal(c[0], c[1]);
   }
@@ -272,11 +334,14 @@ test('bad attributes: a localized message, the last good state kept, no NaN, no 
       // each language from a good state: a message made in one language is
       // not re-made by a later switch (base.js keeps the parsed message)
       for (const lang of ['en', 'zh']) {
-        await page.evaluate(([t, a, val, l]) => {
-          const f = document.querySelector(t);
-          f.setAttribute('lang', l);
-          f.setAttribute(a, val);
-        }, [tag, attr, v, lang]);
+        await page.evaluate(
+          ([t, a, val, l]) => {
+            const f = document.querySelector(t);
+            f.setAttribute('lang', l);
+            f.setAttribute(a, val);
+          },
+          [tag, attr, v, lang],
+        );
         const msg = await errorText(tag);
         assert.ok(msg.includes(attr), `${tag} ${attr}=${v} (${lang}): names the attribute: ${msg}`);
         if (lang === 'zh') assert.match(msg, /[\u4e00-\u9fff]/, `localized: ${msg}`);
@@ -287,11 +352,14 @@ test('bad attributes: a localized message, the last good state kept, no NaN, no 
         const { error: _e, ...goodRest } = good;
         assert.deepEqual(rest, goodRest, 'last good state kept');
         assert.deepEqual(await svgNumbersFinite(tag), []);
-        await page.evaluate(([t, a, val]) => {
-          const f = document.querySelector(t);
-          f.setAttribute(a, val);
-          f.setAttribute('lang', 'en');
-        }, [tag, attr, String(good[attr])]);
+        await page.evaluate(
+          ([t, a, val]) => {
+            const f = document.querySelector(t);
+            f.setAttribute(a, val);
+            f.setAttribute('lang', 'en');
+          },
+          [tag, attr, String(good[attr])],
+        );
         assert.equal(await errorText(tag), '');
         assert.equal(await desc(tag), goodDesc);
       }
@@ -322,14 +390,25 @@ test('360 px: both figures fit the width, every label is at least 10 px, control
           const px = tx.getScreenCTM().a * parseFloat(getComputedStyle(tx).fontSize);
           if (px < 10) small.push(`${tx.textContent}: ${px}`);
           const r = tx.getBoundingClientRect();
-          if (r.right > box.right + 0.5 || r.left < box.left - 0.5) over.push(`${tx.textContent}: ${r.left}..${r.right}`);
+          if (r.right > box.right + 0.5 || r.left < box.left - 0.5)
+            over.push(`${tx.textContent}: ${r.left}..${r.right}`);
         }
         for (const n of f.shadowRoot.querySelectorAll('p, li, label, span')) {
           if (n.textContent && parseFloat(getComputedStyle(n).fontSize) < 10) small.push(n.textContent.slice(0, 20));
         }
-        const controls = [...f.shadowRoot.querySelectorAll('input, select, button')].filter((c) => c.offsetParent)
-          .map((c) => c.getBoundingClientRect()).filter((r) => r.height < 32 || r.right > box.right + 0.5);
-        return { width: box.width, right: box.right, doc: document.documentElement.clientWidth, small, texts, over, controls: controls.length };
+        const controls = [...f.shadowRoot.querySelectorAll('input, select, button')]
+          .filter((c) => c.offsetParent)
+          .map((c) => c.getBoundingClientRect())
+          .filter((r) => r.height < 32 || r.right > box.right + 0.5);
+        return {
+          width: box.width,
+          right: box.right,
+          doc: document.documentElement.clientWidth,
+          small,
+          texts,
+          over,
+          controls: controls.length,
+        };
       }, tag);
       assert.ok(m.right <= m.doc + 0.5 && m.width <= 360, `${tag} fits: ${JSON.stringify(m)}`);
       assert.ok(m.texts > 10);

@@ -20,38 +20,53 @@ after(() => env.close());
 
 // ---- helpers ---------------------------------------------------------------------
 const { ready, state } = figureHelpers(() => page);
-const texts = (tag) => page.evaluate((t) => {
-  const r = document.querySelector(t).shadowRoot;
-  return {
-    desc: r.querySelector('[part="description"]').textContent,
-    readout: r.querySelector('.readout')?.textContent ?? '',
-    svgs: [...r.querySelectorAll('svg')].map((s) => s.textContent),
-    tables: [...r.querySelectorAll('table')].map((s) => s.textContent),
-    error: r.querySelector('[part="error"]').textContent,
-  };
-}, tag);
-const set = (tag, attrs) => page.evaluate(([t, a]) => {
-  const f = document.querySelector(t);
-  for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-}, [tag, attrs]);
+const texts = (tag) =>
+  page.evaluate((t) => {
+    const r = document.querySelector(t).shadowRoot;
+    return {
+      desc: r.querySelector('[part="description"]').textContent,
+      readout: r.querySelector('.readout')?.textContent ?? '',
+      svgs: [...r.querySelectorAll('svg')].map((s) => s.textContent),
+      tables: [...r.querySelectorAll('table')].map((s) => s.textContent),
+      error: r.querySelector('[part="error"]').textContent,
+    };
+  }, tag);
+const set = (tag, attrs) =>
+  page.evaluate(
+    ([t, a]) => {
+      const f = document.querySelector(t);
+      for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
+    },
+    [tag, attrs],
+  );
 const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg ?? ''}: ${a} vs ${b}`);
 /** Set a range input's value and fire `input`, as a reader's drag of the thumb does. */
-const slide = (tag, value) => page.evaluate(([t, v]) => {
-  const r = document.querySelector(t).shadowRoot.querySelector('input[type=range]');
-  r.value = String(v);
-  r.dispatchEvent(new Event('input', { bubbles: true }));
-}, [tag, value]);
+const slide = (tag, value) =>
+  page.evaluate(
+    ([t, v]) => {
+      const r = document.querySelector(t).shadowRoot.querySelector('input[type=range]');
+      r.value = String(v);
+      r.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    [tag, value],
+  );
 /** No NaN/Infinity in any SVG attribute of the figure. */
-const badGeometry = (tag) => page.evaluate((t) => {
-  const out = [];
-  for (const n of document.querySelector(t).shadowRoot.querySelectorAll('svg, svg *')) {
-    for (const a of n.attributes) if (/NaN|Infinity/.test(a.value)) out.push(`${n.tagName}[${a.name}=${a.value}]`);
-  }
-  return out;
-}, tag);
+const badGeometry = (tag) =>
+  page.evaluate((t) => {
+    const out = [];
+    for (const n of document.querySelector(t).shadowRoot.querySelectorAll('svg, svg *')) {
+      for (const a of n.attributes) if (/NaN|Infinity/.test(a.value)) out.push(`${n.tagName}[${a.name}=${a.value}]`);
+    }
+    return out;
+  }, tag);
 
 // Formatters written from the figures' documented rules (not imported from them).
-const fixed = (v, d, min = 0) => new Intl.NumberFormat('en-US', { maximumFractionDigits: d, minimumFractionDigits: min, signDisplay: 'negative' }).format(v);
+const fixed = (v, d, min = 0) =>
+  new Intl.NumberFormat('en-US', {
+    maximumFractionDigits: d,
+    minimumFractionDigits: min,
+    signDisplay: 'negative',
+  }).format(v);
 const sig = (v, d) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: d }).format(v);
 const vec3 = (v) => `(${v.map((c) => fixed(c, 3)).join(', ')})`;
 const deg = (a, b) => {
@@ -72,7 +87,8 @@ function route(n, seed = 1) {
 
 // ---- residual turn ------------------------------------------------------------------
 function checkTurn(s, t, where) {
-  const a = fixed(s.small.angle, 2), b = fixed(s.large.angle, 2);
+  const a = fixed(s.small.angle, 2),
+    b = fixed(s.large.angle, 2);
   close(s.small.angle, deg(s.x, [s.x[0] + s.u[0], s.x[1] + s.u[1]]), 2e-3, `${where} small angle`);
   close(s.large.angle, deg(s.x, [s.scale * s.x[0] + s.u[0], s.scale * s.x[1] + s.u[1]]), 2e-3, `${where} large angle`);
   assert.ok(t.desc.includes(`${a}°`) && t.desc.includes(`${b}°`), `${where}: both angles in "${t.desc}"`);
@@ -86,7 +102,8 @@ function checkTurn(s, t, where) {
     if (s.large.angle < 10) assert.match(t.desc, /only/, `${where}: small and smaller`);
     else assert.match(t.desc, /by less/, where);
   } else assert.match(t.desc, /by more/, where);
-  if (/only/.test(t.desc)) assert.ok(s.large.angle < 10 && s.large.angle < s.small.angle, `${where}: "only" with ${b}°`);
+  if (/only/.test(t.desc))
+    assert.ok(s.large.angle < 10 && s.large.angle < s.small.angle, `${where}: "only" with ${b}°`);
 }
 
 test('residual turn: the scale slider, the x handle and the u handle, 20+ positions each, words follow the angles', async () => {
@@ -166,14 +183,23 @@ function checkL2(s, t, where) {
   close(s.norm, n, 1e-5 * n, `${where} |x|`);
   close(s.gain, 1 / n, 1e-5 / n + 1e-7, `${where} gain`);
   const V = { along: vec3(s.along), across: vec3(s.across), dy: vec3(s.dy), delta: vec3(s.delta) };
-  assert.ok(t.desc.includes(`|x| = ${sig(s.norm, 4)}`) && t.readout.includes(`|x| = ${sig(s.norm, 4)}`), `${where}: |x| reads the same`);
-  assert.ok(t.desc.includes(`1/|x| = ${sig(s.gain, 4)}`) && t.readout.includes(`1/|x| = ${sig(s.gain, 4)}`), `${where}: 1/|x| reads the same`);
+  assert.ok(
+    t.desc.includes(`|x| = ${sig(s.norm, 4)}`) && t.readout.includes(`|x| = ${sig(s.norm, 4)}`),
+    `${where}: |x| reads the same`,
+  );
+  assert.ok(
+    t.desc.includes(`1/|x| = ${sig(s.gain, 4)}`) && t.readout.includes(`1/|x| = ${sig(s.gain, 4)}`),
+    `${where}: 1/|x| reads the same`,
+  );
   assert.ok(t.readout.includes(V.dy) && t.desc.includes(V.dy), `${where}: J·δ ${V.dy} in both`);
   if (V.delta === '(0, 0)') assert.match(t.desc, /does not move/, where);
   else if (V.across === '(0, 0)') assert.match(t.desc, /points along x: normalization removes all of it/, where);
   else if (V.along === '(0, 0)') assert.match(t.desc, /is across x: nothing is removed/, where);
   else {
-    assert.ok(t.desc.includes(`splits into ${V.along} along x`) && t.desc.includes(`and ${V.across} across it`), `${where}: ${t.desc}`);
+    assert.ok(
+      t.desc.includes(`splits into ${V.along} along x`) && t.desc.includes(`and ${V.across} across it`),
+      `${where}: ${t.desc}`,
+    );
     assert.ok(t.readout.includes(V.along) && t.readout.includes(V.across), where);
   }
 }
@@ -194,10 +220,15 @@ test('L2 Jacobian: the δ handle and the x handle, 20+ positions each; hand-deri
   // δ handle: toward (0.3, 0.4) (along x), (0, 0), (−0.4, 0.3)... wait: across x is (0.4, −0.3)
   const hd = fig.locator('.handle.update');
   await hd.focus();
-  const path = [...Array(7).fill('ArrowLeft'), ...Array(4).fill('ArrowUp'), // (0.3, 0.4): along x
-    ...Array(3).fill('ArrowLeft'), ...Array(4).fill('ArrowDown'), // (0, 0)
-    ...Array(4).fill('ArrowRight'), ...Array(3).fill('ArrowDown'), // (0.4, −0.3): across x
-    ...route(6, 5)];
+  const path = [
+    ...Array(7).fill('ArrowLeft'),
+    ...Array(4).fill('ArrowUp'), // (0.3, 0.4): along x
+    ...Array(3).fill('ArrowLeft'),
+    ...Array(4).fill('ArrowDown'), // (0, 0)
+    ...Array(4).fill('ArrowRight'),
+    ...Array(3).fill('ArrowDown'), // (0.4, −0.3): across x
+    ...route(6, 5),
+  ];
   const seen = new Set();
   for (const key of path) {
     await page.keyboard.press(key);
@@ -233,10 +264,18 @@ test('L2 Jacobian: the δ handle and the x handle, 20+ positions each; hand-deri
   await set('nl-l2-jacobian', { x: '3,4', delta: '1,0' });
   const lengths = await page.evaluate(() => {
     const r = document.querySelector('nl-l2-jacobian').shadowRoot;
-    const len = (p) => { const b = p.getBoundingClientRect(); return Math.hypot(b.width, b.height); };
+    const len = (p) => {
+      const b = p.getBoundingClientRect();
+      return Math.hypot(b.width, b.height);
+    };
     return {
       across: len(r.querySelector('svg.zoom .arrow.update.part')),
-      dy: Math.max(...[...r.querySelectorAll('svg.unit .arrow.l2')].map(len).sort((a, b) => a - b).slice(0, 1)),
+      dy: Math.max(
+        ...[...r.querySelectorAll('svg.unit .arrow.l2')]
+          .map(len)
+          .sort((a, b) => a - b)
+          .slice(0, 1),
+      ),
     };
   });
   assert.ok(lengths.across >= 40, `the across part is ${lengths.across} px`);
@@ -248,7 +287,8 @@ test('pointer drags move x, δ, the columns of W and the cloud; the handle stays
     const h = page.locator(tag).locator(sel).first();
     await h.scrollIntoViewIfNeeded();
     const b = await h.boundingBox();
-    const x0 = b.x + b.width / 2, y0 = b.y + b.height / 2;
+    const x0 = b.x + b.width / 2,
+      y0 = b.y + b.height / 2;
     await page.mouse.move(x0, y0);
     await page.mouse.down();
     for (let i = 1; i <= 5; i++) await page.mouse.move(x0 + (dx * i) / 5, y0 + (dy * i) / 5);
@@ -290,7 +330,8 @@ test('pointer drags move x, δ, the columns of W and the cloud; the handle stays
 // ---- spectral ----------------------------------------------------------------------------
 /** Singular values of a 2x2 matrix in closed form. */
 function sv2([a, b, c, d]) {
-  const s1 = a * a + b * b + c * c + d * d, det = Math.abs(a * d - b * c);
+  const s1 = a * a + b * b + c * c + d * d,
+    det = Math.abs(a * d - b * c);
   const r = Math.sqrt(Math.max(0, s1 * s1 - 4 * det * det));
   return [Math.sqrt((s1 + r) / 2), Math.sqrt(Math.max(0, (s1 - r) / 2))];
 }
@@ -300,7 +341,8 @@ function checkSpectral(s, t, where) {
   close(s.singular[1], t2, 1e-4 * t1 + 1e-5, `${where} s2`);
   close(s.normalizedSingular[0], s.singular[0] / s.sigma, 1e-4, `${where} W/σ semi-axis`);
   const a = s.normalizedSingular[0];
-  const A = sig(a, 4), sg = sig(s.sigma, 5);
+  const A = sig(a, 4),
+    sg = sig(s.sigma, 5);
   assert.ok(t.desc.includes(`σ ≈ ${sg}`) && t.readout.includes(`σ ≈ ${sg}`), `${where}: σ reads ${sg} in both`);
   assert.ok(t.desc.includes(A) && t.readout.includes(A), `${where}: the semi-axis reads ${A} in both`);
   if (Math.abs(a - 1) <= 0.001) {
@@ -322,7 +364,8 @@ test('spectral: steps 1..30 for two matrices and the column handles, converged o
   let t = await texts('nl-spectral');
   assert.match(t.desc, /Not converged yet.*still reaches 1\.048, outside the unit circle/);
   checkSpectral(s, t, 'default');
-  let converged = 0, not = 0;
+  let converged = 0,
+    not = 0;
   for (const matrix of ['3,0,0,1', '2,1.5,0.5,1']) {
     await set('nl-spectral', { matrix, steps: '1' });
     for (let k = 1; k <= 30; k++) {
@@ -341,7 +384,10 @@ test('spectral: steps 1..30 for two matrices and the column handles, converged o
   await fig.getByRole('button', { name: 'Next step' }).click();
   assert.equal((await state('nl-spectral')).steps, 2);
   // the column handles: arrow keys move a column by 0.1
-  for (const [i, sel] of [[0, 0], [1, 1]]) {
+  for (const [i, sel] of [
+    [0, 0],
+    [1, 1],
+  ]) {
     await set('nl-spectral', { matrix: '3,0,0,1', steps: '3' });
     const h = fig.locator('.handle.input').nth(sel);
     await h.focus();
@@ -367,7 +413,12 @@ function checkWhitening(s, t, where) {
   close(c.raw[3], 4 * m * m + 0.36, 0.3 * (4 * m * m + 0.36) + 0.1, `${where} raw var 2`);
   close(c.zscore[0], 1, 1e-4, where);
   close(c.zscore[3], 1, 1e-4, where);
-  close(c.zscore[1], c.raw[1] / Math.sqrt(c.raw[0] * c.raw[3]), 1e-3, `${where} z-scored off-diagonal is the correlation`);
+  close(
+    c.zscore[1],
+    c.raw[1] / Math.sqrt(c.raw[0] * c.raw[3]),
+    1e-3,
+    `${where} z-scored off-diagonal is the correlation`,
+  );
   const f = (v) => fixed(v, 3, 3);
   for (const v of [c.raw[0], c.raw[3], c.raw[1], c.zscore[1], c.whitened[1], c.whitened[0]]) {
     assert.ok(t.desc.includes(f(v)), `${where}: ${f(v)} in the description`);
@@ -381,7 +432,8 @@ function checkWhitening(s, t, where) {
 
 test('whitening: the slider over 25 positions and the handle over 20, text follows the covariances', async () => {
   const fig = await ready('nl-whitening');
-  let near = 0, kept = 0;
+  let near = 0,
+    kept = 0;
   for (let i = 0; i <= 24; i++) {
     const m = Number((Math.round((-1.5 + i * 0.125) / 0.05) * 0.05).toFixed(2)); // on the slider's 0.05 grid
     await slide('nl-whitening', m);
@@ -456,7 +508,14 @@ test('bad attributes: a localized message, the last good state kept, no NaN geom
 test('at 360 px: labels >= 10 px, nothing wider than the viewport, handles >= 32 px; screenshots', async () => {
   for (const colorScheme of ['light', 'dark']) {
     for (const lang of ['en', 'zh']) {
-      const { page: p, context, problems: probs } = await openPage(env.browser, env.url + 'web/index.html', { viewport: { width: 360, height: 760 }, colorScheme });
+      const {
+        page: p,
+        context,
+        problems: probs,
+      } = await openPage(env.browser, env.url + 'web/index.html', {
+        viewport: { width: 360, height: 760 },
+        colorScheme,
+      });
       if (lang === 'zh') await p.click('[data-set-lang="zh"]');
       for (const tag of TAGS) {
         await p.locator(tag).scrollIntoViewIfNeeded();
@@ -465,16 +524,22 @@ test('at 360 px: labels >= 10 px, nothing wider than the viewport, handles >= 32
         const m = await p.evaluate((t) => {
           const f = document.querySelector(t);
           const r = f.shadowRoot;
-          const small = [...r.querySelectorAll('text')].filter((x) => x.textContent && x.getScreenCTM().a * parseFloat(getComputedStyle(x).fontSize) < 10)
+          const small = [...r.querySelectorAll('text')]
+            .filter((x) => x.textContent && x.getScreenCTM().a * parseFloat(getComputedStyle(x).fontSize) < 10)
             .map((x) => x.textContent);
-          const wide = [...r.querySelectorAll('*')].filter((n) => n.getBoundingClientRect().right > innerWidth + 0.5 && !n.closest('.plot')).map((n) => n.tagName);
+          const wide = [...r.querySelectorAll('*')]
+            .filter((n) => n.getBoundingClientRect().right > innerWidth + 0.5 && !n.closest('.plot'))
+            .map((n) => n.tagName);
           const handles = [...r.querySelectorAll('.handle')].map((h) => h.getBoundingClientRect().height);
           return { width: f.getBoundingClientRect().right, small, wide, handles };
         }, tag);
         assert.deepEqual(m.small, [], `${tag} ${lang}: labels under 10 px`);
         assert.ok(m.width <= 360, `${tag}: ${m.width} px wide`);
         assert.deepEqual(m.wide, [], `${tag}: overflows`);
-        assert.ok(m.handles.every((h) => h >= 32), `${tag}: handles ${m.handles}`);
+        assert.ok(
+          m.handles.every((h) => h >= 32),
+          `${tag}: handles ${m.handles}`,
+        );
         await p.locator(tag).screenshot({ path: join(shotsDir, `${tag}-360-${lang}-${colorScheme}.png`) });
       }
       assert.deepEqual(probs, []);
@@ -490,15 +555,25 @@ test('axe-core finds no violation in the geometry figures (handles included)', a
   await p.goto(env.url + 'web/index.html');
   await p.evaluate((tags) => {
     const main = document.querySelector('main');
-    main.replaceChildren(Object.assign(document.createElement('h1'), { textContent: 'Geometry' }), ...tags.map((t) => document.createElement(t)));
+    main.replaceChildren(
+      Object.assign(document.createElement('h1'), { textContent: 'Geometry' }),
+      ...tags.map((t) => document.createElement(t)),
+    );
   }, TAGS);
   for (const tag of TAGS) {
     await p.locator(tag).scrollIntoViewIfNeeded();
     await p.waitForFunction((t) => document.querySelector(t)?.state, tag);
   }
   await p.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  const v = await p.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-    .map((x) => `${x.id}: ${x.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`));
+  const v = await p.evaluate(async () =>
+    (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map(
+      (x) =>
+        `${x.id}: ${x.nodes
+          .slice(0, 2)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    ),
+  );
   assert.deepEqual(v, []);
   await context.close();
 });

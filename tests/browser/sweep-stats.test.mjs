@@ -20,7 +20,8 @@ after(() => env.close());
 const nf = new Map();
 const fmt = (v, digits, lang = 'en') => {
   const key = `${lang}:${digits}`;
-  if (!nf.has(key)) nf.set(key, new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-US', { maximumSignificantDigits: digits }));
+  if (!nf.has(key))
+    nf.set(key, new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-US', { maximumSignificantDigits: digits }));
   return nf.get(key).format(v);
 };
 const list = (vs, d) => `(${vs.map((v) => fmt(v, d)).join(', ')})`;
@@ -29,28 +30,33 @@ const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg ?? ''
 async function ready(tag, attrs = {}) {
   await page.locator(tag).scrollIntoViewIfNeeded();
   await page.waitForFunction((t) => document.querySelector(t)?.state, tag);
-  await page.evaluate(([t, a]) => {
-    const f = document.querySelector(t);
-    f.setAttribute('lang', 'en');
-    for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-  }, [tag, attrs]);
+  await page.evaluate(
+    ([t, a]) => {
+      const f = document.querySelector(t);
+      f.setAttribute('lang', 'en');
+      for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
+    },
+    [tag, attrs],
+  );
   return page.locator(tag);
 }
 /** state, description, readout lines and every SVG attribute value of a figure. */
-const snap = (tag) => page.evaluate((t) => {
-  const f = document.querySelector(t);
-  const r = f.shadowRoot;
-  const attrs = [];
-  for (const n of r.querySelectorAll('svg *')) for (const a of n.attributes) attrs.push(`${n.tagName}.${a.name}=${a.value}`);
-  return {
-    state: JSON.parse(JSON.stringify(f.state)),
-    desc: r.querySelector('[part=description]').textContent,
-    error: r.querySelector('[part=error]').textContent,
-    numbers: [...r.querySelectorAll('.numbers')].map((p) => p.textContent).join('\n'),
-    svgText: [...r.querySelectorAll('svg text')].map((x) => x.textContent).join('|'),
-    attrs,
-  };
-}, tag);
+const snap = (tag) =>
+  page.evaluate((t) => {
+    const f = document.querySelector(t);
+    const r = f.shadowRoot;
+    const attrs = [];
+    for (const n of r.querySelectorAll('svg *'))
+      for (const a of n.attributes) attrs.push(`${n.tagName}.${a.name}=${a.value}`);
+    return {
+      state: JSON.parse(JSON.stringify(f.state)),
+      desc: r.querySelector('[part=description]').textContent,
+      error: r.querySelector('[part=error]').textContent,
+      numbers: [...r.querySelectorAll('.numbers')].map((p) => p.textContent).join('\n'),
+      svgText: [...r.querySelectorAll('svg text')].map((x) => x.textContent).join('|'),
+      attrs,
+    };
+  }, tag);
 const noNaN = (snapshot, where) => {
   const bad = snapshot.attrs.filter((a) => /NaN|Infinity|undefined/.test(a));
   assert.deepEqual(bad, [], `${where}: SVG attributes with NaN`);
@@ -69,7 +75,11 @@ function checkSoftmax(sn, where) {
   const w = shown;
   assert.ok(!/stays the most attended/.test(sn.desc), `${where}: old claim`);
   if (lead.length === n) {
-    assert.match(sn.desc, new RegExp(`all ${n} keys tie: each gets weight ${w.replace('.', '\\.')}`), `${where}: all tie`);
+    assert.match(
+      sn.desc,
+      new RegExp(`all ${n} keys tie: each gets weight ${w.replace('.', '\\.')}`),
+      `${where}: all tie`,
+    );
     assert.ok(!/gets the largest weight/.test(sn.desc), `${where}: a tie names no winner`);
   } else if (lead.length > 1) {
     assert.ok(sn.desc.includes(`tie for the largest weight, ${w} each`), `${where}: some tie ${sn.desc}`);
@@ -78,7 +88,8 @@ function checkSoftmax(sn, where) {
     assert.ok(sn.desc.includes(`key ${top + 1} gets the largest weight, ${w}.`), `${where}: winner ${sn.desc}`);
   }
   // any exact tie of the top two keys is reported as a tie
-  if (n >= 2 && Math.abs(s.weights[0] - s.weights[1]) < 1e-9 && top <= 1) assert.match(sn.desc, /tie/, `${where}: |w1 - w2| < 1e-9 must read as a tie`);
+  if (n >= 2 && Math.abs(s.weights[0] - s.weights[1]) < 1e-9 && top <= 1)
+    assert.match(sn.desc, /tie/, `${where}: |w1 - w2| < 1e-9 must read as a tie`);
   // the weights line prints the same digits
   assert.ok(sn.numbers.includes(`weights (${s.weights.map((v) => fmt(v, 5)).join(', ')})`), `${where}: weights line`);
   if (n === 2) {
@@ -106,7 +117,10 @@ test('softmax: the factor slider swept 0..20 (21 positions, keyboard) with score
       assert.deepEqual(sn.state.weights, [0.5, 0.5], 'factor 0: (1,0) -> (0.5, 0.5)');
       assert.match(sn.desc, /every scaled score is 0, so all 2 keys tie: each gets weight 0\.5\./);
     }
-    if (k === 1) { close(sn.state.weights[0], 0.731059, 1e-6); close(sn.state.weights[1], 0.268941, 1e-6); }
+    if (k === 1) {
+      close(sn.state.weights[0], 0.731059, 1e-6);
+      close(sn.state.weights[1], 0.268941, 1e-6);
+    }
     if (k === 10) close(sn.state.weights[0], 0.9999546, 1e-6);
     checkSoftmax(sn, `factor ${k}`);
     for (let j = 0; j < 10; j++) await page.keyboard.press('ArrowRight');
@@ -171,7 +185,9 @@ test('softmax: bad attributes keep the last good state with a localized message,
     });
   }
   await page.evaluate(() => document.querySelector('nl-softmax-sharpness').setAttribute('lang', 'zh'));
-  await page.evaluate(() => document.querySelector('nl-softmax-sharpness').setAttribute('scores', '1,2,3,4,5,6,7,8,9,10,11,12,13'));
+  await page.evaluate(() =>
+    document.querySelector('nl-softmax-sharpness').setAttribute('scores', '1,2,3,4,5,6,7,8,9,10,11,12,13'),
+  );
   assert.equal((await snap('nl-softmax-sharpness')).error, '此图中 scores 最多接受 12 个数。');
   await page.evaluate(() => {
     const f = document.querySelector('nl-softmax-sharpness');
@@ -204,19 +220,32 @@ function checkBatch(sn, where, expectRunning) {
   // training outputs against the reference
   for (const k of [0, 1]) {
     const ref = bnTrain(s.rows[k]);
-    s.train[k].forEach((row, i) => row.forEach((v, f) => close(v, ref[f].out[i], 2e-4, `${where}: train batch ${k + 1} row ${i} f${f}`)));
+    s.train[k].forEach((row, i) =>
+      row.forEach((v, f) => close(v, ref[f].out[i], 2e-4, `${where}: train batch ${k + 1} row ${i} f${f}`)),
+    );
   }
   // evaluation with the running statistics, the same in both batches
   const ev = x.map((v, f) => (v - s.running.mean[f]) / Math.sqrt(s.running.var[f] + EPS));
-  for (const k of [0, 1]) s.chosenEval[k].forEach((v, f) => close(v, ev[f], 2e-4 * Math.max(1, Math.abs(ev[f])), `${where}: eval batch ${k + 1} f${f}`));
-  if (expectRunning) expectRunning.mean.forEach((m, f) => {
-    close(s.running.mean[f], m, 1e-4 * Math.max(1, Math.abs(m)), `${where}: running mean f${f}`);
-    close(s.running.var[f], expectRunning.var[f], 1e-4 * Math.max(1, expectRunning.var[f]), `${where}: running var f${f}`);
-  });
+  for (const k of [0, 1])
+    s.chosenEval[k].forEach((v, f) =>
+      close(v, ev[f], 2e-4 * Math.max(1, Math.abs(ev[f])), `${where}: eval batch ${k + 1} f${f}`),
+    );
+  if (expectRunning)
+    expectRunning.mean.forEach((m, f) => {
+      close(s.running.mean[f], m, 1e-4 * Math.max(1, Math.abs(m)), `${where}: running mean f${f}`);
+      close(
+        s.running.var[f],
+        expectRunning.var[f],
+        1e-4 * Math.max(1, expectRunning.var[f]),
+        `${where}: running var f${f}`,
+      );
+    });
   // sentences
   const xs = list(x, 4);
-  const t1 = list(s.chosenTrain[0], 4), t2 = list(s.chosenTrain[1], 4);
-  const e1 = list(s.chosenEval[0], 4), e2 = list(s.chosenEval[1], 4);
+  const t1 = list(s.chosenTrain[0], 4),
+    t2 = list(s.chosenTrain[1], 4);
+  const e1 = list(s.chosenEval[0], 4),
+    e2 = list(s.chosenEval[1], 4);
   if (t1 === t2) assert.ok(sn.desc.includes(`becomes ${t1} both next to`), `${where}: same training output`);
   else {
     assert.ok(sn.desc.includes(`example ${xs} becomes ${t1} next to`), `${where}: t1 in ${sn.desc}`);
@@ -227,24 +256,51 @@ function checkBatch(sn, where, expectRunning) {
   assert.ok(sn.desc.includes(`${e1} in both batches`), `${where}: eval value in ${sn.desc}`);
   const initial = s.running.mean.every((v) => v === 0) && s.running.var.every((v) => v === 1);
   if (initial) {
-    assert.match(sn.desc, /start at mean \(0, 0\) and variance \(1, 1\) before any update, so it returns about the raw input/, where);
-    if (s.steps > 0) assert.match(sn.desc, /With momentum 0, \d+ training steps? left the running statistics unchanged/, where);
+    assert.match(
+      sn.desc,
+      /start at mean \(0, 0\) and variance \(1, 1\) before any update, so it returns about the raw input/,
+      where,
+    );
+    if (s.steps > 0)
+      assert.match(sn.desc, /With momentum 0, \d+ training steps? left the running statistics unchanged/, where);
   } else {
     assert.ok(!/before any update/.test(sn.desc), `${where}: no initial claim after an update`);
-    assert.ok(sn.desc.includes(`after ${s.steps} training step${s.steps === 1 ? '' : 's'} (mean ${list(s.running.mean, 4)}, variance ${list(s.running.var, 4)})`), `${where}: running stats in ${sn.desc}`);
+    assert.ok(
+      sn.desc.includes(
+        `after ${s.steps} training step${s.steps === 1 ? '' : 's'} (mean ${list(s.running.mean, 4)}, variance ${list(s.running.var, 4)})`,
+      ),
+      `${where}: running stats in ${sn.desc}`,
+    );
   }
   // the readout line prints the same numbers
-  assert.ok(sn.numbers.includes(`Example ${xs}: training ${t1} in batch 1, ${t2} in batch 2; evaluation ${e1} in batch 1, ${e2} in batch 2.`), `${where}: readout`);
-  assert.ok(sn.numbers.includes(`running ones after ${s.steps} training step${s.steps === 1 ? '' : 's'}.`), `${where}: table steps`);
+  assert.ok(
+    sn.numbers.includes(
+      `Example ${xs}: training ${t1} in batch 1, ${t2} in batch 2; evaluation ${e1} in batch 1, ${e2} in batch 2.`,
+    ),
+    `${where}: readout`,
+  );
+  assert.ok(
+    sn.numbers.includes(`running ones after ${s.steps} training step${s.steps === 1 ? '' : 's'}.`),
+    `${where}: table steps`,
+  );
   // clipped marks follow the axis
   const [lo, hi] = s.domain;
   const cut = s.clipped.flat(2).some(Boolean);
-  assert.equal(cut, [...s.train.flat(2), ...s.eval.flat(2)].some((v) => v < lo || v > hi), `${where}: clipped flags`);
+  assert.equal(
+    cut,
+    [...s.train.flat(2), ...s.eval.flat(2)].some((v) => v < lo || v > hi),
+    `${where}: clipped flags`,
+  );
   assert.equal(/drawn cut off/.test(sn.desc), cut, `${where}: cut sentence iff something is cut`);
 }
 
 test('batch dependence: the momentum slider at 21 positions, each followed by a training step; sentences follow the state', async () => {
-  const fig = await ready('nl-batch-dependence', { batch: '1,10,3,20,5,30', companions: '-3,16,2,4', chosen: '0', momentum: '0.1' });
+  const fig = await ready('nl-batch-dependence', {
+    batch: '1,10,3,20,5,30',
+    companions: '-3,16,2,4',
+    chosen: '0',
+    momentum: '0.1',
+  });
   const reset = fig.getByRole('button', { name: 'Reset running statistics' });
   const step1 = fig.getByRole('button', { name: 'Training step on batch 1' });
   await reset.click();
@@ -271,15 +327,34 @@ test('batch dependence: the momentum slider at 21 positions, each followed by a 
 });
 
 test('batch dependence: 24 training steps alternating batches, then the example select over every row', async () => {
-  const fig = await ready('nl-batch-dependence', { batch: '1,10,3,20,5,30', companions: '-3,16,2,4', chosen: '0', momentum: '0.1' });
+  const fig = await ready('nl-batch-dependence', {
+    batch: '1,10,3,20,5,30',
+    companions: '-3,16,2,4',
+    chosen: '0',
+    momentum: '0.1',
+  });
   await fig.getByRole('button', { name: 'Reset running statistics' }).click();
-  const stats = [bnTrain([[1, 10], [3, 20], [5, 30]]), bnTrain([[1, 10], [-3, 16], [2, 4]])];
+  const stats = [
+    bnTrain([
+      [1, 10],
+      [3, 20],
+      [5, 30],
+    ]),
+    bnTrain([
+      [1, 10],
+      [-3, 16],
+      [2, 4],
+    ]),
+  ];
   let run = { mean: [0, 0], var: [1, 1] };
   const domain = (await snap('nl-batch-dependence')).state.domain;
   for (let k = 0; k < 24; k++) {
     const b = k % 3 === 2 ? 1 : 0;
     await fig.getByRole('button', { name: `Training step on batch ${b + 1}` }).click();
-    run = { mean: run.mean.map((v, f) => 0.9 * v + 0.1 * stats[b][f].mean), var: run.var.map((v, f) => 0.9 * v + 0.1 * stats[b][f].unbiased) };
+    run = {
+      mean: run.mean.map((v, f) => 0.9 * v + 0.1 * stats[b][f].mean),
+      var: run.var.map((v, f) => 0.9 * v + 0.1 * stats[b][f].unbiased),
+    };
     const sn = await snap('nl-batch-dependence');
     assert.equal(sn.state.steps, k + 1);
     checkBatch(sn, `step ${k + 1}`, run);
@@ -289,7 +364,11 @@ test('batch dependence: 24 training steps alternating batches, then the example 
   const select = fig.getByRole('combobox', { name: 'Example of interest' });
   assert.deepEqual(await select.locator('option').allTextContents(), ['(1, 10)', '(3, 20)', '(5, 30)']);
   const k = 2 / Math.sqrt(8 / 3);
-  for (const [i, expected] of [[1, [0, 0]], [2, [k, k]], [0, [-k, -k]]]) {
+  for (const [i, expected] of [
+    [1, [0, 0]],
+    [2, [k, k]],
+    [0, [-k, -k]],
+  ]) {
     await select.selectOption(String(i));
     const sn = await snap('nl-batch-dependence');
     assert.equal(sn.state.chosen, i);
@@ -297,13 +376,28 @@ test('batch dependence: 24 training steps alternating batches, then the example 
     checkBatch(sn, `chosen ${i}`, run);
     // the frame sits on the chosen example's label
     const bold = await fig.locator('svg text.chosen').first().textContent();
-    assert.equal(bold, list([[1, 10], [3, 20], [5, 30]][i], 4));
+    assert.equal(
+      bold,
+      list(
+        [
+          [1, 10],
+          [3, 20],
+          [5, 30],
+        ][i],
+        4,
+      ),
+    );
   }
   assert.deepEqual(problems, []);
 });
 
 test('batch dependence: bad attributes keep the last good state with a localized message', async () => {
-  await ready('nl-batch-dependence', { batch: '1,10,3,20,5,30', companions: '-3,16,2,4', chosen: '0', momentum: '0.1' });
+  await ready('nl-batch-dependence', {
+    batch: '1,10,3,20,5,30',
+    companions: '-3,16,2,4',
+    chosen: '0',
+    momentum: '0.1',
+  });
   const good = (await snap('nl-batch-dependence')).state;
   const cases = [
     [{ batch: Array(18).fill('1').join(',') }, 'batch takes at most 16 numbers in this figure.'],
@@ -365,11 +459,23 @@ function checkAdaln(sn, where) {
   // LN₀ of two distinct numbers is (∓1, ±1): x already normalized only when it is exactly that pair
   const same = L(s.features) === L(s.normalized);
   assert.equal(same, s.features[0] === -s.features[1] && Math.abs(s.features[0]) === 1, `${where}: x is ±(−1, 1)`);
-  assert.ok(sn.desc.includes(same ? `x = ${L(s.features)} is already normalized (mean 0, standard deviation 1), so LN₀ leaves it at ${L(s.normalized)}.`
-    : `LN₀ turns x = ${L(s.features)} into ${L(s.normalized)}.`), `${where}: LN sentence`);
+  assert.ok(
+    sn.desc.includes(
+      same
+        ? `x = ${L(s.features)} is already normalized (mean 0, standard deviation 1), so LN₀ leaves it at ${L(s.normalized)}.`
+        : `LN₀ turns x = ${L(s.features)} into ${L(s.normalized)}.`,
+    ),
+    `${where}: LN sentence`,
+  );
   const none = s.scale.every((v) => v === 0) && s.shift.every((v) => v === 0);
   if (none) assert.ok(sn.desc.includes(`leaves them unchanged: y = ${L(s.modulated)}.`), `${where}: none`);
-  else assert.ok(sn.desc.includes(`Scale ${L(s.scale)} and shift ${L(s.shift)} from the condition turn them into y = ${L(s.modulated)}.`), `${where}: mod in ${sn.desc}`);
+  else
+    assert.ok(
+      sn.desc.includes(
+        `Scale ${L(s.scale)} and shift ${L(s.shift)} from the condition turn them into y = ${L(s.modulated)}.`,
+      ),
+      `${where}: mod in ${sn.desc}`,
+    );
   s.scale.forEach((v, i) => {
     assert.equal(sn.desc.includes(`multiplies feature ${i + 1} by 0`), v === -1, `${where}: zeroed ${i}`);
     assert.equal(sn.desc.includes(`flips the sign of feature ${i + 1}`), v < -1, `${where}: flipped ${i}`);
@@ -378,10 +484,21 @@ function checkAdaln(sn, where) {
   if (s.gate === 0) {
     assert.ok(sn.desc.includes(`Gate ${g}: the block returns x unchanged, h = ${L(s.output)}.`), `${where}: gate 0`);
     assert.deepEqual(s.output, s.features);
-  } else assert.ok(sn.desc.includes(`Gate ${g} adds ${s.gate === 1 ? 'all of y' : 'that fraction of y'}`) && sn.desc.includes(`h = ${L(s.output)}.`), `${where}: gate in ${sn.desc}`);
-  assert.ok(sn.numbers.includes(`LN₀(x) = ${L(s.normalized)}; y = ${L(s.modulated)}; with gate ${g} the block outputs h = ${L(s.output)}`), `${where}: numbers`);
+  } else
+    assert.ok(
+      sn.desc.includes(`Gate ${g} adds ${s.gate === 1 ? 'all of y' : 'that fraction of y'}`) &&
+        sn.desc.includes(`h = ${L(s.output)}.`),
+      `${where}: gate in ${sn.desc}`,
+    );
+  assert.ok(
+    sn.numbers.includes(
+      `LN₀(x) = ${L(s.normalized)}; y = ${L(s.modulated)}; with gate ${g} the block outputs h = ${L(s.output)}`,
+    ),
+    `${where}: numbers`,
+  );
   // the value column of the chart prints the same digits
-  for (const v of [...s.features, ...s.normalized, ...s.modulated, ...s.output]) assert.ok(sn.svgText.split('|').includes(fmt(v, 4)), `${where}: chart value ${v}`);
+  for (const v of [...s.features, ...s.normalized, ...s.modulated, ...s.output])
+    assert.ok(sn.svgText.split('|').includes(fmt(v, 4)), `${where}: chart value ${v}`);
 }
 
 test('AdaLN: each scale and shift slider at 21 positions and the gate at 21, by keyboard; sentences follow the state', async () => {
@@ -463,7 +580,11 @@ test('AdaLN: bad attributes keep the last good state with a localized message', 
 
 // ---- phones -----------------------------------------------------------------------------
 test('360 px: labels >= 10 px, nothing wider than the viewport, controls >= 32 px tall (en and zh)', async () => {
-  const { page: phone, context, problems: phoneProblems } = await openPage(env.browser, env.url + 'web/index.html', { viewport: { width: 360, height: 780 } });
+  const {
+    page: phone,
+    context,
+    problems: phoneProblems,
+  } = await openPage(env.browser, env.url + 'web/index.html', { viewport: { width: 360, height: 780 } });
   for (const lang of ['en', 'zh']) {
     for (const tag of ['nl-batch-dependence', 'nl-softmax-sharpness', 'nl-adaln']) {
       await phone.locator(tag).scrollIntoViewIfNeeded();
@@ -473,11 +594,21 @@ test('360 px: labels >= 10 px, nothing wider than the viewport, controls >= 32 p
       const m = await phone.evaluate((t) => {
         const f = document.querySelector(t);
         const r = f.shadowRoot;
-        const sizes = [...r.querySelectorAll('svg text')].filter((x) => x.textContent && x.getBBox().width > 0)
+        const sizes = [...r.querySelectorAll('svg text')]
+          .filter((x) => x.textContent && x.getBBox().width > 0)
           .map((x) => ({ text: x.textContent, px: x.getScreenCTM().a * parseFloat(getComputedStyle(x).fontSize) }));
         const rects = [...r.querySelectorAll('*')].map((e) => e.getBoundingClientRect()).filter((b) => b.width > 0);
-        const controls = [...r.querySelectorAll('button, input, select')].map((e) => ({ what: e.outerHTML.slice(0, 40), h: e.getBoundingClientRect().height }));
-        return { sizes, right: Math.max(...rects.map((b) => b.right)), fig: f.getBoundingClientRect().right, vw: document.documentElement.clientWidth, controls };
+        const controls = [...r.querySelectorAll('button, input, select')].map((e) => ({
+          what: e.outerHTML.slice(0, 40),
+          h: e.getBoundingClientRect().height,
+        }));
+        return {
+          sizes,
+          right: Math.max(...rects.map((b) => b.right)),
+          fig: f.getBoundingClientRect().right,
+          vw: document.documentElement.clientWidth,
+          controls,
+        };
       }, tag);
       const small = m.sizes.filter((s) => s.px < 10);
       assert.deepEqual(small, [], `${tag} ${lang}: labels under 10 px`);

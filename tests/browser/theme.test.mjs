@@ -23,7 +23,9 @@ before(async () => {
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => ['warning', 'error'].includes(m.type()) && problems.push(`console: ${m.text()}`));
   await page.goto(env.url + 'web/host-theme.html');
-  await page.waitForFunction(() => customElements.get('nl-softmax-sharpness') && document.querySelector('#fig').shadowRoot);
+  await page.waitForFunction(
+    () => customElements.get('nl-softmax-sharpness') && document.querySelector('#fig').shadowRoot,
+  );
 });
 after(() => env.close());
 
@@ -58,9 +60,24 @@ const cases = [
   ['Furo body data-theme=auto follows the system', 'dark', [['body', 'data-theme', 'auto']], DARK_BG],
   ['Bootstrap data-bs-theme=dark on a light system', 'light', [['html', 'data-bs-theme', 'dark']], DARK_BG],
   ['a page color-scheme: dark on a light system', 'light', [['html', 'style', 'color-scheme: dark']], DARK_BG],
-  ['a page color-scheme: light dark leaves it to the system', 'dark', [['html', 'style', 'color-scheme: light dark']], DARK_BG],
-  ['a page that paints a dark background on a light system', 'light', [['body', 'style', 'background: #111418']], DARK_BG],
-  ['a page that paints a light background on a dark system', 'dark', [['body', 'style', 'background: #fafafa']], LIGHT_BG],
+  [
+    'a page color-scheme: light dark leaves it to the system',
+    'dark',
+    [['html', 'style', 'color-scheme: light dark']],
+    DARK_BG,
+  ],
+  [
+    'a page that paints a dark background on a light system',
+    'light',
+    [['body', 'style', 'background: #111418']],
+    DARK_BG,
+  ],
+  [
+    'a page that paints a light background on a dark system',
+    'dark',
+    [['body', 'style', 'background: #fafafa']],
+    LIGHT_BG,
+  ],
   ['html.light on a dark system', 'dark', [['html', 'class', 'light']], LIGHT_BG],
   // Last: once a site has marked dark with a class on <html>, its absence means light (VitePress marks light so).
   ['VitePress html.dark on a light system', 'light', [['html', 'class', 'dark']], DARK_BG],

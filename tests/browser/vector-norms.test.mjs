@@ -20,21 +20,39 @@ function check(sn, where) {
   const s = sn.state;
   assert.equal(sn.error, '', where);
   assert.deepEqual(sn.bad, [], where);
-  const norm2 = (v) => Math.hypot(...v), norm1 = (v) => v.reduce((t, c) => t + Math.abs(c), 0), normMax = (v) => Math.max(...v.map(Math.abs));
+  const norm2 = (v) => Math.hypot(...v),
+    norm1 = (v) => v.reduce((t, c) => t + Math.abs(c), 0),
+    normMax = (v) => Math.max(...v.map(Math.abs));
   const want = {
-    l2: (v) => v.map((c) => c / Math.max(norm2(v), 1e-12)), l1: (v) => v.map((c) => c / Math.max(norm1(v), 1e-12)),
-    max: (v) => v.map((c) => c / Math.max(normMax(v), 1e-12)), scale: (v) => v.map((c) => (s.g * c) / Math.max(norm2(v), 1e-5)),
+    l2: (v) => v.map((c) => c / Math.max(norm2(v), 1e-12)),
+    l1: (v) => v.map((c) => c / Math.max(norm1(v), 1e-12)),
+    max: (v) => v.map((c) => c / Math.max(normMax(v), 1e-12)),
+    scale: (v) => v.map((c) => (s.g * c) / Math.max(norm2(v), 1e-5)),
   };
-  for (const [m, fn] of Object.entries(want)) for (const k of ['a', 'b']) fn(s[k]).forEach((v, i) => close(s[m][k][i], v, 1e-5, `${where} ${m}(${k})`));
+  for (const [m, fn] of Object.entries(want))
+    for (const k of ['a', 'b']) fn(s[k]).forEach((v, i) => close(s[m][k][i], v, 1e-5, `${where} ${m}(${k})`));
   const dot = s.a[0] * s.b[0] + s.a[1] * s.b[1];
   close(s.dot, dot, 1e-5 * Math.max(1, Math.abs(dot)), `${where} a·b`);
   const cos = dot / (norm2(s.a) * norm2(s.b));
   close(s.cosine, cos, 1e-5, `${where} cosine`);
   close(s.angle, (Math.acos(Math.max(-1, Math.min(1, cos))) * 180) / Math.PI, 1e-3, `${where} angle`);
   close(s.lengths[0], norm2(s.a), 1e-5, where);
-  assert.ok(sn.desc.startsWith(`L2 keeps each direction and sets length 1: a becomes ${vec(s.l2.a)}, b ${vec(s.l2.b)}. L1 divides by |x₁| + |x₂|: ${vec(s.l1.a)} and ${vec(s.l1.b)}.`), `${where}: ${sn.desc}`);
-  assert.ok(sn.desc.endsWith(`The raw dot product a·b = ${f4(s.dot)} mixes length and alignment; after L2 normalization it is the cosine, ${f4(s.cosine)}, whatever the lengths.`), where);
-  assert.ok(sn.readout.startsWith(`a·b = ${f4(s.dot)} (lengths ${f4(s.lengths[0])} and ${f4(s.lengths[1])},`), `${where}: ${sn.readout}`);
+  assert.ok(
+    sn.desc.startsWith(
+      `L2 keeps each direction and sets length 1: a becomes ${vec(s.l2.a)}, b ${vec(s.l2.b)}. L1 divides by |x₁| + |x₂|: ${vec(s.l1.a)} and ${vec(s.l1.b)}.`,
+    ),
+    `${where}: ${sn.desc}`,
+  );
+  assert.ok(
+    sn.desc.endsWith(
+      `The raw dot product a·b = ${f4(s.dot)} mixes length and alignment; after L2 normalization it is the cosine, ${f4(s.cosine)}, whatever the lengths.`,
+    ),
+    where,
+  );
+  assert.ok(
+    sn.readout.startsWith(`a·b = ${f4(s.dot)} (lengths ${f4(s.lengths[0])} and ${f4(s.lengths[1])},`),
+    `${where}: ${sn.readout}`,
+  );
 }
 
 test("the article's example: (3, 4) has length 5 and L2 gives (0.6, 0.8); (30, 40) gives the same", async () => {
@@ -60,8 +78,33 @@ test("the article's example: (3, 4) has length 5 and L2 gives (0.6, 0.8); (30, 4
 
 test('both tips by keyboard and the g slider over its range: results, cosine and words follow', async () => {
   let n = 0;
-  for (const [i, keys] of [[0, ['ArrowUp', 'ArrowUp', 'Shift+ArrowLeft', 'Shift+ArrowLeft', 'Shift+ArrowLeft', 'ArrowDown', 'Shift+ArrowDown', 'Shift+ArrowDown']],
-    [1, ['Shift+ArrowRight', 'Shift+ArrowRight', 'ArrowDown', 'Shift+ArrowDown', 'Shift+ArrowDown', 'Shift+ArrowLeft', 'Shift+ArrowLeft']]]) {
+  for (const [i, keys] of [
+    [
+      0,
+      [
+        'ArrowUp',
+        'ArrowUp',
+        'Shift+ArrowLeft',
+        'Shift+ArrowLeft',
+        'Shift+ArrowLeft',
+        'ArrowDown',
+        'Shift+ArrowDown',
+        'Shift+ArrowDown',
+      ],
+    ],
+    [
+      1,
+      [
+        'Shift+ArrowRight',
+        'Shift+ArrowRight',
+        'ArrowDown',
+        'Shift+ArrowDown',
+        'Shift+ArrowDown',
+        'Shift+ArrowLeft',
+        'Shift+ArrowLeft',
+      ],
+    ],
+  ]) {
     await fig.page.locator(`${TAG} >> .handle`).nth(i).focus();
     for (const key of keys) {
       await fig.page.keyboard.press(key);

@@ -15,7 +15,8 @@ export function compareCase(c, result) {
     if (!result.error) fail(`expected an error mentioning ${JSON.stringify(exp.error)} but got outputs`);
     else {
       for (const needle of exp.error) {
-        if (!result.error.message.includes(needle)) fail(`error "${result.error.message}" does not mention "${needle}"`);
+        if (!result.error.message.includes(needle))
+          fail(`error "${result.error.message}" does not mention "${needle}"`);
       }
     }
     return failures;
@@ -37,7 +38,8 @@ export function compareCase(c, result) {
     }
     let bad = 0;
     for (let i = 0; i < want.data.length; i++) {
-      const g = got.data[i], w = want.data[i];
+      const g = got.data[i],
+        w = want.data[i];
       if (!(Math.abs(g - w) <= tol + tol * Math.abs(w))) {
         if (bad++ < 3) fail(`output ${name}[${i}] = ${g}, want ${w} (tol ${tol})`);
       }

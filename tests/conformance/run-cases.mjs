@@ -27,7 +27,6 @@ try {
   const { loadCore, loadTrainer } = await import('normlab');
   core = await loadCore();
   trainer = await loadTrainer(); // the training ops live in their own module
-
 } catch (e) {
   console.error(`run-cases: cannot load the normlab WASM module: ${e.message}`);
   process.exit(3);

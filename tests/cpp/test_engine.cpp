@@ -9,8 +9,11 @@ using namespace nt;
 using Catch::Contains;
 
 TEST_CASE("Group offsets and stat_of agree for every layout", "[engine][group]") {
-  const std::vector<Group> layouts{Group::rows(4, 5), Group::along({2, 3, 4}, 1), Group::per_channel({4, 3, 2, 2}, 4),
-                                   Group::per_channel({6, 2, 5}, 3), Group::of({2, 3, 4, 5}, {1, 3}),
+  const std::vector<Group> layouts{Group::rows(4, 5),
+                                   Group::along({2, 3, 4}, 1),
+                                   Group::per_channel({4, 3, 2, 2}, 4),
+                                   Group::per_channel({6, 2, 5}, 3),
+                                   Group::of({2, 3, 4, 5}, {1, 3}),
                                    Group::of({4, 2, 3, 5}, {2, 3}, {0, 1, 1, 2})};
   for (const auto& g : layouts) {
     std::vector<int> seen(g.elements(), 0);
@@ -67,8 +70,7 @@ TEST_CASE("LayerNorm over a grid of sizes and eps matches the formula", "[engine
     }
 }
 
-TEST_CASE("A large common offset keeps LayerNorm accurate (1000 + small differences, d = 1025)",
-          "[engine][numerics]") {
+TEST_CASE("A large common offset keeps LayerNorm accurate (1000 + small differences, d = 1025)", "[engine][numerics]") {
   const std::size_t n = 1025;
   auto x = randoms(n, 99, -1, 1);
   std::vector<float> shifted(n);
@@ -103,7 +105,8 @@ TEST_CASE("Tiny and huge scales keep RMSNorm and L2 accurate", "[engine][numeric
 TEST_CASE("Standardize uses given statistics in evaluation mode", "[engine][mode]") {
   const Tensor x = tensor({2, 2}, {1, 2, 3, 4});
   Stats given{{1.0, 2.0}, {4.0, 1.0}};  // per channel: mean, variance
-  Description d{"test", Group::per_channel({2, 2}, 2), Measure::MeanVar, {true, Denominator::SqrtPlusEps, 0.0}, {}, {&given}};
+  Description d{"test",  Group::per_channel({2, 2}, 2), Measure::MeanVar, {true, Denominator::SqrtPlusEps, 0.0}, {},
+                {&given}};
   const Tensor y = normlab::run(x, d);
   expect_close(y, std::vector<double>{0.0, 0.0, 1.0, 2.0});
 }
@@ -128,11 +131,10 @@ TEST_CASE("Groups come from axes: kept and reduced runs give the four extents", 
 
 TEST_CASE("Every row kernel the engine picks matches the generic engine on random inputs", "[engine][fast]") {
   // L2 / L1 / max norms and softmax over rows take kernels of their own.
-  const std::vector<std::pair<Measure, Transform>> kinds{
-      {Measure::SumSquare, {false, Denominator::MaxSqrtEps, 1e-12}},
-      {Measure::SumAbs, {false, Denominator::MaxEps, 1e-12}},
-      {Measure::MaxAbs, {false, Denominator::MaxEps, 1e-12}},
-      {Measure::SumExp, {true, Denominator::Exp, 0.0}}};
+  const std::vector<std::pair<Measure, Transform>> kinds{{Measure::SumSquare, {false, Denominator::MaxSqrtEps, 1e-12}},
+                                                         {Measure::SumAbs, {false, Denominator::MaxEps, 1e-12}},
+                                                         {Measure::MaxAbs, {false, Denominator::MaxEps, 1e-12}},
+                                                         {Measure::SumExp, {true, Denominator::Exp, 0.0}}};
   for (std::size_t width : {1u, 3u, 4u, 7u, 16u, 33u, 768u, 3000u})
     for (double scale : {1e-20, 1.0, 1e15})
       for (std::size_t k = 0; k < kinds.size(); ++k) {
@@ -152,13 +154,19 @@ TEST_CASE("Per-channel parameters stay per channel when C equals the row width",
   // InstanceNorm rows are spatial planes: a [C] gamma with C == spatial must not be read per coordinate.
   const Tensor x = tensor({1, 3, 3}, {1, 2, 5, 1, 2, 5, 0, 1, 4});
   const auto plain = run("instance_norm", {{"x", x}}, {{"eps", 0.0}}).at("y").f;
-  const auto scaled = run("instance_norm", {{"x", x}, {"gamma", vec({1, 2, 3})}, {"beta", vec({0, 10, 20})}}, {{"eps", 0.0}}).at("y").f;
+  const auto scaled =
+      run("instance_norm", {{"x", x}, {"gamma", vec({1, 2, 3})}, {"beta", vec({0, 10, 20})}}, {{"eps", 0.0}}).at("y").f;
   std::vector<double> want(9);
   for (std::size_t i = 0; i < 9; ++i) want[i] = plain[i] * double(i / 3 + 1) + 10.0 * double(i / 3);
   expect_close(scaled, want, 1e-6, 1e-6);
   const auto g = run("group_norm", {{"x", tensor({1, 4, 2}, {1, 2, 3, 4, 5, 6, 7, 9})}, {"gamma", vec({1, 2, 3, 4})}},
-                     {{"num_groups", 2.0}, {"eps", 0.0}}).at("y").f;
-  const auto g0 = run("group_norm", {{"x", tensor({1, 4, 2}, {1, 2, 3, 4, 5, 6, 7, 9})}}, {{"num_groups", 2.0}, {"eps", 0.0}}).at("y").f;
+                     {{"num_groups", 2.0}, {"eps", 0.0}})
+                     .at("y")
+                     .f;
+  const auto g0 =
+      run("group_norm", {{"x", tensor({1, 4, 2}, {1, 2, 3, 4, 5, 6, 7, 9})}}, {{"num_groups", 2.0}, {"eps", 0.0}})
+          .at("y")
+          .f;
   for (std::size_t i = 0; i < 8; ++i) CHECK(g[i] == Approx(g0[i] * double(i / 2 + 1)).margin(1e-6));
 }
 
@@ -167,11 +175,16 @@ TEST_CASE("The SIMD row fast path matches the generic engine on random inputs", 
     for (double offset : {0.0, 1000.0}) {
       for (bool center : {true, false}) {
         const std::size_t rows = 5;
-        const Tensor x = tensor({rows, width}, randoms(rows * width, unsigned(width * 7 + center), offset - 2, offset + 3));
+        const Tensor x =
+            tensor({rows, width}, randoms(rows * width, unsigned(width * 7 + center), offset - 2, offset + 3));
         const Tensor g = tensor({width}, randoms(width, 3, 0.5, 2)), b = tensor({width}, randoms(width, 4, -1, 1));
         for (double eps : {1e-6, 1e-1}) {
-          Description d{"t", Group::rows(rows, width), center ? Measure::MeanVar : Measure::MeanSquare,
-                        {center, Denominator::SqrtPlusEps, eps}, {g.data(), center ? b.data() : nullptr, {width}, {width}, 0.0f}, {}};
+          Description d{"t",
+                        Group::rows(rows, width),
+                        center ? Measure::MeanVar : Measure::MeanSquare,
+                        {center, Denominator::SqrtPlusEps, eps},
+                        {g.data(), center ? b.data() : nullptr, {width}, {width}, 0.0f},
+                        {}};
           INFO("width " << width << ", offset " << offset << ", center " << center << ", eps " << eps);
           expect_close(normlab::run(x, d), normlab::run_generic(x, d), 2e-5, 2e-5);
         }
@@ -239,8 +252,10 @@ TEST_CASE("The SIMD softmax rows match the strided generic softmax", "[kernels][
   }
 }
 
-TEST_CASE("The SIMD attention heads match a long-double reference, with and without mask and causal", "[kernels][fast]") {
-  for (auto dims : std::vector<std::array<std::size_t, 5>>{{1, 1, 1, 1, 1}, {2, 5, 7, 3, 9}, {3, 16, 16, 8, 8}, {2, 13, 33, 64, 17}, {1, 128, 128, 64, 64}}) {
+TEST_CASE("The SIMD attention heads match a long-double reference, with and without mask and causal",
+          "[kernels][fast]") {
+  for (auto dims : std::vector<std::array<std::size_t, 5>>{
+           {1, 1, 1, 1, 1}, {2, 5, 7, 3, 9}, {3, 16, 16, 8, 8}, {2, 13, 33, 64, 17}, {1, 128, 128, 64, 64}}) {
     const auto [b, tq, tk, dk, dv] = dims;
     const Tensor q = tensor({b, tq, dk}, randoms(b * tq * dk, 11, -2, 2));
     const Tensor k = tensor({b, tk, dk}, randoms(b * tk * dk, 12, -2, 2));
@@ -264,7 +279,8 @@ TEST_CASE("The SIMD attention heads match a long-double reference, with and with
           for (std::size_t j = 0; j < tk; ++j) {
             if (!visible(j)) continue;
             long double dot = 0;
-            for (std::size_t e = 0; e < dk; ++e) dot += (long double)q.data()[(h * tq + i) * dk + e] * k.data()[(h * tk + j) * dk + e];
+            for (std::size_t e = 0; e < dk; ++e)
+              dot += (long double)q.data()[(h * tq + i) * dk + e] * k.data()[(h * tk + j) * dk + e];
             s[j] = dot * scale;
             m = std::max(m, s[j]);
           }
@@ -273,7 +289,8 @@ TEST_CASE("The SIMD attention heads match a long-double reference, with and with
           for (std::size_t j = 0; j < tk; ++j) {
             if (!visible(j)) continue;
             want_w[(h * tq + i) * tk + j] = double(s[j] / z);
-            for (std::size_t e = 0; e < dv; ++e) want_o[(h * tq + i) * dv + e] += double(s[j] / z * v.data()[(h * tk + j) * dv + e]);
+            for (std::size_t e = 0; e < dv; ++e)
+              want_o[(h * tq + i) * dv + e] += double(s[j] / z * v.data()[(h * tk + j) * dv + e]);
           }
         }
       INFO("b tq tk dk dv = " << b << " " << tq << " " << tk << " " << dk << " " << dv << ", variant " << variant);
@@ -319,7 +336,7 @@ TEST_CASE("describe_op describes from a shape and attributes, checked as the doo
   const Description gn = describe_op("group_norm", {2, 6, 5}, {{"num_groups", 3.0}});
   CHECK(gn.group.stats() == 6);
   CHECK(gn.group.members() == 10);
-  CHECK(gn.transform.eps == 1e-5);  // the default, filled in by the door
+  CHECK(gn.transform.eps == 1e-5);                                // the default, filled in by the door
   const Description wn = describe_op("weight_norm", {4, 3}, {});  // its first input is v, not x
   CHECK(wn.group.stats() == 4);
   CHECK(wn.channel_axis == 0);

@@ -15,7 +15,8 @@ TEST_CASE("Vector norms: the result has unit L2 / L1 / max norm along the axis",
   for (std::size_t n : {1u, 3u, 33u, 1025u}) {
     const auto x = randoms(2 * n, unsigned(n), -4, 4);
     const Tensor t = tensor({2, n}, x);
-    const auto l2 = out("l2_normalize", {{"x", t}}), l1 = out("l1_normalize", {{"x", t}}), mx = out("max_normalize", {{"x", t}});
+    const auto l2 = out("l2_normalize", {{"x", t}}), l1 = out("l1_normalize", {{"x", t}}),
+               mx = out("max_normalize", {{"x", t}});
     for (std::size_t r = 0; r < 2; ++r) {
       double s2 = 0, s1 = 0, m = 0;
       for (std::size_t i = 0; i < n; ++i) {
@@ -81,8 +82,8 @@ TEST_CASE("Conditioning: FiLM, AdaIN and AdaLN follow their parameters", "[famil
   expect_close(y, std::vector<double>{5 - r, 5, 5 + r, -1, -1, -1}, 1e-5);
   // adaptive RMSNorm with zero scale and shift is plain RMSNorm
   const Tensor h = tensor({1, 2, 3}, {1, 2, 3, 4, 5, 6});
-  expect_close(out("adaptive_rms_norm", {{"x", h}, {"scale", tensor({1, 3}, {0, 0, 0})}}),
-               out("rms_norm", {{"x", h}}), 1e-7);
+  expect_close(out("adaptive_rms_norm", {{"x", h}, {"scale", tensor({1, 3}, {0, 0, 0})}}), out("rms_norm", {{"x", h}}),
+               1e-7);
 }
 
 TEST_CASE("Weights: WeightNorm rows have norm g, standardized rows have mean 0", "[family][weights]") {
@@ -105,11 +106,13 @@ TEST_CASE("Weights: WeightNorm rows have norm g, standardized rows have mean 0",
   CHECK(sn.at("sigma").f[0] == Approx(top).epsilon(1e-6));
 }
 
-TEST_CASE("Attention: causal rows see no future key, weights sum to 1, QK-Norm scores stay within g", "[family][attention]") {
+TEST_CASE("Attention: causal rows see no future key, weights sum to 1, QK-Norm scores stay within g",
+          "[family][attention]") {
   const std::size_t T = 5, dk = 4;
   const Tensor q = tensor({T, dk}, randoms(T * dk, 1, -3, 3)), k = tensor({T, dk}, randoms(T * dk, 2, -3, 3));
   const Tensor v = tensor({T, 2}, randoms(T * 2, 3));
-  const auto w = run("scaled_dot_product_attention", {{"q", q}, {"k", k}, {"v", v}}, {{"causal", true}}).at("weights").f;
+  const auto w =
+      run("scaled_dot_product_attention", {{"q", q}, {"k", k}, {"v", v}}, {{"causal", true}}).at("weights").f;
   for (std::size_t i = 0; i < T; ++i) {
     double s = 0;
     for (std::size_t j = 0; j < T; ++j) {
@@ -119,7 +122,8 @@ TEST_CASE("Attention: causal rows see no future key, weights sum to 1, QK-Norm s
     CHECK(s == Approx(1).epsilon(1e-6));
   }
   // with g = 0 every score is 0: uniform weights over the visible keys
-  const auto u = run("qk_norm_attention", {{"q", q}, {"k", k}, {"v", v}}, {{"g", 0.0}, {"causal", true}}).at("weights").f;
+  const auto u =
+      run("qk_norm_attention", {{"q", q}, {"k", k}, {"v", v}}, {{"g", 0.0}, {"causal", true}}).at("weights").f;
   CHECK(u[2 * T + 0] == Approx(1.0 / 3));
   // softmax is unchanged by a common offset
   expect_close(out("softmax", {{"x", vec({1001, 1000})}}), out("softmax", {{"x", vec({1, 0})}}), 1e-7);
@@ -133,7 +137,8 @@ TEST_CASE("Preprocessing: z-scored columns have mean 0 and std 1; whitened data 
   for (std::size_t i = 0; i < n; ++i) x[2 * i] = 3 * a[i] + 5, x[2 * i + 1] = a[i] + 0.5f * b[i] - 2;
   const Tensor t = tensor({n, 2}, x);
   const auto fit = run("z_score_fit", {{"x", t}});
-  const auto z = out("z_score_apply", {{"x", t}, {"mean", tensor({2}, fit.at("mean").f)}, {"std", tensor({2}, fit.at("std").f)}});
+  const auto z =
+      out("z_score_apply", {{"x", t}, {"mean", tensor({2}, fit.at("mean").f)}, {"std", tensor({2}, fit.at("std").f)}});
   const auto w = run("whiten", {{"x", t}}, {{"eps", 0.0}}).at("z").f;
   for (const auto* d : {&z, &w}) {
     double m0 = 0, m1 = 0, c00 = 0, c01 = 0, c11 = 0;
@@ -146,8 +151,10 @@ TEST_CASE("Preprocessing: z-scored columns have mean 0 and std 1; whitened data 
     CHECK(m0 == Approx(0).margin(1e-5));
     CHECK(c00 == Approx(1).epsilon(1e-4));
     CHECK(c11 == Approx(1).epsilon(1e-4));
-    if (d == &w) CHECK(c01 == Approx(0).margin(1e-4));  // whitening decorrelates
-    else CHECK(std::fabs(c01) > 0.5);                    // z-scoring does not
+    if (d == &w)
+      CHECK(c01 == Approx(0).margin(1e-4));  // whitening decorrelates
+    else
+      CHECK(std::fabs(c01) > 0.5);  // z-scoring does not
   }
   // robust scaler: median and IQR of 1..5 are 3 and 2
   const auto rf = run("robust_fit", {{"x", tensor({5, 1}, {5, 1, 4, 2, 3})}});
@@ -157,7 +164,8 @@ TEST_CASE("Preprocessing: z-scored columns have mean 0 and std 1; whitened data 
 
 TEST_CASE("Shapes: reduce_shape and broadcast_shape follow NumPy", "[family][shapes]") {
   auto shape = [](const std::string& op, std::map<std::string, Attr> a) { return run(op, {}, a).at("shape").i; };
-  CHECK(shape("reduce_shape", {{"shape", std::vector<double>{2, 5, 8}}, {"axes", std::vector<double>{-1}}, {"keepdim", true}}) ==
+  CHECK(shape("reduce_shape",
+              {{"shape", std::vector<double>{2, 5, 8}}, {"axes", std::vector<double>{-1}}, {"keepdim", true}}) ==
         std::vector<std::int64_t>{2, 5, 1});
   CHECK(shape("reduce_shape", {{"shape", std::vector<double>{2, 5, 8}}, {"axes", std::vector<double>{0, 2}}}) ==
         std::vector<std::int64_t>{5});
@@ -167,7 +175,8 @@ TEST_CASE("Shapes: reduce_shape and broadcast_shape follow NumPy", "[family][sha
                     Contains("incompatible at axis -1 (3 vs 4)"));
 }
 
-TEST_CASE("Gradients: the LayerNorm Jacobian annihilates constant shifts; clipping caps the norm", "[family][gradients]") {
+TEST_CASE("Gradients: the LayerNorm Jacobian annihilates constant shifts; clipping caps the norm",
+          "[family][gradients]") {
   const std::size_t d = 5;
   const auto J = out("layer_norm_jacobian", {{"x", vec(randoms(d, 9, -2, 2))}}, {}, "J");
   for (std::size_t i = 0; i < d; ++i) {

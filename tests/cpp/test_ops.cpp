@@ -11,7 +11,8 @@ static const double kR15 = std::sqrt(1.5);  // LN of (1,2,3): (-sqrt(3/2), 0, sq
 TEST_CASE("Article: LN of (1,2,3), (101,102,103) and (10,20,30) is (-1.2247, 0, 1.2247)", "[article][layer_norm]") {
   for (auto v : {std::vector<float>{1, 2, 3}, {101, 102, 103}, {10, 20, 30}}) {
     INFO("x = (" << v[0] << ", " << v[1] << ", " << v[2] << ")");
-    expect_close(run("layer_norm", {{"x", vec(v)}}, {{"eps", 0.0}}).at("y").f, std::vector<double>{-kR15, 0, kR15}, 1e-6);
+    expect_close(run("layer_norm", {{"x", vec(v)}}, {{"eps", 0.0}}).at("y").f, std::vector<double>{-kR15, 0, kR15},
+                 1e-6);
   }
 }
 
@@ -36,24 +37,28 @@ TEST_CASE("Article: softmax of (1,0) and (10,0)", "[article][softmax]") {
 
 TEST_CASE("Article: AdaLN with scale (1,0), shift (0,3) sends (-1,1) to (-2,4)", "[article][ada_layer_norm]") {
   const Tensor x = tensor({1, 1, 2}, {-1, 1});
-  const auto same = run("ada_layer_norm", {{"x", x}, {"scale", tensor({1, 2}, {0, 0})}, {"shift", tensor({1, 2}, {0, 0})}},
-                        {{"eps", 0.0}});
+  const auto same =
+      run("ada_layer_norm", {{"x", x}, {"scale", tensor({1, 2}, {0, 0})}, {"shift", tensor({1, 2}, {0, 0})}},
+          {{"eps", 0.0}});
   expect_close(same.at("y").f, std::vector<double>{-1, 1});
-  const auto mod = run("ada_layer_norm", {{"x", x}, {"scale", tensor({1, 2}, {1, 0})}, {"shift", tensor({1, 2}, {0, 3})}},
-                       {{"eps", 0.0}});
+  const auto mod =
+      run("ada_layer_norm", {{"x", x}, {"scale", tensor({1, 2}, {1, 0})}, {"shift", tensor({1, 2}, {0, 3})}},
+          {{"eps", 0.0}});
   expect_close(mod.at("y").f, std::vector<double>{-2, 4});
 }
 
 TEST_CASE("Article: AdaLN-Zero with gate 0 returns x", "[article][gated_residual]") {
   const Tensor x = tensor({1, 2, 2}, {1, 2, 3, 4});
-  const auto h = run("gated_residual", {{"x", x}, {"update", tensor({1, 2, 2}, {9, 9, 9, 9})}, {"gate", tensor({1, 2}, {0, 0})}});
+  const auto h =
+      run("gated_residual", {{"x", x}, {"update", tensor({1, 2, 2}, {9, 9, 9, 9})}, {"gate", tensor({1, 2}, {0, 0})}});
   expect_close(h.at("h").f, std::vector<double>{1, 2, 3, 4}, 0);
 }
 
 TEST_CASE("Article: Pre-Norm residual outputs (2,2,3) and (11,20,30) for u = (1,0,0)", "[article][residual_block]") {
   const Tensor W = xt::zeros<float>({3, 3});
   const Tensor b = vec({1, 0, 0});
-  expect_close(run("residual_block", {{"x", vec({1, 2, 3})}, {"W", W}, {"b", b}}).at("y").f, std::vector<double>{2, 2, 3});
+  expect_close(run("residual_block", {{"x", vec({1, 2, 3})}, {"W", W}, {"b", b}}).at("y").f,
+               std::vector<double>{2, 2, 3});
   expect_close(run("residual_block", {{"x", vec({10, 20, 30})}, {"W", W}, {"b", b}}).at("y").f,
                std::vector<double>{11, 20, 30});
 }
@@ -74,14 +79,16 @@ TEST_CASE("Article: the L2 Jacobian removes the radial direction", "[article][l2
 
 TEST_CASE("BatchNorm: training updates running stats with the unbiased variance", "[batch_norm]") {
   // one channel, values 1 and 3: mean 2, biased var 1, unbiased var 2
-  const auto out = run("batch_norm", {{"x", tensor({2, 1}, {1, 3})}, {"running_mean", vec({0})}, {"running_var", vec({1})}},
-                       {{"momentum", 0.5}, {"eps", 0.0}});
+  const auto out =
+      run("batch_norm", {{"x", tensor({2, 1}, {1, 3})}, {"running_mean", vec({0})}, {"running_var", vec({1})}},
+          {{"momentum", 0.5}, {"eps", 0.0}});
   expect_close(out.at("y").f, std::vector<double>{-1, 1});
   CHECK(out.at("running_mean").f[0] == Approx(1.0));
   CHECK(out.at("running_var").f[0] == Approx(1.5));
   // evaluation mode uses the given statistics and changes nothing
-  const auto ev = run("batch_norm", {{"x", tensor({2, 1}, {1, 3})}, {"running_mean", vec({1})}, {"running_var", vec({4})}},
-                      {{"training", false}, {"eps", 0.0}});
+  const auto ev =
+      run("batch_norm", {{"x", tensor({2, 1}, {1, 3})}, {"running_mean", vec({1})}, {"running_var", vec({4})}},
+          {{"training", false}, {"eps", 0.0}});
   expect_close(ev.at("y").f, std::vector<double>{0, 1});
 }
 
@@ -101,7 +108,7 @@ TEST_CASE("reduction_group sizes follow the method", "[reduction_group]") {
     if (g) a["num_groups"] = g;
     return run("reduction_group", {}, a).at("members").shape[0];
   };
-  CHECK(count("layer_norm") == 5);      // one token's D features
+  CHECK(count("layer_norm") == 5);  // one token's D features
   CHECK(count("rms_norm") == 5);
   CHECK(count("batch_norm") == 12);     // one feature over B*T
   CHECK(count("instance_norm") == 4);   // one (example, channel) over T
@@ -111,9 +118,11 @@ TEST_CASE("reduction_group sizes follow the method", "[reduction_group]") {
 
 TEST_CASE("Bad input names the operation and the argument", "[errors]") {
   const Tensor x = vec({1, 2, 3});
-  CHECK_THROWS_WITH(run("layer_norm", {{"x", vec({1, NAN, 3})}}), Contains("layer_norm: x") && Contains("NaN") && Contains("index 1"));
+  CHECK_THROWS_WITH(run("layer_norm", {{"x", vec({1, NAN, 3})}}),
+                    Contains("layer_norm: x") && Contains("NaN") && Contains("index 1"));
   CHECK_THROWS_WITH(run("layer_norm", {{"x", x}}, {{"eps", -1.0}}), Contains("layer_norm: eps must be >= 0"));
-  CHECK_THROWS_WITH(run("layer_norm", {{"x", x}, {"gamma", vec({1, 1})}}), Contains("gamma has shape [2]") && Contains("[3]"));
+  CHECK_THROWS_WITH(run("layer_norm", {{"x", x}, {"gamma", vec({1, 1})}}),
+                    Contains("gamma has shape [2]") && Contains("[3]"));
   CHECK_THROWS_WITH(run("layer_norm", {{"x", xt::empty<float>({0})}}), Contains("layer_norm: x is empty"));
   CHECK_THROWS_WITH(run("softmaxx", {{"x", x}}), Contains("unknown operation 'softmaxx'"));
   CHECK_THROWS_WITH(run("softmax", {{"x", x}}, {{"dim", -1.0}}), Contains("softmax: unknown attribute 'dim'"));
@@ -149,7 +158,9 @@ TEST_CASE("Figure helpers: the article's angles, score spreads and singular valu
   CHECK_THROWS_WITH(deg({0, 0}, {1, 1}), Contains("angle_between") && Contains("zero vector"));
   // unscaled spread grows like sqrt(d_k): about 4 at 16 and 8 at 64; scaled stays near 1
   auto spread = [](double dk, const char* mode) {
-    return run("score_spread", {}, {{"d_k", dk}, {"count", 20000.0}, {"seed", 7.0}, {"mode", std::string(mode)}}).at("std").f[0];
+    return run("score_spread", {}, {{"d_k", dk}, {"count", 20000.0}, {"seed", 7.0}, {"mode", std::string(mode)}})
+        .at("std")
+        .f[0];
   };
   CHECK(spread(16, "raw") == Approx(4).epsilon(0.05));
   CHECK(spread(64, "raw") == Approx(8).epsilon(0.05));
@@ -159,7 +170,8 @@ TEST_CASE("Figure helpers: the article's angles, score spreads and singular valu
   const auto a = run("random_normal", {}, {{"shape", std::vector<double>{5}}, {"seed", 3.0}}).at("x").f;
   const auto b = run("random_normal", {}, {{"shape", std::vector<double>{5}}, {"seed", 3.0}}).at("x").f;
   CHECK(a == b);
-  expect_close(run("singular_values", {{"W", tensor({2, 2}, {3, 0, 0, 1})}}).at("s").f, std::vector<double>{3, 1}, 1e-6);
+  expect_close(run("singular_values", {{"W", tensor({2, 2}, {3, 0, 0, 1})}}).at("s").f, std::vector<double>{3, 1},
+               1e-6);
   expect_close(run("singular_values", {{"W", tensor({2, 2}, {1, 1, 0, 1})}}).at("s").f,
                std::vector<double>{(1 + std::sqrt(5.0)) / 2, (std::sqrt(5.0) - 1) / 2}, 1e-6);
   const auto split = run("split_perturbation", {{"x", vec({3, 4})}, {"delta", vec({1, 0})}});
@@ -179,28 +191,38 @@ TEST_CASE("Figure helpers: the article's angles, score spreads and singular valu
   CHECK_THROWS_WITH(run("moments", {{"x", tensor({2, 2}, {1, 2, 3, 4})}}), Contains("moments") && Contains("x"));
   // (−1, 0, 1): mean 0, variance 2/3; eps inside: 1/sqrt(2/3 + eps); outside: 1/(sqrt(2/3) + eps)
   auto last = [](double eps, const char* place) {
-    return run("standardize_rows", {{"x", tensor({1, 3}, {-1, 0, 1})}}, {{"eps", eps}, {"eps_place", std::string(place)}}).at("y").f[2];
+    return run("standardize_rows", {{"x", tensor({1, 3}, {-1, 0, 1})}},
+               {{"eps", eps}, {"eps_place", std::string(place)}})
+        .at("y")
+        .f[2];
   };
   CHECK(last(0, "inside") == Approx(std::sqrt(1.5)).epsilon(1e-6));
   CHECK(last(0.5, "inside") == Approx(1 / std::sqrt(2.0 / 3 + 0.5)).epsilon(1e-6));
   CHECK(last(0.5, "outside") == Approx(1 / (std::sqrt(2.0 / 3) + 0.5)).epsilon(1e-6));
-  CHECK_THROWS_WITH(run("standardize_rows", {{"x", tensor({1, 3}, {2, 2, 2})}}, {{"eps", 0.0}}), Contains("standardize_rows") && Contains("zero spread"));
-  CHECK_THROWS_WITH(run("standardize_rows", {{"x", tensor({1, 3}, {1, 2, 3})}}, {{"eps_place", std::string("middle")}}), Contains("eps_place"));
+  CHECK_THROWS_WITH(run("standardize_rows", {{"x", tensor({1, 3}, {2, 2, 2})}}, {{"eps", 0.0}}),
+                    Contains("standardize_rows") && Contains("zero spread"));
+  CHECK_THROWS_WITH(run("standardize_rows", {{"x", tensor({1, 3}, {1, 2, 3})}}, {{"eps_place", std::string("middle")}}),
+                    Contains("eps_place"));
   // entropy: uniform over 4 is log 4; (1, 0) is 0; (0.5, 0.5) is log 2
   const auto ent = run("row_entropy", {{"p", tensor({3, 4}, {0.25, 0.25, 0.25, 0.25, 1, 0, 0, 0, 0.5, 0.5, 0, 0})}});
   expect_close(ent.at("entropy").f, std::vector<double>{std::log(4.0), 0, std::log(2.0)}, 1e-6);
   expect_close(ent.at("max").f, std::vector<double>{0.25, 1, 0.5}, 1e-7);
-  CHECK_THROWS_WITH(run("row_entropy", {{"p", tensor({1, 2}, {0.5, 0.6})}}), Contains("row_entropy") && Contains("sums to"));
+  CHECK_THROWS_WITH(run("row_entropy", {{"p", tensor({1, 2}, {0.5, 0.6})}}),
+                    Contains("row_entropy") && Contains("sums to"));
   // score_spread "all": the three modes from the same draws
-  const auto all = run("score_spread", {}, {{"d_k", 16.0}, {"count", 300.0}, {"seed", 7.0}, {"mode", std::string("all")}});
+  const auto all =
+      run("score_spread", {}, {{"d_k", 16.0}, {"count", 300.0}, {"seed", 7.0}, {"mode", std::string("all")}});
   for (const auto* m : {"raw", "scaled", "qk_norm"}) {
-    const auto one = run("score_spread", {}, {{"d_k", 16.0}, {"count", 300.0}, {"seed", 7.0}, {"mode", std::string(m)}});
+    const auto one =
+        run("score_spread", {}, {{"d_k", 16.0}, {"count", 300.0}, {"seed", 7.0}, {"mode", std::string(m)}});
     const std::size_t k = std::string(m) == "raw" ? 0 : std::string(m) == "scaled" ? 1 : 2;
     CHECK(all.at("std").f[k] == Approx(one.at("std").f[0]).epsilon(1e-6));
     CHECK(all.at("scores").f[k * 300 + 5] == one.at("scores").f[5]);
   }
   // every_width: widths 1..d_k from nested draws; the last width is the call without it
-  const auto every = run("score_spread", {}, {{"d_k", 16.0}, {"count", 300.0}, {"seed", 7.0}, {"mode", std::string("all")}, {"every_width", true}});
+  const auto every =
+      run("score_spread", {},
+          {{"d_k", 16.0}, {"count", 300.0}, {"seed", 7.0}, {"mode", std::string("all")}, {"every_width", true}});
   CHECK(every.at("std").shape == Shape{16, 3});
   CHECK(every.at("scores").shape == Shape{16, 3, 300});
   for (std::size_t j = 0; j < 3 * 300; ++j) CHECK(every.at("scores").f[15 * 900 + j] == all.at("scores").f[j]);
@@ -212,10 +234,13 @@ TEST_CASE("Figure helpers: the article's angles, score spreads and singular valu
     // width 4 (row 3): scaled is raw / 2
     CHECK(every.at("scores").f[3 * 900 + 300 + i] == Approx(every.at("scores").f[3 * 900 + i] / 2).epsilon(1e-6));
   }
-  const auto one = run("score_spread", {}, {{"d_k", 5.0}, {"count", 40.0}, {"seed", 2.0}, {"mode", std::string("scaled")}, {"every_width", true}});
+  const auto one =
+      run("score_spread", {},
+          {{"d_k", 5.0}, {"count", 40.0}, {"seed", 2.0}, {"mode", std::string("scaled")}, {"every_width", true}});
   CHECK(one.at("std").shape == Shape{5, 1});
   CHECK(one.at("scores").shape == Shape{5, 40});
-  CHECK_THROWS_WITH(run("score_spread", {}, {{"d_k", 4096.0}, {"count", 100000.0}, {"every_width", true}}), Contains("score_spread") && Contains("limit"));
+  CHECK_THROWS_WITH(run("score_spread", {}, {{"d_k", 4096.0}, {"count", 100000.0}, {"every_width", true}}),
+                    Contains("score_spread") && Contains("limit"));
 }
 
 TEST_CASE("Huge sizes beside a zero size are rejected too (found by fuzzing)", "[errors][limits]") {
@@ -238,5 +263,6 @@ TEST_CASE("log_axis: decades by hand, the floor for zeros, at most count + 1 tic
   // one value: one decade
   r = nt::run("log_axis", {{"x", nt::vec({100.0f})}});
   nt::expect_close(r.at("domain").f, std::vector<float>{2.0f, 3.0f}, 0, 0);
-  CHECK_THROWS_WITH(nt::run("log_axis", {{"x", nt::vec({1.0f})}}, {{"floor", 0.0}}), Catch::Contains("log_axis") && Catch::Contains("floor"));
+  CHECK_THROWS_WITH(nt::run("log_axis", {{"x", nt::vec({1.0f})}}, {{"floor", 0.0}}),
+                    Catch::Contains("log_axis") && Catch::Contains("floor"));
 }

@@ -42,7 +42,8 @@ TEST_CASE("Training: every gradient matches central differences of the loss", "[
           std::vector<float> a = p, b = p;
           a[i] += 2e-3f, b[i] -= 2e-3f;
           const double fd = (double(run("train_grad", in(a), attrs).at("loss").f[0]) -
-                             double(run("train_grad", in(b), attrs).at("loss").f[0])) / (double(a[i]) - double(b[i]));
+                             double(run("train_grad", in(b), attrs).at("loss").f[0])) /
+                            (double(a[i]) - double(b[i]));
           INFO("parameter " << i);
           CHECK(g.at("grad").f[i] == Approx(fd).margin(3e-4).epsilon(2e-2));
         }
@@ -55,7 +56,9 @@ TEST_CASE("Training: a zero gate starts as the identity, so W2 gets no gradient 
   init["seed"] = 1.0;
   const auto p = run("train_init", {}, init).at("params").f;
   const auto data = run("train_data", {}, {{"count", 8.0}});
-  const auto g = run("train_grad", {{"params", vec(p)}, {"x", tensor({8, 2}, data.at("x").f)}, {"labels", vec(data.at("labels").f)}}, attrs);
+  const auto g =
+      run("train_grad",
+          {{"params", vec(p)}, {"x", tensor({8, 2}, data.at("x").f)}, {"labels", vec(data.at("labels").f)}}, attrs);
   // every block passes the stream through unchanged: the activation norm is the same at every layer
   const auto& act = g.at("act_norm").f;
   for (float a : act) CHECK(a == Approx(act[0]).epsilon(1e-6));
@@ -72,8 +75,12 @@ TEST_CASE("Training: steps count in the state, lr 0 leaves the parameters, bad i
   auto step = [&](double lr, double steps) {
     auto a = attrs;
     a["lr"] = lr, a["steps"] = steps;
-    return run("train_step", {{"params", vec(st.at("params").f)}, {"state", vec(st.at("state").f)},
-                              {"x", tensor({10, 2}, data.at("x").f)}, {"labels", vec(data.at("labels").f)}}, a);
+    return run("train_step",
+               {{"params", vec(st.at("params").f)},
+                {"state", vec(st.at("state").f)},
+                {"x", tensor({10, 2}, data.at("x").f)},
+                {"labels", vec(data.at("labels").f)}},
+               a);
   };
   const auto still = step(0.0, 3);
   expect_close(still.at("params").f, st.at("params").f, 0, 0);

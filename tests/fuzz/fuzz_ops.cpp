@@ -30,9 +30,26 @@ struct Bytes {
   bool empty() const { return n == 0; }
 };
 
-const double kSpecial[] = {0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 1e-5, 1e-12, 1e-38, 1e-45, 1e30, 3.4e38, -3.4e38,
-                           std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
-                           -std::numeric_limits<double>::infinity(), 1000.0, 1e6, -7.0, 100.0};
+const double kSpecial[] = {0.0,
+                           -0.0,
+                           1.0,
+                           -1.0,
+                           0.5,
+                           3.0,
+                           1e-5,
+                           1e-12,
+                           1e-38,
+                           1e-45,
+                           1e30,
+                           3.4e38,
+                           -3.4e38,
+                           std::numeric_limits<double>::quiet_NaN(),
+                           std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity(),
+                           1000.0,
+                           1e6,
+                           -7.0,
+                           100.0};
 
 double number(Bytes& b) {
   const std::uint8_t k = b.next();
@@ -48,20 +65,24 @@ std::size_t dim(Bytes& b) {
   return k % 9;  // 0..8
 }
 
-const char* kStrings[] = {"pre", "post", "layer_norm", "rms_norm", "batch_norm", "instance_norm", "group_norm",
-                          "raw", "scaled", "qk_norm", "", "middle", "none", "zero", "layer_scale", "pre_final",
-                          "adam", "sgd", "all", "inside", "outside"};
+const char* kStrings[] = {"pre",        "post",   "layer_norm",  "rms_norm",  "batch_norm", "instance_norm",
+                          "group_norm", "raw",    "scaled",      "qk_norm",   "",           "middle",
+                          "none",       "zero",   "layer_scale", "pre_final", "adam",       "sgd",
+                          "all",        "inside", "outside"};
 
 Attr attribute(Bytes& b, AttrKind kind) {
   switch (kind) {
-    case AttrKind::Number: return number(b);
+    case AttrKind::Number:
+      return number(b);
     case AttrKind::Integer: {
       const std::uint8_t k = b.next();
       if (k > 250) return double(k == 255 ? 1e12 : k == 254 ? -1e12 : 2.5);
       return double(int(k % 12) - 2);
     }
-    case AttrKind::Bool: return bool(b.next() & 1);
-    case AttrKind::String: return std::string(kStrings[b.next() % (sizeof kStrings / sizeof *kStrings)]);
+    case AttrKind::Bool:
+      return bool(b.next() & 1);
+    case AttrKind::String:
+      return std::string(kStrings[b.next() % (sizeof kStrings / sizeof *kStrings)]);
     case AttrKind::IntList: {
       std::vector<double> v(b.next() % 5);
       for (auto& e : v) e = double(int(b.next() % 12) - 3);
@@ -95,7 +116,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       double n = 1;
       for (std::size_t a = 0; a < rank; ++a) {
         const std::uint8_t k = b.next();
-        const double d = k < 200 ? double(k % 7) : kSpecial[k % (sizeof kSpecial / sizeof *kSpecial)] * (k & 1 ? 4294967296.0 : 1.0);
+        const double d =
+            k < 200 ? double(k % 7) : kSpecial[k % (sizeof kSpecial / sizeof *kSpecial)] * (k & 1 ? 4294967296.0 : 1.0);
         ri.dims.push_back(d);
         n *= d;
       }
@@ -144,11 +166,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   if (std::getenv("NORMLAB_FUZZ_SHOW")) {  // which op and shapes an input makes, for a slow or crashing one
     std::fprintf(stderr, "%s:", spec.name);
-    for (const auto& [name, t] : inputs) std::fprintf(stderr, " %s%s", name.c_str(), shape_str(Shape(t.shape().begin(), t.shape().end())).c_str());
+    for (const auto& [name, t] : inputs)
+      std::fprintf(stderr, " %s%s", name.c_str(), shape_str(Shape(t.shape().begin(), t.shape().end())).c_str());
     for (const auto& [name, a] : attrs)
-      if (const double* d = std::get_if<double>(&a)) std::fprintf(stderr, " %s=%g", name.c_str(), *d);
-      else if (const bool* f = std::get_if<bool>(&a)) std::fprintf(stderr, " %s=%s", name.c_str(), *f ? "true" : "false");
-      else if (const std::string* t = std::get_if<std::string>(&a)) std::fprintf(stderr, " %s=\"%s\"", name.c_str(), t->c_str());
+      if (const double* d = std::get_if<double>(&a))
+        std::fprintf(stderr, " %s=%g", name.c_str(), *d);
+      else if (const bool* f = std::get_if<bool>(&a))
+        std::fprintf(stderr, " %s=%s", name.c_str(), *f ? "true" : "false");
+      else if (const std::string* t = std::get_if<std::string>(&a))
+        std::fprintf(stderr, " %s=\"%s\"", name.c_str(), t->c_str());
     std::fprintf(stderr, "\n");
   }
   try {

@@ -15,7 +15,9 @@ const runner = join(root, 'tests/conformance/run-cases.mjs');
 const outDir = mkdtempSync(join(tmpdir(), 'normlab-conformance-'));
 
 const byOp = new Map(); // op -> {total, failures: []}
-for (const file of readdirSync(casesDir).filter((f) => f.endsWith('.json')).sort()) {
+for (const file of readdirSync(casesDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   const cases = JSON.parse(readFileSync(join(casesDir, file), 'utf8'));
   const out = join(outDir, file);
   execFileSync(process.execPath, [runner, join(casesDir, file), out], { stdio: 'inherit' });
@@ -41,6 +43,9 @@ for (const [op, e] of [...byOp].sort()) {
 console.log(lines.join('\n'));
 
 test('conformance: the runner reports unreadable cases and keeps going after bad ones', () => {
-  assert.throws(() => execFileSync(process.execPath, [runner, join(outDir, 'missing.json'), join(outDir, 'x.json')], { stdio: 'pipe' }),
-    (e) => e.status !== 0 && /cannot read cases/.test(String(e.stderr)));
+  assert.throws(
+    () =>
+      execFileSync(process.execPath, [runner, join(outDir, 'missing.json'), join(outDir, 'x.json')], { stdio: 'pipe' }),
+    (e) => e.status !== 0 && /cannot read cases/.test(String(e.stderr)),
+  );
 });

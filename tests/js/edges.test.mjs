@@ -45,16 +45,21 @@ const badLocations = {
   'a 100,000-character missing file name': [pathToFileURL(join(tmp, 'w'.repeat(100000))), /100\d{3} characters/],
 };
 
-for (const [kind, loader] of [['core', loadCore], ['training module', loadTrainer]]) {
+for (const [kind, loader] of [
+  ['core', loadCore],
+  ['training module', loadTrainer],
+]) {
   test(`a ${kind} that cannot be loaded is a one-line load_failed NormlabError, and a good location still loads after`, async () => {
     const failures = [];
     for (const [what, [wasmUrl, names]] of Object.entries(badLocations)) {
       const e = await rejection(loader({ wasmUrl }));
-      if (!(e instanceof NormlabError)) failures.push(`${what}: ${e?.constructor?.name}: ${String(e?.message).slice(0, 200)}`);
+      if (!(e instanceof NormlabError))
+        failures.push(`${what}: ${e?.constructor?.name}: ${String(e?.message).slice(0, 200)}`);
       else if (e.code !== 'load_failed') failures.push(`${what}: code ${e.code}`);
       else if (/[\n\r]/.test(e.message)) failures.push(`${what}: a message of several lines: ${e.message}`);
       else if (e.message.length > 400) failures.push(`${what}: a message of ${e.message.length} characters`);
-      else if (!names.test(e.message)) failures.push(`${what}: the message does not name the location (${names}): ${e.message}`);
+      else if (!names.test(e.message))
+        failures.push(`${what}: the message does not name the location (${names}): ${e.message}`);
     }
     assert.deepEqual(failures, []);
     const m = await loader();
@@ -90,7 +95,8 @@ function shifty(later) {
   return { list, reads };
 }
 
-const nearLayerNorm = (y) => y.length === 3 && Math.abs(y[0] + ROOT3) < 1e-6 && Math.abs(y[1]) < 1e-6 && Math.abs(y[2] - ROOT3) < 1e-6;
+const nearLayerNorm = (y) =>
+  y.length === 3 && Math.abs(y[0] + ROOT3) < 1e-6 && Math.abs(y[1]) < 1e-6 && Math.abs(y[2] - ROOT3) < 1e-6;
 
 test('a list whose length changes between reads is read once: one read of length, the numbers of that snapshot', async () => {
   const core = await loadCore();
@@ -115,10 +121,18 @@ test('a list whose length changes between reads is read once: one read of length
 
 test('a throwing valueOf or getter in an input or attribute is a NormlabError naming the op and the argument', async () => {
   const core = await loadCore();
-  const boom = { valueOf() { throw new Error('boom'); } };
+  const boom = {
+    valueOf() {
+      throw new Error('boom');
+    },
+  };
   const getterThrows = () => {
     const a = [1, 2, 3];
-    Object.defineProperty(a, 1, { get() { throw new Error('boom'); } });
+    Object.defineProperty(a, 1, {
+      get() {
+        throw new Error('boom');
+      },
+    });
     return a;
   };
   const cases = {
@@ -126,11 +140,38 @@ test('a throwing valueOf or getter in an input or attribute is a NormlabError na
     'valueOf in a shape': ['layer_norm', 'x', () => core.run('layer_norm', { x: { shape: [boom], data: [1, 2, 3] } })],
     'valueOf in the first input': ['layer_norm', 'x', () => core.layerNorm([1, boom, 3])],
     'valueOf in gamma': ['layer_norm', 'gamma', () => core.layerNorm([1, 2, 3], { gamma: [1, boom, 1] })],
-    'valueOf in a list attribute': ['broadcast_shape', 'a', () => core.run('broadcast_shape', {}, { a: [2, boom], b: [2] })],
-    'valueOf in a list attribute, camelCase': ['broadcast_shape', 'b', () => core.broadcastShape({ a: [2], b: [boom] })],
+    'valueOf in a list attribute': [
+      'broadcast_shape',
+      'a',
+      () => core.run('broadcast_shape', {}, { a: [2, boom], b: [2] }),
+    ],
+    'valueOf in a list attribute, camelCase': [
+      'broadcast_shape',
+      'b',
+      () => core.broadcastShape({ a: [2], b: [boom] }),
+    ],
     'getter in an element of the data': ['layer_norm', 'x', () => core.layerNorm(getterThrows())],
-    'getter for an attribute': ['layer_norm', 'eps', () => core.layerNorm([1, 2, 3], { get eps() { throw new Error('boom'); } })],
-    'getter for an input of run': ['layer_norm', 'gamma', () => core.run('layer_norm', { x: { shape: [3], data: [1, 2, 3] }, get gamma() { throw new Error('boom'); } })],
+    'getter for an attribute': [
+      'layer_norm',
+      'eps',
+      () =>
+        core.layerNorm([1, 2, 3], {
+          get eps() {
+            throw new Error('boom');
+          },
+        }),
+    ],
+    'getter for an input of run': [
+      'layer_norm',
+      'gamma',
+      () =>
+        core.run('layer_norm', {
+          x: { shape: [3], data: [1, 2, 3] },
+          get gamma() {
+            throw new Error('boom');
+          },
+        }),
+    ],
     'valueOf in describe shape': ['layer_norm', 'x', () => core.describe('layer_norm', { shape: [2, boom] })],
     'valueOf in tensor data': ['tensor', 'data', () => core.tensor([3], [1, boom, 3])],
   };
@@ -142,8 +183,10 @@ test('a throwing valueOf or getter in an input or attribute is a NormlabError na
     } catch (err) {
       e = err;
     }
-    if (!(e instanceof NormlabError)) failures.push(`${what}: ${e ? `${e.constructor?.name}: ${e.message}` : 'returned'}`);
-    else if (e.op !== op || e.argument !== argument) failures.push(`${what}: op '${e.op}', argument '${e.argument}': ${e.message}`);
+    if (!(e instanceof NormlabError))
+      failures.push(`${what}: ${e ? `${e.constructor?.name}: ${e.message}` : 'returned'}`);
+    else if (e.op !== op || e.argument !== argument)
+      failures.push(`${what}: op '${e.op}', argument '${e.argument}': ${e.message}`);
     else if (!e.message.includes(argument) || !/boom/.test(e.message)) failures.push(`${what}: ${e.message}`);
   }
   assert.deepEqual(failures, []);
@@ -161,15 +204,19 @@ test('an own __proto__ key in the options is an argument like any other, never d
     return null;
   };
   // as an attribute: the core's unknown-attribute error, in both spellings of the call
-  for (const f of [() => core.layerNorm([1, 2, 3], JSON.parse('{"__proto__": 1}')),
-    () => core.run('layer_norm', { x: { shape: [3], data: [1, 2, 3] } }, JSON.parse('{"__proto__": 1}'))]) {
+  for (const f of [
+    () => core.layerNorm([1, 2, 3], JSON.parse('{"__proto__": 1}')),
+    () => core.run('layer_norm', { x: { shape: [3], data: [1, 2, 3] } }, JSON.parse('{"__proto__": 1}')),
+  ]) {
     const e = error(f);
     assert.ok(e instanceof NormlabError, String(e));
     assert.equal(e.code, 'unknown_attribute', e.message);
     assert.equal(e.argument, '__proto__');
   }
   // holding a tensor: an unknown input (today its `shape` was inherited and reshaped x instead)
-  const e = error(() => core.layerNorm([1, 2, 3, 4], JSON.parse('{"__proto__": {"shape": [2, 2], "data": [1, 2, 3, 4]}}')));
+  const e = error(() =>
+    core.layerNorm([1, 2, 3, 4], JSON.parse('{"__proto__": {"shape": [2, 2], "data": [1, 2, 3, 4]}}')),
+  );
   assert.ok(e instanceof NormlabError, String(e));
   assert.equal(e.code, 'unknown_input', e.message);
   assert.equal(e.argument, '__proto__');
@@ -181,7 +228,12 @@ test('an own __proto__ key in the options is an argument like any other, never d
 test('an out array detached while the arguments are read is a NormlabError naming the method and out', async () => {
   const core = await loadCore();
   const out = new Float32Array(3);
-  const detach = { valueOf() { structuredClone(out.buffer, { transfer: [out.buffer] }); return 1; } };
+  const detach = {
+    valueOf() {
+      structuredClone(out.buffer, { transfer: [out.buffer] });
+      return 1;
+    },
+  };
   let e = null;
   try {
     core.layerNorm([1, 2, 3], { out, gamma: [detach, 1, 1] });
@@ -194,7 +246,12 @@ test('an out array detached while the arguments are read is a NormlabError namin
   assert.match(e.message, /\bout\b.*detached/);
   // an input's Float32Array detached the same way is named too
   const x = new Float32Array([1, 2, 3]);
-  const detachX = { valueOf() { structuredClone(x.buffer, { transfer: [x.buffer] }); return 1; } };
+  const detachX = {
+    valueOf() {
+      structuredClone(x.buffer, { transfer: [x.buffer] });
+      return 1;
+    },
+  };
   let f = null;
   try {
     core.run('layer_norm', { x: { shape: [3], data: x }, gamma: { shape: [3], data: [detachX, 1, 1] } });
@@ -210,7 +267,8 @@ test('an out array detached while the arguments are read is a NormlabError namin
 // ---- the command line ------------------------------------------------------------
 
 const cli = fileURLToPath(new URL('../../bin/normlab.js', import.meta.url));
-const runCli = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 120000, cwd: tmp });
+const runCli = (...args) =>
+  spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 120000, cwd: tmp });
 
 /** A failed command: exit code 2 and one short line on stderr, quoting at most ~80 characters of any value. */
 function assertCliError(r, pattern, what) {
@@ -219,18 +277,26 @@ function assertCliError(r, pattern, what) {
   assert.equal(lines.length, 1, `${what}: stderr has ${lines.length} lines: ${r.stderr.slice(0, 600)}`);
   assert.match(lines[0], /^normlab: /, what);
   assert.match(lines[0], pattern, `${what}: ${lines[0].slice(0, 300)}`);
-  assert.ok(!/(.)\1{80}/.test(lines[0]), `${what}: echoes more than 80 characters of a value: ${lines[0].slice(0, 300)}`);
+  assert.ok(
+    !/(.)\1{80}/.test(lines[0]),
+    `${what}: echoes more than 80 characters of a value: ${lines[0].slice(0, 300)}`,
+  );
   assert.equal(r.stdout, '', what);
 }
 
 test('CLI: an output path that cannot be written is a one-line error, not a stack trace', () => {
   assertCliError(runCli('render', 'nl-bar-compare', '-o', tmp), /cannot write/, 'an existing folder');
-  assertCliError(runCli('render', 'nl-bar-compare', '-o', 'missing-dir/x.svg'), /missing-dir\/x\.svg/, 'a missing folder');
+  assertCliError(
+    runCli('render', 'nl-bar-compare', '-o', 'missing-dir/x.svg'),
+    /missing-dir\/x\.svg/,
+    'a missing folder',
+  );
   assert.equal(existsSync(join(tmp, 'missing-dir')), false);
 });
 
 test('CLI: names of built-in properties are unknown figures', () => {
-  for (const tag of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) assertCliError(runCli('render', tag), /unknown figure/, tag);
+  for (const tag of ['__proto__', 'constructor', 'toString', 'hasOwnProperty'])
+    assertCliError(runCli('render', tag), /unknown figure/, tag);
 });
 
 test('CLI: a long value is quoted shortened, with its length', () => {

@@ -25,13 +25,21 @@ test('defineElements(tags) defines only those tags, once; an unknown tag is refu
   assert.equal(defined.size, 2);
   defineElements(registry); // the older spelling: every figure
   assert.equal(defined.size, figures.length);
-  assert.throws(() => defineElements(['nl-bar-compare', 'nl-nope'], registry), /defineElements: unknown figure "?nl-nope/);
+  assert.throws(
+    () => defineElements(['nl-bar-compare', 'nl-nope'], registry),
+    /defineElements: unknown figure "?nl-nope/,
+  );
 });
 
 async function gzBytes(source) {
   const r = await build({
     stdin: { contents: source, resolveDir: process.cwd(), loader: 'js' },
-    bundle: true, minify: true, format: 'esm', write: false, logLevel: 'silent', platform: 'browser',
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+    platform: 'browser',
     external: ['*.wasm'],
   });
   const js = r.outputFiles.map((f) => f.text).join('');
@@ -45,5 +53,6 @@ test('a page with two figures ships only those two: at most 60 kB of gzip JavaSc
   assert.ok(two.gz <= 60_000, `two figures: ${two.gz} B gzip`);
   assert.ok(two.gz < all.gz * 0.75, `two figures ${two.gz} B against every figure ${all.gz} B`);
   assert.ok(two.js.includes('nl-bar-compare') && two.js.includes('nl-axis-cube'));
-  for (const other of ['nl-depth-training', 'nl-code-shapes', 'nl-whitening']) assert.ok(!two.js.includes(other), `${other} is not in the two-figure bundle`);
+  for (const other of ['nl-depth-training', 'nl-code-shapes', 'nl-whitening'])
+    assert.ok(!two.js.includes(other), `${other} is not in the two-figure bundle`);
 });

@@ -19,11 +19,14 @@ test('every file written from the figure classes is current', async () => {
   for (const [path, want] of await outputs()) {
     const got = readFileSync(join(root, path), 'utf8');
     if (got === want) continue;
-    const a = got.split('\n'), b = want.split('\n');
+    const a = got.split('\n'),
+      b = want.split('\n');
     let i = 0;
     while (i < a.length && a[i] === b[i]) i++;
-    assert.fail(`${path} is out of date with the figure classes: run \`node scripts/gen-figures.mjs\`.\n` +
-      `First difference at line ${i + 1}:\n  committed: ${a[i] ?? '(end of file)'}\n  generated: ${b[i] ?? '(end of file)'}`);
+    assert.fail(
+      `${path} is out of date with the figure classes: run \`node scripts/gen-figures.mjs\`.\n` +
+        `First difference at line ${i + 1}:\n  committed: ${a[i] ?? '(end of file)'}\n  generated: ${b[i] ?? '(end of file)'}`,
+    );
   }
 });
 
@@ -38,7 +41,11 @@ test('--check fails, naming the file, when a generated file is edited by hand', 
   const edited = readme.replace(/^\| `<nl-spectral>`.*\n/m, '');
   assert.notEqual(edited, readme, 'the row was there to take out');
   writeFileSync(join(dir, 'README.md'), edited);
-  const check = (cwd) => spawnSync(process.execPath, [join(cwd, 'scripts/gen-figures.mjs'), '--check'], { encoding: 'utf8', timeout: 60000 });
+  const check = (cwd) =>
+    spawnSync(process.execPath, [join(cwd, 'scripts/gen-figures.mjs'), '--check'], {
+      encoding: 'utf8',
+      timeout: 60000,
+    });
   const stale = check(dir);
   assert.equal(stale.status, 1, stale.stderr);
   assert.match(stale.stderr, /not current: README\.md; run node scripts\/gen-figures\.mjs/);
@@ -51,37 +58,62 @@ test('--check fails, naming the file, when a generated file is edited by hand', 
 test('the manifest is plain data: importing it needs no DOM and no other module', () => {
   const text = readFileSync(join(root, 'web/figures.manifest.js'), 'utf8');
   assert.doesNotMatch(text, /^\s*import\b|\bimport\(/m, 'no imports');
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
     const { figures } = await import(${JSON.stringify(join(root, 'web/figures.manifest.js'))});
     console.log(figures.length, typeof globalThis.document, typeof globalThis.customElements);
-  `], { encoding: 'utf8', timeout: 30000 });
+  `,
+    ],
+    { encoding: 'utf8', timeout: 30000 },
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), `${figures.length} undefined undefined`);
 });
 
 test('the manifest lists every figure module once, and each entry matches its element', async () => {
-  const files = readdirSync(join(root, 'web/components/figures')).filter((f) => f.endsWith('.js')).sort();
-  assert.deepEqual(figures.map((f) => f.module), files.map((f) => `components/figures/${f}`));
+  const files = readdirSync(join(root, 'web/components/figures'))
+    .filter((f) => f.endsWith('.js'))
+    .sort();
+  assert.deepEqual(
+    figures.map((f) => f.module),
+    files.map((f) => `components/figures/${f}`),
+  );
   assert.equal(new Set(figures.map((f) => f.tag)).size, figures.length, 'tags are unique');
   const { elements } = await import('../../web/elements.js');
-  assert.deepEqual(Object.keys(elements), figures.map((f) => f.tag), 'normlab/elements defines exactly the manifest\'s tags');
+  assert.deepEqual(
+    Object.keys(elements),
+    figures.map((f) => f.tag),
+    "normlab/elements defines exactly the manifest's tags",
+  );
   const en = (await import('../../web/i18n/en.js')).default;
   const zh = (await import('../../web/i18n/zh.js')).default;
   for (const f of figures) {
     const Cls = elements[f.tag];
     assert.equal(Cls.name, f.className, f.tag);
-    assert.deepEqual([...Cls.observedAttributes].sort(), [...f.attributes.map((a) => a.name), 'lang', 'theme'].sort(), `${f.tag}: the attributes it observes`);
-    assert.ok(en[f.catalog]?.name && zh[f.catalog]?.name, `${f.tag}: its catalog "${f.catalog}" has a name in en and zh`);
+    assert.deepEqual(
+      [...Cls.observedAttributes].sort(),
+      [...f.attributes.map((a) => a.name), 'lang', 'theme'].sort(),
+      `${f.tag}: the attributes it observes`,
+    );
+    assert.ok(
+      en[f.catalog]?.name && zh[f.catalog]?.name,
+      `${f.tag}: its catalog "${f.catalog}" has a name in en and zh`,
+    );
     assert.ok(f.minHeight >= 200 && f.minHeight <= 2000, `${f.tag}: a plausible reserved height (${f.minHeight} px)`);
     for (const a of f.attributes) {
       assert.ok(a.description.length > 3, `${f.tag} ${a.name}: a description`);
       if (a.choices) assert.ok(a.choices.includes(a.default), `${f.tag} ${a.name}: its default is one of its choices`);
-      if (a.min !== undefined && typeof a.default === 'number') assert.ok(a.default >= a.min && a.default <= a.max, `${f.tag} ${a.name}: default in range`);
+      if (a.min !== undefined && typeof a.default === 'number')
+        assert.ok(a.default >= a.min && a.default <= a.max, `${f.tag} ${a.name}: default in range`);
     }
   }
 });
 
-test('normlab/styles.css gives every figure its room, and the browser tests use the manifest\'s tags', () => {
+test("normlab/styles.css gives every figure its room, and the browser tests use the manifest's tags", () => {
   const css = readFileSync(join(root, 'web/styles/normlab.css'), 'utf8');
   for (const f of figures) {
     assert.match(css, new RegExp(`^${f.tag} \\{ min-height: ${f.minHeight}px; \\}$`, 'm'), f.tag);

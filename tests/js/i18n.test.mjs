@@ -10,7 +10,8 @@ const CJK = '\\u4e00-\\u9fff';
 const PUNCT = '\\u3001-\\u3011\\uff01-\\uff1f\\u2018-\\u201d';
 
 function* strings(catalog) {
-  for (const [section, table] of Object.entries(catalog)) for (const [key, s] of Object.entries(table)) yield [`${section}.${key}`, s];
+  for (const [section, table] of Object.entries(catalog))
+    for (const [key, s] of Object.entries(table)) yield [`${section}.${key}`, s];
 }
 
 test('every language has the keys of the English catalog', () => {
@@ -22,7 +23,11 @@ test('every language has the keys of the English catalog', () => {
 });
 
 test('placeholders are the same in both languages', () => {
-  const holes = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(',');
+  const holes = (s) =>
+    [...s.matchAll(/\{(\w+)\}/g)]
+      .map((m) => m[1])
+      .sort()
+      .join(',');
   const bad = [];
   for (const [section, table] of Object.entries(en))
     for (const [key, s] of Object.entries(table))

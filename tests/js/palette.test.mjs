@@ -8,7 +8,8 @@ import { MEANINGS, paletteSvg, tokens } from '../../scripts/gen-palette.mjs';
 
 // WCAG 2 relative luminance and contrast ratio.
 const lum = (hex) => {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+  const [r, g, b] = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
     .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 };
@@ -27,7 +28,10 @@ for (const theme of ['light', 'dark']) {
     const t = tokens()[theme];
     for (const [name] of MEANINGS) {
       assert.match(t[name] ?? '', /^#[0-9a-f]{6}$/, `--nl-${name} in ${theme}`);
-      assert.ok(contrast(t[name], t.bg) >= 3, `--nl-${name} ${t[name]} on ${t.bg}: ${contrast(t[name], t.bg).toFixed(2)}`);
+      assert.ok(
+        contrast(t[name], t.bg) >= 3,
+        `--nl-${name} ${t[name]} on ${t.bg}: ${contrast(t[name], t.bg).toFixed(2)}`,
+      );
     }
     assert.ok(contrast(t.fg, t.bg) >= 4.5 && contrast(t.muted, t.bg) >= 4.5, 'text colours meet 4.5:1');
   });
@@ -40,6 +44,9 @@ for (const theme of ['light', 'dark']) {
 }
 
 test('docs/palette.svg is generated from the current tokens', () => {
-  assert.equal(readFileSync(new URL('../../docs/palette.svg', import.meta.url), 'utf8'), paletteSvg(),
-    'run node scripts/gen-palette.mjs');
+  assert.equal(
+    readFileSync(new URL('../../docs/palette.svg', import.meta.url), 'utf8'),
+    paletteSvg(),
+    'run node scripts/gen-palette.mjs',
+  );
 });

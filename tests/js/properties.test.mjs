@@ -27,46 +27,57 @@ function rows(x, width, f) {
   return y;
 }
 const oracle = {
-  layer_norm: (x, w, eps) => rows(x, w, (r, y) => {
-    let m = 0;
-    for (const v of r) m += v;
-    m /= w;
-    let s = 0;
-    for (const v of r) s += (v - m) ** 2;
-    const d = Math.sqrt(s / w + eps);
-    r.forEach((v, i) => (y[i] = (v - m) / d));
-    return d;
-  }),
-  rms_norm: (x, w, eps) => rows(x, w, (r, y) => {
-    let s = 0;
-    for (const v of r) s += v * v;
-    const d = Math.sqrt(s / w + eps);
-    r.forEach((v, i) => (y[i] = v / d));
-  }),
-  l2_normalize: (x, w, eps) => rows(x, w, (r, y) => {
-    let s = 0;
-    for (const v of r) s += v * v;
-    const d = Math.max(Math.sqrt(s), eps);
-    r.forEach((v, i) => (y[i] = v / d));
-  }),
-  softmax: (x, w) => rows(x, w, (r, y) => {
-    const m = Math.max(...r);
-    let z = 0;
-    r.forEach((v, i) => (z += y[i] = Math.exp(v - m)));
-    y.forEach((v, i) => (y[i] = v / z));
-  }),
+  layer_norm: (x, w, eps) =>
+    rows(x, w, (r, y) => {
+      let m = 0;
+      for (const v of r) m += v;
+      m /= w;
+      let s = 0;
+      for (const v of r) s += (v - m) ** 2;
+      const d = Math.sqrt(s / w + eps);
+      r.forEach((v, i) => (y[i] = (v - m) / d));
+      return d;
+    }),
+  rms_norm: (x, w, eps) =>
+    rows(x, w, (r, y) => {
+      let s = 0;
+      for (const v of r) s += v * v;
+      const d = Math.sqrt(s / w + eps);
+      r.forEach((v, i) => (y[i] = v / d));
+    }),
+  l2_normalize: (x, w, eps) =>
+    rows(x, w, (r, y) => {
+      let s = 0;
+      for (const v of r) s += v * v;
+      const d = Math.max(Math.sqrt(s), eps);
+      r.forEach((v, i) => (y[i] = v / d));
+    }),
+  softmax: (x, w) =>
+    rows(x, w, (r, y) => {
+      const m = Math.max(...r);
+      let z = 0;
+      r.forEach((v, i) => (z += y[i] = Math.exp(v - m)));
+      y.forEach((v, i) => (y[i] = v / z));
+    }),
 };
 const defaultEps = { layer_norm: 1e-5, rms_norm: 1e-6, l2_normalize: 1e-12, softmax: 0 };
 
 // ---- generators ---------------------------------------------------------------
 const special = fc.constantFrom(NaN, Infinity, -Infinity, 0, -0, 1e-40, -1e-45, 1e38, -3.4e38, 1e-30);
-const value = fc.oneof({ weight: 8, arbitrary: fc.float({ min: -1000, max: 1000, noNaN: true }) }, { weight: 1, arbitrary: special });
-const size = fc.oneof({ weight: 10, arbitrary: fc.integer({ min: 1, max: 6 }) },
-  { weight: 1, arbitrary: fc.constantFrom(0, 1.5, -1, 2 ** 31, 2 ** 32 + 3, 2 ** 53 + 2, NaN, Infinity, -0) });
+const value = fc.oneof(
+  { weight: 8, arbitrary: fc.float({ min: -1000, max: 1000, noNaN: true }) },
+  { weight: 1, arbitrary: special },
+);
+const size = fc.oneof(
+  { weight: 10, arbitrary: fc.integer({ min: 1, max: 6 }) },
+  { weight: 1, arbitrary: fc.constantFrom(0, 1.5, -1, 2 ** 31, 2 ** 32 + 3, 2 ** 53 + 2, NaN, Infinity, -0) },
+);
 const shape = fc.array(size, { minLength: 0, maxLength: 4 });
-const eps = fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) },
+const eps = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(undefined) },
   { weight: 2, arbitrary: fc.constantFrom(0, 1e-5, 0.1) },
-  { weight: 1, arbitrary: fc.constantFrom(-1, NaN, Infinity, 1e38, '1e-5', null, true, [1e-5]) });
+  { weight: 1, arbitrary: fc.constantFrom(-1, NaN, Infinity, 1e38, '1e-5', null, true, [1e-5]) },
+);
 
 // A case: an op, a shape, data of about that many numbers (sometimes the wrong count), eps.
 const rowCase = fc.record({
@@ -90,7 +101,7 @@ function attempt(fn) {
   try {
     return { value: fn() };
   } catch (e) {
-    if (!(e instanceof NormlabError)) throw new Error(`not a NormlabError: ${e?.name}: ${e?.message}`);
+    if (!(e instanceof NormlabError)) throw new Error(`not a NormlabError: ${e?.name}: ${e?.message}`, { cause: e });
     assert.ok(e.message.length < 400, `an error message of ${e.message.length} characters`);
     return { error: e.message };
   }
@@ -105,10 +116,18 @@ function goodCallStillRight() {
 // The training module after junk: LayerNorm's backward pass at x = (1, 2, 3), dy = 1 has
 // dx = 0 (the outputs always sum to 0), dweight = the normalized x = (-sqrt 1.5, 0, sqrt 1.5), dbias = dy.
 function goodTrainerCallStillRight() {
-  const g = trainer.layerNormBackward({ shape: [1, 3], data: [1, 2, 3] }, { dy: { shape: [1, 3], data: [1, 1, 1] }, eps: 0 });
+  const g = trainer.layerNormBackward(
+    { shape: [1, 3], data: [1, 2, 3] },
+    { dy: { shape: [1, 3], data: [1, 1, 1] }, eps: 0 },
+  );
   const r = Math.sqrt(1.5);
-  assert.ok(g.dx.every((v) => Math.abs(v) < 1e-6) && Math.abs(g.dweight[0] + r) < 1e-6 && Math.abs(g.dweight[2] - r) < 1e-6 &&
-    g.dbias.every((v) => v === 1), `after: ${JSON.stringify(g)}`);
+  assert.ok(
+    g.dx.every((v) => Math.abs(v) < 1e-6) &&
+      Math.abs(g.dweight[0] + r) < 1e-6 &&
+      Math.abs(g.dweight[2] - r) < 1e-6 &&
+      g.dbias.every((v) => v === 1),
+    `after: ${JSON.stringify(g)}`,
+  );
 }
 const trainerBaseline = (() => {
   goodTrainerCallStillRight();
@@ -122,30 +141,38 @@ const baseline = (() => {
 })();
 
 test('row ops: core.run and the camelCase function agree, and match a float64 oracle or give a NormlabError', () => {
-  let good = 0, bad = 0;
-  fc.assert(fc.property(rowCase, (c) => {
-    const data = dataFor(c);
-    const attrs = c.eps === undefined || c.op === 'softmax' ? {} : { eps: c.eps };
-    const viaRun = attempt(() => core.run(c.op, { x: { shape: c.shape, data } }, attrs).y.data);
-    const viaNamed = attempt(() => core[camel(c.op)](data, { shape: c.shape, ...attrs }));
-    assert.deepEqual(viaNamed, viaRun, 'the two spellings differ');
-    if (viaRun.error) {
-      bad++;
-      assert.match(viaRun.error, new RegExp(`^${c.op}: |^normlab: `));
-    } else {
-      good++;
-      const y = viaRun.value;
-      const width = c.shape[c.shape.length - 1];
-      const want = oracle[c.op](Float64Array.from(Float32Array.from(data)), width, attrs.eps ?? defaultEps[c.op]);
-      assert.equal(y.length, want.length);
-      for (let i = 0; i < y.length; i++) {
-        assert.ok(Number.isFinite(y[i]), `y[${i}] = ${y[i]} is not finite`);
-        // where the float64 oracle itself overflows (1e38 squared) the core's careful path still answers
-        if (Number.isFinite(want[i])) assert.ok(Math.abs(y[i] - want[i]) <= 2e-4 + 2e-4 * Math.abs(want[i]), `y[${i}] = ${y[i]}, want ${want[i]}`);
+  let good = 0,
+    bad = 0;
+  fc.assert(
+    fc.property(rowCase, (c) => {
+      const data = dataFor(c);
+      const attrs = c.eps === undefined || c.op === 'softmax' ? {} : { eps: c.eps };
+      const viaRun = attempt(() => core.run(c.op, { x: { shape: c.shape, data } }, attrs).y.data);
+      const viaNamed = attempt(() => core[camel(c.op)](data, { shape: c.shape, ...attrs }));
+      assert.deepEqual(viaNamed, viaRun, 'the two spellings differ');
+      if (viaRun.error) {
+        bad++;
+        assert.match(viaRun.error, new RegExp(`^${c.op}: |^normlab: `));
+      } else {
+        good++;
+        const y = viaRun.value;
+        const width = c.shape[c.shape.length - 1];
+        const want = oracle[c.op](Float64Array.from(Float32Array.from(data)), width, attrs.eps ?? defaultEps[c.op]);
+        assert.equal(y.length, want.length);
+        for (let i = 0; i < y.length; i++) {
+          assert.ok(Number.isFinite(y[i]), `y[${i}] = ${y[i]} is not finite`);
+          // where the float64 oracle itself overflows (1e38 squared) the core's careful path still answers
+          if (Number.isFinite(want[i]))
+            assert.ok(
+              Math.abs(y[i] - want[i]) <= 2e-4 + 2e-4 * Math.abs(want[i]),
+              `y[${i}] = ${y[i]}, want ${want[i]}`,
+            );
+        }
       }
-    }
-    goodCallStillRight();
-  }), params());
+      goodCallStillRight();
+    }),
+    params(),
+  );
   console.log(`row ops: ${good} results checked against the oracle, ${bad} NormlabErrors`);
   assert.ok(good > RUNS / 5 && bad > RUNS / 20, `a fair mix: ${good} results, ${bad} errors`);
 });
@@ -157,60 +184,86 @@ const junk = fc.oneof(
   fc.record({ shape: shape, data: fc.array(value, { maxLength: 30 }) }),
 );
 
-const modules = [['core', core, goodCallStillRight], ['training module', trainer, goodTrainerCallStillRight]];
+const modules = [
+  ['core', core, goodCallStillRight],
+  ['training module', trainer, goodTrainerCallStillRight],
+];
 for (const [module, core, goodCallStillRight] of modules) {
-test(`junk in any position of any op of the ${module} is a NormlabError or a result, never a crash`, () => {
-  const ops = core.ops;
-  const keys = fc.dictionary(fc.string({ maxLength: 12 }), junk, { maxKeys: 4 });
-  const picks = fc.array(fc.boolean(), { minLength: 12, maxLength: 12 });
-  fc.assert(fc.property(fc.constantFrom(...ops), keys, keys, junk, picks,
-    (op, inputs, attrs, x, pick) => {
-      const spec = core.spec(op);
-      // often give the op real inputs and attributes of the right kind, so that deeper checks run too
-      spec.inputs.forEach((i, k) => pick[k % 12] && (inputs[i.name] = { shape: [2, 2], data: [1, 2, 3, 4] }));
-      spec.attrs.forEach((a, k) => pick[(k + 5) % 12] && (attrs[a.name] = a.kind === 'integers' ? [2, 2] : a.kind === 'string' ? 'pre' : a.kind === 'boolean' ? true : 1));
-      attempt(() => core.run(op, inputs, attrs));
-      attempt(() => core[camel(op)](x, { ...attrs, ...inputs }));
-      attempt(() => core.run(op, x, inputs, attrs));
-      attempt(() => core.describe(op, { shape: x?.shape ?? x, attrs }));
-      goodCallStillRight();
-    }), params());
-});
+  test(`junk in any position of any op of the ${module} is a NormlabError or a result, never a crash`, () => {
+    const ops = core.ops;
+    const keys = fc.dictionary(fc.string({ maxLength: 12 }), junk, { maxKeys: 4 });
+    const picks = fc.array(fc.boolean(), { minLength: 12, maxLength: 12 });
+    fc.assert(
+      fc.property(fc.constantFrom(...ops), keys, keys, junk, picks, (op, inputs, attrs, x, pick) => {
+        const spec = core.spec(op);
+        // often give the op real inputs and attributes of the right kind, so that deeper checks run too
+        spec.inputs.forEach((i, k) => pick[k % 12] && (inputs[i.name] = { shape: [2, 2], data: [1, 2, 3, 4] }));
+        spec.attrs.forEach(
+          (a, k) =>
+            pick[(k + 5) % 12] &&
+            (attrs[a.name] =
+              a.kind === 'integers' ? [2, 2] : a.kind === 'string' ? 'pre' : a.kind === 'boolean' ? true : 1),
+        );
+        attempt(() => core.run(op, inputs, attrs));
+        attempt(() => core[camel(op)](x, { ...attrs, ...inputs }));
+        attempt(() => core.run(op, x, inputs, attrs));
+        attempt(() => core.describe(op, { shape: x?.shape ?? x, attrs }));
+        goodCallStillRight();
+      }),
+      params(),
+    );
+  });
 }
 
 test('resident tensors: any shape is a tensor or a NormlabError; ops on them agree with arrays', () => {
-  fc.assert(fc.property(rowCase, fc.boolean(), (c, inPlace) => {
-    const made = attempt(() => core.tensor(c.shape, dataFor(c)));
-    if (made.error) return;
-    const t = made.value;
-    try {
-      const plain = attempt(() => core[camel(c.op)](Float32Array.from(t.data), { shape: c.shape }));
-      const out = inPlace ? t : attempt(() => core.tensor(c.shape)).value;
-      const resident = attempt(() => core[camel(c.op)](t, { out }));
-      if (plain.error) assert.equal(resident.error, plain.error);
-      else {
-        assert.equal(resident.value, out, 'the out tensor comes back');
-        assert.deepEqual(Array.from(out.data), Array.from(plain.value));
+  fc.assert(
+    fc.property(rowCase, fc.boolean(), (c, inPlace) => {
+      const made = attempt(() => core.tensor(c.shape, dataFor(c)));
+      if (made.error) return;
+      const t = made.value;
+      try {
+        const plain = attempt(() => core[camel(c.op)](Float32Array.from(t.data), { shape: c.shape }));
+        const out = inPlace ? t : attempt(() => core.tensor(c.shape)).value;
+        const resident = attempt(() => core[camel(c.op)](t, { out }));
+        if (plain.error) assert.equal(resident.error, plain.error);
+        else {
+          assert.equal(resident.value, out, 'the out tensor comes back');
+          assert.deepEqual(Array.from(out.data), Array.from(plain.value));
+        }
+        if (!inPlace) out?.free();
+      } finally {
+        t.free();
       }
-      if (!inPlace) out?.free();
-    } finally {
-      t.free();
-    }
-    goodCallStillRight();
-  }), params());
+      goodCallStillRight();
+    }),
+    params(),
+  );
 });
 
 test('a re-entrant call from a valueOf or getter cannot disturb the outer call', () => {
-  fc.assert(fc.property(fc.array(fc.float({ min: -10, max: 10, noNaN: true }), { minLength: 2, maxLength: 40 }), fc.integer({ min: 0, max: 39 }), (vals, at) => {
-    const want = core.layerNorm(Float32Array.from(vals));
-    const sneaky = vals.slice();
-    const k = at % vals.length;
-    sneaky[k] = { valueOf: () => (core.layerNorm(new Float32Array(3000).fill(2).map((_, i) => i)), vals[k]) };
-    const got = core.layerNorm(sneaky);
-    assert.deepEqual(Array.from(got), Array.from(want));
-    const shapeGetter = { get shape() { core.rmsNorm([5, 6, 7, 8]); return [vals.length]; }, data: vals };
-    assert.deepEqual(Array.from(core.run('layer_norm', { x: shapeGetter }).y.data), Array.from(want));
-  }), params(Math.min(RUNS, 100)));
+  fc.assert(
+    fc.property(
+      fc.array(fc.float({ min: -10, max: 10, noNaN: true }), { minLength: 2, maxLength: 40 }),
+      fc.integer({ min: 0, max: 39 }),
+      (vals, at) => {
+        const want = core.layerNorm(Float32Array.from(vals));
+        const sneaky = vals.slice();
+        const k = at % vals.length;
+        sneaky[k] = { valueOf: () => (core.layerNorm(new Float32Array(3000).fill(2).map((_, i) => i)), vals[k]) };
+        const got = core.layerNorm(sneaky);
+        assert.deepEqual(Array.from(got), Array.from(want));
+        const shapeGetter = {
+          get shape() {
+            core.rmsNorm([5, 6, 7, 8]);
+            return [vals.length];
+          },
+          data: vals,
+        };
+        assert.deepEqual(Array.from(core.run('layer_norm', { x: shapeGetter }).y.data), Array.from(want));
+      },
+    ),
+    params(Math.min(RUNS, 100)),
+  );
 });
 
 test('the heap returns to its baseline after all of the above', () => {

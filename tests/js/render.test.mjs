@@ -14,7 +14,8 @@ import { renderFigure } from '../../web/render/index.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const cli = join(root, pkg.bin.normlab);
-const run = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60000, maxBuffer: 1 << 26 });
+const run = (...args) =>
+  spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60000, maxBuffer: 1 << 26 });
 
 test('the package names the command, and --help and --version answer', () => {
   assert.equal(pkg.bin.normlab, 'bin/normlab.js');
@@ -32,7 +33,10 @@ test('normlab figures lists every figure with its attributes', async () => {
   assert.equal(r.status, 0);
   const lines = r.stdout.trim().split('\n');
   const { elements } = await import('../../web/elements.js');
-  assert.deepEqual(lines.map((l) => l.split(/\s+/)[0]), Object.keys(elements));
+  assert.deepEqual(
+    lines.map((l) => l.split(/\s+/)[0]),
+    Object.keys(elements),
+  );
   assert.match(r.stdout, /^nl-bar-compare\s+.*\bvector\b/m);
   assert.match(r.stdout, /^nl-axis-cube\s+.*\bnum-groups\b/m);
 });
@@ -80,13 +84,19 @@ test('bad input: a clear message naming what is wrong, exit code 2, no stack tra
 });
 
 test('a reader closing the pipe early does not crash the command', () => {
-  const r = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${cli}" render nl-whitening | head -c 10`], { encoding: 'utf8', timeout: 60000 });
+  const r = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${cli}" render nl-whitening | head -c 10`], {
+    encoding: 'utf8',
+    timeout: 60000,
+  });
   assert.equal(r.stdout, '<svg xmlns');
   assert.doesNotMatch(r.stderr, /EPIPE|Error/);
 });
 
 test('rendering in Node leaves the language of other renders alone and can run in parallel', async () => {
-  const [en, zh] = await Promise.all([renderFigure('nl-residual-turn', {}, { lang: 'en' }), renderFigure('nl-residual-turn', {}, { lang: 'zh' })]);
+  const [en, zh] = await Promise.all([
+    renderFigure('nl-residual-turn', {}, { lang: 'en' }),
+    renderFigure('nl-residual-turn', {}, { lang: 'zh' }),
+  ]);
   assert.match(en.description, /^Adding u = /);
   assert.match(zh.description, /^把 u = /);
   assert.deepEqual(en.state, zh.state, 'the language changes words, not numbers');
@@ -97,17 +107,29 @@ test("the README's pictures of figures are what the command draws today", async 
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   for (const [file, args] of PICTURES) {
     assert.ok(readme.includes(`](docs/figures/${file})`), `README shows docs/figures/${file}`);
-    assert.equal(readFileSync(join(root, 'docs/figures', file), 'utf8'), picture(args), `docs/figures/${file} is current: run node scripts/gen-readme-figures.mjs`);
+    assert.equal(
+      readFileSync(join(root, 'docs/figures', file), 'utf8'),
+      picture(args),
+      `docs/figures/${file} is current: run node scripts/gen-readme-figures.mjs`,
+    );
   }
 });
 
 test('normlab/render works when the figures were imported first, before any DOM existed', () => {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
     const { elements } = await import(${JSON.stringify(join(root, 'web/elements.js'))});
     const { renderFigure } = await import(${JSON.stringify(join(root, 'web/render/index.js'))});
     const a = await renderFigure('nl-residual-turn', { x: '3,4' });
     console.log(JSON.stringify({ n: Object.keys(elements).length, desc: a.description, svg: a.svg.startsWith('<svg') }));
-  `], { encoding: 'utf8', timeout: 60000 });
+  `,
+    ],
+    { encoding: 'utf8', timeout: 60000 },
+  );
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.ok(out.svg);
@@ -118,7 +140,10 @@ test('normlab/render works when the figures were imported first, before any DOM 
 test("the README's table of sections and figures matches the article page", () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const html = readFileSync(join(root, 'web/index.html'), 'utf8');
-  const rows = [...readme.matchAll(/^\| [^|]+ \(`([\w-]+)`\) \| ([^|]+) \|/gm)].map((m) => [m[1], [...m[2].matchAll(/`(nl-[\w-]+)`/g)].map((t) => t[1])]);
+  const rows = [...readme.matchAll(/^\| [^|]+ \(`([\w-]+)`\) \| ([^|]+) \|/gm)].map((m) => [
+    m[1],
+    [...m[2].matchAll(/`(nl-[\w-]+)`/g)].map((t) => t[1]),
+  ]);
   assert.ok(rows.length >= 12, `${rows.length} rows`);
   const inTable = new Set();
   for (const [id, tags] of rows) {
@@ -130,7 +155,11 @@ test("the README's table of sections and figures matches the article page", () =
     tags.forEach((t) => inTable.add(t));
   }
   const everyFigure = [...html.matchAll(/<figure class="figure" id="[\w-]+">\s*<(nl-[\w-]+)/g)].map((m) => m[1]);
-  assert.deepEqual(everyFigure.filter((t) => !inTable.has(t)), [], 'every figure of the page is in the table');
+  assert.deepEqual(
+    everyFigure.filter((t) => !inTable.has(t)),
+    [],
+    'every figure of the page is in the table',
+  );
 });
 
 test('renderState() says where a figure stands: a refused attribute, a drawing, its description', async () => {

@@ -36,7 +36,10 @@ function assertCoreSane(context = '') {
   assert.ok(y instanceof Float32Array && y.length === 3, `${context}: the good call returned ${y}`);
   const want = [-ROOT3, 0, ROOT3];
   for (let i = 0; i < 3; i++)
-    assert.ok(Math.abs(y[i] - want[i]) < 1e-6, `${context}: the good call returned [${Array.from(y)}], want [-1.2247449, 0, 1.2247449]`);
+    assert.ok(
+      Math.abs(y[i] - want[i]) < 1e-6,
+      `${context}: the good call returned [${Array.from(y)}], want [-1.2247449, 0, 1.2247449]`,
+    );
 }
 
 /** What a call did: {value} or {error}. */
@@ -60,7 +63,10 @@ function assertNormlabError(f, patterns = [], { maxLength = 300, context = '' } 
   if (!('error' in r)) assert.fail(`${where}expected a NormlabError, but the call returned ${describeValue(r.value)}`);
   const e = r.error;
   assert.ok(e instanceof NormlabError, `${where}expected a NormlabError, got ${kind(e)}`);
-  assert.ok(e.message.length < maxLength, `${where}the message has ${e.message.length} characters (want < ${maxLength}): ${e.message.slice(0, 160)}...`);
+  assert.ok(
+    e.message.length < maxLength,
+    `${where}the message has ${e.message.length} characters (want < ${maxLength}): ${e.message.slice(0, 160)}...`,
+  );
   for (const p of patterns) assert.match(e.message, p, `${where}the message does not match ${p}: ${e.message}`);
   return e;
 }
@@ -77,12 +83,19 @@ function describeValue(v) {
 function assertClose(got, want, tol, context) {
   assert.equal(got.length, want.length, `${context}: length ${got.length}, want ${want.length}`);
   for (let i = 0; i < want.length; i++)
-    assert.ok(Math.abs(got[i] - want[i]) <= tol, `${context}: [${i}] = ${got[i]}, want ${want[i]} (got [${Array.from(got).slice(0, 16)}])`);
+    assert.ok(
+      Math.abs(got[i] - want[i]) <= tol,
+      `${context}: [${i}] = ${got[i]}, want ${want[i]} (got [${Array.from(got).slice(0, 16)}])`,
+    );
 }
 
 function assertFinite(values, context) {
   const bad = Array.from(values).findIndex((v) => !Number.isFinite(v));
-  assert.equal(bad, -1, `${context}: silent non-finite output ${values[bad]} at index ${bad} (output [${Array.from(values).slice(0, 16)}])`);
+  assert.equal(
+    bad,
+    -1,
+    `${context}: silent non-finite output ${values[bad]} at index ${bad} (output [${Array.from(values).slice(0, 16)}])`,
+  );
 }
 
 /**
@@ -136,11 +149,19 @@ test('1. layerNorm of 15 zeros and 1e-40 with eps 0 is finite or an error, and e
     await t.test(name, () => {
       const named = outcome(() => core.layerNorm(x, { eps: 0 }));
       const viaRun = outcome(() => core.run('layer_norm', { x: { shape: [16], data: x } }, { eps: 0 }).y.data);
-      for (const [how, r] of [['layerNorm', named], ['run', viaRun]]) {
-        if ('error' in r) assert.ok(r.error instanceof NormlabError && /layer_norm/.test(r.error.message), `${how}: ${kind(r.error)}`);
+      for (const [how, r] of [
+        ['layerNorm', named],
+        ['run', viaRun],
+      ]) {
+        if ('error' in r)
+          assert.ok(r.error instanceof NormlabError && /layer_norm/.test(r.error.message), `${how}: ${kind(r.error)}`);
         else assertFinite(r.value, `${how}(${name})`);
       }
-      assert.equal('error' in named, 'error' in viaRun, `layerNorm ${'error' in named ? 'threw' : 'returned'} but run ${'error' in viaRun ? 'threw' : 'returned'}`);
+      assert.equal(
+        'error' in named,
+        'error' in viaRun,
+        `layerNorm ${'error' in named ? 'threw' : 'returned'} but run ${'error' in viaRun ? 'threw' : 'returned'}`,
+      );
       if ('error' in named) assert.equal(named.error.message, viaRun.error.message);
       else {
         assert.deepEqual(Array.from(named.value), Array.from(viaRun.value), 'layerNorm and run disagree');
@@ -156,15 +177,24 @@ test('1. layerNorm of 15 zeros and 1e-40 with eps 0 is finite or an error, and e
 
 test('2. layerNorm([1,2,3], {shape: [1.5, 2]}) is an error naming the invalid size', () => {
   assertNormlabError(() => core.layerNorm([1, 2, 3], { shape: [1.5, 2] }), [/layer_norm/, /\bx\b/, /1\.5/]);
-  assertNormlabError(() => core.run('layer_norm', { x: { shape: [1.5, 2], data: [1, 2, 3] } }), [/layer_norm/, /\bx\b/, /1\.5/]);
+  assertNormlabError(
+    () => core.run('layer_norm', { x: { shape: [1.5, 2], data: [1, 2, 3] } }),
+    [/layer_norm/, /\bx\b/, /1\.5/],
+  );
   assertCoreSane();
 });
 
 test('3. integer attributes do not wrap modulo 2^32', () => {
   const x = { shape: [1, 2, 2], data: [1, 3, 5, 7] };
   assertNormlabError(() => core.groupNorm(x, { numGroups: 2 ** 32 + 2 }), [/group_norm/, /num_groups/, /4294967298/]);
-  assertNormlabError(() => core.run('group_norm', { x }, { num_groups: 2 ** 32 + 2 }), [/group_norm/, /num_groups/, /4294967298/]);
-  assertNormlabError(() => core.run('random_normal', {}, { shape: [2 ** 32 + 3] }), [/random_normal/, /shape/, /4294967299/]);
+  assertNormlabError(
+    () => core.run('group_norm', { x }, { num_groups: 2 ** 32 + 2 }),
+    [/group_norm/, /num_groups/, /4294967298/],
+  );
+  assertNormlabError(
+    () => core.run('random_normal', {}, { shape: [2 ** 32 + 3] }),
+    [/random_normal/, /shape/, /4294967299/],
+  );
   assertNormlabError(() => core.randomNormal({ shape: [2 ** 32 + 3] }), [/random_normal/, /shape/, /4294967299/]);
   // the sizes that are fine still work
   assert.deepEqual(Array.from(core.groupNorm(x, { numGroups: 2, eps: 0 })), [-1, 1, -1, 1]);
@@ -176,8 +206,14 @@ test("4. a resident tensor's identity cannot be forged", async (t) => {
   const small = core.tensor([2], [1, 3]);
   await t.test('{shape: [100], data: smallTensor} is a size mismatch', () => {
     assertNormlabError(() => core.layerNorm({ shape: [100], data: small }), [/layer_norm/, /\bx\b/, /100/]);
-    assertNormlabError(() => core.run('layer_norm', { x: { shape: [100], data: small } }), [/layer_norm/, /\bx\b/, /100/]);
-    assertNormlabError(() => core.run('layer_norm', { x: { shape: [2] , data: [1, 2] }, gamma: { shape: [100], data: small } }), [/layer_norm/, /gamma/]);
+    assertNormlabError(
+      () => core.run('layer_norm', { x: { shape: [100], data: small } }),
+      [/layer_norm/, /\bx\b/, /100/],
+    );
+    assertNormlabError(
+      () => core.run('layer_norm', { x: { shape: [2], data: [1, 2] }, gamma: { shape: [100], data: small } }),
+      [/layer_norm/, /gamma/],
+    );
   });
   await t.test('{shape, data, resident: 12345} is plain data', () => {
     const r = outcome(() => core.layerNorm({ shape: [2], data: [1, 2], resident: 12345 }, { eps: 0 }));
@@ -189,7 +225,10 @@ test("4. a resident tensor's identity cannot be forged", async (t) => {
     assertNormlabError(() => core.run('layer_norm', { x: { ...small } }), [/layer_norm/, /\bx\b/]);
   });
   await t.test("an object with NlTensor's prototype and a copy of its own properties", () => {
-    const fake = Object.defineProperties(Object.create(Object.getPrototypeOf(small)), Object.getOwnPropertyDescriptors(small));
+    const fake = Object.defineProperties(
+      Object.create(Object.getPrototypeOf(small)),
+      Object.getOwnPropertyDescriptors(small),
+    );
     assertNormlabError(() => core.layerNorm(fake), [/layer_norm/, /\bx\b/]);
     assertNormlabError(() => core.run('layer_norm', { x: fake }), [/layer_norm/, /\bx\b/]);
     assertNormlabError(() => core.layerNorm([1, 2], { out: fake }), [/layer_?[nN]orm/, /out/]);
@@ -223,7 +262,10 @@ test('5. huge strings are errors with short messages, and the heap comes back', 
     });
     await t.test(`string attribute (placement) of ${n} characters`, () => {
       assertNormlabError(() => core.run('residual_block', block, { placement: s }), [/residual_block/, /placement/]);
-      assertNormlabError(() => core.residualBlock(block.x, { W: block.W, placement: s }), [/residual_block/, /placement/]);
+      assertNormlabError(
+        () => core.residualBlock(block.x, { W: block.W, placement: s }),
+        [/residual_block/, /placement/],
+      );
     });
   }
   await t.test('the heap comes back to where it was', () => {
@@ -233,21 +275,43 @@ test('5. huge strings are errors with short messages, and the heap comes back', 
   await t.test('later long strings still work (64 characters: unknown operation)', () => {
     assertNormlabError(() => core.run('a'.repeat(64), { x }), [/unknown operation/]);
     assertNormlabError(() => core.layerNorm([1, 2, 3], { ['e'.repeat(64)]: 1 }), [/layer_norm/, /unknown attribute/]);
-    assertNormlabError(() => core.run('residual_block', block, { placement: 'p'.repeat(64) }), [/residual_block/, /placement/]);
+    assertNormlabError(
+      () => core.run('residual_block', block, { placement: 'p'.repeat(64) }),
+      [/residual_block/, /placement/],
+    );
     assertCoreSane();
   });
 });
 
 test('6. a valueOf that re-enters the core does not corrupt the outer call', async (t) => {
   const big = Float32Array.from({ length: 1000 }, (_, i) => Math.sin(i));
-  const reenter = (v) => ({ valueOf() { core.layerNorm(big); core.run('layer_norm', { x: { shape: [1000], data: big } }); return v; } });
+  const reenter = (v) => ({
+    valueOf() {
+      core.layerNorm(big);
+      core.run('layer_norm', { x: { shape: [1000], data: big } });
+      return v;
+    },
+  });
   // the same, growing WASM memory on the way
-  const grow = (v) => ({ valueOf() { const q = core.tensor([2 ** 23]); core.layerNorm(new Float32Array(2 ** 21).fill(1).map((_, i) => i % 3)); q.free(); return v; } });
-  for (const [name, wrap] of [['re-entrant', reenter], ['re-entrant and growing memory', grow]]) {
+  const grow = (v) => ({
+    valueOf() {
+      const q = core.tensor([2 ** 23]);
+      core.layerNorm(new Float32Array(2 ** 21).fill(1).map((_, i) => i % 3));
+      q.free();
+      return v;
+    },
+  });
+  for (const [name, wrap] of [
+    ['re-entrant', reenter],
+    ['re-entrant and growing memory', grow],
+  ]) {
     await t.test(`${name}: in a data array`, () => {
       const want = core.layerNorm([1, 2, 3, 5], { eps: 0 });
       assert.deepEqual(Array.from(core.layerNorm([1, wrap(2), 3, 5], { eps: 0 })), Array.from(want));
-      assert.deepEqual(Array.from(core.run('layer_norm', { x: { shape: [4], data: [1, 2, wrap(3), 5] } }, { eps: 0 }).y.data), Array.from(want));
+      assert.deepEqual(
+        Array.from(core.run('layer_norm', { x: { shape: [4], data: [1, 2, wrap(3), 5] } }, { eps: 0 }).y.data),
+        Array.from(want),
+      );
     });
     await t.test(`${name}: in a shape`, () => {
       const want = core.layerNorm([1, 2, 3, 5], { shape: [2, 2], eps: 0 });
@@ -270,7 +334,12 @@ test('6. a valueOf that re-enters the core does not corrupt the outer call', asy
     // outer call's input therefore acts like the caller writing it first: the outer call sees one
     // consistent x (what the inner call left), never a mix and never a disturbed core.
     const x = Float32Array.from([1, 2, 3, 5]);
-    const sneaky = { valueOf() { core.layerNorm([9, 9, 9, 1], { out: x }); return 1; } };
+    const sneaky = {
+      valueOf() {
+        core.layerNorm([9, 9, 9, 1], { out: x });
+        return 1;
+      },
+    };
     const got = core.layerNorm(x, { eps: 0, gamma: [1, sneaky, 1, 1] });
     const want = core.layerNorm(Float32Array.from(x), { eps: 0 });
     assert.deepEqual(Array.from(got), Array.from(want), 'the outer call must use x as the inner call left it');
@@ -280,21 +349,39 @@ test('6. a valueOf that re-enters the core does not corrupt the outer call', asy
 
 test('7. a 1e8-character op name keeps no memory; NUL names are rejected; momentum 20 prints as 20', async (t) => {
   await t.test('1e8 characters', () => {
-    const heap = core.heapBytes(), mem = core.memoryBytes();
+    const heap = core.heapBytes(),
+      mem = core.memoryBytes();
     const s = 'z'.repeat(1e8);
     assertNormlabError(() => core.run(s, {}), [/operation name/, /too long/]);
-    assertNormlabError(() => core.residualBlock({ shape: [1, 2], data: [1, 2] }, { W: { shape: [2, 2], data: [1, 0, 0, 1] }, placement: s }), [/residual_block/, /placement/]);
+    assertNormlabError(
+      () =>
+        core.residualBlock({ shape: [1, 2], data: [1, 2] }, { W: { shape: [2, 2], data: [1, 0, 0, 1] }, placement: s }),
+      [/residual_block/, /placement/],
+    );
     assert.ok(core.heapBytes() - heap < 8192, `heapBytes ${heap} -> ${core.heapBytes()}`);
     assert.ok(core.memoryBytes() - mem < 10 * 2 ** 20, `memoryBytes ${mem} -> ${core.memoryBytes()}`);
   });
   await t.test('NUL in names', () => {
-    assertNormlabError(() => core.run('layer_norm\0zzz', { x: { shape: [3], data: [1, 2, 3] } }), [/layer_norm\\x00zzz/]);
+    assertNormlabError(
+      () => core.run('layer_norm\0zzz', { x: { shape: [3], data: [1, 2, 3] } }),
+      [/layer_norm\\x00zzz/],
+    );
     assertNormlabError(() => core.describe('layer_norm\0', { shape: [3] }), [/layer_norm\\x00/]);
     assertNormlabError(() => core.layerNorm([1, 2, 3], { 'eps\0': 0 }), [/layer_norm/, /eps\\x00/]);
-    assertNormlabError(() => core.residualBlock({ shape: [1, 2], data: [1, 2] }, { W: { shape: [2, 2], data: [1, 0, 0, 1] }, placement: 'pre\0' }), [/residual_block/, /placement/]);
+    assertNormlabError(
+      () =>
+        core.residualBlock(
+          { shape: [1, 2], data: [1, 2] },
+          { W: { shape: [2, 2], data: [1, 0, 0, 1] }, placement: 'pre\0' },
+        ),
+      [/residual_block/, /placement/],
+    );
   });
   await t.test('momentum 20', () => {
-    const e = assertNormlabError(() => core.batchNorm([1, 3], { shape: [2, 1], momentum: 20 }), [/batch_norm/, /momentum/, /got 20\)/]);
+    const e = assertNormlabError(
+      () => core.batchNorm([1, 3], { shape: [2, 1], momentum: 20 }),
+      [/batch_norm/, /momentum/, /got 20\)/],
+    );
     assert.doesNotMatch(e.message, /2e\+01/);
   });
   assertCoreSane();
@@ -341,16 +428,26 @@ test('8. large calls: robust_fit answers in time; out views survive growth; deta
   // The repro ran 11-29 s with no bound. Now its work is counted before it starts: the largest accepted call
   // is at the core's work limit (answering in about a second: bench/limits.mjs measures it), and one step past
   // it is refused at once. Asserted on the bound, not on a clock: these machines are shared.
-  await t.test('robust_fit: 2^25 rows are at the work limit and answer; twice the work is refused before it starts', () => {
-    const r = outcome(() => core.run('robust_fit', { x: { shape: [2 ** 25, 1], data: new Float32Array(2 ** 25) } }));
-    assert.ok(!('error' in r), `refused: ${r.error?.message}`);
-    assert.deepEqual(Array.from(r.value.median.data), [0]);
-    assert.deepEqual(Array.from(r.value.iqr.data), [1]);
-    const over = outcome(() => core.run('robust_fit', { x: { shape: [2 ** 24, 2], data: new Float32Array(2 ** 25) } }));
-    assert.ok('error' in over, 'twice the work ran');
-    assert.ok(over.error instanceof NormlabError && over.error.code === 'too_large' && /robust_fit: sorting every column needs about .* more than the limit/.test(over.error.message), kind(over.error));
-    assertCoreSane();
-  });
+  await t.test(
+    'robust_fit: 2^25 rows are at the work limit and answer; twice the work is refused before it starts',
+    () => {
+      const r = outcome(() => core.run('robust_fit', { x: { shape: [2 ** 25, 1], data: new Float32Array(2 ** 25) } }));
+      assert.ok(!('error' in r), `refused: ${r.error?.message}`);
+      assert.deepEqual(Array.from(r.value.median.data), [0]);
+      assert.deepEqual(Array.from(r.value.iqr.data), [1]);
+      const over = outcome(() =>
+        core.run('robust_fit', { x: { shape: [2 ** 24, 2], data: new Float32Array(2 ** 25) } }),
+      );
+      assert.ok('error' in over, 'twice the work ran');
+      assert.ok(
+        over.error instanceof NormlabError &&
+          over.error.code === 'too_large' &&
+          /robust_fit: sorting every column needs about .* more than the limit/.test(over.error.message),
+        kind(over.error),
+      );
+      assertCoreSane();
+    },
+  );
 });
 
 // ============================================================================
@@ -363,10 +460,19 @@ test('B1. normalizing rows of >= 16 tiny numbers with eps 0 never returns Infini
   const cases = {
     'rmsNorm(16 x 1e-39, eps 0)': [() => core.rmsNorm(tiny, { eps: 0 }), tiny.map(() => 1)],
     'rmsNorm(15 zeros and 1e-40, eps 0)': [() => core.rmsNorm(outlier, { eps: 0 }), outlier.map((v) => (v ? 4 : 0))],
-    'groupNorm(15 zeros and 1e-40, eps 0)': [() => core.groupNorm(outlier, { shape: [1, 16], numGroups: 1, eps: 0 }), null],
+    'groupNorm(15 zeros and 1e-40, eps 0)': [
+      () => core.groupNorm(outlier, { shape: [1, 16], numGroups: 1, eps: 0 }),
+      null,
+    ],
     'instanceNorm(15 zeros and 1e-40, eps 0)': [() => core.instanceNorm(outlier, { shape: [1, 1, 16], eps: 0 }), null],
-    'ghostBatchNorm(15 zeros and 1e-40, eps 0)': [() => core.ghostBatchNorm(outlier, { shape: [16, 1], virtualBatchSize: 16, eps: 0 }), null],
-    'layerNorm(15 x 1e-39 and 2e-39, eps 0)': [() => core.layerNorm([...Array(15).fill(1e-39), 2e-39], { eps: 0 }), null],
+    'ghostBatchNorm(15 zeros and 1e-40, eps 0)': [
+      () => core.ghostBatchNorm(outlier, { shape: [16, 1], virtualBatchSize: 16, eps: 0 }),
+      null,
+    ],
+    'layerNorm(15 x 1e-39 and 2e-39, eps 0)': [
+      () => core.layerNorm([...Array(15).fill(1e-39), 2e-39], { eps: 0 }),
+      null,
+    ],
   };
   for (const [name, [f, want]] of Object.entries(cases)) {
     await t.test(name, () => {
@@ -383,8 +489,14 @@ test('B1. normalizing rows of >= 16 tiny numbers with eps 0 never returns Infini
 
 test('B2. scaled dot-product attention with a rank-0 q is an error, not a WebAssembly trap', () => {
   const s = { shape: [], data: [1] };
-  assertNormlabError(() => core.run('scaled_dot_product_attention', { q: s, k: s, v: s }), [/scaled_dot_product_attention/, /\bq\b/]);
-  assertNormlabError(() => core.attention([1], { shape: [], k: s, v: s, scale: 1 }), [/scaled_dot_product_attention/, /\bq\b/]);
+  assertNormlabError(
+    () => core.run('scaled_dot_product_attention', { q: s, k: s, v: s }),
+    [/scaled_dot_product_attention/, /\bq\b/],
+  );
+  assertNormlabError(
+    () => core.attention([1], { shape: [], k: s, v: s, scale: 1 }),
+    [/scaled_dot_product_attention/, /\bq\b/],
+  );
   assertCoreSane();
 });
 
@@ -403,7 +515,11 @@ test('B3. weight_norm with a rank-0 v is an error about v (no out-of-bounds size
     return { first, second, sane: sane() };`);
   assert.ok(!r.timedOut && !r.crashed, JSON.stringify(r));
   assert.ok(r.first.normlab, `first call: ${JSON.stringify(r.first)}`);
-  assert.match(r.first.message, /weight_norm: v /, `first call names g's shape against a size read out of bounds: ${r.first.message}`);
+  assert.match(
+    r.first.message,
+    /weight_norm: v /,
+    `first call names g's shape against a size read out of bounds: ${r.first.message}`,
+  );
   if (r.second) {
     assert.ok(r.second.normlab, `with g of the reported size the call ${JSON.stringify(r.second)}`);
     assert.equal(r.second.lowMemoryChanged, false, 'the call wrote into WASM address 0');
@@ -411,7 +527,7 @@ test('B3. weight_norm with a rank-0 v is an error about v (no out-of-bounds size
   assert.equal(r.sane, 'ok');
 });
 
-test('B4. an output written in place over x is right when another input shares x\'s memory', async (t) => {
+test("B4. an output written in place over x is right when another input shares x's memory", async (t) => {
   await t.test('groupNorm(x, {gamma: x, out: x})', () => {
     const want = core.groupNorm([1, 2, 3, 5], { shape: [1, 4], numGroups: 2, gamma: [1, 2, 3, 5], eps: 0 });
     const x = core.tensor([1, 4], [1, 2, 3, 5]);
@@ -422,9 +538,22 @@ test('B4. an output written in place over x is right when another input shares x
   });
   await t.test('adaLayerNorm(x, {scale: x, shift: x, out: x})', () => {
     const v = [1, 2, 3, 5];
-    const want = core.adaLayerNorm(v, { shape: [1, 1, 4], scale: { shape: [1, 4], data: v }, shift: { shape: [1, 4], data: v }, eps: 0 });
+    const want = core.adaLayerNorm(v, {
+      shape: [1, 1, 4],
+      scale: { shape: [1, 4], data: v },
+      shift: { shape: [1, 4], data: v },
+      eps: 0,
+    });
     const x = core.tensor([4], v);
-    const r = outcome(() => core.adaLayerNorm(x, { shape: [1, 1, 4], scale: { shape: [1, 4], data: x }, shift: { shape: [1, 4], data: x }, out: x, eps: 0 }));
+    const r = outcome(() =>
+      core.adaLayerNorm(x, {
+        shape: [1, 1, 4],
+        scale: { shape: [1, 4], data: x },
+        shift: { shape: [1, 4], data: x },
+        out: x,
+        eps: 0,
+      }),
+    );
     if ('error' in r) assert.ok(r.error instanceof NormlabError, kind(r.error));
     else assertClose(x.data, want, 1e-5, 'x after adaLayerNorm in place with scale = shift = x');
     x.free();
@@ -447,8 +576,13 @@ test('B5. a view of a freed (or collected) tensor passed as out cannot corrupt t
   // through a freed tensor's view is refused, naming the method and the option.
   const refused = /^layerNorm: out is a view of WASM memory that is not a live tensor's data/;
   assert.equal(r.calls.length, 4);
-  for (const c of r.calls) assert.ok(c.normlab && refused.test(c.message), `a call through a freed tensor's view gave ${JSON.stringify(c)}`);
-  assert.equal(r.sane, 'ok', `after writing through stale views of freed tensors the core is broken: ${r.sane}; calls: ${JSON.stringify(r.calls)}`);
+  for (const c of r.calls)
+    assert.ok(c.normlab && refused.test(c.message), `a call through a freed tensor's view gave ${JSON.stringify(c)}`);
+  assert.equal(
+    r.sane,
+    'ok',
+    `after writing through stale views of freed tensors the core is broken: ${r.sane}; calls: ${JSON.stringify(r.calls)}`,
+  );
   // the same without any free(): the tensor was garbage-collected, its view kept
   const g = await inWorker(`
     const views = [];
@@ -464,7 +598,11 @@ test('B5. a view of a freed (or collected) tensor passed as out cannot corrupt t
   // gc() after the job that made them clears the tensors' weak references (nothing else holds
   // the tensors), so no view is a live tensor's data any more.
   assert.equal(g.calls.length, 16);
-  for (const c of g.calls) assert.ok(c.normlab && refused.test(c.message), `a call through the view of a collected tensor gave ${JSON.stringify(c)}`);
+  for (const c of g.calls)
+    assert.ok(
+      c.normlab && refused.test(c.message),
+      `a call through the view of a collected tensor gave ${JSON.stringify(c)}`,
+    );
   assert.equal(g.sane, 'ok', `after writing through views of collected tensors the core is broken: ${g.sane}`);
 });
 
@@ -481,7 +619,8 @@ test('B6. a view detached by a memory growth, passed as input data, is a Normlab
     ]) { try { f(); out[name] = 'returned'; } catch (e) { out[name] = err(e); } }
     return { out, sane: sane() };`);
   assert.ok(!r.timedOut && !r.crashed, JSON.stringify(r));
-  for (const [name, o] of Object.entries(r.out)) assert.ok(o === 'returned' || o.normlab, `${name}: ${JSON.stringify(o)}`);
+  for (const [name, o] of Object.entries(r.out))
+    assert.ok(o === 'returned' || o.normlab, `${name}: ${JSON.stringify(o)}`);
   assert.equal(r.sane, 'ok');
 });
 
@@ -540,14 +679,17 @@ test('B8. revoked Proxies and NlTensor look-alikes are NormlabErrors, not TypeEr
 test('B9. robust_fit is not quadratic on crafted data (262144 rows answer; a quadratic sort would take minutes)', async () => {
   // A median-of-three killer for quickselect (first / middle / last pivot):
   // nth_element with no introselect fallback spends ~n^2 comparisons on it.
-  const r = await inWorker(`
+  const r = await inWorker(
+    `
     const n = 262144;
     const x = new Float32Array(n);
     for (let i = 0; i < n; i++) x[i] = i < n / 2 ? (i % 2 ? n : i) : i < (3 * n) / 4 ? 2 * (i - n / 2) + 1 : n;
     const t0 = performance.now();
     let res, error = null;
     try { res = core.run('robust_fit', { x: { shape: [n, 1], data: x } }); } catch (e) { error = err(e); }
-    return { ms: performance.now() - t0, error, median: res && res.median.data[0], iqr: res && res.iqr.data[0], sane: sane() };`, { timeout: 60000 });
+    return { ms: performance.now() - t0, error, median: res && res.median.data[0], iqr: res && res.iqr.data[0], sane: sane() };`,
+    { timeout: 60000 },
+  );
   // A watchdog, not a timing claim: ~7e10 comparisons of a quadratic sort would not end in a minute even on an idle
   // machine, while the radix sort answers in milliseconds (bench/limits.mjs times the largest calls).
   assert.ok(!r.timedOut, 'robust_fit on 262144 crafted rows (1 MB) did not answer within 60 s');
@@ -572,20 +714,32 @@ test('B10. clip_grad_norm with a large norm_type does not report a zero norm and
 });
 
 test('B11. two out views of the same memory are an error, as two resident targets are', () => {
-  const opts = (a, b) => ({ shape: [2, 2], runningMean: [0, 0], runningVar: [1, 1], outRunningMean: a, outRunningVar: b });
+  const opts = (a, b) => ({
+    shape: [2, 2],
+    runningMean: [0, 0],
+    runningVar: [1, 1],
+    outRunningMean: a,
+    outRunningVar: b,
+  });
   const t1 = core.tensor([2]);
   assertNormlabError(() => core.batchNorm([1, 3, 2, 4], opts(t1, t1)), [/batch_norm/, /overlap/]);
   const buf = new Float32Array(2);
   const r = outcome(() => core.batchNorm([1, 3, 2, 4], opts(buf, buf)));
   if (!('error' in r)) {
-    assert.notDeepEqual(Array.from(r.value.runningMean), Array.from(r.value.runningVar),
-      `runningMean came back as [${Array.from(r.value.runningMean)}], the running variance written over it`);
+    assert.notDeepEqual(
+      Array.from(r.value.runningMean),
+      Array.from(r.value.runningVar),
+      `runningMean came back as [${Array.from(r.value.runningMean)}], the running variance written over it`,
+    );
   } else assert.ok(r.error instanceof NormlabError, kind(r.error));
   const t2 = core.tensor([2]);
   const r2 = outcome(() => core.batchNorm([1, 3, 2, 4], opts(t2, t2.data)));
   if (!('error' in r2)) {
-    assert.deepEqual(Array.from(t2.data), Array.from(core.batchNorm([1, 3, 2, 4], opts(undefined, undefined)).runningMean),
-      `t2 (out for running_mean) holds [${Array.from(t2.data)}] (its view was the out for running_var)`);
+    assert.deepEqual(
+      Array.from(t2.data),
+      Array.from(core.batchNorm([1, 3, 2, 4], opts(undefined, undefined)).runningMean),
+      `t2 (out for running_mean) holds [${Array.from(t2.data)}] (its view was the out for running_var)`,
+    );
   } else assert.ok(r2.error instanceof NormlabError, kind(r2.error));
   t1.free();
   t2.free();
@@ -604,14 +758,19 @@ test('B12. an NlTensor made by hand (the class is exported) cannot read or write
     return { exported: true, made, read, wrote, sane: sane() };`);
   assert.ok(!r.timedOut && !r.crashed, JSON.stringify(r));
   if (!r.exported) return;
-  assert.ok(r.made !== 'constructed' || typeof r.read !== 'number',
-    `a hand-made NlTensor gave a view of ${r.read} floats of WASM memory from address 16; after writing it: ${r.sane}`);
+  assert.ok(
+    r.made !== 'constructed' || typeof r.read !== 'number',
+    `a hand-made NlTensor gave a view of ${r.read} floats of WASM memory from address 16; after writing it: ${r.sane}`,
+  );
   assert.equal(r.sane, 'ok');
 });
 
 test('B13. an error in an op called inside another names the op the caller called', () => {
   const n = 6000;
-  assertNormlabError(() => core.splitPerturbation(new Float32Array(n).fill(1), { delta: new Float32Array(n) }), [/^split_perturbation: /]);
+  assertNormlabError(
+    () => core.splitPerturbation(new Float32Array(n).fill(1), { delta: new Float32Array(n) }),
+    [/^split_perturbation: /],
+  );
   assertCoreSane();
 });
 
@@ -620,7 +779,10 @@ test('B14. axis ticks of constant data far from zero give a domain, not a float3
     const r = outcome(() => core.axisTicks([v, v], { includeZero: false }));
     if ('error' in r) assert.fail(`axisTicks([${v}, ${v}], {includeZero: false}) threw ${kind(r.error)}`);
     assertFinite(r.value.domain, 'domain');
-    assert.ok(r.value.domain[0] <= v && v <= r.value.domain[1], `domain [${Array.from(r.value.domain)}] does not hold ${v}`);
+    assert.ok(
+      r.value.domain[0] <= v && v <= r.value.domain[1],
+      `domain [${Array.from(r.value.domain)}] does not hold ${v}`,
+    );
   }
   assertCoreSane();
 });
@@ -632,18 +794,30 @@ test('B15. outputs beyond the element limit are refused up front, with a message
     assertNormlabError(() => core.run('covariance', { x: { shape: [1, n], data: col } }), [/^covariance: /]);
   });
   await t.test('linear_map of W [32768, 1] and points [32768, 1] (a 2^30-element y)', () => {
-    assertNormlabError(() => core.run('linear_map', { W: { shape: [n, 1], data: col }, points: { shape: [n, 1], data: col } }), [/^linear_map: /]);
+    assertNormlabError(
+      () => core.run('linear_map', { W: { shape: [n, 1], data: col }, points: { shape: [n, 1], data: col } }),
+      [/^linear_map: /],
+    );
   });
-  await t.test('covariance of x [1, 8192] (a 2^26-element cov) is refused before it starts, without growing memory to ~800 MB', async () => {
-    const r = await inWorker(`
+  await t.test(
+    'covariance of x [1, 8192] (a 2^26-element cov) is refused before it starts, without growing memory to ~800 MB',
+    async () => {
+      const r = await inWorker(`
       const t0 = performance.now();
       let error = null, length = null;
       try { length = core.run('covariance', { x: { shape: [1, 8192], data: new Float32Array(8192).fill(1) } }).cov.data.length; } catch (e) { error = err(e); }
       return { ms: performance.now() - t0, error, length, memory: core.memoryBytes(), sane: sane() };`);
-    assert.ok(!r.timedOut && !r.crashed, JSON.stringify(r));
-    assert.ok(r.error?.normlab && /^covariance: /.test(r.error.message), `got ${JSON.stringify(r.error ?? { length: r.length })}`);
-    assert.ok(r.memory < 300 * 2 ** 20, `WASM memory grew to ${(r.memory / 2 ** 20).toFixed(0)} MB (it never shrinks)`);
-    assert.equal(r.sane, 'ok');
-  });
+      assert.ok(!r.timedOut && !r.crashed, JSON.stringify(r));
+      assert.ok(
+        r.error?.normlab && /^covariance: /.test(r.error.message),
+        `got ${JSON.stringify(r.error ?? { length: r.length })}`,
+      );
+      assert.ok(
+        r.memory < 300 * 2 ** 20,
+        `WASM memory grew to ${(r.memory / 2 ** 20).toFixed(0)} MB (it never shrinks)`,
+      );
+      assert.equal(r.sane, 'ok');
+    },
+  );
   assertCoreSane();
 });

@@ -50,7 +50,9 @@ function runNamed(c, resident) {
     const outputs = {};
     const dataOf = (d) => Array.from(d?.data instanceof Float32Array ? d.data : d);
     if (spec.outputs.length === 1) outputs[firstOut] = { shape: want[firstOut]?.shape, data: dataOf(res) };
-    else for (const name of Object.keys(want)) outputs[name] = { shape: want[name].shape, data: dataOf(res[camel(name)] ?? []) };
+    else
+      for (const name of Object.keys(want))
+        outputs[name] = { shape: want[name].shape, data: dataOf(res[camel(name)] ?? []) };
     return { id: c.id, outputs };
   } catch (e) {
     return { id: c.id, error: { message: e.message } };
@@ -59,7 +61,9 @@ function runNamed(c, resident) {
   }
 }
 
-const files = readdirSync(casesDir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(casesDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 let runs = 0;
 for (const file of files) {
   // (cases of unknown ops test core.run's names; they have no camelCase function)
@@ -75,7 +79,10 @@ for (const file of files) {
 
 test('every op of the registry has its camelCase function, in exactly one module', () => {
   for (const core of cores) for (const op of core.ops) assert.equal(typeof core[camel(op)], 'function', camel(op));
-  assert.deepEqual(cores[0].ops.filter((op) => cores[1].ops.includes(op)), []);
+  assert.deepEqual(
+    cores[0].ops.filter((op) => cores[1].ops.includes(op)),
+    [],
+  );
   assert.ok(cores[1].ops.includes('train_step') && !cores[0].ops.includes('train_step'));
   assert.equal(cores[0].attention, cores[0].attention);
   assert.ok(runs > 2000, `${runs} runs`);

@@ -17,7 +17,8 @@ test('web/core/ops.generated.d.ts is current with the core registry', async () =
   const want = await generateTypes(core);
   const got = readFileSync(outputPath, 'utf8');
   if (got === want) return;
-  const a = got.split('\n'), b = want.split('\n');
+  const a = got.split('\n'),
+    b = want.split('\n');
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;
   assert.fail(
@@ -28,13 +29,17 @@ test('web/core/ops.generated.d.ts is current with the core registry', async () =
 
 test('integer and optional outputs in the declarations match what the core returns for every reference case', () => {
   const dir = join(root, 'tests/conformance/cases');
-  const cases = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().flatMap((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  const cases = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .flatMap((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
   const decode = (v) => (typeof v === 'string' ? Number(v) : v);
   let checked = 0;
   for (const c of cases) {
     if (c.expect?.error || !core.ops.includes(c.op)) continue;
     const inputs = {};
-    for (const [name, t] of Object.entries(c.inputs ?? {})) inputs[name] = { shape: t.shape, data: (t.data ?? []).map(decode) };
+    for (const [name, t] of Object.entries(c.inputs ?? {}))
+      inputs[name] = { shape: t.shape, data: (t.data ?? []).map(decode) };
     let out;
     try {
       out = core.run(c.op, inputs, c.attrs ?? {});
@@ -45,11 +50,17 @@ test('integer and optional outputs in the declarations match what the core retur
       const integer = (FACTS.integerOutputs[c.op] ?? []).includes(name);
       const optional = (FACTS.conditionalOutputs[c.op]?.outputs ?? []).includes(name);
       if (!(name in out)) {
-        assert.ok(optional, `${c.id}: ${c.op} left out ${name}, which the declarations give as always present: update FACTS in scripts/gen-types.mjs and run \`node scripts/gen-types.mjs\``);
+        assert.ok(
+          optional,
+          `${c.id}: ${c.op} left out ${name}, which the declarations give as always present: update FACTS in scripts/gen-types.mjs and run \`node scripts/gen-types.mjs\``,
+        );
         continue;
       }
-      assert.equal(Array.isArray(out[name].data), integer,
-        `${c.id}: ${c.op}.${name} ${integer ? 'is declared' : 'is not declared'} as integers: update FACTS in scripts/gen-types.mjs and run \`node scripts/gen-types.mjs\``);
+      assert.equal(
+        Array.isArray(out[name].data),
+        integer,
+        `${c.id}: ${c.op}.${name} ${integer ? 'is declared' : 'is not declared'} as integers: update FACTS in scripts/gen-types.mjs and run \`node scripts/gen-types.mjs\``,
+      );
       checked++;
     }
   }

@@ -25,8 +25,11 @@ const installs = {};
 
 const npmInstall = (dir, packages) => {
   const t0 = Date.now();
-  const done = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...packages], dir)
-    .then(() => console.log(`npm install in ${dir.slice(work.length + 1)}: ${seconds(t0)} s`));
+  const done = run(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...packages],
+    dir,
+  ).then(() => console.log(`npm install in ${dir.slice(work.length + 1)}: ${seconds(t0)} s`));
   done.catch(() => {}); // awaited (and reported) by the test that needs it
   return done;
 };
@@ -45,20 +48,35 @@ async function openPage(url) {
 /** Wait until the first `tag` on the page has computed; returns its state. A shown load error fails at once. */
 async function computed(page, tag) {
   await page.locator(tag).first().scrollIntoViewIfNeeded({ timeout: 60000 });
-  await page.waitForFunction((t) => {
-    const el = document.querySelector(t);
-    if (/could not/.test(el?.shadowRoot?.textContent ?? '')) throw new Error(el.shadowRoot.textContent);
-    return el?.state?.current ?? el?.state?.members;
-  }, tag, { timeout: 60000 });
+  await page.waitForFunction(
+    (t) => {
+      const el = document.querySelector(t);
+      if (/could not/.test(el?.shadowRoot?.textContent ?? '')) throw new Error(el.shadowRoot.textContent);
+      return el?.state?.current ?? el?.state?.members;
+    },
+    tag,
+    { timeout: 60000 },
+  );
   return page.evaluate((t) => document.querySelector(t).state, tag);
 }
 
 before(async () => {
-  const out = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
+  const out = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }),
+  );
   const tarball = join(work, out[0].filename);
   for (const [name, type, packages] of [
     ['astro-site', 'module', [`astro@${ASTRO}`]],
-    ['docusaurus-site', undefined, [`@docusaurus/core@${DOCUSAURUS}`, `@docusaurus/preset-classic@${DOCUSAURUS}`, `react@${REACT}`, `react-dom@${REACT}`]],
+    [
+      'docusaurus-site',
+      undefined,
+      [
+        `@docusaurus/core@${DOCUSAURUS}`,
+        `@docusaurus/preset-classic@${DOCUSAURUS}`,
+        `react@${REACT}`,
+        `react-dom@${REACT}`,
+      ],
+    ],
   ]) {
     mkdirSync(join(work, name), { recursive: true });
     writeFileSync(join(work, name, 'package.json'), JSON.stringify({ name, private: true, type }));
@@ -78,7 +96,10 @@ test('Astro 5: the recipe page in docs/examples/astro builds under /proj/ and th
   const dir = join(work, 'astro-site');
   await installs['astro-site'];
   mkdirSync(join(dir, 'src/pages'), { recursive: true });
-  writeFileSync(join(dir, 'astro.config.mjs'), `import { defineConfig } from 'astro/config';\n\nexport default defineConfig({ base: '/proj' });\n`);
+  writeFileSync(
+    join(dir, 'astro.config.mjs'),
+    `import { defineConfig } from 'astro/config';\n\nexport default defineConfig({ base: '/proj' });\n`,
+  );
   cpSync(join(root, 'docs/examples/astro/index.astro'), join(dir, 'src/pages/index.astro'));
   const t0 = Date.now();
   const log = await run(join(dir, 'node_modules/.bin/astro'), ['build', '--outDir', 'out/proj'], dir);
@@ -100,8 +121,12 @@ test('Astro 5: the recipe page in docs/examples/astro builds under /proj/ and th
 
 test('Astro 5: astro dev computes the figure with no configuration (the loader finds the .wasm the pre-bundling moved away from)', async () => {
   const dir = join(work, 'astro-site');
-  const dev = devServer(dir, join(dir, 'node_modules/.bin/astro'), ['dev', '--host', '127.0.0.1', '--port', String(await freePort())],
-    /Local:?\s+(http:\/\/\S+)/);
+  const dev = devServer(
+    dir,
+    join(dir, 'node_modules/.bin/astro'),
+    ['dev', '--host', '127.0.0.1', '--port', String(await freePort())],
+    /Local:?\s+(http:\/\/\S+)/,
+  );
   try {
     const { page, seen } = await openPage(await dev.url);
     assert.deepEqual((await computed(page, 'nl-bar-compare')).input, [1, 2, 3]);
@@ -141,7 +166,11 @@ const cube = `import NormlabFigure from '@site/src/components/NormlabFigure';
 async function browseDocusaurus(url) {
   const { page, seen } = await openPage(url);
   assert.deepEqual((await computed(page, 'nl-bar-compare')).input, [1, 2, 3]);
-  for (const [link, tag] of [['The cube', 'nl-axis-cube'], ['Back to the bars', 'nl-bar-compare'], ['The cube', 'nl-axis-cube']]) {
+  for (const [link, tag] of [
+    ['The cube', 'nl-axis-cube'],
+    ['Back to the bars', 'nl-bar-compare'],
+    ['The cube', 'nl-axis-cube'],
+  ]) {
     await page.getByRole('link', { name: link }).first().click();
     const state = await computed(page, tag);
     if (tag === 'nl-axis-cube') assert.ok(state.method === 'layer_norm' && state.members.length > 0);
@@ -156,21 +185,28 @@ test(`Docusaurus 3: a site using docs/examples/docusaurus/NormlabFigure.jsx buil
   mkdirSync(join(dir, 'docs'), { recursive: true });
   mkdirSync(join(dir, 'src/components'), { recursive: true });
   cpSync(join(root, 'docs/examples/docusaurus/NormlabFigure.jsx'), join(dir, 'src/components/NormlabFigure.jsx'));
-  writeFileSync(join(dir, 'docusaurus.config.js'), `module.exports = {
+  writeFileSync(
+    join(dir, 'docusaurus.config.js'),
+    `module.exports = {
   title: 'normlab in Docusaurus',
   url: 'http://127.0.0.1',
   baseUrl: '/proj/',
   onBrokenLinks: 'throw',
   presets: [['classic', { docs: { routeBasePath: '/', sidebarPath: false }, blog: false }]],
 };
-`);
+`,
+  );
   writeFileSync(join(dir, 'docs/index.mdx'), bars);
   writeFileSync(join(dir, 'docs/cube.mdx'), cube);
   const t0 = Date.now();
   const log = await run(join(dir, 'node_modules/.bin/docusaurus'), ['build', '--out-dir', 'out/proj'], dir);
   console.log(`docusaurus build: ${seconds(t0)} s`);
   assert.doesNotMatch(log, /Critical dependency/, log);
-  assert.deepEqual(log.split('\n').filter((l) => /WARN/i.test(l)), [], 'docusaurus build prints no warning');
+  assert.deepEqual(
+    log.split('\n').filter((l) => /WARN/i.test(l)),
+    [],
+    'docusaurus build prints no warning',
+  );
   const { server, port } = serveDir(join(dir, 'out'));
   try {
     const seen = await browseDocusaurus(`http://127.0.0.1:${await port}/proj/`);
@@ -185,8 +221,12 @@ test(`Docusaurus 3: a site using docs/examples/docusaurus/NormlabFigure.jsx buil
 
 test('Docusaurus 3: docusaurus start computes the figures with no normlab-specific configuration', async () => {
   const dir = join(work, 'docusaurus-site');
-  const dev = devServer(dir, join(dir, 'node_modules/.bin/docusaurus'),
-    ['start', '--no-open', '--host', '127.0.0.1', '--port', String(await freePort())], /running at:\s+(http:\/\/\S+)/);
+  const dev = devServer(
+    dir,
+    join(dir, 'node_modules/.bin/docusaurus'),
+    ['start', '--no-open', '--host', '127.0.0.1', '--port', String(await freePort())],
+    /running at:\s+(http:\/\/\S+)/,
+  );
   try {
     const seen = await browseDocusaurus(await dev.url);
     console.log(`docusaurus start: .wasm requests ${seen.wasm.join(', ')}`);

@@ -4,7 +4,13 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /** The environment for the tools the tests run: no colours, no update notices, no telemetry. */
-export const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', NO_UPDATE_NOTIFIER: '1', ASTRO_TELEMETRY_DISABLED: '1' };
+export const env = {
+  ...process.env,
+  NO_COLOR: '1',
+  FORCE_COLOR: '0',
+  NO_UPDATE_NOTIFIER: '1',
+  ASTRO_TELEMETRY_DISABLED: '1',
+};
 
 /** Run a command; resolves with its stdout + stderr, rejects (with them) on a non-zero exit. */
 export function run(command, args, cwd) {
@@ -14,7 +20,9 @@ export function run(command, args, cwd) {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${out}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${out}`)),
+    );
   });
 }
 
@@ -40,6 +48,7 @@ export function devServer(cwd, command, args, pattern = /Local:\s+(http:\/\/\S+)
   const printed = new Promise((resolve, reject) => {
     const onData = (d) => {
       log += String(d);
+      // eslint-disable-next-line no-control-regex -- the ANSI colour escapes a dev server prints
       const m = log.replace(/\x1b\[[0-9;]*m/g, '').match(pattern);
       if (m) resolve(m[1].endsWith('/') ? m[1] : m[1] + '/');
     };
@@ -50,20 +59,33 @@ export function devServer(cwd, command, args, pattern = /Local:\s+(http:\/\/\S+)
   });
   const url = printed.then(async (u) => {
     for (let i = 0; i < 240; i++) {
-      if (await fetch(u).then(() => true, () => false)) return u;
+      if (
+        await fetch(u).then(
+          () => true,
+          () => false,
+        )
+      )
+        return u;
       await new Promise((r) => setTimeout(r, 500));
     }
     throw new Error(`the dev server does not answer at ${u}: ${log}`);
   });
   const stop = () => {
-    try { process.kill(-server.pid); } catch { /* already gone */ }
+    try {
+      process.kill(-server.pid);
+    } catch {
+      /* already gone */
+    }
   };
   return { server, url, stop, log: () => log };
 }
 
 /** Serve a folder with Python's static server; `port` resolves with its port. */
 export function serveDir(dir) {
-  const server = spawn('/usr/bin/python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn('/usr/bin/python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const port = new Promise((resolve, reject) => {
     const onData = (d) => {
       const m = String(d).match(/port (\d+)/);

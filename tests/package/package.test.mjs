@@ -18,7 +18,9 @@ const work = mkdtempSync(join(tmpdir(), 'normlab-package-'));
 let tarball, browser;
 
 before(async () => {
-  const out = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
+  const out = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }),
+  );
   tarball = join(work, out[0].filename);
   browser = await launch();
 });
@@ -28,18 +30,37 @@ test('npm pack ships only what users need', () => {
   const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' }));
   const files = info.files.map((f) => f.path);
   console.log(`npm pack: ${files.length} files, ${info.size} bytes packed, ${info.unpackedSize} bytes unpacked`);
-  for (const need of ['dist/normlab-core.wasm', 'dist/normlab-train.wasm', 'dist/normlab-core.mjs', 'dist/normlab.single.js', 'dist/vendor/prism.js',
-    'web/core/normlab.js', 'web/core/normlab.d.ts', 'web/elements.js', 'web/elements.d.ts', 'web/auto.js', 'web/styles/normlab.css',
-    'bin/normlab.js', 'web/render/index.js', 'web/render/index.d.ts', 'web/render/dom.js', 'web/render/css.js', 'CHANGELOG.md']) {
+  for (const need of [
+    'dist/normlab-core.wasm',
+    'dist/normlab-train.wasm',
+    'dist/normlab-core.mjs',
+    'dist/normlab.single.js',
+    'dist/vendor/prism.js',
+    'web/core/normlab.js',
+    'web/core/normlab.d.ts',
+    'web/elements.js',
+    'web/elements.d.ts',
+    'web/auto.js',
+    'web/styles/normlab.css',
+    'bin/normlab.js',
+    'web/render/index.js',
+    'web/render/index.d.ts',
+    'web/render/dom.js',
+    'web/render/css.js',
+    'CHANGELOG.md',
+  ]) {
     assert.ok(files.includes(need), `ships ${need}`);
   }
-  for (const f of files) assert.ok(!/^(cpp|tests|scripts|build|node_modules)\//.test(f) && !f.includes('katex'), `does not ship ${f}`);
+  for (const f of files)
+    assert.ok(!/^(cpp|tests|scripts|build|node_modules)\//.test(f) && !f.includes('katex'), `does not ship ${f}`);
   const wasm = readFileSync(join(root, 'dist/normlab-core.wasm'));
   const glue = readFileSync(join(root, 'dist/normlab-core.mjs'));
   const train = readFileSync(join(root, 'dist/normlab-train.wasm'));
   const gz = (b) => gzipSync(b, { level: 9 }).length;
-  console.log(`core: wasm ${wasm.length} bytes (${gz(wasm)} gzip), glue ${glue.length} bytes (${gz(glue)} gzip); ` +
-    `training module ${train.length} bytes (${gz(train)} gzip)`);
+  console.log(
+    `core: wasm ${wasm.length} bytes (${gz(wasm)} gzip), glue ${glue.length} bytes (${gz(glue)} gzip); ` +
+      `training module ${train.length} bytes (${gz(train)} gzip)`,
+  );
   // Issue 12's budget: what every page with a figure downloads, the core and its glue, at most 95 KB gzip.
   assert.ok(gz(wasm) + gz(glue) <= 95_000, `core + glue: ${gz(wasm) + gz(glue)} bytes gzip, over the 95 KB budget`);
 });
@@ -48,14 +69,24 @@ test('server-rendering docs sites can import normlab and normlab/elements in pla
   const dir = join(work, 'ssr');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'ssr-check', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+    cwd: dir,
+  });
+  const out = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
     const api = await import('normlab');
     const el = await import('normlab/elements');
     el.defineElements();
     const core = await api.loadCore();
     console.log(JSON.stringify({ elements: Object.keys(el.elements), ln: Array.from(core.layerNorm([1, 2, 3], { eps: 0 })) }));
-  `], { cwd: dir, encoding: 'utf8' });
+  `,
+    ],
+    { cwd: dir, encoding: 'utf8' },
+  );
   const r = JSON.parse(out);
   const { elements } = await import('../../web/elements.js');
   assert.deepEqual(r.elements, Object.keys(elements), 'the installed package holds every figure of the repository');
@@ -64,17 +95,30 @@ test('server-rendering docs sites can import normlab and normlab/elements in pla
 
 test('npx normlab from the installed tarball: --help, and render writes an SVG of the figure', () => {
   const dir = join(work, 'ssr'); // installed by the test above
-  const npx = (...args) => execFileSync('npx', ['--no-install', 'normlab', ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const npx = (...args) =>
+    execFileSync('npx', ['--no-install', 'normlab', ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
   assert.match(npx('--help'), /normlab render <tag>/);
   const svg = npx('render', 'nl-residual-turn', 'x=3,4', '--lang', 'zh');
   assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   // adding u = (0, 1) to x = (3, 4) turns it by atan2(5, 3) − atan2(4, 3) = 59.036° − 53.130° = 5.91°
-  assert.match(svg, /<desc>把 u = \(0, 1\) 加到 x = \(3, 4\) 上，方向转过 5\.91°/, 'the state asked for, described in Chinese');
-  const api = execFileSync(process.execPath, ['--input-type=module', '-e', `
+  assert.match(
+    svg,
+    /<desc>把 u = \(0, 1\) 加到 x = \(3, 4\) 上，方向转过 5\.91°/,
+    'the state asked for, described in Chinese',
+  );
+  const api = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
     const { renderFigure } = await import('normlab/render');
     const r = await renderFigure('nl-softmax-sharpness', { factor: 0 });
     console.log(JSON.stringify(r.state.weights));
-  `], { cwd: dir, encoding: 'utf8' });
+  `,
+    ],
+    { cwd: dir, encoding: 'utf8' },
+  );
   console.log(`normlab/render from the tarball: softmax at factor 0 → ${api.trim()}`);
   const w = JSON.parse(api);
   assert.ok(Array.isArray(w) && w.every((v) => Math.abs(v - 1 / w.length) < 1e-6), 'factor 0 ties every weight at 1/n');
@@ -84,15 +128,20 @@ test('npx normlab from the installed tarball: --help, and render writes an SVG o
 async function trains(page) {
   const fig = page.locator('nl-depth-training');
   await fig.scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => {
-    const el = document.querySelector('nl-depth-training');
-    if (/could not/.test(el?.shadowRoot?.textContent ?? '')) throw new Error(el.shadowRoot.textContent);
-    return el?.state;
-  }, null, { timeout: 30000 });
+  await page.waitForFunction(
+    () => {
+      const el = document.querySelector('nl-depth-training');
+      if (/could not/.test(el?.shadowRoot?.textContent ?? '')) throw new Error(el.shadowRoot.textContent);
+      return el?.state;
+    },
+    null,
+    { timeout: 30000 },
+  );
   return fig.evaluate((el) => {
     el.stepOnce();
     const lengths = new Set(el.state.variants.map((v) => v.loss.length));
-    if (el.state.variants.some((v) => !(v.loss[0] > 0))) throw new Error(`no first loss: ${JSON.stringify(el.state.variants)}`);
+    if (el.state.variants.some((v) => !(v.loss[0] > 0)))
+      throw new Error(`no first loss: ${JSON.stringify(el.state.variants)}`);
     return lengths.size === 1 ? [...lengths][0] : [...lengths];
   });
 }
@@ -100,18 +149,23 @@ async function trains(page) {
 /** Open `url`, wait for each figure's state; returns the page errors and the .wasm requests. */
 async function figuresRender(url, tags, more) {
   const page = await browser.newPage();
-  const errors = [], wasm = [];
+  const errors = [],
+    wasm = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('response', (r) => r.url().endsWith('.wasm') && wasm.push(`${r.status()} ${new URL(r.url()).pathname}`));
   await page.goto(url);
   const states = {};
   for (const tag of tags) {
     await page.locator(tag).first().scrollIntoViewIfNeeded();
-    await page.waitForFunction((t) => {
-      const el = document.querySelector(t);
-      if (/could not/.test(el?.shadowRoot?.textContent ?? '')) throw new Error(el.shadowRoot.textContent);
-      return el?.state;
-    }, tag, { timeout: 30000 });
+    await page.waitForFunction(
+      (t) => {
+        const el = document.querySelector(t);
+        if (/could not/.test(el?.shadowRoot?.textContent ?? '')) throw new Error(el.shadowRoot.textContent);
+        return el?.state;
+      },
+      tag,
+      { timeout: 30000 },
+    );
     states[tag] = await page.evaluate((t) => document.querySelector(t).state, tag);
   }
   const extra = more ? await more(page) : undefined;
@@ -125,17 +179,24 @@ test('VitePress: the recipe in docs/examples/vitepress builds (server render inc
   cpSync(join(root, 'docs/examples/vitepress/.vitepress'), join(dir, '.vitepress'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'vitepress-site', private: true, type: 'module' }));
   writeFileSync(join(dir, 'index.md'), '# normlab in VitePress\n\n<nl-bar-compare vector="1,2,3"></nl-bar-compare>\n');
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', 'vitepress@1.6.4', tarball], { cwd: dir });
+  execFileSync(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', 'vitepress@1.6.4', tarball],
+    { cwd: dir },
+  );
   execFileSync(join(dir, 'node_modules/.bin/vitepress'), ['build', '.'], { cwd: dir, stdio: 'ignore' });
   const { server, port } = serveDir(join(dir, '.vitepress/dist'));
   try {
     const page = await browser.newPage();
-    const errors = [], wasm = [];
+    const errors = [],
+      wasm = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('request', (r) => r.url().endsWith('.wasm') && wasm.push(new URL(r.url()).pathname));
     await page.goto(`http://127.0.0.1:${await port}/`);
     await page.locator('nl-bar-compare').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current, null, { timeout: 20000 });
+    await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current, null, {
+      timeout: 20000,
+    });
     assert.deepEqual(await page.evaluate(() => document.querySelector('nl-bar-compare').state.input), [1, 2, 3]);
     // a page without the training figure downloads the core only
     assert.equal(wasm.length, 1, `${wasm}`);
@@ -151,22 +212,34 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
   const dir = join(work, 'vite-app');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'vite-app', private: true, type: 'module' }));
-  writeFileSync(join(dir, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>normlab in Vite</title></head>
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>normlab in Vite</title></head>
 <body><main><h1>normlab in a Vite app</h1>
 <nl-bar-compare vector="1,2,3"></nl-bar-compare>
 <nl-axis-cube method="batch_norm"></nl-axis-cube>
 <nl-code-shapes></nl-code-shapes>
 <nl-depth-training depth="4" steps="20"></nl-depth-training>
-</main><script type="module" src="/main.js"></script></body></html>`);
-  writeFileSync(join(dir, 'main.js'), `import { defineElements } from 'normlab/elements';\nimport 'normlab/styles.css';\ndefineElements();\n`);
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
+</main><script type="module" src="/main.js"></script></body></html>`,
+  );
+  writeFileSync(
+    join(dir, 'main.js'),
+    `import { defineElements } from 'normlab/elements';\nimport 'normlab/styles.css';\ndefineElements();\n`,
+  );
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+    cwd: dir,
+  });
   // Vite itself comes from this repository's devDependencies: the test needs no further download.
-  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: dir, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   const { server, port: served } = serveDir(join(dir, 'dist'));
   try {
     const port = await served;
     const page = await browser.newPage();
-    const errors = [], wasm = [];
+    const errors = [],
+      wasm = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('response', (r) => r.url().endsWith('.wasm') && wasm.push(`${r.status()} ${new URL(r.url()).pathname}`));
     await page.goto(`http://127.0.0.1:${port}/`);
@@ -177,7 +250,10 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
     const s = await page.evaluate(() => document.querySelector('nl-axis-cube').state);
     assert.equal(s.members.length, 12, 'BatchNorm group of the default 3x4x6 tensor: one channel over B x T');
     assert.deepEqual(await trains(page), 1);
-    assert.ok(wasm.some((w) => /^200 .*normlab-train[.\w-]*\.wasm$/.test(w)), `the training module was served: ${wasm}`);
+    assert.ok(
+      wasm.some((w) => /^200 .*normlab-train[.\w-]*\.wasm$/.test(w)),
+      `the training module was served: ${wasm}`,
+    );
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
@@ -187,19 +263,36 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
 
 test('dev servers need no configuration: vite and vitepress dev compute the figures', async () => {
   // The Vite app and the VitePress site of the tests above, run as an author runs them while writing.
-  const app = devServer(join(work, 'vite-app'), process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), '--port', '0', '--strictPort', 'false']);
+  const app = devServer(join(work, 'vite-app'), process.execPath, [
+    join(root, 'node_modules/vite/bin/vite.js'),
+    '--port',
+    '0',
+    '--strictPort',
+    'false',
+  ]);
   try {
     const r = await figuresRender(await app.url, ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes'], trains);
     assert.deepEqual(r.errors, []);
     assert.deepEqual(r.states['nl-bar-compare'].input, [1, 2, 3]);
-    assert.ok(r.wasm.some((w) => w.startsWith('200 ')), `the .wasm was served: ${r.wasm}`);
+    assert.ok(
+      r.wasm.some((w) => w.startsWith('200 ')),
+      `the .wasm was served: ${r.wasm}`,
+    );
     assert.equal(r.extra, 1, 'the training figure took a step with the training module');
-    assert.ok(r.wasm.some((w) => /^200 .*normlab-train\.wasm$/.test(w)), `the training module was served: ${r.wasm}`);
+    assert.ok(
+      r.wasm.some((w) => /^200 .*normlab-train\.wasm$/.test(w)),
+      `the training module was served: ${r.wasm}`,
+    );
     console.log(`vite dev: .wasm requests ${r.wasm.join(', ')}`);
   } finally {
     app.server.kill();
   }
-  const site = devServer(join(work, 'vitepress-site'), join(work, 'vitepress-site/node_modules/.bin/vitepress'), ['dev', '.', '--port', '0']);
+  const site = devServer(join(work, 'vitepress-site'), join(work, 'vitepress-site/node_modules/.bin/vitepress'), [
+    'dev',
+    '.',
+    '--port',
+    '0',
+  ]);
   try {
     const r = await figuresRender(await site.url, ['nl-bar-compare']);
     assert.deepEqual(r.errors, []);
@@ -215,27 +308,44 @@ test('MkDocs Material (Debian mkdocs 1.4, material 8.2): the recipe builds a rea
   const docs = join(dir, 'docs');
   mkdirSync(join(docs, 'javascripts'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'mkdocs-site', private: true }));
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir });
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+    cwd: dir,
+  });
   // The recipe as the README tells it: its three files, and a copy of the package's web/ and dist/.
   cpSync(join(root, 'docs/examples/mkdocs/mkdocs.yml'), join(dir, 'mkdocs.yml'));
-  for (const f of ['normlab-loader.js', 'normlab-mkdocs.js']) cpSync(join(root, 'docs/examples/mkdocs', f), join(docs, 'javascripts', f));
-  for (const d of ['web', 'dist']) cpSync(join(dir, 'node_modules/normlab', d), join(docs, 'javascripts/normlab', d), { recursive: true });
-  writeFileSync(join(docs, 'index.md'), '# Bars\n\n<nl-bar-compare vector="1,2,3"></nl-bar-compare>\n\n[The cube](cube.md)\n');
-  writeFileSync(join(docs, 'cube.md'), '# Cube\n\n<nl-axis-cube method="layer_norm"></nl-axis-cube>\n\n[Back to the bars](index.md)\n');
+  for (const f of ['normlab-loader.js', 'normlab-mkdocs.js'])
+    cpSync(join(root, 'docs/examples/mkdocs', f), join(docs, 'javascripts', f));
+  for (const d of ['web', 'dist'])
+    cpSync(join(dir, 'node_modules/normlab', d), join(docs, 'javascripts/normlab', d), { recursive: true });
+  writeFileSync(
+    join(docs, 'index.md'),
+    '# Bars\n\n<nl-bar-compare vector="1,2,3"></nl-bar-compare>\n\n[The cube](cube.md)\n',
+  );
+  writeFileSync(
+    join(docs, 'cube.md'),
+    '# Cube\n\n<nl-axis-cube method="layer_norm"></nl-axis-cube>\n\n[Back to the bars](index.md)\n',
+  );
   execFileSync('mkdocs', ['build', '--quiet', '--site-dir', join(dir, 'out/proj')], { cwd: dir });
   const { server, port: served } = serveDir(join(dir, 'out'));
   try {
     const port = await served;
     const page = await browser.newPage();
-    const errors = [], wasm = [];
+    const errors = [],
+      wasm = [];
     let loads = 0;
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('load', () => loads++);
     page.on('request', (r) => r.url().endsWith('.wasm') && wasm.push(r.url()));
     await page.goto(`http://127.0.0.1:${port}/proj/`);
-    await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current, null, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current, null, {
+      timeout: 30000,
+    });
     assert.deepEqual(await page.evaluate(() => document.querySelector('nl-bar-compare').state.input), [1, 2, 3]);
-    for (const [link, tag] of [['The cube', 'nl-axis-cube'], ['Back to the bars', 'nl-bar-compare'], ['The cube', 'nl-axis-cube']]) {
+    for (const [link, tag] of [
+      ['The cube', 'nl-axis-cube'],
+      ['Back to the bars', 'nl-bar-compare'],
+      ['The cube', 'nl-axis-cube'],
+    ]) {
       await page.getByRole('link', { name: link }).first().click();
       await page.waitForFunction((t) => document.querySelector(t)?.state, tag, { timeout: 30000 });
     }
@@ -248,4 +358,3 @@ test('MkDocs Material (Debian mkdocs 1.4, material 8.2): the recipe builds a rea
     server.kill();
   }
 });
-

@@ -17,7 +17,11 @@ import 'normlab/auto';
 import { figureTags, renderFigure, type RenderResult } from 'normlab/render';
 
 async function pictures(): Promise<void> {
-  const r: RenderResult = await renderFigure('nl-bar-compare', { vector: '2,-1,3', scale: 2 }, { lang: 'zh', theme: 'dark', width: 640 });
+  const r: RenderResult = await renderFigure(
+    'nl-bar-compare',
+    { vector: '2,-1,3', scale: 2 },
+    { lang: 'zh', theme: 'dark', width: 640 },
+  );
   const svg: string = r.svg;
   const size: number = r.width * r.height;
   const tags: Record<string, string[]> = await figureTags();
@@ -34,7 +38,11 @@ async function main(): Promise<void> {
   const start = trainer.run('train_init', {}, { depth: 4, width: 8, placement: 'pre' });
   const params: Float32Array = trainer.trainInit({ depth: 4 }).params;
   const data = trainer.run('train_data', {}, { count: 16, seed: 1 });
-  const stepped = trainer.run('train_step', { params: start.params, state: start.state, x: data.x, labels: data.labels }, { depth: 4, width: 8, placement: 'pre', steps: 2 });
+  const stepped = trainer.run(
+    'train_step',
+    { params: start.params, state: start.state, x: data.x, labels: data.labels },
+    { depth: 4, width: 8, placement: 'pre', steps: 2 },
+  );
   const status: number[] = stepped.status.data;
   const losses: Float32Array = stepped.loss.data;
   // @ts-expect-error the core does not hold the training ops
@@ -45,7 +53,11 @@ async function main(): Promise<void> {
   const out = core.run('layer_norm', { x: { shape: [2, 3], data: [1, 2, 3, 4, 5, 6] } }, { eps: 1e-5 });
   const y: TensorOutput = out.y;
   const first: number = y.data[0];
-  const members: number[] = core.run('reduction_group', {}, { method: 'layer_norm', shape: [3, 4, 5], index: [0, 0, 0] }).members.data;
+  const members: number[] = core.run(
+    'reduction_group',
+    {},
+    { method: 'layer_norm', shape: [3, 4, 5], index: [0, 0, 0] },
+  ).members.data;
   const ln: Float32Array = core.layerNorm(new Float32Array([1, 2, 3]), { eps: 0 });
   const att = core.attention([1, 0], { shape: [1, 2], k: { shape: [2, 2], data: [1, 0, 0, 1] }, v: [1, 0], scale: 1 });
   const w: Float32Array = att.weights;
@@ -66,7 +78,10 @@ async function main(): Promise<void> {
   // @ts-expect-error residual placement is 'pre' or 'post'
   core.residualBlock([1, 2], { W: [1, 0, 0, 1], placement: 'middle' });
   // Every op of the registry has a typed named function (generated: web/core/ops.generated.d.ts).
-  const ghost: Float32Array = core.ghostBatchNorm({ shape: [4, 2], data: new Float32Array(8) }, { virtualBatchSize: 2 });
+  const ghost: Float32Array = core.ghostBatchNorm(
+    { shape: [4, 2], data: new Float32Array(8) },
+    { virtualBatchSize: 2 },
+  );
   // @ts-expect-error ghostBatchNorm needs virtualBatchSize
   core.ghostBatchNorm([1, 2], { eps: 1e-5 });
   const fit = core.robustFit({ shape: [4, 1], data: [1, 2, 3, 4] }, { qLow: 10, qHigh: 90, outIqr: core.tensor([1]) });
@@ -97,11 +112,30 @@ async function main(): Promise<void> {
   const measure: 'mean_var' | 'mean_square' | 'sum_square' | 'sum_abs' | 'max_abs' | 'sum_exp' = d.measure;
   const eps: number = d.transform.eps;
   const per: string | undefined = d.params.scale?.per;
-  const running: boolean = core.describe('batch_norm', { shape: [2, 4], attrs: { training: false } }).mode === 'running';
+  const running: boolean =
+    core.describe('batch_norm', { shape: [2, 4], attrs: { training: false } }).mode === 'running';
   // @ts-expect-error film has no description
   core.describe('film', { shape: [2, 4] });
   const attrs = core.spec('layer_norm').attrs.map((a) => `${a.name}: ${a.kind}`);
-  console.log(ghost, median, iqr.size, runningMean, noStats, grid, kept, landed, anyOp, statShape, groupSize, measure, eps, per, running, attrs, d.channelAxis);
+  console.log(
+    ghost,
+    median,
+    iqr.size,
+    runningMean,
+    noStats,
+    grid,
+    kept,
+    landed,
+    anyOp,
+    statShape,
+    groupSize,
+    measure,
+    eps,
+    per,
+    running,
+    attrs,
+    d.channelAxis,
+  );
   try {
     core.run('layer_norm', { x: { shape: [1], data: [Number.NaN] } });
   } catch (e) {

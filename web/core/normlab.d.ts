@@ -139,7 +139,12 @@ export interface Description {
     /** Whether the mean is subtracted. */
     readonly center: boolean;
     /** How the measured spread and eps make the denominator. */
-    readonly denominator: 'sqrt_spread_plus_eps' | 'max_sqrt_spread_eps' | 'max_spread_eps' | 'exp_over_spread' | 'sqrt_spread_then_plus_eps';
+    readonly denominator:
+      | 'sqrt_spread_plus_eps'
+      | 'max_sqrt_spread_eps'
+      | 'max_spread_eps'
+      | 'exp_over_spread'
+      | 'sqrt_spread_then_plus_eps';
     readonly eps: number;
   };
   readonly params: {
@@ -163,9 +168,25 @@ export type DescribeOptions<K extends DescribedOpName> = {
 /** An error reported by the core; the message names the operation and the argument. */
 /** Stable error codes (README, "Error codes"); pages key localized messages by them. */
 export type NormlabErrorCode =
-  | 'invalid' | 'unknown_op' | 'unknown_input' | 'unknown_attribute' | 'missing_input' | 'missing_attribute'
-  | 'bad_type' | 'bad_shape' | 'empty' | 'not_finite' | 'out_of_range' | 'too_large' | 'overflow'
-  | 'zero_spread' | 'zero_vector' | 'not_divisible' | 'out_of_memory' | 'internal' | 'load_failed';
+  | 'invalid'
+  | 'unknown_op'
+  | 'unknown_input'
+  | 'unknown_attribute'
+  | 'missing_input'
+  | 'missing_attribute'
+  | 'bad_type'
+  | 'bad_shape'
+  | 'empty'
+  | 'not_finite'
+  | 'out_of_range'
+  | 'too_large'
+  | 'overflow'
+  | 'zero_spread'
+  | 'zero_vector'
+  | 'not_divisible'
+  | 'out_of_memory'
+  | 'internal'
+  | 'load_failed';
 
 export class NormlabError extends Error {
   name: 'NormlabError';

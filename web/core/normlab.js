@@ -13,8 +13,16 @@ import createNormlabCore from '../../dist/normlab-core.mjs';
 // module, which only loadTrainer() fetches. build-wasm.sh links both from the
 // same objects and checks that they take the same glue.
 const MODULES = {
-  core: { file: 'normlab-core.wasm', url: () => new URL('../../dist/normlab-core.wasm', import.meta.url), load: 'loadCore' },
-  train: { file: 'normlab-train.wasm', url: () => new URL('../../dist/normlab-train.wasm', import.meta.url), load: 'loadTrainer' },
+  core: {
+    file: 'normlab-core.wasm',
+    url: () => new URL('../../dist/normlab-core.wasm', import.meta.url),
+    load: 'loadCore',
+  },
+  train: {
+    file: 'normlab-train.wasm',
+    url: () => new URL('../../dist/normlab-train.wasm', import.meta.url),
+    load: 'loadTrainer',
+  },
 };
 
 // The single-file build (dist/normlab.single.js) defines these as the WASM
@@ -54,8 +62,7 @@ function coreError(m) {
   return new NormlabError(m.lastError(), code || 'invalid', argument ?? '');
 }
 
-const isNode = () =>
-  typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
+const isNode = () => typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 
 const MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
 const isWasm = (bytes) => bytes.length >= 4 && MAGIC.every((b, i) => bytes[i] === b);
@@ -124,19 +131,24 @@ async function wasmSource(url, defaulted, kind) {
   const { file, load } = MODULES[kind];
   throw new NormlabError(
     `normlab: could not load the WASM ${moduleName(kind)}; tried ${tried.join(', ')}. ` +
-    `Serve normlab's dist/${file} and pass its address as ${load}({ wasmUrl }) before the first figure starts ` +
-    "(README, 'Install and embed').",
-    'load_failed');
+      `Serve normlab's dist/${file} and pass its address as ${load}({ wasmUrl }) before the first figure starts ` +
+      "(README, 'Install and embed').",
+    'load_failed',
+  );
 }
 
 async function instantiate(url, defaulted, imports, kind) {
   const src = url ? await wasmSource(url, defaulted, kind) : inlineBytes(inlineWasm[kind]);
   try {
-    if (typeof Response !== 'undefined' && src instanceof Response) return await WebAssembly.instantiateStreaming(src, imports);
+    if (typeof Response !== 'undefined' && src instanceof Response)
+      return await WebAssembly.instantiateStreaming(src, imports);
     return await WebAssembly.instantiate(src, imports);
   } catch (e) {
     // bytes that begin as WebAssembly but do not compile or link (a truncated or foreign file)
-    throw new NormlabError(`normlab: could not load the WASM ${moduleName(kind)} from ${url ? short(url.href) : 'the inline bytes'} (${thrown(e)})`, 'load_failed');
+    throw new NormlabError(
+      `normlab: could not load the WASM ${moduleName(kind)} from ${url ? short(url.href) : 'the inline bytes'} (${thrown(e)})`,
+      'load_failed',
+    );
   }
 }
 
@@ -162,7 +174,8 @@ export function short(value) {
   let s = typeof value === 'string' ? value : String(value);
   const n = s.length;
   if (n > 80) {
-    let head = s.slice(0, 60), tail = s.slice(-16);
+    let head = s.slice(0, 60),
+      tail = s.slice(-16);
     // not half of a surrogate pair at either cut
     if (/[\ud800-\udbff]$/.test(head)) head = head.slice(0, -1);
     if (/^[\udc00-\udfff]/.test(tail)) tail = tail.slice(1);
@@ -188,7 +201,9 @@ const isList = (v) => Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instance
 // A typed array's own length, buffer, offset and set, not what its (overridable) properties say.
 const TypedArrayProto = Object.getPrototypeOf(Float32Array.prototype);
 const typedGet = (key) => Object.getOwnPropertyDescriptor(TypedArrayProto, key).get;
-const typedLength = typedGet('length'), typedBuffer = typedGet('buffer'), typedOffset = typedGet('byteOffset');
+const typedLength = typedGet('length'),
+  typedBuffer = typedGet('buffer'),
+  typedOffset = typedGet('byteOffset');
 const typedSet = TypedArrayProto.set;
 
 // A list's length, read once (a Proxy may answer differently each time, or with no count at all).
@@ -224,7 +239,10 @@ const handles = new WeakMap();
 const loaded = new Set(); // the loaded Cores (the core, and the training module once asked for)
 let maxElements = Infinity; // elements one tensor may hold, from the core (the same in both modules)
 // The Core whose WASM memory `a` is a view of (its buffer changes as it grows), or null.
-const wasmView = (a) => { for (const c of loaded) if (typedBuffer.call(a) === c._m.HEAP8.buffer) return c; return null; };
+const wasmView = (a) => {
+  for (const c of loaded) if (typedBuffer.call(a) === c._m.HEAP8.buffer) return c;
+  return null;
+};
 
 /**
  * A float32 tensor kept in WASM memory (core.tensor). Ops read it and write
@@ -291,9 +309,14 @@ function readInput(op, name, t) {
   if (resident) return { shape: Array.from(t.shape), resident };
   if (t instanceof NlTensor) throw new NormlabError(`${op}: input ${short(name)} is not a tensor made by core.tensor`);
   if (t === null || typeof t !== 'object') {
-    throw new NormlabError(`${op}: input ${short(name)} must be {shape, data}, a resident tensor, a Float32Array or a list of numbers`, 'invalid', name);
+    throw new NormlabError(
+      `${op}: input ${short(name)} must be {shape, data}, a resident tensor, a Float32Array or a list of numbers`,
+      'invalid',
+      name,
+    );
   }
-  const shapeIn = t.shape, dataIn = t.data;
+  const shapeIn = t.shape,
+    dataIn = t.data;
   const { shape, rank } = readShape(op, name, shapeIn);
   const res = handles.get(dataIn);
   if (res) return { shape, rank, resident: res };
@@ -302,7 +325,8 @@ function readInput(op, name, t) {
 }
 
 function readShape(op, name, shape) {
-  if (!isList(shape)) throw new NormlabError(`${op}: the shape of ${short(name)} must be a list of sizes`, 'invalid', name);
+  if (!isList(shape))
+    throw new NormlabError(`${op}: the shape of ${short(name)} must be a list of sizes`, 'invalid', name);
   const rank = lengthOf(op, `the shape of ${short(name)}`, shape); // read once: a valueOf below may change it
   const dims = [];
   for (let a = 0; a < Math.min(rank, RANK_KEEP); a++) dims.push(num(shape[a]));
@@ -315,11 +339,20 @@ function readShape(op, name, shape) {
 // one of each number.
 function floats(op, name, d) {
   if (handles.has(d)) return Float32Array.from(d.data);
-  if (!isList(d)) throw new NormlabError(`${op}: input ${short(name)} needs data (a Float32Array, a list of numbers or a resident tensor)`, 'invalid', name);
+  if (!isList(d))
+    throw new NormlabError(
+      `${op}: input ${short(name)} needs data (a Float32Array, a list of numbers or a resident tensor)`,
+      'invalid',
+      name,
+    );
   const n = lengthOf(op, `input ${short(name)}`, d);
   if (n > maxElements) {
     // no tensor holds more (the core's own limit, read from it at load): refused before anything is copied
-    throw new NormlabError(`${op}: input ${short(name)} has ${n} numbers, more than the limit of ${maxElements} elements`, 'too_large', name);
+    throw new NormlabError(
+      `${op}: input ${short(name)} has ${n} numbers, more than the limit of ${maxElements} elements`,
+      'too_large',
+      name,
+    );
   }
   if (d instanceof Float32Array) return wasmView(d) ? new Float32Array(d) : d;
   const f = new Float32Array(n);
@@ -337,7 +370,11 @@ function readAttr(op, name, v) {
     for (let i = 0; i < kept.length; i++) kept[i] = num(v[i]);
     return { list: kept, length };
   }
-  throw new NormlabError(`${op}: attribute ${short(name)} must be a number, boolean, string or list of numbers`, 'invalid', name);
+  throw new NormlabError(
+    `${op}: attribute ${short(name)} must be a number, boolean, string or list of numbers`,
+    'invalid',
+    name,
+  );
 }
 
 // Where an output goes: a resident tensor (written by the core in place) or a
@@ -346,20 +383,32 @@ function readAttr(op, name, v) {
 function readTarget(method, option, output, t) {
   const resident = handles.get(t);
   if (resident) return { resident, tensor: t };
-  if (ArrayBuffer.isView(t) && t instanceof Float32Array) { // (a real one: its length and buffer are read below)
+  if (ArrayBuffer.isView(t) && t instanceof Float32Array) {
+    // (a real one: its length and buffer are read below)
     const core = wasmView(t);
     if (core) {
       // A view of WASM memory is written only when it is exactly a live tensor's data (then as that tensor).
       const owner = core._live.get(typedOffset.call(t))?.deref();
-      if (owner && !owner.freed && owner.size === typedLength.call(t)) return { resident: handles.get(owner), tensor: owner, view: true };
-      throw new NormlabError(`${method}: ${short(option)} is a view of WASM memory that is not a live tensor's data; pass the tensor itself`, 'invalid', option);
+      if (owner && !owner.freed && owner.size === typedLength.call(t))
+        return { resident: handles.get(owner), tensor: owner, view: true };
+      throw new NormlabError(
+        `${method}: ${short(option)} is a view of WASM memory that is not a live tensor's data; pass the tensor itself`,
+        'invalid',
+        option,
+      );
     }
     // where it lies, read now: the overlap and detach checks use this, not the caller's properties
-    const buffer = typedBuffer.call(t), offset = typedOffset.call(t), length = typedLength.call(t);
+    const buffer = typedBuffer.call(t),
+      offset = typedOffset.call(t),
+      length = typedLength.call(t);
     return { array: t, method, option, buffer, offset, length };
   }
   const got = t === null ? 'null' : typeof t === 'object' ? 'another kind of object' : short(String(t));
-  throw new NormlabError(`${method}: ${short(option)} must be a Float32Array or resident tensor for output ${short(output)} (got ${got})`, 'invalid', option);
+  throw new NormlabError(
+    `${method}: ${short(option)} must be a Float32Array or resident tensor for output ${short(output)} (got ${got})`,
+    'invalid',
+    option,
+  );
 }
 
 function deepFreeze(o) {
@@ -439,7 +488,9 @@ class Request {
   place(m, arena) {
     const headerAt = this.floats * 4;
     const base = arena.reserve(headerAt + this.h.length * 8 + this.textBytes);
-    const f32 = m.HEAPF32, f64 = m.HEAPF64, u8 = m.HEAPU8;
+    const f32 = m.HEAPF32,
+      f64 = m.HEAPF64,
+      u8 = m.HEAPU8;
     // (lengths checked after the last read; a view detached before it was read has none and is not touched)
     for (const [d, at, n] of this.data) if (n) f32.set(d, (base >> 2) + at);
     f64.set(this.h, (base + headerAt) >> 3);
@@ -546,30 +597,33 @@ export class Core {
   run(op, inputs = {}, attrs = {}, options = {}) {
     if (typeof op !== 'string') throw new NormlabError(`run: the operation name must be a string (got ${typeof op})`);
     const label = short(op);
-    const ins = [], ats = [], outs = [];
+    const ins = [],
+      ats = [],
+      outs = [];
     try {
-    if (inputs != null) {
-      if (typeof inputs !== 'object') throw new NormlabError(`${label}: inputs must be an object of named tensors`);
-      for (const name of Object.keys(inputs)) {
-        const t = reading(label, 'input', name, () => inputs[name]);
-        if (t != null) ins.push([name, reading(label, 'input', name, () => readInput(label, name, t))]);
+      if (inputs != null) {
+        if (typeof inputs !== 'object') throw new NormlabError(`${label}: inputs must be an object of named tensors`);
+        for (const name of Object.keys(inputs)) {
+          const t = reading(label, 'input', name, () => inputs[name]);
+          if (t != null) ins.push([name, reading(label, 'input', name, () => readInput(label, name, t))]);
+        }
       }
-    }
-    if (attrs != null) {
-      if (typeof attrs !== 'object') throw new NormlabError(`${label}: attributes must be an object`);
-      for (const name of Object.keys(attrs)) {
-        const v = reading(label, 'attribute', name, () => attrs[name]);
-        if (v !== undefined) ats.push([name, reading(label, 'attribute', name, () => readAttr(label, name, v))]);
+      if (attrs != null) {
+        if (typeof attrs !== 'object') throw new NormlabError(`${label}: attributes must be an object`);
+        for (const name of Object.keys(attrs)) {
+          const v = reading(label, 'attribute', name, () => attrs[name]);
+          if (v !== undefined) ats.push([name, reading(label, 'attribute', name, () => readAttr(label, name, v))]);
+        }
       }
-    }
-    const targets = options == null || typeof options !== 'object' ? undefined : options.out;
-    if (targets != null) {
-      if (typeof targets !== 'object') throw new NormlabError(`${label}: out must be an object of outputs`);
-      for (const name of Object.keys(targets)) {
-        const t = reading(label, 'out', name, () => targets[name]);
-        if (t != null) outs.push([name, reading(label, 'out', name, () => readTarget('run', `out.${name}`, name, t))]);
+      const targets = options == null || typeof options !== 'object' ? undefined : options.out;
+      if (targets != null) {
+        if (typeof targets !== 'object') throw new NormlabError(`${label}: out must be an object of outputs`);
+        for (const name of Object.keys(targets)) {
+          const t = reading(label, 'out', name, () => targets[name]);
+          if (t != null)
+            outs.push([name, reading(label, 'out', name, () => readTarget('run', `out.${name}`, name, t))]);
+        }
       }
-    }
     } catch (e) {
       throw foreign(e, label);
     }
@@ -584,27 +638,39 @@ export class Core {
       if (t.resident && t.resident.core !== this) throw this._foreignTensor(op, `input ${short(name)}`, name);
     }
     for (const [name, t] of outs) {
-      if (t.resident && t.resident.core !== this) throw this._foreignTensor(op, `the target for output ${short(name)}`, name);
+      if (t.resident && t.resident.core !== this)
+        throw this._foreignTensor(op, `the target for output ${short(name)}`, name);
     }
     // A caller's array detached or resized by their own code after it was read (a
     // valueOf that transfers its buffer): named now, before the core is entered.
     for (const [name, t] of ins) {
       if (t.data && typedLength.call(t.data) !== t.n) {
-        throw new NormlabError(`${op}: input ${short(name)} was detached or resized while the arguments were read`, 'invalid', name);
+        throw new NormlabError(
+          `${op}: input ${short(name)} was detached or resized while the arguments were read`,
+          'invalid',
+          name,
+        );
       }
     }
     for (const [, t] of outs) {
       if (t.array && typedLength.call(t.array) !== t.length) {
-        throw new NormlabError(`${t.method}: ${short(t.option)} was detached or resized while the arguments were read`, 'invalid', t.option);
+        throw new NormlabError(
+          `${t.method}: ${short(t.option)} was detached or resized while the arguments were read`,
+          'invalid',
+          t.option,
+        );
       }
     }
     // Two array targets sharing memory would silently overwrite each other.
     const arrays = outs.filter(([, t]) => t.array);
     for (let i = 0; i < arrays.length; i++) {
       for (let j = 0; j < i; j++) {
-        const a = arrays[i][1], b = arrays[j][1];
+        const a = arrays[i][1],
+          b = arrays[j][1];
         if (a.buffer === b.buffer && a.offset < b.offset + 4 * b.length && b.offset < a.offset + 4 * a.length) {
-          throw new NormlabError(`${op}: the targets for outputs ${short(arrays[j][0])} and ${short(arrays[i][0])} overlap`);
+          throw new NormlabError(
+            `${op}: the targets for outputs ${short(arrays[j][0])} and ${short(arrays[i][0])} overlap`,
+          );
         }
       }
     }
@@ -618,34 +684,42 @@ export class Core {
       const listing = m.invoke(headerAt, headerCount, textBytes);
       if (!listing) throw coreError(m);
       const outputs = this._specs[op].outputs;
-      const f64 = m.HEAPF64, f32 = m.HEAPF32;
-        const result = {};
+      const f64 = m.HEAPF64,
+        f32 = m.HEAPF32;
+      const result = {};
       let at = listing >> 3;
       const n = f64[at++];
       // every array target is checked against its output before any is written
       for (let i = 0, k = at; i < n; i++) {
-        const name = outputs[f64[k]], rank = f64[k + 2], size = f64[k + 4 + rank];
+        const name = outputs[f64[k]],
+          rank = f64[k + 2],
+          size = f64[k + 4 + rank];
         k += 5 + rank;
         for (const [o, t] of outs) {
           if (o === name && t.array && t.length !== size) {
-            throw new NormlabError(`${t.method}: ${short(t.option)} must be a Float32Array or resident tensor of ${size} elements (got a Float32Array of ${t.length})`);
+            throw new NormlabError(
+              `${t.method}: ${short(t.option)} must be a Float32Array or resident tensor of ${size} elements (got a Float32Array of ${t.length})`,
+            );
           }
         }
       }
       for (let i = 0; i < n; i++) {
         const name = outputs[f64[at]];
-        const integer = f64[at + 1] === 1, rank = f64[at + 2];
+        const integer = f64[at + 1] === 1,
+          rank = f64[at + 2];
         const shape = [];
         for (let a = 0; a < rank; a++) shape.push(f64[at + 3 + a]);
         at += 3 + rank;
-        const ptr = f64[at], size = f64[at + 1];
+        const ptr = f64[at],
+          size = f64[at + 1];
         at += 2;
         moved += size;
         let target = null;
         for (const [o, t] of outs) if (o === name) target = t;
         let data;
         if (integer) data = Array.from(f64.subarray(ptr / 8, ptr / 8 + size));
-        else if (target?.resident) data = target.view ? target.tensor.data : target.tensor; // a view given: a fresh one back
+        else if (target?.resident)
+          data = target.view ? target.tensor.data : target.tensor; // a view given: a fresh one back
         else if (target) {
           data = target.array;
           typedSet.call(data, f32.subarray(ptr >> 2, (ptr >> 2) + size)); // not a `set` of the caller's
@@ -661,8 +735,12 @@ export class Core {
   }
 
   _foreignTensor(op, what, name) {
-    return new NormlabError(`${op}: ${what} is a tensor of the other module (loadCore() and loadTrainer() each ` +
-      'keep their own memory); pass its data instead', 'invalid', name);
+    return new NormlabError(
+      `${op}: ${what} is a tensor of the other module (loadCore() and loadTrainer() each ` +
+        'keep their own memory); pass its data instead',
+      'invalid',
+      name,
+    );
   }
 
   /**
@@ -674,23 +752,28 @@ export class Core {
    * @param {{shape: number[], attrs?: Record<string, unknown>, inputs?: Record<string, number[]>}} options
    */
   describe(op, options = {}) {
-    if (typeof op !== 'string') throw new NormlabError(`describe: the operation name must be a string (got ${typeof op})`);
+    if (typeof op !== 'string')
+      throw new NormlabError(`describe: the operation name must be a string (got ${typeof op})`);
     const label = short(op);
-    if (options == null || typeof options !== 'object') throw new NormlabError(`${label}: describe takes {shape, attrs}`);
-    const first = Object.hasOwn(this._specs, op) ? this._specs[op].inputs[0]?.name ?? 'x' : 'x';
-    const ins = [], ats = [];
+    if (options == null || typeof options !== 'object')
+      throw new NormlabError(`${label}: describe takes {shape, attrs}`);
+    const first = Object.hasOwn(this._specs, op) ? (this._specs[op].inputs[0]?.name ?? 'x') : 'x';
+    const ins = [],
+      ats = [];
     try {
-    const { shape, attrs, inputs } = options;
-    if (shape != null) ins.push([first, reading(label, 'input', first, () => readShape(label, first, shape))]);
-    if (inputs != null && typeof inputs === 'object') {
-      for (const name of Object.keys(inputs)) ins.push([name, reading(label, 'input', name, () => readShape(label, name, inputs[name]))]);
-    }
-    if (attrs != null && typeof attrs === 'object') {
-      for (const name of Object.keys(attrs)) {
-        const v = reading(label, 'attribute', name, () => attrs[name]);
-        if (v !== undefined) ats.push([snake(name), reading(label, 'attribute', snake(name), () => readAttr(label, name, v))]); // numGroups or num_groups
+      const { shape, attrs, inputs } = options;
+      if (shape != null) ins.push([first, reading(label, 'input', first, () => readShape(label, first, shape))]);
+      if (inputs != null && typeof inputs === 'object') {
+        for (const name of Object.keys(inputs))
+          ins.push([name, reading(label, 'input', name, () => readShape(label, name, inputs[name]))]);
       }
-    }
+      if (attrs != null && typeof attrs === 'object') {
+        for (const name of Object.keys(attrs)) {
+          const v = reading(label, 'attribute', name, () => attrs[name]);
+          if (v !== undefined)
+            ats.push([snake(name), reading(label, 'attribute', snake(name), () => readAttr(label, name, v))]); // numGroups or num_groups
+        }
+      }
     } catch (e) {
       throw foreign(e, label);
     }
@@ -721,53 +804,68 @@ export class Core {
   _named(op, method, x, options) {
     const spec = this._specs[op];
     if (!spec.inputs.length) {
-      if (options !== undefined && x !== undefined) throw new NormlabError(`${op}: ${method} takes one argument, its options (the op has no inputs)`);
+      if (options !== undefined && x !== undefined)
+        throw new NormlabError(`${op}: ${method} takes one argument, its options (the op has no inputs)`);
       if (options === undefined) [x, options] = [undefined, x];
     }
     if (options == null) options = {};
-    const ins = [], ats = [], outs = [];
+    const ins = [],
+      ats = [],
+      outs = [];
     try {
-    if (typeof options !== 'object') throw new NormlabError(`${method}: options must be an object`);
-    // Each option read once, in order, into entries (not into an object, where an
-    // own `__proto__` key, as JSON.parse makes, would become its prototype and vanish).
-    const entries = [];
-    for (const key of Object.keys(options)) entries.push([key, reading(op, 'option', key, () => options[key])]);
-    const reshape = spec.inputs.length ? entries.find(([key]) => key === 'shape')?.[1] : undefined;
-    // A list (copied here, its length read once) or a resident tensor as {shape, data}.
-    const tensorOf = (name, v, shape) => {
-      if (handles.has(v)) return { shape: shape ?? v.shape, data: v };
-      if (!isList(v)) return v;
-      const data = floats(op, name, v);
-      return { shape: shape ?? [typedLength.call(data)], data };
-    };
-    if (spec.inputs.length) {
-      const first = spec.inputs[0].name;
-      if (x == null) throw new NormlabError(`${method}: the first argument is the input ${first}`);
-      ins.push([first, reading(op, 'input', first, () => {
-        const given = reshape !== undefined && x && typeof x === 'object' && !isList(x) && !handles.has(x) ? { shape: reshape, data: x.data } : tensorOf(first, x, reshape);
-        return readInput(op, first, given);
-      })]);
-    }
-    for (const [key, v] of entries) {
-      if ((key === 'shape' && spec.inputs.length) || v === undefined) continue; // `shape` reshapes the first input
-      if (key === 'out' || /^out[A-Z]/.test(key)) {
-        const output = key === 'out' ? spec.outputs[0] : snake(key.slice(3)).replace(/^_/, '');
-        if (v !== null) outs.push([output, reading(method, 'option', key, () => readTarget(method, key, output, v))]);
-        continue;
+      if (typeof options !== 'object') throw new NormlabError(`${method}: options must be an object`);
+      // Each option read once, in order, into entries (not into an object, where an
+      // own `__proto__` key, as JSON.parse makes, would become its prototype and vanish).
+      const entries = [];
+      for (const key of Object.keys(options)) entries.push([key, reading(op, 'option', key, () => options[key])]);
+      const reshape = spec.inputs.length ? entries.find(([key]) => key === 'shape')?.[1] : undefined;
+      // A list (copied here, its length read once) or a resident tensor as {shape, data}.
+      const tensorOf = (name, v, shape) => {
+        if (handles.has(v)) return { shape: shape ?? v.shape, data: v };
+        if (!isList(v)) return v;
+        const data = floats(op, name, v);
+        return { shape: shape ?? [typedLength.call(data)], data };
+      };
+      if (spec.inputs.length) {
+        const first = spec.inputs[0].name;
+        if (x == null) throw new NormlabError(`${method}: the first argument is the input ${first}`);
+        ins.push([
+          first,
+          reading(op, 'input', first, () => {
+            const given =
+              reshape !== undefined && x && typeof x === 'object' && !isList(x) && !handles.has(x)
+                ? { shape: reshape, data: x.data }
+                : tensorOf(first, x, reshape);
+            return readInput(op, first, given);
+          }),
+        ]);
       }
-      const name = snake(key);
-      const input = spec.inputs.find((i) => i.name === name || i.name === key);
-      const attr = spec.attrs.find((a) => a.name === name || a.name === key);
-      // A name the op does not know goes as an input when it holds a tensor (the core names it either way).
-      const tensorLike = reading(op, 'option', key, () => handles.has(v) || (v !== null && typeof v === 'object' && !isList(v) && 'shape' in v));
-      if (input || (!attr && tensorLike)) {
-        const inName = input?.name ?? name;
-        if (v !== null) ins.push([inName, reading(op, 'input', inName, () => readInput(op, inName, tensorOf(inName, v)))]);
-      } else {
-        const atName = attr?.name ?? name;
-        ats.push([atName, reading(op, 'attribute', atName, () => readAttr(op, atName, v))]);
+      for (const [key, v] of entries) {
+        if ((key === 'shape' && spec.inputs.length) || v === undefined) continue; // `shape` reshapes the first input
+        if (key === 'out' || /^out[A-Z]/.test(key)) {
+          const output = key === 'out' ? spec.outputs[0] : snake(key.slice(3)).replace(/^_/, '');
+          if (v !== null) outs.push([output, reading(method, 'option', key, () => readTarget(method, key, output, v))]);
+          continue;
+        }
+        const name = snake(key);
+        const input = spec.inputs.find((i) => i.name === name || i.name === key);
+        const attr = spec.attrs.find((a) => a.name === name || a.name === key);
+        // A name the op does not know goes as an input when it holds a tensor (the core names it either way).
+        const tensorLike = reading(
+          op,
+          'option',
+          key,
+          () => handles.has(v) || (v !== null && typeof v === 'object' && !isList(v) && 'shape' in v),
+        );
+        if (input || (!attr && tensorLike)) {
+          const inName = input?.name ?? name;
+          if (v !== null)
+            ins.push([inName, reading(op, 'input', inName, () => readInput(op, inName, tensorOf(inName, v)))]);
+        } else {
+          const atName = attr?.name ?? name;
+          ats.push([atName, reading(op, 'attribute', atName, () => readAttr(op, atName, v))]);
+        }
       }
-    }
     } catch (e) {
       throw foreign(e, op);
     }
@@ -832,7 +930,11 @@ function locationOf(kind, option, value, base) {
     } catch {
       text = typeof value;
     }
-    throw new NormlabError(`normlab: could not load the WASM ${moduleName(kind)}: ${option} '${short(text)}' is not a URL`, 'load_failed', option);
+    throw new NormlabError(
+      `normlab: could not load the WASM ${moduleName(kind)}: ${option} '${short(text)}' is not a URL`,
+      'load_failed',
+      option,
+    );
   }
 }
 
@@ -841,10 +943,19 @@ function load(kind, options) {
   if (options == null || typeof options !== 'object') options = {};
   const base = globalThis.location?.href ?? import.meta.url;
   try {
-    if (kind === 'core' && options.trainerUrl) given.train = locationOf('train', 'trainerUrl', options.trainerUrl, base);
-    if (!shared[kind]) return start(kind, options.wasmUrl ? locationOf(kind, 'wasmUrl', options.wasmUrl, base) : given[kind]);
+    if (kind === 'core' && options.trainerUrl)
+      given.train = locationOf('train', 'trainerUrl', options.trainerUrl, base);
+    if (!shared[kind])
+      return start(kind, options.wasmUrl ? locationOf(kind, 'wasmUrl', options.wasmUrl, base) : given[kind]);
   } catch (e) {
-    return Promise.reject(e instanceof NormlabError ? e : new NormlabError(`normlab: could not read the options of ${MODULES[kind].load} (${thrown(e)})`, 'load_failed'));
+    return Promise.reject(
+      e instanceof NormlabError
+        ? e
+        : new NormlabError(
+            `normlab: could not read the options of ${MODULES[kind].load} (${thrown(e)})`,
+            'load_failed',
+          ),
+    );
   }
   return shared[kind];
 }
@@ -863,7 +974,9 @@ function start(kind, explicit) {
     }).then((m) => resolve(new Core(m)), reject);
   }).catch((e) => {
     shared[kind] = null;
-    throw e instanceof NormlabError ? e : new NormlabError(`normlab: could not load the WASM ${moduleName(kind)} (${thrown(e)})`, 'load_failed');
+    throw e instanceof NormlabError
+      ? e
+      : new NormlabError(`normlab: could not load the WASM ${moduleName(kind)} (${thrown(e)})`, 'load_failed');
   });
   return shared[kind];
 }

@@ -6,7 +6,8 @@ export default {
     badNumber: '{name} must be a number from {min} to {max} (got "{value}").',
     tooLong: '{name} takes at most {max} numbers in this figure.',
     coreError: 'The core could not compute this: {message}',
-    error_zero_spread: '{op}: all values of a group are equal and eps is 0, so the division is by zero. Make eps positive or change a value.',
+    error_zero_spread:
+      '{op}: all values of a group are equal and eps is 0, so the division is by zero. Make eps positive or change a value.',
     error_not_divisible: '{op}: {argument} must divide the number of channels evenly.',
     error_not_finite: '{op}: {argument} holds a value that is not a finite number.',
     error_out_of_range: '{op}: {argument} is outside its allowed range.',
@@ -37,7 +38,7 @@ export default {
     coordinate: 'x{i}',
     ownAxis: 'own axis',
     sharedAxis: 'shared axis',
-    tableCaption: 'Values shown: current, with the original vector\'s below in parentheses',
+    tableCaption: "Values shown: current, with the original vector's below in parentheses",
     tableNote: 'distance: ‖current − original‖₂; unchanged means a distance of at most {tol}.',
     changeColumn: 'distance',
     badVector: 'The vector attribute must list at least two numbers separated by commas (got "{value}").',
@@ -58,7 +59,8 @@ export default {
     meanLabel: 'mean {mean}',
     step0: 'The input ({values}); its mean is {mean}.',
     step1: 'Step 1 of 2: subtract the mean {mean} from every coordinate: ({values}).',
-    step2: 'Step 2 of 2: divide by √(σ² + eps), with σ² = {variance} and eps = {eps}: ({values}), the LayerNorm output.',
+    step2:
+      'Step 2 of 2: divide by √(σ² + eps), with σ² = {variance} and eps = {eps}: ({values}), the LayerNorm output.',
   },
   axisCube: {
     name: 'Axis cube: which elements of a tensor share normalization statistics',
@@ -70,7 +72,8 @@ export default {
     choice_group_norm: 'GroupNorm',
     numGroups: 'Groups G',
     groupsInvalidOption: '{g} (not allowed)',
-    groupsInvalid: 'GroupNorm splits {axis} = {d} into G equal groups, so G must divide {d}; G = {g} does not. Choose G from {choices}.',
+    groupsInvalid:
+      'GroupNorm splits {axis} = {d} into G equal groups, so G must divide {d}; G = {g} does not. Choose G from {choices}.',
     error_not_divisible: 'GroupNorm needs the number of groups G to divide the number of channels.',
     reading: 'Reading',
     choice_sequence: 'sequence [B, T, d]',
@@ -97,16 +100,22 @@ export default {
     stat_mean_square: 'mean square (no mean is subtracted)',
     groups: 'The tensor [{shape}] splits into {n} such groups, each with its own {stats}.',
     groups_one: 'The whole tensor [{shape}] is this one group: one {stats} for all of it.',
-    meaning_sequence_batch_norm: 'Sequence reading: one feature, pooled over every token of every sequence in the batch.',
-    meaning_sequence_layer_norm: "Sequence reading: one token's hidden vector; its d features are centered and scaled together.",
-    meaning_sequence_rms_norm: "Sequence reading: one token's hidden vector, as in LayerNorm, but only its mean square is measured.",
-    meaning_sequence_instance_norm: 'Sequence reading: one feature of one sequence, pooled over that sequence’s tokens.',
-    meaning_sequence_group_norm: 'Sequence reading: {size} consecutive features of one sequence (d/G with G = {g}), pooled over its tokens.',
+    meaning_sequence_batch_norm:
+      'Sequence reading: one feature, pooled over every token of every sequence in the batch.',
+    meaning_sequence_layer_norm:
+      "Sequence reading: one token's hidden vector; its d features are centered and scaled together.",
+    meaning_sequence_rms_norm:
+      "Sequence reading: one token's hidden vector, as in LayerNorm, but only its mean square is measured.",
+    meaning_sequence_instance_norm:
+      'Sequence reading: one feature of one sequence, pooled over that sequence’s tokens.',
+    meaning_sequence_group_norm:
+      'Sequence reading: {size} consecutive features of one sequence (d/G with G = {g}), pooled over its tokens.',
     meaning_image_batch_norm: 'Image reading: one channel, pooled over all positions of all images in the batch.',
     meaning_image_layer_norm: 'Image reading: the C channels of one position (channels-last LayerNorm).',
     meaning_image_rms_norm: 'Image reading: the C channels of one position, measured by their mean square.',
     meaning_image_instance_norm: 'Image reading: one channel of one image, pooled over its positions.',
-    meaning_image_group_norm: 'Image reading: {size} channels of one image (C/G with G = {g}), pooled over all its positions.',
+    meaning_image_group_norm:
+      'Image reading: {size} channels of one image (C/G with G = {g}), pooled over all its positions.',
   },
   codeShapes: {
     name: 'PyTorch code with the shape of each highlighted expression',
@@ -128,18 +137,24 @@ export default {
     listSep: ', ',
     describe: 'In {snippet}, the selected expression {code} has shape {symbolic}; with {sizes}, that is {shape}.',
     describeNoSizes: 'In {snippet}, the selected expression {code} has shape {symbolic}, that is {shape}.',
-    'role_l2-norm': "Sum of squares over the last axis d, kept as a size-1 axis: one length per token, [B, T, 1].",
-    'role_l2-divide': "The [B, T, 1] lengths broadcast over each token's d coordinates: every coordinate is divided by its own token's length.",
-    'role_ln-mean': 'Mean over d for each token; keepdim=True leaves [B, T, 1] so the mean can be subtracted from all d coordinates.',
+    'role_l2-norm': 'Sum of squares over the last axis d, kept as a size-1 axis: one length per token, [B, T, 1].',
+    'role_l2-divide':
+      "The [B, T, 1] lengths broadcast over each token's d coordinates: every coordinate is divided by its own token's length.",
+    'role_ln-mean':
+      'Mean over d for each token; keepdim=True leaves [B, T, 1] so the mean can be subtracted from all d coordinates.',
     'role_ln-var': 'Center first, then square and average: the population variance of each token, again [B, T, 1].',
-    'role_ln-hat': "Both [B, T, 1] statistics repeat across the token's d coordinates; eps sits inside the square root.",
+    'role_ln-hat':
+      "Both [B, T, 1] statistics repeat across the token's d coordinates; eps sits inside the square root.",
     'role_ln-affine': 'gamma and beta are [d]: one learned scale and shift per coordinate, shared by every token.',
     'role_rms-ms': 'Mean of squares over d for each token, with no centering: [B, T, 1].',
     'role_rms-out': 'One [B, T, 1] divisor per token, then a learned [d] gain per coordinate.',
-    'role_ada-scale': 'The condition [B, d_c] predicts a [B, d] scale; unsqueeze(1) makes it [B, 1, d], so it repeats over the T tokens of its example.',
-    'role_ada-shift': 'The predicted shift, also [B, 1, d]: one shift per example and feature, the same for every token.',
+    'role_ada-scale':
+      'The condition [B, d_c] predicts a [B, d] scale; unsqueeze(1) makes it [B, 1, d], so it repeats over the T tokens of its example.',
+    'role_ada-shift':
+      'The predicted shift, also [B, 1, d]: one shift per example and feature, the same for every token.',
     'role_ada-var': 'Population variance (unbiased=False), the one LayerNorm uses: [B, T, 1].',
-    'role_ada-out': 'The [B, 1, d] modulation broadcasts over tokens, while the [B, T, 1] statistics broadcast over features: two different singleton axes.',
+    'role_ada-out':
+      'The [B, 1, d] modulation broadcasts over tokens, while the [B, T, 1] statistics broadcast over features: two different singleton axes.',
   },
   softmaxSharpness: {
     name: 'Softmax sharpness under a common scale of the scores',
@@ -168,8 +183,10 @@ export default {
     refAllTie: 'At scale 1 (gray) all keys tie at {from}.',
     refSomeTie: 'At scale 1 (gray), keys {keys} tie for the largest weight, {from} each.',
     refOne: 'At scale 1 (gray), key {key} led with {from}.',
-    gapFlat: 'The scaled score gap is {gap}: the marker sits on a flat tail of the sigmoid, where small score changes barely move the weight.',
-    gapSteep: 'The scaled score gap is {gap}: the marker sits on the steep middle of the sigmoid, where small score changes move the weight.',
+    gapFlat:
+      'The scaled score gap is {gap}: the marker sits on a flat tail of the sigmoid, where small score changes barely move the weight.',
+    gapSteep:
+      'The scaled score gap is {gap}: the marker sits on the steep middle of the sigmoid, where small score changes move the weight.',
     gapBend: 'The scaled score gap is {gap}: here the sigmoid is bending toward its flat tail.',
   },
   residualTurn: {
@@ -206,8 +223,10 @@ export default {
     peakTitle: 'Largest softmax weight over {keys} keys',
     stripTitle: '{count} {mode} scores, d_k = {dk}',
     uniformLabel: 'uniform {w}',
-    describeSpread: 'At d_k = {dk} (√d_k = {sqrt}), raw q·k scores of random unit-variance queries and keys have standard deviation {raw}; divided by √d_k, {scaled}; with QK-Norm and g = {g}, {qk}.',
-    describePeak: 'Over {keys} keys, the largest softmax weight averages {praw} for raw scores, {pscaled} for scaled ones and {pqk} for QK-Norm; uniform attention would give each key {uniform}.',
+    describeSpread:
+      'At d_k = {dk} (√d_k = {sqrt}), raw q·k scores of random unit-variance queries and keys have standard deviation {raw}; divided by √d_k, {scaled}; with QK-Norm and g = {g}, {qk}.',
+    describePeak:
+      'Over {keys} keys, the largest softmax weight averages {praw} for raw scores, {pscaled} for scaled ones and {pqk} for QK-Norm; uniform attention would give each key {uniform}.',
     sentenceGap: ' ',
   },
   batchDependence: {
@@ -232,16 +251,20 @@ export default {
     stepsOne: '1 training step',
     stepsMany: '{n} training steps',
     readout: 'Example {x}: training {t1} in batch 1, {t2} in batch 2; evaluation {e1} in batch 1, {e2} in batch 2.',
-    formula: 'Each training step: running = (1 − {m}) · running + {m} · batch statistic, using the unbiased variance; the batch itself is normalized with the biased one.',
+    formula:
+      'Each training step: running = (1 − {m}) · running + {m} · batch statistic, using the unbiased variance; the batch itself is normalized with the biased one.',
     listSep: ', ',
     sentenceSep: ' ',
-    describeTrain: 'In training, example {x} becomes {t1} next to {c1} (batch 1) and {t2} next to {c2} (batch 2): its output depends on its companions.',
+    describeTrain:
+      'In training, example {x} becomes {t1} next to {c1} (batch 1) and {t2} next to {c2} (batch 2): its output depends on its companions.',
     describeTrainSame: 'In training, example {x} becomes {t} both next to {c1} (batch 1) and next to {c2} (batch 2).',
     bothBatches: '{e} in both batches',
     eachBatch: '{e1} in batch 1 and {e2} in batch 2',
-    describeEvalInitial: 'Evaluation uses the running statistics, which start at mean (0, 0) and variance (1, 1) before any update, so it returns about the raw input: {e}.',
+    describeEvalInitial:
+      'Evaluation uses the running statistics, which start at mean (0, 0) and variance (1, 1) before any update, so it returns about the raw input: {e}.',
     momentumZero: 'With momentum 0, {steps} left the running statistics unchanged.',
-    describeEval: 'Evaluation uses the running statistics after {steps} (mean {mean}, variance {var}) and gives {e}: the companions no longer matter.',
+    describeEval:
+      'Evaluation uses the running statistics after {steps} (mean {mean}, variance {var}) and gives {e}: the companions no longer matter.',
     describeCut: 'Values beyond the axis are drawn cut off, with a notch.',
     badRows: '{name} must list pairs of numbers, two features per example (got "{value}").',
     error_chosenRange: 'chosen ({chosen}) must name a row of the batch, from 0 to {last}.',
@@ -281,10 +304,14 @@ export default {
     handleColumn: 'Column {j} of W, the image of e{j}: {v}. Arrow keys move it.',
     numbers: 'Steps: {steps}; σ ≈ {sigma}; singular values of W {s}; semi-axes of W/σ {a} and {b}',
     describeOne: 'After 1 power-iteration step the estimate is σ ≈ {sigma}; the largest singular value of W is {top}.',
-    describe: 'After {steps} power-iteration steps the estimate is σ ≈ {sigma}; the largest singular value of W is {top}.',
-    converged: 'Converged: W/σ has semi-axes {a} and {b}, the longest within {tol} of 1: its ellipse fits the unit circle to within {tol}.',
-    outside: 'Not converged yet: W/σ has semi-axes {a} and {b}, so its ellipse still reaches {a}, outside the unit circle.',
-    inside: 'σ is above the largest singular value: W/σ has semi-axes {a} and {b}, inside the unit circle with room to spare.',
+    describe:
+      'After {steps} power-iteration steps the estimate is σ ≈ {sigma}; the largest singular value of W is {top}.',
+    converged:
+      'Converged: W/σ has semi-axes {a} and {b}, the longest within {tol} of 1: its ellipse fits the unit circle to within {tol}.',
+    outside:
+      'Not converged yet: W/σ has semi-axes {a} and {b}, so its ellipse still reaches {a}, outside the unit circle.',
+    inside:
+      'σ is above the largest singular value: W/σ has semi-axes {a} and {b}, inside the unit circle with room to spare.',
   },
   l2Jacobian: {
     name: 'What L2 normalization does to a small change of x',
@@ -299,9 +326,11 @@ export default {
     gainLabel: 'gain 1/|x| = {gain} (|x| = {norm})',
     numbers: '|x| = {norm}, 1/|x| = {gain}; along x {along}, across {across}, J·δ {dy}; exact new direction {moved}',
     describeX: 'x = {x} has length |x| = {norm}, so J shrinks what it keeps by 1/|x| = {gain}.',
-    describeSplit: 'The change δ = {delta} splits into {along} along x, which normalization removes, and {across} across it; to first order u moves by J·δ = {dy}, the across part times {gain}.',
+    describeSplit:
+      'The change δ = {delta} splits into {along} along x, which normalization removes, and {across} across it; to first order u moves by J·δ = {dy}, the across part times {gain}.',
     describeAlong: 'The change δ = {delta} points along x: normalization removes all of it, and J·δ = {dy}.',
-    describeAcross: 'The change δ = {delta} is across x: nothing is removed, and u moves by J·δ = {dy}, δ times {gain}.',
+    describeAcross:
+      'The change δ = {delta} is across x: nothing is removed, and u moves by J·δ = {dy}, δ times {gain}.',
     describeZero: 'The change δ is {delta}: u does not move.',
   },
   prepostNorm: {
@@ -322,14 +351,18 @@ export default {
     legendRef: '√d = {sqrtD}',
     layerOne: '1 layer',
     layerMany: '{L} layers',
-    preGrows: 'Over {layers}, the Pre-Norm stream grows from norm {a} to {b}: each layer adds its update to a sum that is never normalized.',
+    preGrows:
+      'Over {layers}, the Pre-Norm stream grows from norm {a} to {b}: each layer adds its update to a sum that is never normalized.',
     preShrinks: 'Over {layers}, the Pre-Norm stream shrinks from norm {a} to {b}: its updates point partly against it.',
     preSame: 'Over {layers}, the Pre-Norm stream keeps norm {a}.',
-    postSame: 'Post-Norm normalizes after every addition, so its stream has norm {hi} after every layer (√d = {sqrtD}).',
-    postRange: 'Post-Norm normalizes after every addition, so its stream stays between norm {lo} and {hi} (√d = {sqrtD}).',
+    postSame:
+      'Post-Norm normalizes after every addition, so its stream has norm {hi} after every layer (√d = {sqrtD}).',
+    postRange:
+      'Post-Norm normalizes after every addition, so its stream stays between norm {lo} and {hi} (√d = {sqrtD}).',
     postOne: 'Post-Norm normalizes after the addition, so its stream has norm {hi} (√d = {sqrtD}).',
     final: 'A final {norm} brings the Pre-Norm output to norm {final} before the head.',
-    turnMany: 'The first Pre-Norm layer turns the stream by {t1}°, the last by {tL}°; in Post-Norm the first turns it by {p1}°, the last by {pL}°.',
+    turnMany:
+      'The first Pre-Norm layer turns the stream by {t1}°, the last by {tL}°; in Post-Norm the first turns it by {p1}°, the last by {pL}°.',
     turnOne: 'The one layer turns the Pre-Norm stream by {t1}° and the Post-Norm stream by {p1}°.',
     sentenceGap: ' ',
   },
@@ -343,7 +376,8 @@ export default {
     covCaption: 'covariance, {name}',
     handle: 'Shape of the cloud: mixing {v}. Up and Down arrows change it.',
     describeRaw: 'Raw covariance: variances {r1} and {r2}, covariance {rc}.',
-    describeKept: 'Z-scoring makes the variances {z1} and {z2} but keeps the correlation {zoff}, so the cloud stays tilted.',
+    describeKept:
+      'Z-scoring makes the variances {z1} and {z2} but keeps the correlation {zoff}, so the cloud stays tilted.',
     describeNearly: 'Z-scoring makes the variances {z1} and {z2}; the correlation, {zoff}, is already near 0.',
     describeRemoved: 'ZCA whitening removes the correlation ({woff}) and leaves variances {w1} and {w2}.',
     describeReduced: 'ZCA whitening reduces the correlation to {woff} and leaves variances {w1} and {w2}.',
@@ -366,11 +400,15 @@ export default {
     verdictSome: '{n} earlier tokens changed',
     and: ' and ',
     sentenceSep: ' ',
-    describeStill: 'Token {t} still has its own feature 1, {from}: every output is as it was. Move the value to edit this later token and watch tokens 1 to {last}.',
+    describeStill:
+      'Token {t} still has its own feature 1, {from}: every output is as it was. Move the value to edit this later token and watch tokens 1 to {last}.',
     describeEdit: 'Feature 1 of token {t} moved from {from} to {to}.',
-    describeLeakAll: '{method} changed the outputs of all {n} earlier tokens: its mean and variance of each feature pool every token, later ones included, so the past sees the future.',
-    describeLeakSome: '{method} changed the outputs of {n} of the {before} earlier tokens: its statistics pool every token, later ones included.',
-    describeSealed: '{methods} left the outputs of tokens 1 to {last} exactly as they were, bit for bit: their statistics stay inside each token.',
+    describeLeakAll:
+      '{method} changed the outputs of all {n} earlier tokens: its mean and variance of each feature pool every token, later ones included, so the past sees the future.',
+    describeLeakSome:
+      '{method} changed the outputs of {n} of the {before} earlier tokens: its statistics pool every token, later ones included.',
+    describeSealed:
+      '{methods} left the outputs of tokens 1 to {last} exactly as they were, bit for bit: their statistics stay inside each token.',
   },
   rmsDecomposition: {
     name: 'RMS² = σ² + μ²: shifting the mean changes RMSNorm and not LayerNorm',
@@ -383,11 +421,15 @@ export default {
     identity: 'RMS² {ms} = σ² {v} + μ² {m2}',
     outputTitle: 'Outputs',
     sentenceSep: ' ',
-    describeStats: 'x + m = {x} has mean μ = {mean}, standard deviation σ = {std} and RMS {rms}: RMS² = σ² + μ² reads {ms} = {v} + {m2}.',
+    describeStats:
+      'x + m = {x} has mean μ = {mean}, standard deviation σ = {std} and RMS {rms}: RMS² = σ² + μ² reads {ms} = {v} + {m2}.',
     describeCentered: 'With mean 0 the RMS equals σ, so RMSNorm and LayerNorm agree: {ln} and {rn}.',
-    describeMeanWins: 'Here |μ| is larger than σ, so the RMS mostly measures the mean: RMSNorm gives {rn}, all of one sign, while LayerNorm, which removes μ before dividing by σ, gives {ln} for every shift.',
-    describeMeanWinsMixed: 'Here |μ| is larger than σ, so the RMS mostly measures the mean: RMSNorm gives {rn}, while LayerNorm, which removes μ before dividing by σ, gives {ln} for every shift.',
-    describeSpreadWins: 'Here σ is at least |μ|, so the RMS still mostly measures the spread: RMSNorm gives {rn}, close to LayerNorm\'s {ln}, which stays the same for every shift.',
+    describeMeanWins:
+      'Here |μ| is larger than σ, so the RMS mostly measures the mean: RMSNorm gives {rn}, all of one sign, while LayerNorm, which removes μ before dividing by σ, gives {ln} for every shift.',
+    describeMeanWinsMixed:
+      'Here |μ| is larger than σ, so the RMS mostly measures the mean: RMSNorm gives {rn}, while LayerNorm, which removes μ before dividing by σ, gives {ln} for every shift.',
+    describeSpreadWins:
+      "Here σ is at least |μ|, so the RMS still mostly measures the spread: RMSNorm gives {rn}, close to LayerNorm's {ln}, which stays the same for every shift.",
   },
   scalers: {
     name: 'Min-max, z-score and robust scaling of one feature with an outlier, and why token IDs are not scaled',
@@ -406,10 +448,13 @@ export default {
     note_robust: 'median {median}, IQR {iqr}',
     handle: 'Outlier at {v}. Left and Right arrows move it.',
     sentenceSep: ' ',
-    describeSpans: 'With the extra value at {v}, the other {n} values span {rawLo} to {rawHi}; min-max puts them between {mmLo} and {mmHi}, z-scoring between {zLo} and {zHi}, robust scaling between {rLo} and {rHi}.',
-    describeOutside: 'Lying outside them, the extra value sets min-max\'s range and inflates the standard deviation to {std}, so those two squeeze the others together; the median {median} and the IQR {iqr} hardly notice it.',
+    describeSpans:
+      'With the extra value at {v}, the other {n} values span {rawLo} to {rawHi}; min-max puts them between {mmLo} and {mmHi}, z-scoring between {zLo} and {zHi}, robust scaling between {rLo} and {rHi}.',
+    describeOutside:
+      "Lying outside them, the extra value sets min-max's range and inflates the standard deviation to {std}, so those two squeeze the others together; the median {median} and the IQR {iqr} hardly notice it.",
     describeInside: 'It lies among them, so no scaler is pulled by it.',
-    describeTokens: 'These are token IDs. Min-max puts {a} at {ya} and {b} at {yb}, side by side, and {top} at {ytop}; but an ID names an entry of the vocabulary, and its size and its nearness to other IDs mean nothing. Models look IDs up in an embedding table instead of scaling them.',
+    describeTokens:
+      'These are token IDs. Min-max puts {a} at {ya} and {b} at {yb}, side by side, and {top} at {ytop}; but an ID names an entry of the vocabulary, and its size and its nearness to other IDs mean nothing. Models look IDs up in an embedding table instead of scaling them.',
   },
   vectorNorms: {
     name: 'L2, L1, max-norm and ScaleNorm on the same two embeddings, and cosine similarity',
@@ -419,38 +464,73 @@ export default {
     title_max: 'max-norm: onto max|xᵢ| = 1',
     title_scale: 'ScaleNorm: radius g = {g}',
     handle: 'Embedding {name} = {v}. Arrow keys move it.',
-    readout: 'a·b = {dot} (lengths {la} and {lb}, angle {angle}°); the dot product of the two L2-normalized vectors is {cos}, the cosine of {angle}°.',
-    describe: 'L2 keeps each direction and sets length 1: a becomes {l2a}, b {l2b}. L1 divides by |x₁| + |x₂|: {l1a} and {l1b}. Max-norm divides by the largest |xᵢ|: {maxa} and {maxb}. ScaleNorm sets length g = {g}: {sa} and {sb}. The raw dot product a·b = {dot} mixes length and alignment; after L2 normalization it is the cosine, {cos}, whatever the lengths.',
+    readout:
+      'a·b = {dot} (lengths {la} and {lb}, angle {angle}°); the dot product of the two L2-normalized vectors is {cos}, the cosine of {angle}°.',
+    describe:
+      'L2 keeps each direction and sets length 1: a becomes {l2a}, b {l2b}. L1 divides by |x₁| + |x₂|: {l1a} and {l1b}. Max-norm divides by the largest |xᵢ|: {maxa} and {maxb}. ScaleNorm sets length g = {g}: {sa} and {sb}. The raw dot product a·b = {dot} mixes length and alignment; after L2 normalization it is the cosine, {cos}, whatever the lengths.',
   },
   fiveQuestions: {
     name: 'Five questions for any normalization, answered by the core for each method',
     method: 'Method',
-    choice_layer_norm: 'LayerNorm', choice_rms_norm: 'RMSNorm', choice_batch_norm_train: 'BatchNorm (training)',
-    choice_batch_norm_eval: 'BatchNorm (evaluation)', choice_instance_norm: 'InstanceNorm', choice_group_norm: 'GroupNorm (G = 2)',
-    choice_l2_normalize: 'L2 normalization', choice_l1_normalize: 'L1 normalization', choice_max_normalize: 'max-norm scaling',
-    choice_scale_norm: 'ScaleNorm', choice_softmax: 'softmax', choice_ada_layer_norm: 'AdaLN', choice_adaptive_rms_norm: 'adaptive RMSNorm',
-    qGroup: 'Which numbers?', qMeasure: 'What is measured?', qTransform: 'What transform?', qParams: 'Which parameters?', qMode: 'Which statistics?',
+    choice_layer_norm: 'LayerNorm',
+    choice_rms_norm: 'RMSNorm',
+    choice_batch_norm_train: 'BatchNorm (training)',
+    choice_batch_norm_eval: 'BatchNorm (evaluation)',
+    choice_instance_norm: 'InstanceNorm',
+    choice_group_norm: 'GroupNorm (G = 2)',
+    choice_l2_normalize: 'L2 normalization',
+    choice_l1_normalize: 'L1 normalization',
+    choice_max_normalize: 'max-norm scaling',
+    choice_scale_norm: 'ScaleNorm',
+    choice_softmax: 'softmax',
+    choice_ada_layer_norm: 'AdaLN',
+    choice_adaptive_rms_norm: 'adaptive RMSNorm',
+    qGroup: 'Which numbers?',
+    qMeasure: 'What is measured?',
+    qTransform: 'What transform?',
+    qParams: 'Which parameters?',
+    qMode: 'Which statistics?',
     groupAxes: '{size} numbers along {axes}, measured together; {count} such groups',
     groupBlock: '{size} numbers: a block of {per} features of d, along T; {count} such groups',
-    measure_mean_var: 'mean and variance', measure_mean_square: 'mean of the squares (RMS²)', measure_sum_square: 'sum of the squares (squared L2 length)',
-    measure_sum_abs: 'sum of |x| (L1 length)', measure_max_abs: 'the largest |x|', measure_sum_exp: 'sum of the exponentials',
-    center: 'subtract the mean', centerMax: 'subtract the maximum (for stability)', noCenter: 'no centering', sep: '; ',
-    denominator_sqrt_spread_plus_eps: 'divide by √({of} + ε), ε = {eps}', denominator_max_sqrt_spread_eps: 'divide by max(√{of}, ε), ε = {eps}',
+    measure_mean_var: 'mean and variance',
+    measure_mean_square: 'mean of the squares (RMS²)',
+    measure_sum_square: 'sum of the squares (squared L2 length)',
+    measure_sum_abs: 'sum of |x| (L1 length)',
+    measure_max_abs: 'the largest |x|',
+    measure_sum_exp: 'sum of the exponentials',
+    center: 'subtract the mean',
+    centerMax: 'subtract the maximum (for stability)',
+    noCenter: 'no centering',
+    sep: '; ',
+    denominator_sqrt_spread_plus_eps: 'divide by √({of} + ε), ε = {eps}',
+    denominator_max_sqrt_spread_eps: 'divide by max(√{of}, ε), ε = {eps}',
     denominator_max_spread_eps: 'divide by max({of}, ε), ε = {eps}',
-    of_mean_var: 'variance', of_mean_square: 'mean square', of_sum_square: 'sum of squares', of_sum_abs: 'sum of |x|', of_max_abs: 'largest |x|', of_sum_exp: 'sum', denominator_exp_over_spread: 'exponentiate and divide by the sum',
-    per_coordinate: '{name}: one per feature', per_channel: '{name}: one per channel (feature)', per_scalar: '{name}: a single number',
-    per_example_coordinate: '{name}: predicted from a condition, one per example and feature', noParams: 'none',
+    of_mean_var: 'variance',
+    of_mean_square: 'mean square',
+    of_sum_square: 'sum of squares',
+    of_sum_abs: 'sum of |x|',
+    of_max_abs: 'largest |x|',
+    of_sum_exp: 'sum',
+    denominator_exp_over_spread: 'exponentiate and divide by the sum',
+    per_coordinate: '{name}: one per feature',
+    per_channel: '{name}: one per channel (feature)',
+    per_scalar: '{name}: a single number',
+    per_example_coordinate: '{name}: predicted from a condition, one per example and feature',
+    noParams: 'none',
     scaleOffset: 'the scale enters as 1 + scale',
-    mode_current: 'the current input’s own statistics', mode_running: 'running statistics saved during training',
+    mode_current: 'the current input’s own statistics',
+    mode_running: 'running statistics saved during training',
     axesNote: 'each block: rows t (4 tokens), columns d (6 features)',
-    tensorLabel: 'A [2, 4, 6] tensor; element ({index}) chosen, {n} elements in its group. Arrow keys and Page Up/Down choose another.',
+    tensorLabel:
+      'A [2, 4, 6] tensor; element ({index}) chosen, {n} elements in its group. Arrow keys and Page Up/Down choose another.',
     badIndex: 'index must be three whole numbers inside the [{shape}] tensor (got "{value}").',
-    describe: '{method}, for element ({index}) of a [2, 4, 6] tensor: its group is {n} elements. Which numbers: {group}. Measured: {measure}. Transform: {transform}. Parameters: {params}. Statistics: {mode}.',
+    describe:
+      '{method}, for element ({index}) of a [2, 4, 6] tensor: its group is {n} elements. Which numbers: {group}. Measured: {measure}. Transform: {transform}. Parameters: {params}. Statistics: {mode}.',
   },
   epsilon: {
     name: 'What ε does: rows of shrinking spread standardized with ε inside and outside the square root',
     eps: 'ε',
-    'choice_0': 'ε = 0',
+    choice_0: 'ε = 0',
     'choice_1e-12': 'ε = 10⁻¹²',
     'choice_1e-8': 'ε = 10⁻⁸',
     'choice_1e-6': 'ε = 10⁻⁶',
@@ -468,9 +548,12 @@ export default {
     constantRefused: 'constant row (s = 0): refused, nothing to divide by',
     constantZero: 'constant row (s = 0): {v}',
     sentenceSep: ' ',
-    describeCollapse_inside: 'With ε = {eps} inside the root, rows down to spread {kept} come out as the widest row does ({ref}); from spread {collapsed} down the output is below 0.1: ε, not the data, sets the denominator.',
-    describeNever_inside: 'With ε = {eps} inside the root, every row down to spread {kept} comes out as the widest row does ({ref}).',
-    describeCollapse_outside: 'Outside the root the same ε matters only at spreads near ε itself: rows down to {kept} keep {ref}, and from {collapsed} down the output is below 0.1.',
+    describeCollapse_inside:
+      'With ε = {eps} inside the root, rows down to spread {kept} come out as the widest row does ({ref}); from spread {collapsed} down the output is below 0.1: ε, not the data, sets the denominator.',
+    describeNever_inside:
+      'With ε = {eps} inside the root, every row down to spread {kept} comes out as the widest row does ({ref}).',
+    describeCollapse_outside:
+      'Outside the root the same ε matters only at spreads near ε itself: rows down to {kept} keep {ref}, and from {collapsed} down the output is below 0.1.',
     describeNever_outside: 'Outside the root every row down to spread {kept} keeps {ref}.',
     describeRefused: 'With ε = 0 the constant row has nothing to divide by, and the core refuses it: {message}',
     describeConstant: 'The constant row comes out as {v}: ε keeps its division finite.',
@@ -492,9 +575,11 @@ export default {
     uniformEntropy: 'uniform: {v}',
     uniformWeight: 'uniform: {v}',
     sentenceSep: ' ',
-    describePlain: 'With q and k scaled by α = {a}, attention without QK-Norm has mean entropy {h} (at most {hmax}, the uniform row) and mean largest weight {m}: its logits q·k/√d grow with α², so the softmax sharpens as α grows.',
+    describePlain:
+      'With q and k scaled by α = {a}, attention without QK-Norm has mean entropy {h} (at most {hmax}, the uniform row) and mean largest weight {m}: its logits q·k/√d grow with α², so the softmax sharpens as α grows.',
     collapsed: 'It has nearly collapsed onto one key per query.',
-    describeQk: 'With QK-Norm the logits are g times a cosine, within ±{g} whatever the norms: entropy {h2} and largest weight {m2}, the same at every α.',
+    describeQk:
+      'With QK-Norm the logits are g times a cosine, within ±{g} whatever the norms: entropy {h2} and largest weight {m2}, the same at every α.',
   },
   sharedStats: {
     name: 'Sharing statistics against sharing parameters: tokens A and B through LayerNorm',
@@ -507,31 +592,52 @@ export default {
     gridLabel: 'Coordinate {i} of token {token} chosen. Arrow keys choose another cell.',
     badCell: 'cell must be a token (0 or 1) and a coordinate (0 to 2), such as "0,2" (got "{value}").',
     sentenceSep: ' ',
-    describeCell: 'Coordinate {i} of token {token} ({x}) shares its statistics (μ = {mean}, σ = {std}) with the other coordinates of {token}, and its parameters (γ{sub} = {g}, β{sub} = {b}) with coordinate {i} of token {other}.',
-    describeSame: 'Normalized, both tokens read {n}; with γ = {gamma} and β = {beta} both become {ya}. The shared γ and β give the layer an output range, but they cannot give back what told A and B apart, their scale and level: that was removed with the statistics.',
+    describeCell:
+      'Coordinate {i} of token {token} ({x}) shares its statistics (μ = {mean}, σ = {std}) with the other coordinates of {token}, and its parameters (γ{sub} = {g}, β{sub} = {b}) with coordinate {i} of token {other}.',
+    describeSame:
+      'Normalized, both tokens read {n}; with γ = {gamma} and β = {beta} both become {ya}. The shared γ and β give the layer an output range, but they cannot give back what told A and B apart, their scale and level: that was removed with the statistics.',
     describeSameNorm: 'Normalized, both tokens read {n}; with γ and β they become {ya} and {yb}.',
-    describeDiffer: 'These two tokens differ by more than a scale and a shift, so their normalized forms differ too: after γ and β, {ya} and {yb}.',
+    describeDiffer:
+      'These two tokens differ by more than a scale and a shift, so their normalized forms differ too: after γ and β, {ya} and {yb}.',
   },
   bnVariants: {
     name: 'Ghost BatchNorm, Batch Renorm and Switchable Norm against plain BatchNorm on one batch',
     vbs: 'Ghost BN chunk size',
-    choice_2: '2', choice_4: '4', choice_8: '8',
+    choice_2: '2',
+    choice_4: '4',
+    choice_8: '8',
     rmax: 'Batch Renorm r_max',
     bnLogit: 'Switchable BN logit',
     title: 'Example (1, 10) of a batch of 8',
     keyBars: 'filled: feature 1; outlined: feature 2',
     key: 'running mean (3, 15), running variance (4, 60)',
-    short_train: 'BN', short_eval: 'eval', short_ghost: 'Ghost', short_renorm: 'Renorm', short_switchable: 'Switch',
-    v_train: 'BatchNorm', v_eval: 'BN, evaluation', v_ghost: 'Ghost BN', v_renorm: 'Batch Renorm', v_switchable: 'Switchable',
-    n_train: 'all 8 examples', n_eval: 'running statistics', n_ghost: 'chunks of {vbs}', n_renorm: 'r_max {r}', n_switchable: 'BN weight {w}',
+    short_train: 'BN',
+    short_eval: 'eval',
+    short_ghost: 'Ghost',
+    short_renorm: 'Renorm',
+    short_switchable: 'Switch',
+    v_train: 'BatchNorm',
+    v_eval: 'BN, evaluation',
+    v_ghost: 'Ghost BN',
+    v_renorm: 'Batch Renorm',
+    v_switchable: 'Switchable',
+    n_train: 'all 8 examples',
+    n_eval: 'running statistics',
+    n_ghost: 'chunks of {vbs}',
+    n_renorm: 'r_max {r}',
+    n_switchable: 'BN weight {w}',
     listSep: ', ',
     sentenceSep: ' ',
-    describeBase: 'In training, BatchNorm normalizes example (1, 10) with the statistics of all eight examples: {train}; in evaluation it uses the running statistics: {eval}.',
+    describeBase:
+      'In training, BatchNorm normalizes example (1, 10) with the statistics of all eight examples: {train}; in evaluation it uses the running statistics: {eval}.',
     describeGhost: 'Ghost BN with chunks of {vbs} uses only {chunk}: {ghost}.',
     describeGhostAll: 'Ghost BN with a chunk of 8 is plain BatchNorm: {ghost}.',
-    describeRenorm: 'Batch Renorm corrects the training statistics toward the running ones, but r_max = {r} clips the correction: {renorm}.',
-    describeRenormSame: 'Batch Renorm corrects the training statistics toward the running ones; with r_max = {r} nothing is clipped, so it gives what evaluation gives: {renorm}.',
-    describeSwitch: 'Switchable Norm mixes the InstanceNorm, LayerNorm and BatchNorm statistics with weights {mix}: {sw}.',
+    describeRenorm:
+      'Batch Renorm corrects the training statistics toward the running ones, but r_max = {r} clips the correction: {renorm}.',
+    describeRenormSame:
+      'Batch Renorm corrects the training statistics toward the running ones; with r_max = {r} nothing is clipped, so it gives what evaluation gives: {renorm}.',
+    describeSwitch:
+      'Switchable Norm mixes the InstanceNorm, LayerNorm and BatchNorm statistics with weights {mix}: {sw}.',
   },
   depthTraining: {
     name: 'A deep residual network trained in the page, with and without normalization',
@@ -540,13 +646,25 @@ export default {
     optimizer: 'Optimizer',
     gate: 'Gate on each branch',
     norm: 'Normalization',
-    choice_adam: 'Adam', choice_sgd: 'SGD, momentum 0.9',
-    choice_none: 'none (1)', choice_zero: 'zero at start (ReZero)', choice_layer_scale: 'LayerScale (0.1)',
-    choice_layer_norm: 'LayerNorm', choice_rms_norm: 'RMSNorm',
+    choice_adam: 'Adam',
+    choice_sgd: 'SGD, momentum 0.9',
+    choice_none: 'none (1)',
+    choice_zero: 'zero at start (ReZero)',
+    choice_layer_scale: 'LayerScale (0.1)',
+    choice_layer_norm: 'LayerNorm',
+    choice_rms_norm: 'RMSNorm',
     presets: 'Presets:',
-    preset_deep: 'Deep, Adam', preset_zeroGate: 'Deep, zero gate', preset_sgd: 'SGD, large step',
-    play: 'Play', pause: 'Pause', step: 'Step', reset: 'Reset',
-    v_none: 'No norm', v_post: 'Post-Norm', v_pre: 'Pre-Norm', v_pre_final: 'Pre-Norm + final',
+    preset_deep: 'Deep, Adam',
+    preset_zeroGate: 'Deep, zero gate',
+    preset_sgd: 'SGD, large step',
+    play: 'Play',
+    pause: 'Pause',
+    step: 'Step',
+    reset: 'Reset',
+    v_none: 'No norm',
+    v_post: 'Post-Norm',
+    v_pre: 'Pre-Norm',
+    v_pre_final: 'Pre-Norm + final',
     chance: 'a coin flip: {v}',
     lossTitle: 'Training loss, step {k}',
     key: '{name}: {v}',
@@ -564,16 +682,22 @@ export default {
     listSep: ', ',
     describeOff: 'Not shown and not trained: {list}.',
     warmup: 'Warm-up (steps)',
-    describeSetupWarmup: 'Four copies of one {L}-block residual network of width 16 start from the same seeded weights and learn to separate two spirals of 128 points: {opt}, learning rate {lr} reached after a linear warm-up of {w} steps, gate {gate}, {norm}, {n} steps.',
-    describeIdentity: 'With the gate at zero each branch adds nothing at first: at the first step {names} keep the residual stream at RMS {v} through every layer.',
+    describeSetupWarmup:
+      'Four copies of one {L}-block residual network of width 16 start from the same seeded weights and learn to separate two spirals of 128 points: {opt}, learning rate {lr} reached after a linear warm-up of {w} steps, gate {gate}, {norm}, {n} steps.',
+    describeIdentity:
+      'With the gate at zero each branch adds nothing at first: at the first step {names} keep the residual stream at RMS {v} through every layer.',
     sentenceSep: ' ',
-    describeSetup: 'Four copies of one {L}-block residual network of width 16 start from the same seeded weights and learn to separate two spirals of 128 points: {opt}, learning rate {lr}, gate {gate}, {norm}, {n} steps.',
+    describeSetup:
+      'Four copies of one {L}-block residual network of width 16 start from the same seeded weights and learn to separate two spirals of 128 points: {opt}, learning rate {lr}, gate {gate}, {norm}, {n} steps.',
     describeIdle: 'None has trained yet.',
     describeLoss: '{name} reaches loss {v} after {steps} (accuracy {a}).',
     describeStalled: '{name} is stuck near a coin flip’s loss {c}: {v} after {steps} (accuracy {a}).',
-    oneStep: '1 step', nSteps: '{k} steps',
+    oneStep: '1 step',
+    nSteps: '{k} steps',
     describeBlownUp: '{name}’s loss has blown up to {v} after {steps} (accuracy {a}).',
-    describeDiverged: '{name} diverged: its step {k} would have made the loss or a weight blow up, so training stopped there.',
-    describePostGrad: 'At the first step the gradient reaching Post-Norm’s input layer is {g0}, against {gL} at its top: every norm on the path scales it down.',
+    describeDiverged:
+      '{name} diverged: its step {k} would have made the loss or a weight blow up, so training stopped there.',
+    describePostGrad:
+      'At the first step the gradient reaching Post-Norm’s input layer is {g0}, against {gL} at its top: every norm on the path scales it down.',
   },
 };

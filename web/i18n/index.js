@@ -19,9 +19,12 @@ export const languages = () => Object.keys(catalogs);
  */
 export function registerLocale(lang, catalog, { numberLocale } = {}) {
   if (typeof lang !== 'string' || !/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(lang)) {
-    throw new TypeError(`registerLocale: lang must be a language tag like "fr" or "pt-BR" (got ${JSON.stringify(String(lang)).slice(0, 40)})`);
+    throw new TypeError(
+      `registerLocale: lang must be a language tag like "fr" or "pt-BR" (got ${JSON.stringify(String(lang)).slice(0, 40)})`,
+    );
   }
-  if (!catalog || typeof catalog !== 'object') throw new TypeError('registerLocale: catalog must be an object of figure sections');
+  if (!catalog || typeof catalog !== 'object')
+    throw new TypeError('registerLocale: catalog must be an object of figure sections');
   const key = lang.toLowerCase();
   catalogs[key] = catalog;
   numberLocales[key] = numberLocale ?? lang;

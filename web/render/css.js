@@ -11,11 +11,38 @@
 // Interaction states (:hover, :focus-visible, ...) never match a picture.
 import { ShadowRoot } from './dom.js';
 
-const INHERITED = new Set(['color', 'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-linecap',
-  'stroke-linejoin', 'stroke-opacity', 'font-size', 'font-family', 'font-weight', 'font-style', 'text-anchor',
-  'dominant-baseline', 'paint-order', 'visibility', 'letter-spacing', 'font-variant-numeric', 'white-space']);
-const INITIAL = { color: '#000000', fill: '#000000', stroke: 'none', 'font-size': '16px', 'font-weight': '400', display: 'inline',
-  visibility: 'visible', opacity: '1' };
+const INHERITED = new Set([
+  'color',
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-dasharray',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'stroke-opacity',
+  'font-size',
+  'font-family',
+  'font-weight',
+  'font-style',
+  'text-anchor',
+  'dominant-baseline',
+  'paint-order',
+  'visibility',
+  'letter-spacing',
+  'font-variant-numeric',
+  'white-space',
+]);
+const INITIAL = {
+  color: '#000000',
+  fill: '#000000',
+  stroke: 'none',
+  'font-size': '16px',
+  'font-weight': '400',
+  display: 'inline',
+  visibility: 'visible',
+  opacity: '1',
+};
 
 /** Parse a stylesheet into rules [{ selectors, decls, order }] that apply in `env` ({ dark, width }). */
 export function parseCss(text, env, rules = [], counter = { n: 0 }) {
@@ -61,7 +88,9 @@ function matchingBrace(s, open) {
 /** Split on `sep` outside parentheses, brackets and quotes. */
 function splitTop(s, sep) {
   const out = [];
-  let depth = 0, quote = '', start = 0;
+  let depth = 0,
+    quote = '',
+    start = 0;
   for (let j = 0; j < s.length; j++) {
     const c = s[j];
     if (quote) {
@@ -79,20 +108,22 @@ function splitTop(s, sep) {
 }
 
 function conditionHolds(cond, { dark, width }) {
-  return splitTop(cond, ',').some((alt) => alt.split(/\s+and\s+/).every((part) => {
-    part = part.trim();
-    if (part === 'screen' || part === 'all') return true;
-    if (part === 'print') return false;
-    const m = /^\(\s*([\w-]+)\s*:\s*([^)]+?)\s*\)$/.exec(part);
-    if (!m) return false;
-    const [, feature, value] = m;
-    if (feature === 'prefers-color-scheme') return (value === 'dark') === dark;
-    if (feature === 'prefers-reduced-motion') return value === 'reduce'; // a picture does not move
-    const px = parseFloat(value);
-    if (feature === 'max-width') return width <= px;
-    if (feature === 'min-width') return width >= px;
-    return false;
-  }));
+  return splitTop(cond, ',').some((alt) =>
+    alt.split(/\s+and\s+/).every((part) => {
+      part = part.trim();
+      if (part === 'screen' || part === 'all') return true;
+      if (part === 'print') return false;
+      const m = /^\(\s*([\w-]+)\s*:\s*([^)]+?)\s*\)$/.exec(part);
+      if (!m) return false;
+      const [, feature, value] = m;
+      if (feature === 'prefers-color-scheme') return (value === 'dark') === dark;
+      if (feature === 'prefers-reduced-motion') return value === 'reduce'; // a picture does not move
+      const px = parseFloat(value);
+      if (feature === 'max-width') return width <= px;
+      if (feature === 'min-width') return width >= px;
+      return false;
+    }),
+  );
 }
 
 // ---- selectors ------------------------------------------------------------------
@@ -100,7 +131,8 @@ function conditionHolds(cond, { dark, width }) {
 // [{ compound, combinator }] where combinator joins it to the next one leftwards.
 function parseSelector(text) {
   const parts = [];
-  let j = 0, combinator = null;
+  let j = 0,
+    combinator = null;
   while (j < text.length) {
     if (/\s/.test(text[j]) || text[j] === '>' || text[j] === '+' || text[j] === '~') {
       let c = ' ';
@@ -137,7 +169,9 @@ function parseCompound(text, j) {
       j += 1 + m[0].length;
     } else if (ch === '[') {
       const end = text.indexOf(']', j);
-      const m = /^\[\s*([\w-]+)\s*(?:([~|^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([^\]\s]*)))?\s*\]$/.exec(text.slice(j, end + 1));
+      const m = /^\[\s*([\w-]+)\s*(?:([~|^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([^\]\s]*)))?\s*\]$/.exec(
+        text.slice(j, end + 1),
+      );
       if (!m) return [null, j];
       c.attrs.push({ name: m[1], op: m[2], value: m[3] ?? m[4] ?? m[5] });
       j = end + 1;
@@ -153,7 +187,8 @@ function parseCompound(text, j) {
       j += m[0].length;
       let arg = null;
       if (text[j] === '(') {
-        let depth = 0, k = j;
+        let depth = 0,
+          k = j;
         for (; k < text.length; k++) {
           if (text[k] === '(') depth++;
           else if (text[k] === ')' && --depth === 0) break;
@@ -174,14 +209,18 @@ function parseCompound(text, j) {
 }
 
 function specificity(chain) {
-  let a = 0, b = 0, c = 0;
+  let a = 0,
+    b = 0,
+    c = 0;
   for (const { compound: k } of chain) {
     a += k.attrs.filter((x) => x.name === 'id' && !x.op).length;
     b += k.classes.length + k.attrs.filter((x) => !(x.name === 'id' && !x.op)).length;
     for (const p of k.pseudos) {
       if (p.name === 'not' && p.arg) {
         const s = Math.max(...p.arg.map((x) => x?.specificity ?? 0));
-        a += Math.floor(s / 1e6); b += Math.floor(s / 1e3) % 1e3; c += s % 1e3;
+        a += Math.floor(s / 1e6);
+        b += Math.floor(s / 1e3) % 1e3;
+        c += s % 1e3;
       } else b++;
     }
     if (k.host) b++;
@@ -191,7 +230,8 @@ function specificity(chain) {
 }
 
 /** The parent for matching: inside a shadow tree the host stands above the root's children. */
-const parentOf = (el) => (el.parentNode instanceof ShadowRoot ? el.parentNode.host : el.parentNode?.localName ? el.parentNode : null);
+const parentOf = (el) =>
+  el.parentNode instanceof ShadowRoot ? el.parentNode.host : el.parentNode?.localName ? el.parentNode : null;
 
 function matchesCompound(el, k, host) {
   if (k.pseudoElement) return false;
@@ -260,7 +300,8 @@ export function computeStyle(el, parentStyle, rules, host) {
   for (const rule of rules) {
     for (const sel of rule.selectors) {
       if (!matchesSelector(el, sel, host)) continue;
-      for (const d of rule.decls) consider(d.prop, d.value, (d.important ? 2e12 : 0) + sel.specificity * 1e5 + rule.order);
+      for (const d of rule.decls)
+        consider(d.prop, d.value, (d.important ? 2e12 : 0) + sel.specificity * 1e5 + rule.order);
     }
   }
   for (const [prop, value] of el.style?._props ?? []) consider(prop, value, 1e12);
@@ -276,7 +317,8 @@ export function computeStyle(el, parentStyle, rules, host) {
     let v = resolveVars(value, style);
     if (prop === 'font') {
       // the shorthand: [style] [weight] size[/line-height] family
-      const m = /^(?:(italic|oblique|normal)\s+)?(?:(\d{3}|bold|normal)\s+)?([\d.]+(?:px|em|rem|%))(?:\/\S+)?\s+(.+)$/.exec(v);
+      const m =
+        /^(?:(italic|oblique|normal)\s+)?(?:(\d{3}|bold|normal)\s+)?([\d.]+(?:px|em|rem|%))(?:\/\S+)?\s+(.+)$/.exec(v);
       if (m) {
         if (m[1]) style.set('font-style', m[1]);
         style.set('font-weight', m[2] === 'bold' ? '700' : m[2] && m[2] !== 'normal' ? m[2] : '400');
@@ -290,7 +332,10 @@ export function computeStyle(el, parentStyle, rules, host) {
     if (v !== undefined) style.set(prop, v);
   }
   if (style.get('font-size')?.endsWith('em')) {
-    style.set('font-size', `${+(parseFloat(style.get('font-size')) * parseFloat(parentStyle.get('font-size') ?? '16')).toFixed(2)}px`);
+    style.set(
+      'font-size',
+      `${+(parseFloat(style.get('font-size')) * parseFloat(parentStyle.get('font-size') ?? '16')).toFixed(2)}px`,
+    );
   }
   for (const [k, v] of style) if (!k.startsWith('--') && v.includes('color-mix(')) style.set(k, mixColors(v));
   for (const k of ['fill', 'stroke']) {
@@ -302,9 +347,11 @@ export function computeStyle(el, parentStyle, rules, host) {
 
 /** color-mix(in srgb, A p%, B [q%]) with hex colours or transparent, as #rrggbb or rgba(). */
 function mixColors(value) {
-  return value.replace(/color-mix\(\s*in srgb\s*,\s*([^,()]+?)\s*(?:(\d+(?:\.\d+)?)%)?\s*,\s*([^,()]+?)\s*(?:(\d+(?:\.\d+)?)%)?\s*\)/g,
+  return value.replace(
+    /color-mix\(\s*in srgb\s*,\s*([^,()]+?)\s*(?:(\d+(?:\.\d+)?)%)?\s*,\s*([^,()]+?)\s*(?:(\d+(?:\.\d+)?)%)?\s*\)/g,
     (whole, a, pa, b, pb) => {
-      const ca = rgba(a), cb = rgba(b);
+      const ca = rgba(a),
+        cb = rgba(b);
       if (!ca || !cb) return whole;
       let wa = pa !== undefined ? pa / 100 : pb !== undefined ? 1 - pb / 100 : 0.5;
       const wb = pb !== undefined ? pb / 100 : 1 - wa;
@@ -313,8 +360,11 @@ function mixColors(value) {
       const alpha = ca[3] * wa + cb[3] * (1 - wa);
       const ch = (i) => (alpha ? (ca[i] * ca[3] * wa + cb[i] * cb[3] * (1 - wa)) / alpha : 0);
       const rgb = [0, 1, 2].map((i) => Math.round(ch(i)));
-      return alpha >= 1 ? `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}` : `rgba(${rgb.join(', ')}, ${+alpha.toFixed(3)})`;
-    });
+      return alpha >= 1
+        ? `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`
+        : `rgba(${rgb.join(', ')}, ${+alpha.toFixed(3)})`;
+    },
+  );
 }
 
 function rgba(c) {
@@ -328,8 +378,14 @@ function rgba(c) {
 
 function resolveVars(value, style, depth = 0) {
   if (depth > 8 || !value.includes('var(')) return value;
-  return resolveVars(value.replace(/var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*(?:\([^()]*\)[^()]*)*))?\)/g,
-    (_, name, fallback) => style.get(name) ?? fallback ?? ''), style, depth + 1);
+  return resolveVars(
+    value.replace(
+      /var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*(?:\([^()]*\)[^()]*)*))?\)/g,
+      (_, name, fallback) => style.get(name) ?? fallback ?? '',
+    ),
+    style,
+    depth + 1,
+  );
 }
 
 /** A style for the document's root: the initial values. */

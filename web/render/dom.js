@@ -174,7 +174,10 @@ class ShadowRoot extends DocumentFragment {
 
 /** Parses a viewBox attribute the way SVGSVGElement.viewBox.baseVal reads it. */
 function viewBoxOf(el) {
-  const v = (el.getAttribute('viewBox') ?? '').trim().split(/[\s,]+/).map(Number);
+  const v = (el.getAttribute('viewBox') ?? '')
+    .trim()
+    .split(/[\s,]+/)
+    .map(Number);
   const [x, y, width, height] = v.length === 4 && v.every(Number.isFinite) ? v : [0, 0, 0, 0];
   return { baseVal: { x, y, width, height } };
 }
@@ -330,7 +333,6 @@ class Element extends Node {
   }
 }
 
-
 /** An element's own state (attributes, style, dataset, classList), for Element and for an adopted figure. */
 function initElement(el, localName, namespaceURI = HTML_NS) {
   el.localName = localName;
@@ -356,14 +358,17 @@ function initElement(el, localName, namespaceURI = HTML_NS) {
     },
   };
   el.style = new Proxy(style, {
-    get: (t, k) => (k in t || typeof k !== 'string' ? t[k] : t._props.get(kebab(k)) ?? ''),
+    get: (t, k) => (k in t || typeof k !== 'string' ? t[k] : (t._props.get(kebab(k)) ?? '')),
     set: (t, k, v) => (t.setProperty(kebab(k), v), true),
   });
-  el.dataset = new Proxy({}, {
-    get: (_, k) => (typeof k === 'string' ? el.getAttribute(`data-${kebab(k)}`) ?? undefined : undefined),
-    set: (_, k, v) => (el.setAttribute(`data-${kebab(k)}`, v), true),
-    deleteProperty: (_, k) => (el.removeAttribute(`data-${kebab(k)}`), true),
-  });
+  el.dataset = new Proxy(
+    {},
+    {
+      get: (_, k) => (typeof k === 'string' ? (el.getAttribute(`data-${kebab(k)}`) ?? undefined) : undefined),
+      set: (_, k, v) => (el.setAttribute(`data-${kebab(k)}`, v), true),
+      deleteProperty: (_, k) => (el.removeAttribute(`data-${kebab(k)}`), true),
+    },
+  );
   const classes = () => (el.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
   const write = (list) => el.setAttribute('class', list.join(' '));
   el.classList = {

@@ -30,7 +30,11 @@ export interface RenderResult {
  * Draw `tag` (for example 'nl-bar-compare') with `attributes` as an SVG.
  * Rejects with an Error naming the tag, attribute or option at fault.
  */
-export function renderFigure(tag: string, attributes?: Record<string, string | number>, options?: RenderOptions): Promise<RenderResult>;
+export function renderFigure(
+  tag: string,
+  attributes?: Record<string, string | number>,
+  options?: RenderOptions,
+): Promise<RenderResult>;
 
 /** Each figure's tag with the attributes it takes. */
 export function figureTags(): Promise<Record<string, string[]>>;

@@ -14,15 +14,47 @@ import { textWidth } from '../components/lib/text.js';
 import { short } from '../core/normlab.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const PAD = 12, GAP = 10;
+const PAD = 12,
+  GAP = 10;
 // Properties written onto the SVG's elements (where they differ from the parent's).
-const PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-linecap', 'stroke-linejoin',
-  'stroke-opacity', 'opacity', 'font-size', 'font-weight', 'font-family', 'font-style', 'text-anchor', 'dominant-baseline', 'paint-order'];
+const PROPS = [
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-dasharray',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'stroke-opacity',
+  'opacity',
+  'font-size',
+  'font-weight',
+  'font-family',
+  'font-style',
+  'text-anchor',
+  'dominant-baseline',
+  'paint-order',
+];
 const SKIP_ATTRS = /^(class|style|tabindex|part|role|data-.*|aria-.*|id)$/;
 const FORM = new Set(['button', 'input', 'select', 'textarea', 'label']);
-const TEXT_BLOCKS = new Set(['p', 'caption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'figcaption', 'dt', 'dd', 'legend']);
+const TEXT_BLOCKS = new Set([
+  'p',
+  'caption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'figcaption',
+  'dt',
+  'dd',
+  'legend',
+]);
 
-const escapeXml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (s) =>
+  String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 let loaded = null;
 async function figureClasses() {
@@ -56,24 +88,34 @@ function waitFor(test, ms) {
  * Returns { svg, width, height, state, description, name }. A bad tag,
  * attribute or option throws an Error naming it.
  */
-export async function renderFigure(tag, attributes = {}, { lang = 'en', theme = 'light', width = 720, caption = true } = {}) {
+export async function renderFigure(
+  tag,
+  attributes = {},
+  { lang = 'en', theme = 'light', width = 720, caption = true } = {},
+) {
   const { elements } = await figureClasses();
   // (own keys only: __proto__, constructor or toString are not figures)
   const Cls = typeof tag === 'string' && Object.hasOwn(elements, tag) ? elements[tag] : null;
   if (!Cls) throw new Error(`render: unknown figure "${short(tag)}"; one of ${Object.keys(elements).join(', ')}`);
-  if (theme !== 'light' && theme !== 'dark') throw new Error(`render: theme must be "light" or "dark", got "${short(theme)}"`);
-  if (!Number.isFinite(width) || width < 200 || width > 4000) throw new Error(`render: width must be 200..4000 px, got ${short(width)}`);
+  if (theme !== 'light' && theme !== 'dark')
+    throw new Error(`render: theme must be "light" or "dark", got "${short(theme)}"`);
+  if (!Number.isFinite(width) || width < 200 || width > 4000)
+    throw new Error(`render: width must be 200..4000 px, got ${short(width)}`);
   const known = Cls.observedAttributes ?? [];
   const host = new Cls();
   for (const [name, value] of Object.entries(attributes)) {
-    if (!known.includes(name)) throw new Error(`render: ${tag} has no attribute "${short(name)}"; it takes ${known.join(', ')}`);
+    if (!known.includes(name))
+      throw new Error(`render: ${tag} has no attribute "${short(name)}"; it takes ${known.join(', ')}`);
     host.setAttribute(name, String(value));
   }
   host.setAttribute('lang', lang);
   document.append(host);
   host.connectedCallback();
   // Only the figure's public surface is read: state and renderState() (lib/base.js).
-  await waitFor(() => { const r = host.renderState(); return host.state || r.loadError || r.error; }, 20000);
+  await waitFor(() => {
+    const r = host.renderState();
+    return host.state || r.loadError || r.error;
+  }, 20000);
   await waitFor(() => !host.renderState().busy, 3000); // e.g. the code figure's syntax colours
   const { loadError, error } = host.renderState();
   if (loadError) throw new Error(`render: ${tag}: the core did not load: ${loadError}`);
@@ -103,8 +145,10 @@ function draw(host, { theme, width, caption }) {
 
   // 1. What the figure shows, in order: chart panels, code, text blocks.
   const items = [];
-  const skip = (n) => ['controls', 'status', 'description', 'error', 'hint', 'scroll-hint', 'callout'].some((c) => n.classList.contains(c)) ||
-    n.getAttribute('part') === 'controls';
+  const skip = (n) =>
+    ['controls', 'status', 'description', 'error', 'hint', 'scroll-hint', 'callout'].some((c) =>
+      n.classList.contains(c),
+    ) || n.getAttribute('part') === 'controls';
   const walk = (node) => {
     for (const n of node.children) {
       if (skip(n) || !visible(n) || FORM.has(n.localName)) continue;
@@ -123,7 +167,10 @@ function draw(host, { theme, width, caption }) {
 
   // 2. Lay them out: panels flow in rows up to `width`, other items take a row each.
   const out = [];
-  let x = PAD, y = PAD, rowH = 0, right = 0;
+  let x = PAD,
+    y = PAD,
+    rowH = 0,
+    right = 0;
   const newRow = () => {
     if (rowH) y += rowH + GAP;
     x = PAD;
@@ -132,7 +179,8 @@ function draw(host, { theme, width, caption }) {
   for (const item of items) {
     if (item.kind === 'svg') {
       const vb = item.node.viewBox.baseVal;
-      const w = vb.width || 300, h = parseFloat(item.node.style.height) || vb.height || 150;
+      const w = vb.width || 300,
+        h = parseFloat(item.node.style.height) || vb.height || 150;
       if (x > PAD && x + w > PAD + width) newRow();
       out.push(svgMarkup(item.node, styleOf, { x, y, w, h }));
       x += w + GAP;
@@ -143,22 +191,28 @@ function draw(host, { theme, width, caption }) {
     newRow();
     // text wraps at the width of the drawing above it (a caption as wide as the cube, not the page)
     const measure = Math.min(width, Math.max(400, right - PAD));
-    const block = item.kind === 'code' ? codeBlock(item.node, styleOf, y)
-      : item.kind === 'table' ? tableBlock(item.node, styleOf, y, measure)
-        : textBlock(spacedText(item.node), styleOf(item.node), y, measure, item.kind === 'caption' ? 6 : 0);
+    const block =
+      item.kind === 'code'
+        ? codeBlock(item.node, styleOf, y)
+        : item.kind === 'table'
+          ? tableBlock(item.node, styleOf, y, measure)
+          : textBlock(spacedText(item.node), styleOf(item.node), y, measure, item.kind === 'caption' ? 6 : 0);
     out.push(block.markup);
     rowH = block.height;
     right = Math.max(right, PAD + block.width);
     newRow();
   }
   newRow();
-  const W = Math.ceil(Math.max(right + PAD, 200)), H = Math.ceil(y - GAP + PAD);
+  const W = Math.ceil(Math.max(right + PAD, 200)),
+    H = Math.ceil(y - GAP + PAD);
   const name = host.getAttribute('aria-label') ?? host.localName;
   const inherited = `fill="${escapeXml(hostStyle.get('color') ?? '#000000')}" font-family="${escapeXml(hostStyle.get('font-family') ?? 'sans-serif')}" font-size="${escapeXml(hostStyle.get('font-size') ?? '16px')}"`;
-  const svg = `<svg xmlns="${SVG_NS}" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" ${inherited}>` +
+  const svg =
+    `<svg xmlns="${SVG_NS}" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" ${inherited}>` +
     `<title>${escapeXml(name)}</title><desc>${escapeXml(description)}</desc>` +
     `<rect width="${W}" height="${H}" rx="8" fill="${escapeXml(hostStyle.get('--nl-bg') ?? '#ffffff')}" stroke="${escapeXml(hostStyle.get('--nl-grid') ?? '#d9dde5')}"/>` +
-    out.join('') + '</svg>\n';
+    out.join('') +
+    '</svg>\n';
   return { svg, width: W, height: H, state: host.state, description, name };
 }
 
@@ -174,7 +228,8 @@ function findPart(node, name) {
 
 /** An element's own presentation: the properties whose computed value differs from its parent's. */
 function presentation(node, styleOf, force = false) {
-  const s = styleOf(node), p = node.parentNode && !force ? styleOf(node.parentNode) : null;
+  const s = styleOf(node),
+    p = node.parentNode && !force ? styleOf(node.parentNode) : null;
   let attrs = '';
   for (const prop of PROPS) {
     const v = s.get(prop);
@@ -233,13 +288,19 @@ function spacedText(node) {
 }
 
 function textBlock(text, style, y, width, top = 0) {
-  const size = px(style.get('font-size'), 14), lh = Math.round(size * 1.4);
+  const size = px(style.get('font-size'), 14),
+    lh = Math.round(size * 1.4);
   const lines = wrap(text.trim(), size, width);
   y += top;
   const fill = escapeXml(style.get('color') ?? '#000');
   const weight = style.get('font-weight') ?? '400';
-  const markup = lines.map((l, i) => `<text x="${PAD}" y="${(y + size + i * lh).toFixed(1)}" fill="${fill}" font-size="${size}px"` +
-    `${weight !== '400' ? ` font-weight="${escapeXml(weight)}"` : ''}>${escapeXml(l)}</text>`).join('');
+  const markup = lines
+    .map(
+      (l, i) =>
+        `<text x="${PAD}" y="${(y + size + i * lh).toFixed(1)}" fill="${fill}" font-size="${size}px"` +
+        `${weight !== '400' ? ` font-weight="${escapeXml(weight)}"` : ''}>${escapeXml(l)}</text>`,
+    )
+    .join('');
   return { markup, height: top + lines.length * lh, width: Math.max(0, ...lines.map((l) => textWidth(l, size))) };
 }
 
@@ -253,22 +314,31 @@ function tableBlock(table, styleOf, y, width) {
     }
   };
   collect(table);
-  const style = styleOf(table), size = px(style.get('font-size'), 13), lh = Math.round(size * 1.45);
+  const style = styleOf(table),
+    size = px(style.get('font-size'), 13),
+    lh = Math.round(size * 1.45);
   const cols = Math.max(...rows.filter((r) => r.length > 1).map((r) => r.length), 1);
-  const colW = Array.from({ length: cols }, (_, j) => Math.max(...rows.filter((r) => r.length > 1).map((r) => textWidth(r[j] ?? '', size)), 0) + 14);
+  const colW = Array.from(
+    { length: cols },
+    (_, j) => Math.max(...rows.filter((r) => r.length > 1).map((r) => textWidth(r[j] ?? '', size)), 0) + 14,
+  );
   const fill = escapeXml(style.get('color') ?? '#000');
-  let markup = '', line = 0;
+  let markup = '',
+    line = 0;
   for (const r of rows) {
     if (r.length === 1 && cols > 1) {
-      for (const l of wrap(r[0], size, width)) markup += `<text x="${PAD}" y="${(y + size + line++ * lh).toFixed(1)}" fill="${fill}" font-size="${size}px" font-style="italic">${escapeXml(l)}</text>`;
+      for (const l of wrap(r[0], size, width))
+        markup += `<text x="${PAD}" y="${(y + size + line++ * lh).toFixed(1)}" fill="${fill}" font-size="${size}px" font-style="italic">${escapeXml(l)}</text>`;
       continue;
     }
     let cx = PAD;
-    markup += r.map((cell, j) => {
-      const t = `<text x="${cx.toFixed(1)}" y="${(y + size + line * lh).toFixed(1)}" fill="${fill}" font-size="${size}px">${escapeXml(cell)}</text>`;
-      cx += colW[j];
-      return t;
-    }).join('');
+    markup += r
+      .map((cell, j) => {
+        const t = `<text x="${cx.toFixed(1)}" y="${(y + size + line * lh).toFixed(1)}" fill="${fill}" font-size="${size}px">${escapeXml(cell)}</text>`;
+        cx += colW[j];
+        return t;
+      })
+      .join('');
     line++;
   }
   return { markup, height: line * lh, width: colW.reduce((a, b) => a + b, 0) };
@@ -276,7 +346,9 @@ function tableBlock(table, styleOf, y, width) {
 
 /** A code block: one <text> per line, a <tspan> per run of one colour and weight. */
 function codeBlock(pre, styleOf, y) {
-  const base = styleOf(pre), size = px(base.get('font-size'), 13), lh = Math.round(size * 1.5);
+  const base = styleOf(pre),
+    size = px(base.get('font-size'), 13),
+    lh = Math.round(size * 1.5);
   const lines = [[]];
   const walk = (n) => {
     for (const c of n.childNodes) {
@@ -285,7 +357,12 @@ function codeBlock(pre, styleOf, y) {
         c.data.split('\n').forEach((part, i) => {
           if (i) lines.push([]);
           // spaces kept as no-break spaces: indentation survives every SVG reader
-          if (part) lines[lines.length - 1].push({ text: part.replace(/ /g, '\u00a0'), fill: s.get('color'), weight: s.get('font-weight') });
+          if (part)
+            lines[lines.length - 1].push({
+              text: part.replace(/ /g, '\u00a0'),
+              fill: s.get('color'),
+              weight: s.get('font-weight'),
+            });
         });
       } else if (styleOf(c).get('display') !== 'none') walk(c);
     }
@@ -295,13 +372,24 @@ function codeBlock(pre, styleOf, y) {
   const family = escapeXml(base.get('font-family') ?? 'monospace');
   const bg = base.get('background-color') ?? base.get('background');
   const longest = Math.max(0, ...lines.map((runs) => runs.reduce((n, r) => n + r.text.length, 0)));
-  const w = longest * size * 0.6 + 16, h = lines.length * lh + 12;
-  let markup = bg && bg !== 'none' && bg !== 'transparent' ? `<rect x="${PAD}" y="${y}" width="${w.toFixed(0)}" height="${h}" rx="6" fill="${escapeXml(bg)}"/>` : '';
+  const w = longest * size * 0.6 + 16,
+    h = lines.length * lh + 12;
+  let markup =
+    bg && bg !== 'none' && bg !== 'transparent'
+      ? `<rect x="${PAD}" y="${y}" width="${w.toFixed(0)}" height="${h}" rx="6" fill="${escapeXml(bg)}"/>`
+      : '';
   markup += `<g font-family="${family}" font-size="${size}px">`;
   lines.forEach((runs, i) => {
     if (!runs.length) return;
-    markup += `<text x="${PAD + 8}" y="${(y + 6 + size + i * lh).toFixed(1)}">` + runs.map((r) =>
-      `<tspan fill="${escapeXml(r.fill ?? '#000')}"${r.weight && r.weight !== '400' ? ` font-weight="${escapeXml(r.weight)}"` : ''}>${escapeXml(r.text)}</tspan>`).join('') + '</text>';
+    markup +=
+      `<text x="${PAD + 8}" y="${(y + 6 + size + i * lh).toFixed(1)}">` +
+      runs
+        .map(
+          (r) =>
+            `<tspan fill="${escapeXml(r.fill ?? '#000')}"${r.weight && r.weight !== '400' ? ` font-weight="${escapeXml(r.weight)}"` : ''}>${escapeXml(r.text)}</tspan>`,
+        )
+        .join('') +
+      '</text>';
   });
   markup += '</g>';
   return { markup, height: h, width: w };

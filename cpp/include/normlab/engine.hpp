@@ -144,10 +144,10 @@ Stats measure(const double* x, const Group& g, Measure m);
 /// Denominator for each statistic; a zero one is an error naming the op.
 std::vector<double> denominators(const Stats& s, const Transform& t, const std::string& op);
 /// y = (x - center) / denominator, group-wise (y may alias x).
-void standardize(const float* x, float* y, const Group& g, const Stats& s,
-                 const Transform& t, const std::vector<double>& denom);
-void standardize(const double* x, double* y, const Group& g, const Stats& s,
-                 const Transform& t, const std::vector<double>& denom);
+void standardize(const float* x, float* y, const Group& g, const Stats& s, const Transform& t,
+                 const std::vector<double>& denom);
+void standardize(const double* x, double* y, const Group& g, const Stats& s, const Transform& t,
+                 const std::vector<double>& denom);
 /// y = y * (offset + scale) + shift, the parameters broadcast over y of `shape`.
 void apply_params(float* y, const Shape& shape, const Params& p);
 void apply_params(Tensor& y, const Params& p);

@@ -43,17 +43,15 @@ struct InputSpec {
   bool optional = false;
 };
 
-
-
 /// A float output as the door hands it back: in a caller's target (a resident
 /// tensor) or in a buffer the door owns until the caller has copied it.
 struct Output {
   std::string name;
   Shape shape;
-  float* data = nullptr;      // float outputs
-  std::vector<double> ints;   // integer outputs, widened so that JS reads them exactly
+  float* data = nullptr;     // float outputs
+  std::vector<double> ints;  // integer outputs, widened so that JS reads them exactly
   bool integer = false;
-  bool checked = false;       // its finiteness was already checked (by the engine)
+  bool checked = false;  // its finiteness was already checked (by the engine)
   std::size_t size() const {
     std::size_t n = 1;
     for (auto d : shape) n *= d;
@@ -97,8 +95,8 @@ class Outputs {
 /// One validated invocation, handed to an operation body.
 class Call {
  public:
-  Call(const std::string& op, const std::map<std::string, View>& inputs,
-       const std::map<std::string, Attr>& attrs, Outputs* outputs)
+  Call(const std::string& op, const std::map<std::string, View>& inputs, const std::map<std::string, Attr>& attrs,
+       Outputs* outputs)
       : op(op), inputs_(inputs), attrs_(attrs), outputs_(outputs) {}
 
   const std::string& op;
@@ -178,16 +176,16 @@ const Registry& registry();
 /// the caller had (only a prefix is kept), sizes as the caller's numbers.
 struct Request {
   struct Name {
-    std::string text;    // at most kMaxName + 1 characters of it
-    double length = 0;   // the caller's length
+    std::string text;   // at most kMaxName + 1 characters of it
+    double length = 0;  // the caller's length
   };
   struct Input {
     Name name;
     std::vector<double> dims;
-    double rank = 0;     // the caller's rank (dims holds at most kMaxRank + 1)
+    double rank = 0;  // the caller's rank (dims holds at most kMaxRank + 1)
     const float* data = nullptr;
     float* scratch = nullptr;  // data the caller hands over (an op may write over it)
-    double count = 0;    // numbers the caller supplied
+    double count = 0;          // numbers the caller supplied
   };
   struct Attribute {
     Name name;

@@ -76,11 +76,11 @@ struct Model {
 // Everything one forward pass keeps for the backward pass.
 struct Pass {
   std::size_t N = 0;
-  std::vector<double> h;           // [L + 1, N, W]: the residual stream at each block's input, and the last
-  std::vector<double> u, uhat;     // [L, N, W]: the branch input (Norm(h) for pre, else h) and its xhat
-  std::vector<double> a1, f;       // [L, N, W]: tanh(u W1 + b1) and F(u)
-  std::vector<double> rhat;        // [L, N, W]: post: xhat of h + a F
-  std::vector<double> inv;         // [L, N]: the norm's 1 / denominator
+  std::vector<double> h;                 // [L + 1, N, W]: the residual stream at each block's input, and the last
+  std::vector<double> u, uhat;           // [L, N, W]: the branch input (Norm(h) for pre, else h) and its xhat
+  std::vector<double> a1, f;             // [L, N, W]: tanh(u W1 + b1) and F(u)
+  std::vector<double> rhat;              // [L, N, W]: post: xhat of h + a F
+  std::vector<double> inv;               // [L, N]: the norm's 1 / denominator
   std::vector<double> z, zhat, zinv, p;  // the head's input [N, W], its xhat and inv, probabilities [N, 2]
   double loss = 0, accuracy = 0;
 };

@@ -10,5 +10,6 @@ const setLanguage = () => {
   const lang = document.documentElement.lang || 'en';
   for (const el of document.querySelectorAll(Object.keys(elements).join(','))) el.setAttribute('lang', lang);
 };
-if (window.document$ && window.document$.subscribe) window.document$.subscribe(setLanguage); // Material's page observable
+if (window.document$ && window.document$.subscribe)
+  window.document$.subscribe(setLanguage); // Material's page observable
 else setLanguage();

@@ -4,7 +4,8 @@
 import { defineElements, registerLocale } from '../../../web/elements.js';
 
 defineElements();
-window.registerFrench = () => registerLocale('fr', {
-  common: { loading: 'Chargement du noyau de calcul…' },
-  residualTurn: { name: 'Virage résiduel : la même mise à jour tourne moins un grand état' },
-});
+window.registerFrench = () =>
+  registerLocale('fr', {
+    common: { loading: 'Chargement du noyau de calcul…' },
+    residualTurn: { name: 'Virage résiduel : la même mise à jour tourne moins un grand état' },
+  });

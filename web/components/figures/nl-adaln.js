@@ -24,7 +24,12 @@ import { scale, svg } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 // [catalog label, bar class]: x, LN₀(x), y, h
-const ROWS = [['rowInput', 'in'], ['rowNormalized', 'ln'], ['rowModulated', 'mod'], ['rowOutput', 'out']];
+const ROWS = [
+  ['rowInput', 'in'],
+  ['rowNormalized', 'ln'],
+  ['rowModulated', 'mod'],
+  ['rowOutput', 'out'],
+];
 
 export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
@@ -33,9 +38,30 @@ export class NlAdaln extends NlFigure {
   static stateDoc = '`normalized`, `modulated`, `output`'; // `state` keys beyond the attributes (README)
   static params = {
     features: { attr: 'features', kind: 'vector', length: 2, default: [-1, 1], doc: 'the two features x' },
-    scale: { attr: 'scale', kind: 'vector', length: 2, default: [0, 0], doc: 'the scale s the condition predicts, one per feature' },
-    shift: { attr: 'shift', kind: 'vector', length: 2, default: [0, 0], doc: 'the shift b the condition predicts, one per feature' },
-    gate: { attr: 'gate', kind: 'number', default: 1, min: 0, max: 1, step: 0.05, control: 'slider', doc: "AdaLN-Zero's gate g on the residual branch" },
+    scale: {
+      attr: 'scale',
+      kind: 'vector',
+      length: 2,
+      default: [0, 0],
+      doc: 'the scale s the condition predicts, one per feature',
+    },
+    shift: {
+      attr: 'shift',
+      kind: 'vector',
+      length: 2,
+      default: [0, 0],
+      doc: 'the shift b the condition predicts, one per feature',
+    },
+    gate: {
+      attr: 'gate',
+      kind: 'number',
+      default: 1,
+      min: 0,
+      max: 1,
+      step: 0.05,
+      control: 'slider',
+      doc: "AdaLN-Zero's gate g on the residual branch",
+    },
   };
   static css = `${figureCss}
 .b-in { fill: var(--nl-input); }
@@ -114,7 +140,11 @@ export class NlAdaln extends NlFigure {
   compute(core, { features, scale: sc, shift, gate }) {
     const x = { shape: [1, 1, 2], data: features };
     const normalized = this.op('layer_norm', { x: vec(features) }, { eps: 0 });
-    const modulated = this.op('ada_layer_norm', { x, scale: { shape: [1, 2], data: sc }, shift: { shape: [1, 2], data: shift } }, { eps: 0 });
+    const modulated = this.op(
+      'ada_layer_norm',
+      { x, scale: { shape: [1, 2], data: sc }, shift: { shape: [1, 2], data: shift } },
+      { eps: 0 },
+    );
     const output = this.op('gated_residual', { x, update: { shape: [1, 1, 2], data: modulated }, gate: vec([gate]) });
     // ±3 always in view, so small moves of a slider do not rescale the chart
     const all = [-3, 3, ...features, ...normalized, ...modulated, ...output];
@@ -122,13 +152,23 @@ export class NlAdaln extends NlFigure {
   }
 
   // ---- one formatter per quantity -------------------------------------------------
-  fmtVal(v) { return this.fmt(v, 4); }
-  fmtMod(v) { return this.fmt(v, 4); }
-  fmtGate(v) { return this.fmt(v, 3); }
-  list(vs, f = (v) => this.fmtVal(v)) { return `(${vs.map(f).join(', ')})`; }
+  fmtVal(v) {
+    return this.fmt(v, 4);
+  }
+  fmtMod(v) {
+    return this.fmt(v, 4);
+  }
+  fmtGate(v) {
+    return this.fmt(v, 3);
+  }
+  list(vs, f = (v) => this.fmtVal(v)) {
+    return `(${vs.map(f).join(', ')})`;
+  }
 
   draw(s) {
-    const rowH = 58, top = 4, axisH = 18;
+    const rowH = 58,
+      top = 4,
+      axisH = 18;
     const H = top + ROWS.length * rowH + axisH;
     const W = this.fit(this._svg, 640, H);
     const m = { l: 22, r: 58 };
@@ -139,14 +179,28 @@ export class NlAdaln extends NlFigure {
     for (const t of s.ticks) {
       for (let r = 0; r < ROWS.length; r++) {
         const y0 = top + r * rowH;
-        axis.append(el('line', { class: t === 0 ? 'zero' : null, x1: x(t).toFixed(1), x2: x(t).toFixed(1), y1: y0 + 17, y2: y0 + rowH - 3 }));
+        axis.append(
+          el('line', {
+            class: t === 0 ? 'zero' : null,
+            x1: x(t).toFixed(1),
+            x2: x(t).toFixed(1),
+            y1: y0 + 17,
+            y2: y0 + rowH - 3,
+          }),
+        );
       }
       axis.append(el('text', { x: x(t).toFixed(1), y: H - 4, 'text-anchor': 'middle' }, this.fmt(t, 3)));
     }
     items.push(axis);
-    const rect = (a, b, y0, h, cls) => el('rect', {
-      class: cls, x: Math.min(x(a), x(b)).toFixed(1), width: Math.abs(x(b) - x(a)).toFixed(1), y: y0.toFixed(1), height: h, rx: 1.5,
-    });
+    const rect = (a, b, y0, h, cls) =>
+      el('rect', {
+        class: cls,
+        x: Math.min(x(a), x(b)).toFixed(1),
+        width: Math.abs(x(b) - x(a)).toFixed(1),
+        y: y0.toFixed(1),
+        height: h,
+        rx: 1.5,
+      });
     ROWS.forEach(([label, cls], r) => {
       const y0 = top + r * rowH;
       items.push(el('text', { class: 'row-label', x: 0, y: y0 + 13 }, this.t(label)));
@@ -157,7 +211,9 @@ export class NlAdaln extends NlFigure {
         if (cls === 'out') {
           // h = x + g·y: the residual x (faint) and the gated branch from x to h
           items.push(rect(0, s.features[f], by, 14, 'b-base'), rect(s.features[f], v, by + 3, 8, 'b-gated'));
-          items.push(el('line', { class: 'h-mark', x1: x(v).toFixed(1), x2: x(v).toFixed(1), y1: by - 1, y2: by + 15 }));
+          items.push(
+            el('line', { class: 'h-mark', x1: x(v).toFixed(1), x2: x(v).toFixed(1), y1: by - 1, y2: by + 15 }),
+          );
         } else {
           const bar = rect(0, v, by, 14, `b-${cls}`);
           bar.dataset.value = String(v);
@@ -168,22 +224,28 @@ export class NlAdaln extends NlFigure {
     });
     this._svg.replaceChildren(...items);
     this._numbers.textContent = this.t('numbers', {
-      n: this.list(s.normalized), y: this.list(s.modulated), h: this.list(s.output), g: this.fmtGate(s.gate),
+      n: this.list(s.normalized),
+      y: this.list(s.modulated),
+      h: this.list(s.output),
+      g: this.fmtGate(s.gate),
     });
   }
 
   describe(s) {
     // "already normalized" when LN₀ gives back x as the figure writes it (the article's example, (−1, 1))
-    const x = this.list(s.features), n = this.list(s.normalized);
+    const x = this.list(s.features),
+      n = this.list(s.normalized);
     const parts = [this.t(x === n ? 'describeLnSame' : 'describeLn', { x, n })];
-    const sc = this.list(s.scale, (v) => this.fmtMod(v)), sh = this.list(s.shift, (v) => this.fmtMod(v));
+    const sc = this.list(s.scale, (v) => this.fmtMod(v)),
+      sh = this.list(s.shift, (v) => this.fmtMod(v));
     const none = s.scale.every((v) => v === 0) && s.shift.every((v) => v === 0);
     parts.push(this.t(none ? 'describeNone' : 'describeMod', { scale: sc, shift: sh, y: this.list(s.modulated) }));
     s.scale.forEach((v, i) => {
       if (v === -1) parts.push(this.t('zeroed', { i: i + 1 }));
       else if (v < -1) parts.push(this.t('flipped', { i: i + 1 }));
     });
-    const g = this.fmtGate(s.gate), h = this.list(s.output);
+    const g = this.fmtGate(s.gate),
+      h = this.list(s.output);
     parts.push(this.t(s.gate === 0 ? 'gateZero' : s.gate === 1 ? 'gateOne' : 'gateSome', { g, h }));
     return parts.join(this.t('sentenceSep'));
   }

@@ -53,19 +53,60 @@ const MAX_SIDE = 12;
 const AXES = { sequence: ['B', 'T', 'd'], image: ['N', 'HW', 'C'] };
 // core.describe takes each op's own layout: LayerNorm and RMSNorm reduce the
 // last axis of [B, T, D]; the channel norms read [N, C, spatial].
-const DESCRIBE_LAYOUT = { layer_norm: 'btd', rms_norm: 'btd', batch_norm: 'bdt', instance_norm: 'bdt', group_norm: 'bdt' };
+const DESCRIBE_LAYOUT = {
+  layer_norm: 'btd',
+  rms_norm: 'btd',
+  batch_norm: 'bdt',
+  instance_norm: 'bdt',
+  group_norm: 'bdt',
+};
 
 export class NlAxisCube extends NlFigure {
   static catalog = 'axisCube';
   static summary = 'The reduction group of one element of a [B, T, D] tensor, in 3-D.';
   static minHeight = 489; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static stateDoc = '`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `yaw`, `pitch`'; // `state` keys beyond the attributes (README)
+  static stateDoc =
+    '`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `yaw`, `pitch`'; // `state` keys beyond the attributes (README)
   static params = {
-    shape: { attr: 'shape', kind: 'vector', length: 3, default: [3, 4, 6], doc: 'B, T, D, each 1 to 12; D = 6 lets GroupNorm show G = 1, 2, 3 and 6' },
-    method: { attr: 'method', kind: 'choice', choices: METHODS, default: 'layer_norm', control: 'select', doc: 'the normalization whose group is shown' },
-    numGroups: { attr: 'num-groups', kind: 'number', integer: true, min: 1, max: MAX_SIDE, default: 1, doc: 'G for GroupNorm; the select offers only the G the core accepts, and a refused one keeps the last drawing with a message naming them' },
-    index: { attr: 'index', kind: 'vector', length: 3, default: [0, 1, 2], doc: 'the chosen element (b, t, d), clamped into the shape' },
-    reading: { attr: 'reading', kind: 'choice', choices: ['sequence', 'image'], default: 'sequence', control: 'select', doc: 'sequence ([B, T, d]: tokens, hidden width) or image ([N, HW, C]: positions, channels); the labels follow' },
+    shape: {
+      attr: 'shape',
+      kind: 'vector',
+      length: 3,
+      default: [3, 4, 6],
+      doc: 'B, T, D, each 1 to 12; D = 6 lets GroupNorm show G = 1, 2, 3 and 6',
+    },
+    method: {
+      attr: 'method',
+      kind: 'choice',
+      choices: METHODS,
+      default: 'layer_norm',
+      control: 'select',
+      doc: 'the normalization whose group is shown',
+    },
+    numGroups: {
+      attr: 'num-groups',
+      kind: 'number',
+      integer: true,
+      min: 1,
+      max: MAX_SIDE,
+      default: 1,
+      doc: 'G for GroupNorm; the select offers only the G the core accepts, and a refused one keeps the last drawing with a message naming them',
+    },
+    index: {
+      attr: 'index',
+      kind: 'vector',
+      length: 3,
+      default: [0, 1, 2],
+      doc: 'the chosen element (b, t, d), clamped into the shape',
+    },
+    reading: {
+      attr: 'reading',
+      kind: 'choice',
+      choices: ['sequence', 'image'],
+      default: 'sequence',
+      control: 'select',
+      doc: 'sequence ([B, T, d]: tokens, hidden width) or image ([N, HW, C]: positions, channels); the labels follow',
+    },
   };
   static css = `${figureCss}
 .controls { gap: 8px 14px; }
@@ -101,8 +142,18 @@ button { min-height: 36px; }
     const r = super.parseValue(key, text);
     if (key !== 'shape' && key !== 'index') return r;
     if (r.error && text.split(',', 4).length > 3) return r; // the base's "at most" message
-    const bad = r.error || r.value.some((n) => !Number.isInteger(n) || n < (key === 'shape' ? 1 : 0) || n > (key === 'shape' ? MAX_SIDE : MAX_SIDE - 1));
-    if (bad) return { error: this.t(key === 'shape' ? 'badShape' : 'badIndex', { value: text, max: key === 'shape' ? MAX_SIDE : MAX_SIDE - 1 }) };
+    const bad =
+      r.error ||
+      r.value.some(
+        (n) => !Number.isInteger(n) || n < (key === 'shape' ? 1 : 0) || n > (key === 'shape' ? MAX_SIDE : MAX_SIDE - 1),
+      );
+    if (bad)
+      return {
+        error: this.t(key === 'shape' ? 'badShape' : 'badIndex', {
+          value: text,
+          max: key === 'shape' ? MAX_SIDE : MAX_SIDE - 1,
+        }),
+      };
     return r;
   }
 
@@ -133,7 +184,12 @@ button { min-height: 36px; }
     if (this._core && e?.code === 'not_divisible' && v.method === 'group_norm') {
       const choices = this.groupChoices(this._core, v.shape[2]);
       if (!choices.includes(v.numGroups)) {
-        return this.t('groupsInvalid', { g: this.fmt(v.numGroups), d: this.fmt(v.shape[2]), axis: this.axisNames(v.reading)[2], choices: this.list(choices) });
+        return this.t('groupsInvalid', {
+          g: this.fmt(v.numGroups),
+          d: this.fmt(v.shape[2]),
+          axis: this.axisNames(v.reading)[2],
+          choices: this.list(choices),
+        });
       }
     }
     return super.coreMessage(e);
@@ -158,7 +214,10 @@ button { min-height: 36px; }
     for (let i = 0; i + 2 < flat.length; i += 3) members.push([flat[i], flat[i + 1], flat[i + 2]]);
     const [B, T, D] = shape;
     const dShape = DESCRIBE_LAYOUT[v.method] === 'btd' ? [B, T, D] : [B, D, T];
-    const desc = core.describe(v.method, { shape: dShape, attrs: v.method === 'group_norm' ? { num_groups: v.numGroups } : {} });
+    const desc = core.describe(v.method, {
+      shape: dShape,
+      attrs: v.method === 'group_norm' ? { num_groups: v.numGroups } : {},
+    });
     // Presentation of the core's set: along which axes its members differ.
     const spread = [0, 1, 2].map((a) => new Set(members.map((m) => m[a])).size);
     const varying = [0, 1, 2].filter((a) => spread[a] > 1);
@@ -238,25 +297,37 @@ button { min-height: 36px; }
     });
     // A drag turns the grid; a tap (under 5 px of travel) chooses the element under it.
     let drag = null;
-    onDrag(v, (e) => {
-      if (!this._state) return null;
-      drag = { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY, moved: false, touch: e.pointerType !== 'mouse' };
-      return (ev) => {
-        if (!drag.moved && Math.hypot(ev.clientX - drag.x0, ev.clientY - drag.y0) > 5) drag.moved = true;
-        const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
-        drag.x = ev.clientX;
-        drag.y = ev.clientY;
-        // Touch: only the horizontal part turns the grid (vertical swipes scroll the page).
-        if (drag.moved) this._rotate(dx * 0.6, drag.touch ? 0 : -dy * 0.6);
-      };
-    }, (e, cancelled) => {
-      const d = drag;
-      drag = null;
-      if (d.moved) return this.emitChange();
-      if (cancelled) return;
-      const hit = this._pointAt(e.clientX, e.clientY, d.touch);
-      if (hit) this.setByUser('index', hit);
-    });
+    onDrag(
+      v,
+      (e) => {
+        if (!this._state) return null;
+        drag = {
+          x: e.clientX,
+          y: e.clientY,
+          x0: e.clientX,
+          y0: e.clientY,
+          moved: false,
+          touch: e.pointerType !== 'mouse',
+        };
+        return (ev) => {
+          if (!drag.moved && Math.hypot(ev.clientX - drag.x0, ev.clientY - drag.y0) > 5) drag.moved = true;
+          const dx = ev.clientX - drag.x,
+            dy = ev.clientY - drag.y;
+          drag.x = ev.clientX;
+          drag.y = ev.clientY;
+          // Touch: only the horizontal part turns the grid (vertical swipes scroll the page).
+          if (drag.moved) this._rotate(dx * 0.6, drag.touch ? 0 : -dy * 0.6);
+        };
+      },
+      (e, cancelled) => {
+        const d = drag;
+        drag = null;
+        if (d.moved) return this.emitChange();
+        if (cancelled) return;
+        const hit = this._pointAt(e.clientX, e.clientY, d.touch);
+        if (hit) this.setByUser('index', hit);
+      },
+    );
   }
 
   /** The element under a pointer: the front-most point drawn there, else the nearest within reach. */
@@ -264,12 +335,15 @@ button { min-height: 36px; }
     const box = this._svg.getBoundingClientRect();
     const vb = this._svg.viewBox.baseVal;
     if (!box.width || !vb?.width) return null;
-    const x = ((clientX - box.left) * vb.width) / box.width, y = ((clientY - box.top) * vb.height) / box.height;
-    let under = null, near = null, nearDist = touch ? 22 : 10;
+    const x = ((clientX - box.left) * vb.width) / box.width,
+      y = ((clientY - box.top) * vb.height) / box.height;
+    let under = null,
+      near = null,
+      nearDist = touch ? 22 : 10;
     for (const p of this._placed) {
       const dist = Math.hypot(p.x - x, p.y - y);
       if (dist <= p.r && (!under || p.order > under.order)) under = p;
-      if (dist < nearDist) (near = p), (nearDist = dist);
+      if (dist < nearDist) ((near = p), (nearDist = dist));
     }
     const hit = under ?? near;
     return hit ? [hit.b, hit.t, hit.d] : null;
@@ -342,14 +416,16 @@ button { min-height: 36px; }
     this._indexInputs.forEach((input, a) => {
       input.max = String(shape[a] - 1);
       input.setAttribute('aria-label', this.t('indexAxis', { axis: names[a], max: this.fmt(shape[a] - 1) }));
-      if (this.shadowRoot.activeElement !== input || input.value === '') input.value = String(Math.min(index[a], shape[a] - 1));
+      if (this.shadowRoot.activeElement !== input || input.value === '')
+        input.value = String(Math.min(index[a], shape[a] - 1));
     });
   }
 
   /** G offers what the core accepts for the current D; a G it refuses stays visible, marked. */
   _syncGroups() {
     if (!this._core || this._attrErrors.has('shape')) return;
-    const D = this._values.shape[2], G = this._values.numGroups;
+    const D = this._values.shape[2],
+      G = this._values.numGroups;
     const choices = this.groupChoices(this._core, D);
     const sel = this._gSelect;
     const opts = choices.map((g) => el('option', { value: g }, this.fmt(g)));
@@ -378,12 +454,19 @@ button { min-height: 36px; }
     }
     const { W, H } = this._size;
     const [B, T, D] = s.shape;
-    const yaw = (s.yaw * Math.PI) / 180, pitch = (s.pitch * Math.PI) / 180;
-    const cy = Math.cos(yaw), sy = Math.sin(yaw), cp = Math.cos(pitch), sp = Math.sin(pitch);
+    const yaw = (s.yaw * Math.PI) / 180,
+      pitch = (s.pitch * Math.PI) / 180;
+    const cy = Math.cos(yaw),
+      sy = Math.sin(yaw),
+      cp = Math.cos(pitch),
+      sp = Math.sin(pitch);
     // Grid coordinates: d to the right, t downward (rows), b into the screen.
     const rot = (b, t, d) => {
-      const X = d - (D - 1) / 2, Y = (T - 1) / 2 - t, Z = (B - 1) / 2 - b;
-      const x1 = cy * X + sy * Z, z1 = -sy * X + cy * Z;
+      const X = d - (D - 1) / 2,
+        Y = (T - 1) / 2 - t,
+        Z = (B - 1) / 2 - b;
+      const x1 = cy * X + sy * Z,
+        z1 = -sy * X + cy * Z;
       return { x: x1, y: -(cp * Y - sp * z1), depth: sp * Y + cp * z1 };
     };
     // One arrow per axis, along the grid edge parallel to it that lies
@@ -400,9 +483,16 @@ button { min-height: 36px; }
     };
     const edges = [0, 1, 2].map((a) => {
       let best = null;
-      for (const [u, v] of [[0, 0], [0, 1], [1, 0], [1, 1]]) {
-        const p0 = at(a, -0.3, u, v), p1 = at(a, sizes[a] - 1 + 0.3, u, v);
-        const mx = (p0.x + p1.x) / 2, my = (p0.y + p1.y) / 2;
+      for (const [u, v] of [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [1, 1],
+      ]) {
+        const p0 = at(a, -0.3, u, v),
+          p1 = at(a, sizes[a] - 1 + 0.3, u, v);
+        const mx = (p0.x + p1.x) / 2,
+          my = (p0.y + p1.y) / 2;
         const far = Math.hypot(mx, my);
         if (!best || far > best.far + 1e-9) best = { p0, p1, far, mx, my };
       }
@@ -410,11 +500,17 @@ button { min-height: 36px; }
     });
     // Fit the rotated grid and its arrows (labels need room) into W x H.
     const corners = edges.flatMap((e) => [e.p0, e.p1]);
-    const xs = corners.map((c) => c.x), ys = corners.map((c) => c.y);
-    const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
-    const padX = 52, padY = 26;
+    const xs = corners.map((c) => c.x),
+      ys = corners.map((c) => c.y);
+    const minX = Math.min(...xs),
+      maxX = Math.max(...xs),
+      minY = Math.min(...ys),
+      maxY = Math.max(...ys);
+    const padX = 52,
+      padY = 26;
     const unit = Math.min((W - 2 * padX) / Math.max(maxX - minX, 1), (H - 2 * padY) / Math.max(maxY - minY, 1), 70);
-    const cx = W / 2 - ((minX + maxX) / 2) * unit, cyy = H / 2 - ((minY + maxY) / 2) * unit;
+    const cx = W / 2 - ((minX + maxX) / 2) * unit,
+      cyy = H / 2 - ((minY + maxY) / 2) * unit;
     const px = (p) => ({ x: cx + p.x * unit, y: cyy + p.y * unit, depth: p.depth });
     const span = Math.max(B, T, D, 2);
     const r0 = Math.max(3.5, Math.min(9, unit * 0.24));
@@ -422,23 +518,41 @@ button { min-height: 36px; }
     const axisItems = [];
     const centre = px({ x: 0, y: 0 });
     edges.forEach((e, a) => {
-      const S = px(e.p0), E = px(e.p1), M = px({ x: e.mx, y: e.my });
+      const S = px(e.p0),
+        E = px(e.p1),
+        M = px({ x: e.mx, y: e.my });
       const len = Math.hypot(E.x - S.x, E.y - S.y);
-      const ux = len > 1 ? (E.x - S.x) / len : 0, uy = len > 1 ? (E.y - S.y) / len : 0;
+      const ux = len > 1 ? (E.x - S.x) / len : 0,
+        uy = len > 1 ? (E.y - S.y) / len : 0;
       const olen = Math.hypot(M.x - centre.x, M.y - centre.y) || 1;
-      const ox = (M.x - centre.x) / olen, oy = (M.y - centre.y) / olen;
+      const ox = (M.x - centre.x) / olen,
+        oy = (M.y - centre.y) / olen;
       const f = (v) => v.toFixed(1);
       axisItems.push(el('line', { class: 'axis-line', x1: f(S.x), y1: f(S.y), x2: f(E.x), y2: f(E.y) }));
       if (len > 10) {
-        const ax = E.x - ux * 7, ay = E.y - uy * 7; // arrowhead
-        axisItems.push(el('path', { class: 'axis-line', fill: 'none', d: `M${f(ax - uy * 4)},${f(ay + ux * 4)}L${f(E.x)},${f(E.y)}L${f(ax + uy * 4)},${f(ay - ux * 4)}` }));
+        const ax = E.x - ux * 7,
+          ay = E.y - uy * 7; // arrowhead
+        axisItems.push(
+          el('path', {
+            class: 'axis-line',
+            fill: 'none',
+            d: `M${f(ax - uy * 4)},${f(ay + ux * 4)}L${f(E.x)},${f(E.y)}L${f(ax + uy * 4)},${f(ay - ux * 4)}`,
+          }),
+        );
       }
       // The label past the arrow's tip, pushed outward.
-      const dx = ux * 8 + ox * 6, dy = uy * 8 + oy * 6;
+      const dx = ux * 8 + ox * 6,
+        dy = uy * 8 + oy * 6;
       const dl = Math.hypot(dx, dy) || 1;
       const anchor = dx / dl > 0.4 ? 'start' : dx / dl < -0.4 ? 'end' : 'middle';
       const ly = E.y + dy + (dy / dl > 0.4 ? 11 : dy / dl < -0.4 ? -2 : 4);
-      axisItems.push(el('text', { class: 'axis-label', x: f(E.x + dx), y: f(ly), 'text-anchor': anchor }, `${s.axes[a]} (${this.fmt(s.shape[a])})`));
+      axisItems.push(
+        el(
+          'text',
+          { class: 'axis-label', x: f(E.x + dx), y: f(ly), 'text-anchor': anchor },
+          `${s.axes[a]} (${this.fmt(s.shape[a])})`,
+        ),
+      );
     });
     this._axesG.replaceChildren(...axisItems); // at most nine items
 
@@ -480,7 +594,10 @@ button { min-height: 36px; }
       this._placed.push({ x: pos.x, y: pos.y, r: r + 1, order, b: pt.b, t: pt.t, d: pt.d });
     });
     this._pointsG.replaceChildren(frag);
-    this._view.setAttribute('aria-label', this.t('viewLabel', { yaw: this.fmt(Math.round(s.yaw)), pitch: this.fmt(Math.round(s.pitch)) }));
+    this._view.setAttribute(
+      'aria-label',
+      this.t('viewLabel', { yaw: this.fmt(Math.round(s.yaw)), pitch: this.fmt(Math.round(s.pitch)) }),
+    );
   }
 
   // ---- text --------------------------------------------------------------------------------
@@ -491,17 +608,31 @@ button { min-height: 36px; }
     const where = this.t('elementAt', { index: s.index.map((i) => this.fmt(i)).join(', '), axes: names.join(', ') });
     const axisText = s.varying.map((a) =>
       s.partial.includes(a)
-        ? this.t('partOf', { axis: names[a], k: this.fmt(new Set(s.members.map((m) => m[a])).size), n: this.fmt(s.shape[a]) })
+        ? this.t('partOf', {
+            axis: names[a],
+            k: this.fmt(new Set(s.members.map((m) => m[a])).size),
+            n: this.fmt(s.shape[a]),
+          })
         : this.t('wholeAxis', { axis: names[a], n: this.fmt(s.shape[a]) }),
     );
-    const summary = count === 1
-      ? this.t('summary_alone', { method, where })
-      : this.t('summary', { method, where, count: this.fmt(count), geometry: this.t(`geometry_${s.geometry}`, { axes: axisText.join(this.t('and')) }) });
+    const summary =
+      count === 1
+        ? this.t('summary_alone', { method, where })
+        : this.t('summary', {
+            method,
+            where,
+            count: this.fmt(count),
+            geometry: this.t(`geometry_${s.geometry}`, { axes: axisText.join(this.t('and')) }),
+          });
     const stats = this.t(s.measure === 'mean_square' ? 'stat_mean_square' : 'stat_mean_var');
-    const groups = s.groupCount === 1
-      ? this.t('groups_one', { shape: s.shape.map((n) => this.fmt(n)).join(', '), stats })
-      : this.t('groups', { shape: s.shape.map((n) => this.fmt(n)).join(', '), n: this.fmt(s.groupCount), stats });
-    const meaning = this.t(`meaning_${s.reading}_${s.method}`, { g: this.fmt(s.numGroups), size: this.fmt(s.channelsPerGroup ?? s.shape[2]) });
+    const groups =
+      s.groupCount === 1
+        ? this.t('groups_one', { shape: s.shape.map((n) => this.fmt(n)).join(', '), stats })
+        : this.t('groups', { shape: s.shape.map((n) => this.fmt(n)).join(', '), n: this.fmt(s.groupCount), stats });
+    const meaning = this.t(`meaning_${s.reading}_${s.method}`, {
+      g: this.fmt(s.numGroups),
+      size: this.fmt(s.channelsPerGroup ?? s.shape[2]),
+    });
     return [summary, groups, meaning].join(this.t('sentenceSep'));
   }
 }

@@ -57,7 +57,6 @@ import { scale as linear } from '../lib/plot.js';
 import { onDrag } from '../lib/handles.js';
 import { textWidth } from '../lib/text.js';
 
-
 const vec = NlFigure.vec;
 const PANELS = ['input', 'l2', 'layer_norm', 'rms_norm'];
 const OUTPUTS = ['l2', 'layer_norm', 'rms_norm'];
@@ -86,13 +85,57 @@ export class NlBarCompare extends NlFigure {
   static catalog = 'barCompare';
   static summary = 'L2, LayerNorm and RMSNorm of one vector under a common scale and offset.';
   static minHeight = 900; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static stateDoc = '`input`, `reference` and `current` (`{input, l2, layer_norm, rms_norm}`), `change`, `steps`, `axes`'; // `state` keys beyond the attributes (README)
+  static stateDoc =
+    '`input`, `reference` and `current` (`{input, l2, layer_norm, rms_norm}`), `change`, `steps`, `axes`'; // `state` keys beyond the attributes (README)
   static params = {
-    vector: { attr: 'vector', kind: 'vector', minLength: 2, maxLength: MAX_LENGTH, default: [1, 2, 3], doc: "the input vector (a longer list is refused at once, in the reader's language)" },
-    scale: { attr: 'scale', kind: 'number', default: 1, min: -1000, max: 1000, step: 0.1, control: 'slider', range: [-20, 20], doc: 'common scale of the input (slider −20 to 20)' },
-    offset: { attr: 'offset', kind: 'number', default: 0, min: -10000, max: 10000, step: 1, control: 'slider', range: [-200, 200], doc: 'common offset of the input (slider −200 to 200)' },
-    eps: { attr: 'eps', kind: 'number', default: 1e-5, min: 0, max: 1000, control: 'box', doc: 'ε of all three normalizations' },
-    step: { attr: 'step', kind: 'number', integer: true, default: 0, min: 0, max: 2, doc: 'the LayerNorm step the step chart shows: 0 the input, 1 minus the mean, 2 divided by the spread' },
+    vector: {
+      attr: 'vector',
+      kind: 'vector',
+      minLength: 2,
+      maxLength: MAX_LENGTH,
+      default: [1, 2, 3],
+      doc: "the input vector (a longer list is refused at once, in the reader's language)",
+    },
+    scale: {
+      attr: 'scale',
+      kind: 'number',
+      default: 1,
+      min: -1000,
+      max: 1000,
+      step: 0.1,
+      control: 'slider',
+      range: [-20, 20],
+      doc: 'common scale of the input (slider −20 to 20)',
+    },
+    offset: {
+      attr: 'offset',
+      kind: 'number',
+      default: 0,
+      min: -10000,
+      max: 10000,
+      step: 1,
+      control: 'slider',
+      range: [-200, 200],
+      doc: 'common offset of the input (slider −200 to 200)',
+    },
+    eps: {
+      attr: 'eps',
+      kind: 'number',
+      default: 1e-5,
+      min: 0,
+      max: 1000,
+      control: 'box',
+      doc: 'ε of all three normalizations',
+    },
+    step: {
+      attr: 'step',
+      kind: 'number',
+      integer: true,
+      default: 0,
+      min: 0,
+      max: 2,
+      doc: 'the LayerNorm step the step chart shows: 0 the input, 1 minus the mean, 2 divided by the spread',
+    },
   };
   static css = `${figureCss}
 .control { flex-wrap: wrap; max-width: 100%; }
@@ -243,7 +286,10 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     this._legendHint.textContent = this.t('dragHint');
     this._stepsTitle.textContent = this.t('stepsTitle');
     this._play.textContent = this.t('play');
-    this._stepLegend.replaceChildren(this._swatched('reference', this.t('legendBefore')), this._swatched('layer-norm', this.t('legendAfter')));
+    this._stepLegend.replaceChildren(
+      this._swatched('reference', this.t('legendBefore')),
+      this._swatched('layer-norm', this.t('legendAfter')),
+    );
     this._tableNote.textContent = this.t('tableNote', { tol: this.num(UNCHANGED_TOL) });
     this._layout = null; // titles and labels are text in the SVG
     this._stepLayout = null;
@@ -346,7 +392,10 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
   /** Axis tick labels: 3 significant digits, compact from 10 000 on so they fit the margin. */
   tick(v) {
     const big = Math.abs(v) >= 1e4;
-    return formatter(this.lang, big ? { maximumSignificantDigits: 3, notation: 'compact' } : { maximumSignificantDigits: 3 }).format(v === 0 ? 0 : v);
+    return formatter(
+      this.lang,
+      big ? { maximumSignificantDigits: 3, notation: 'compact' } : { maximumSignificantDigits: 3 },
+    ).format(v === 0 ? 0 : v);
   }
 
   _join(names) {
@@ -366,7 +415,12 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     if (same.length) claims.push(this.t('unchanged', { names: this._join(same.map((p) => this.t(p))) }));
     if (moved.length) claims.push(this.t('changed', { names: this._join(moved.map((p) => this.t(p))) }));
     return [
-      this.t('describeInput', { values: this.list(s.input), scale: this.num(s.scale), vector: this.list(s.vector), offset: this.num(s.offset) }),
+      this.t('describeInput', {
+        values: this.list(s.input),
+        scale: this.num(s.scale),
+        vector: this.list(s.vector),
+        offset: this.num(s.offset),
+      }),
       this.t('compare', { tol: this.num(UNCHANGED_TOL), claims: claims.join(this.t('sentenceSep')) }),
     ].join(this.t('space'));
   }
@@ -387,7 +441,10 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     target.axis.replaceChildren();
     for (const t of ticks) {
       target.axis.append(el('line', { x1: target.x0 - 4, x2: target.x1, y1: y(t).toFixed(2), y2: y(t).toFixed(2) }));
-      if (labels) target.axis.append(el('text', { x: target.x0 - 7, y: (y(t) + 4).toFixed(2), 'text-anchor': 'end' }, this.tick(t)));
+      if (labels)
+        target.axis.append(
+          el('text', { x: target.x0 - 7, y: (y(t) + 4).toFixed(2), 'text-anchor': 'end' }, this.tick(t)),
+        );
     }
   }
 
@@ -408,7 +465,8 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
         boxes: PANELS.map((p, k) => ({ p, x: k * pw, y: 0, w: pw, h: 220, left: k < 2 ? 42 : 12, labels: k < 2 })),
       };
     }
-    const lw = 40, ow = (W - lw) / 3;
+    const lw = 40,
+      ow = (W - lw) / 3;
     return {
       H: 400,
       boxes: [
@@ -426,7 +484,10 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     this._svg.replaceChildren();
     const panels = {};
     for (const b of boxes) {
-      const x0 = b.x + b.left, x1 = b.x + b.w - 8, y0 = b.y + 40, y1 = b.y + b.h - 22;
+      const x0 = b.x + b.left,
+        x1 = b.x + b.w - 8,
+        y0 = b.y + 40,
+        y1 = b.y + b.h - 22;
       const g = el('g', { class: `panel ${b.p}`, part: 'panel' });
       g.dataset.panel = b.p;
       const deco = el('g', { 'aria-hidden': 'true' });
@@ -445,13 +506,31 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
       for (let i = 0; i < d; i++) {
         const cx = x0 + gw * (i + 0.5);
         centers.push(cx);
-        for (const [kind, x] of [['reference', cx - bw - 1], ['current', cx + 1]]) {
-          const r = el('rect', { class: `bar ${kind} ${b.p} animated`, part: `bar-${kind}`, x: x.toFixed(2), width: bw.toFixed(2), rx: 2, y: y1, height: 0 });
+        for (const [kind, x] of [
+          ['reference', cx - bw - 1],
+          ['current', cx + 1],
+        ]) {
+          const r = el('rect', {
+            class: `bar ${kind} ${b.p} animated`,
+            part: `bar-${kind}`,
+            x: x.toFixed(2),
+            width: bw.toFixed(2),
+            rx: 2,
+            y: y1,
+            height: 0,
+          });
           r.dataset.index = String(i);
           bars[kind].push(r);
           barsG.append(r);
         }
-        if (i % every === 0) deco.append(el('text', { class: 'coord', x: cx.toFixed(2), y: b.y + b.h - 7, 'text-anchor': 'middle' }, this.t('coordinate', { i: i + 1 })));
+        if (i % every === 0)
+          deco.append(
+            el(
+              'text',
+              { class: 'coord', x: cx.toFixed(2), y: b.y + b.h - 7, 'text-anchor': 'middle' },
+              this.t('coordinate', { i: i + 1 }),
+            ),
+          );
       }
       deco.append(axis, barsG, zero);
       g.append(deco);
@@ -468,12 +547,27 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     const box = el('g', { class: 'handles' });
     const handles = [];
     for (let i = 0; i < d; i++) {
-      const h = el('g', { class: 'handle', part: 'handle', tabindex: 0, role: 'slider', 'aria-valuemin': -COORD_LIMIT, 'aria-valuemax': COORD_LIMIT, 'aria-orientation': 'vertical' });
+      const h = el('g', {
+        class: 'handle',
+        part: 'handle',
+        tabindex: 0,
+        role: 'slider',
+        'aria-valuemin': -COORD_LIMIT,
+        'aria-valuemax': COORD_LIMIT,
+        'aria-orientation': 'vertical',
+      });
       const left = panel.centers[i] - panel.gw / 2;
       const hit = el('rect', { class: 'hit', x: left.toFixed(2), width: panel.gw.toFixed(2), height: 36 });
-      const knobX1 = panel.centers[i] - panel.bw - 4, knobX2 = panel.centers[i] + 2;
+      const knobX1 = panel.centers[i] - panel.bw - 4,
+        knobX2 = panel.centers[i] + 2;
       const knob = el('line', { class: 'knob', x1: knobX1.toFixed(2), x2: knobX2.toFixed(2) });
-      const ring = el('rect', { class: 'ring', x: (knobX1 - 4).toFixed(2), width: (knobX2 - knobX1 + 8).toFixed(2), height: 14, rx: 4 });
+      const ring = el('rect', {
+        class: 'ring',
+        x: (knobX1 - 4).toFixed(2),
+        width: (knobX2 - knobX1 + 8).toFixed(2),
+        height: 14,
+        rx: 4,
+      });
       h.append(hit, ring, knob);
       h.addEventListener('keydown', (e) => this._onKey(e, i));
       onDrag(h, (e) => this._dragStart(e, i));
@@ -493,7 +587,14 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
   }
 
   _onKey(e, i) {
-    const delta = { ArrowUp: COORD_STEP, ArrowRight: COORD_STEP, ArrowDown: -COORD_STEP, ArrowLeft: -COORD_STEP, PageUp: 1, PageDown: -1 }[e.key];
+    const delta = {
+      ArrowUp: COORD_STEP,
+      ArrowRight: COORD_STEP,
+      ArrowDown: -COORD_STEP,
+      ArrowLeft: -COORD_STEP,
+      PageUp: 1,
+      PageDown: -1,
+    }[e.key];
     if (delta === undefined || !this._state) return;
     e.preventDefault();
     this._setCoordinate(i, this._values.vector[i] + delta);
@@ -521,7 +622,10 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
       const y = linear(axis.domain, [panel.y1, panel.y0]);
       this._axis(panel, axis.ticks, y, panel.labels);
       const y0 = y(0);
-      for (const [kind, values] of [['reference', s.reference[p]], ['current', s.current[p]]]) {
+      for (const [kind, values] of [
+        ['reference', s.reference[p]],
+        ['current', s.current[p]],
+      ]) {
         values.forEach((v, i) => {
           const rect = panel.bars[kind][i];
           rect.setAttribute('y', Math.min(y(v), y0).toFixed(2));
@@ -548,11 +652,16 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     const d = s.vector.length;
     // The mean's label sits in a right margin as wide as it is, never over a bar.
     const meanText = this.t('meanLabel', { mean: this.num(s.steps.mean) });
-    const H = 170, left = 42, right = Math.ceil(12 + textWidth(meanText, 11)), top = 10, bottom = 22; // 11 px: --nl-small-size
+    const H = 170,
+      left = 42,
+      right = Math.ceil(12 + textWidth(meanText, 11)),
+      top = 10,
+      bottom = 22; // 11 px: --nl-small-size
     const W = this.fit(this._stepSvg, 760, H);
     if (!this._stepLayout || this._stepLayout.key !== `${d}|${W}|${right}`) {
       this._stepSvg.replaceChildren();
-      const x0 = left, x1 = W - right;
+      const x0 = left,
+        x1 = W - right;
       const gw = (x1 - x0) / d;
       const bw = Math.min(gw * 0.3, 30);
       const axis = el('g', { class: 'axis' });
@@ -561,17 +670,39 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
       const meanLine = el('line', { class: 'mean-line', x1: x0, x2: x1, y1: 0, y2: 0 });
       const meanLabel = el('text', { class: 'mean-label', x: x1 + 4, y: 4 }); // in the right margin: never over a bar
       meanG.append(meanLine, meanLabel);
-      const before = [], now = [];
+      const before = [],
+        now = [];
       const barsG = el('g');
       const every = labelEvery(gw, d);
       for (let i = 0; i < d; i++) {
         const cx = x0 + gw * (i + 0.5);
-        const b = el('rect', { class: 'step-bar before step-anim', x: (cx - bw - 1).toFixed(2), width: bw.toFixed(2), rx: 2, y: H - bottom, height: 0 });
-        const n = el('rect', { class: 'step-bar now step-anim', x: (cx + 1).toFixed(2), width: bw.toFixed(2), rx: 2, y: H - bottom, height: 0 });
+        const b = el('rect', {
+          class: 'step-bar before step-anim',
+          x: (cx - bw - 1).toFixed(2),
+          width: bw.toFixed(2),
+          rx: 2,
+          y: H - bottom,
+          height: 0,
+        });
+        const n = el('rect', {
+          class: 'step-bar now step-anim',
+          x: (cx + 1).toFixed(2),
+          width: bw.toFixed(2),
+          rx: 2,
+          y: H - bottom,
+          height: 0,
+        });
         before.push(b);
         now.push(n);
         barsG.append(b, n);
-        if (i % every === 0) this._stepSvg.append(el('text', { class: 'coord', x: cx.toFixed(2), y: H - 7, 'text-anchor': 'middle' }, this.t('coordinate', { i: i + 1 })));
+        if (i % every === 0)
+          this._stepSvg.append(
+            el(
+              'text',
+              { class: 'coord', x: cx.toFixed(2), y: H - 7, 'text-anchor': 'middle' },
+              this.t('coordinate', { i: i + 1 }),
+            ),
+          );
       }
       this._stepSvg.append(axis, barsG, zero, meanG);
       this._stepLayout = { key: `${d}|${W}|${right}`, axis, zero, meanG, meanLabel, before, now, x0, x1 };

@@ -52,12 +52,44 @@ export class NlBatchDependence extends NlFigure {
   static catalog = 'batchDependence';
   static summary = 'BatchNorm in training and evaluation, and its running statistics.';
   static minHeight = 781; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static stateDoc = '`rows`, `train`, `eval`, `chosenTrain`, `chosenEval`, `batchStats`, `running`, `initial`, `steps`, `clipped`'; // `state` keys beyond the attributes (README)
+  static stateDoc =
+    '`rows`, `train`, `eval`, `chosenTrain`, `chosenEval`, `batchStats`, `running`, `initial`, `steps`, `clipped`'; // `state` keys beyond the attributes (README)
   static params = {
-    batch: { attr: 'batch', kind: 'vector', minLength: 4, maxLength: 2 * MAX_ROWS, default: [1, 10, 3, 20, 5, 30], doc: 'batch 1: rows of two features, 2 to 8 rows' },
-    companions: { attr: 'companions', kind: 'vector', minLength: 2, maxLength: 2 * (MAX_ROWS - 1), default: [-3, 16, 2, 4], doc: 'the other rows of batch 2, 1 to 7 rows' },
-    chosen: { attr: 'chosen', kind: 'number', integer: true, default: 0, min: 0, max: MAX_ROWS - 1, doc: 'the row of batch 1 followed through both batches' },
-    momentum: { attr: 'momentum', kind: 'number', default: 0.1, min: 0, max: 1, step: 0.05, control: 'slider', doc: 'momentum of the running statistics' },
+    batch: {
+      attr: 'batch',
+      kind: 'vector',
+      minLength: 4,
+      maxLength: 2 * MAX_ROWS,
+      default: [1, 10, 3, 20, 5, 30],
+      doc: 'batch 1: rows of two features, 2 to 8 rows',
+    },
+    companions: {
+      attr: 'companions',
+      kind: 'vector',
+      minLength: 2,
+      maxLength: 2 * (MAX_ROWS - 1),
+      default: [-3, 16, 2, 4],
+      doc: 'the other rows of batch 2, 1 to 7 rows',
+    },
+    chosen: {
+      attr: 'chosen',
+      kind: 'number',
+      integer: true,
+      default: 0,
+      min: 0,
+      max: MAX_ROWS - 1,
+      doc: 'the row of batch 1 followed through both batches',
+    },
+    momentum: {
+      attr: 'momentum',
+      kind: 'number',
+      default: 0.1,
+      min: 0,
+      max: 1,
+      step: 0.05,
+      control: 'slider',
+      doc: 'momentum of the running statistics',
+    },
   };
   static css = `${figureCss}
 :host { --nl-feature-fill-2: color-mix(in srgb, var(--nl-batch-norm) 22%, var(--nl-bg)); }
@@ -120,7 +152,11 @@ th[scope=row] { font-weight: 600; }
     this._chosenText.textContent = this.t('chosen');
     this._select.setAttribute('aria-label', this.t('chosen'));
     this._legend.replaceChildren(
-      ...[['f1', 'feature1'], ['f2', 'feature2'], ['frame', 'legendChosen']].map(([cls, key]) => {
+      ...[
+        ['f1', 'feature1'],
+        ['f2', 'feature2'],
+        ['frame', 'legendChosen'],
+      ].map(([cls, key]) => {
         const s = el('span');
         s.append(el('i', { class: `swatch ${cls}`, 'aria-hidden': 'true' }), this.t(key));
         return s;
@@ -140,9 +176,15 @@ th[scope=row] { font-weight: 600; }
     // while the figure shows an error it shows the last good state: a step would change numbers nobody sees
     if (this._attrErrors.size || this._coreError) return;
     try {
-      const out = this._core.run('batch_norm', {
-        x: this._batch(k), running_mean: vec(this._running.mean), running_var: vec(this._running.var),
-      }, { training: true, momentum: this._values.momentum, eps: EPS });
+      const out = this._core.run(
+        'batch_norm',
+        {
+          x: this._batch(k),
+          running_mean: vec(this._running.mean),
+          running_var: vec(this._running.var),
+        },
+        { training: true, momentum: this._values.momentum, eps: EPS },
+      );
       this._running = { mean: Array.from(out.running_mean.data), var: Array.from(out.running_var.data) };
       this._steps += 1;
     } catch {
@@ -164,17 +206,35 @@ th[scope=row] { font-weight: 600; }
   compute(core, { chosen, momentum }) {
     const n = this._values.batch.length / 2;
     if (chosen >= n) {
-      throw Object.assign(new Error(`chosen (${chosen}) must name a row of the batch (0..${n - 1})`), { code: 'chosenRange', detail: { chosen, last: n - 1 } });
+      throw Object.assign(new Error(`chosen (${chosen}) must name a row of the batch (0..${n - 1})`), {
+        code: 'chosenRange',
+        detail: { chosen, last: n - 1 },
+      });
     }
     const batches = [this._batch(0), this._batch(1)];
-    const bn = (x, stats, training) => rowsOf(Array.from(this._core.run('batch_norm', {
-      x, running_mean: vec(stats.mean), running_var: vec(stats.var),
-    }, { training, momentum, eps: EPS }).y.data));
+    const bn = (x, stats, training) =>
+      rowsOf(
+        Array.from(
+          this._core.run(
+            'batch_norm',
+            {
+              x,
+              running_mean: vec(stats.mean),
+              running_var: vec(stats.var),
+            },
+            { training, momentum, eps: EPS },
+          ).y.data,
+        ),
+      );
     const train = batches.map((x) => bn(x, this._running, true));
     const evalOut = batches.map((x) => bn(x, this._running, false));
     // momentum 1 from (0, 1): the running statistics become the batch's mean and unbiased variance
     const batchStats = batches.map((x) => {
-      const o = this._core.run('batch_norm', { x, running_mean: vec(INITIAL.mean), running_var: vec(INITIAL.var) }, { momentum: 1, eps: EPS });
+      const o = this._core.run(
+        'batch_norm',
+        { x, running_mean: vec(INITIAL.mean), running_var: vec(INITIAL.var) },
+        { momentum: 1, eps: EPS },
+      );
       const cov = this.op('covariance', { x });
       return { mean: Array.from(o.running_mean.data), var: [cov[0], cov[3]], unbiased: Array.from(o.running_var.data) };
     });
@@ -188,40 +248,64 @@ th[scope=row] { font-weight: 600; }
     return {
       eps: EPS,
       rows: batches.map((x) => rowsOf(x.data)),
-      train, eval: evalOut, chosenRow,
+      train,
+      eval: evalOut,
+      chosenRow,
       chosenTrain: train.map((t, k) => t[chosenRow[k]]),
       chosenEval: evalOut.map((t, k) => t[chosenRow[k]]),
       running: structuredClone(this._running),
       initial: this._running.mean.every((v) => v === 0) && this._running.var.every((v) => v === 1),
-      batchStats, steps: this._steps,
-      domain: axis.domain, ticks: axis.ticks,
+      batchStats,
+      steps: this._steps,
+      domain: axis.domain,
+      ticks: axis.ticks,
       clipped: panels.map((p) => p.map((row) => row.map((v) => v < lo || v > hi))),
     };
   }
 
   // ---- formatting: one formatter per quantity ------------------------------------
-  fmtIn(v) { return this.fmt(v, 4); }
-  fmtOut(v) { return this.fmt(v, 4); }
-  fmtStat(v) { return this.fmt(v, 4); }
-  fmtM(v) { return this.fmt(v, 3); }
-  rowText(row, f = (v) => this.fmtIn(v)) { return `(${row.map(f).join(', ')})`; }
-  outText(row) { return this.rowText(row, (v) => this.fmtOut(v)); }
-  statText(row) { return this.rowText(row, (v) => this.fmtStat(v)); }
+  fmtIn(v) {
+    return this.fmt(v, 4);
+  }
+  fmtOut(v) {
+    return this.fmt(v, 4);
+  }
+  fmtStat(v) {
+    return this.fmt(v, 4);
+  }
+  fmtM(v) {
+    return this.fmt(v, 3);
+  }
+  rowText(row, f = (v) => this.fmtIn(v)) {
+    return `(${row.map(f).join(', ')})`;
+  }
+  outText(row) {
+    return this.rowText(row, (v) => this.fmtOut(v));
+  }
+  statText(row) {
+    return this.rowText(row, (v) => this.fmtStat(v));
+  }
 
   _syncControls() {
     super._syncControls();
     if (!this._select) return;
     const rows = rowsOf(this._values.batch);
     const labels = rows.map((r) => this.rowText(r));
-    if (this._select.options.length !== labels.length || labels.some((l, i) => this._select.options[i].textContent !== l)) {
+    if (
+      this._select.options.length !== labels.length ||
+      labels.some((l, i) => this._select.options[i].textContent !== l)
+    ) {
       this._select.replaceChildren(...labels.map((l, i) => el('option', { value: i }, l)));
     }
-    if (!this._attrErrors.has('chosen') && this._values.chosen < rows.length) this._select.value = String(this._values.chosen);
+    if (!this._attrErrors.has('chosen') && this._values.chosen < rows.length)
+      this._select.value = String(this._values.chosen);
   }
 
   draw(s) {
     const narrow = (this.widthOf(this._svg) || 640) < 480;
-    const cols = narrow ? 1 : 2, ph = 150, gap = 14;
+    const cols = narrow ? 1 : 2,
+      ph = 150,
+      gap = 14;
     const H = (4 / cols) * ph + (4 / cols - 1) * gap;
     const W = this.fit(this._svg, 640, H);
     const pw = (W - (cols - 1) * gap) / cols;
@@ -230,11 +314,14 @@ th[scope=row] { font-weight: 600; }
     const clamp = (v) => Math.min(hi, Math.max(lo, v));
     const items = [];
     const panels = [
-      ['trainTitle', 0, s.train[0]], ['trainTitle', 1, s.train[1]],
-      ['evalTitle', 0, s.eval[0]], ['evalTitle', 1, s.eval[1]],
+      ['trainTitle', 0, s.train[0]],
+      ['trainTitle', 1, s.train[1]],
+      ['evalTitle', 0, s.eval[0]],
+      ['evalTitle', 1, s.eval[1]],
     ];
     panels.forEach(([title, k, out], p) => {
-      const x0 = (p % cols) * (pw + gap), y0 = Math.floor(p / cols) * (ph + gap);
+      const x0 = (p % cols) * (pw + gap),
+        y0 = Math.floor(p / cols) * (ph + gap);
       const y = scale(s.domain, [y0 + ph - m.b, y0 + m.t]);
       const g = el('g', { class: `panel panel-${p}` });
       g.append(el('text', { class: 'panel-title', x: x0 + m.l, y: y0 + 14 }, this.t(title, { k: k + 1 })));
@@ -247,42 +334,82 @@ th[scope=row] { font-weight: 600; }
         const cx = x0 + m.l + gw * (i + 0.5);
         const chosen = i === s.chosenRow[k];
         if (chosen) {
-          g.append(el('rect', { class: 'chosen-frame', x: (cx - gw / 2 + 2).toFixed(1), width: (gw - 4).toFixed(1), y: y0 + m.t - 4, height: ph - m.t - m.b + 8 + 18, rx: 4 }));
+          g.append(
+            el('rect', {
+              class: 'chosen-frame',
+              x: (cx - gw / 2 + 2).toFixed(1),
+              width: (gw - 4).toFixed(1),
+              y: y0 + m.t - 4,
+              height: ph - m.t - m.b + 8 + 18,
+              rx: 4,
+            }),
+          );
         }
         out[i].forEach((v, f) => {
           const bx = cx + (f === 0 ? -bw - 1 : 1);
-          const top = Math.min(y(clamp(v)), y(0)), height = Math.abs(y(clamp(v)) - y(0));
-          const r = el('rect', { class: `bar f${f + 1}`, x: bx.toFixed(1), width: bw.toFixed(1), y: top.toFixed(1), height: height.toFixed(1), rx: 1.5 });
+          const top = Math.min(y(clamp(v)), y(0)),
+            height = Math.abs(y(clamp(v)) - y(0));
+          const r = el('rect', {
+            class: `bar f${f + 1}`,
+            x: bx.toFixed(1),
+            width: bw.toFixed(1),
+            y: top.toFixed(1),
+            height: height.toFixed(1),
+            rx: 1.5,
+          });
           r.dataset.value = String(v);
           g.append(r);
           if (s.clipped[p][i][f]) {
             // a notch across the bar near its cut end
             const ye = y(clamp(v)) + (v > hi ? 7 : -7);
-            g.append(el('path', { class: 'cut', d: `M${(bx - 1).toFixed(1)},${(ye + 2).toFixed(1)}L${(bx + bw + 1).toFixed(1)},${(ye - 2).toFixed(1)}` }));
+            g.append(
+              el('path', {
+                class: 'cut',
+                d: `M${(bx - 1).toFixed(1)},${(ye + 2).toFixed(1)}L${(bx + bw + 1).toFixed(1)},${(ye - 2).toFixed(1)}`,
+              }),
+            );
           }
         });
-        g.append(el('text', { class: `tick${chosen ? ' chosen' : ''}`, x: cx.toFixed(1), y: y0 + ph - 10, 'text-anchor': 'middle' }, this.rowText(row)));
+        g.append(
+          el(
+            'text',
+            { class: `tick${chosen ? ' chosen' : ''}`, x: cx.toFixed(1), y: y0 + ph - 10, 'text-anchor': 'middle' },
+            this.rowText(row),
+          ),
+        );
       });
       items.push(g);
     });
     this._svg.replaceChildren(...items);
 
     const head = el('tr');
-    for (const h of ['colStats', 'colMean', 'colVar', 'colUnbiased']) head.append(el('th', { scope: 'col' }, this.t(h)));
+    for (const h of ['colStats', 'colMean', 'colVar', 'colUnbiased'])
+      head.append(el('th', { scope: 'col' }, this.t(h)));
     const rows = [
-      ['batchStats', s.batchStats[0], 1], ['batchStats', s.batchStats[1], 2], ['runningStats', s.running, 0],
+      ['batchStats', s.batchStats[0], 1],
+      ['batchStats', s.batchStats[1], 2],
+      ['runningStats', s.running, 0],
     ].map(([label, st, k]) => {
       const tr = el('tr');
-      tr.append(el('th', { scope: 'row' }, this.t(label, { k, steps: this._stepsText(s.steps) })), el('td', {}, this.statText(st.mean)));
+      tr.append(
+        el('th', { scope: 'row' }, this.t(label, { k, steps: this._stepsText(s.steps) })),
+        el('td', {}, this.statText(st.mean)),
+      );
       if (st.unbiased) tr.append(el('td', {}, this.statText(st.var)), el('td', {}, this.statText(st.unbiased)));
       else tr.append(el('td', {}, '—'), el('td', {}, this.statText(st.var)));
       return tr;
     });
-    this._table.replaceChildren(el('caption', {}, this.t('tableCaption', { steps: this._stepsText(s.steps) })), head, ...rows);
+    this._table.replaceChildren(
+      el('caption', {}, this.t('tableCaption', { steps: this._stepsText(s.steps) })),
+      head,
+      ...rows,
+    );
     this._readout.textContent = this.t('readout', {
       x: this.rowText(s.rows[0][s.chosenRow[0]]),
-      t1: this.outText(s.chosenTrain[0]), t2: this.outText(s.chosenTrain[1]),
-      e1: this.outText(s.chosenEval[0]), e2: this.outText(s.chosenEval[1]),
+      t1: this.outText(s.chosenTrain[0]),
+      t2: this.outText(s.chosenTrain[1]),
+      e1: this.outText(s.chosenEval[0]),
+      e2: this.outText(s.chosenEval[1]),
     });
     this._formula.textContent = this.t('formula', { m: this.fmtM(s.momentum) });
   }
@@ -293,21 +420,32 @@ th[scope=row] { font-weight: 600; }
 
   describe(s) {
     const x = this.rowText(s.rows[0][s.chosenRow[0]]);
-    const others = (k) => s.rows[k].filter((_, i) => i !== s.chosenRow[k]).map((r) => this.rowText(r)).join(this.t('listSep'));
+    const others = (k) =>
+      s.rows[k]
+        .filter((_, i) => i !== s.chosenRow[k])
+        .map((r) => this.rowText(r))
+        .join(this.t('listSep'));
     const [t1, t2] = s.chosenTrain.map((r) => this.outText(r));
     const [e1, e2] = s.chosenEval.map((r) => this.outText(r));
     const parts = [];
-    parts.push(t1 === t2
-      ? this.t('describeTrainSame', { x, t: t1, c1: others(0), c2: others(1) })
-      : this.t('describeTrain', { x, t1, t2, c1: others(0), c2: others(1) }));
+    parts.push(
+      t1 === t2
+        ? this.t('describeTrainSame', { x, t: t1, c1: others(0), c2: others(1) })
+        : this.t('describeTrain', { x, t1, t2, c1: others(0), c2: others(1) }),
+    );
     const e = e1 === e2 ? this.t('bothBatches', { e: e1 }) : this.t('eachBatch', { e1, e2 });
     if (s.initial) {
       parts.push(this.t('describeEvalInitial', { e }));
       if (s.steps > 0) parts.push(this.t('momentumZero', { steps: this._stepsText(s.steps) }));
     } else {
-      parts.push(this.t('describeEval', {
-        steps: this._stepsText(s.steps), mean: this.statText(s.running.mean), var: this.statText(s.running.var), e,
-      }));
+      parts.push(
+        this.t('describeEval', {
+          steps: this._stepsText(s.steps),
+          mean: this.statText(s.running.mean),
+          var: this.statText(s.running.var),
+          e,
+        }),
+      );
     }
     if (s.clipped.flat(2).some(Boolean)) parts.push(this.t('describeCut'));
     return parts.join(this.t('sentenceSep'));

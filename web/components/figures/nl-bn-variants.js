@@ -34,9 +34,34 @@ export class NlBnVariants extends NlFigure {
   static minHeight = 477; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `mix`, `chunk`'; // `state` keys beyond the attributes (README)
   static params = {
-    vbs: { attr: 'vbs', kind: 'choice', default: '2', choices: ['2', '4', '8'], control: 'select', doc: "Ghost BN's virtual batch size" },
-    rmax: { attr: 'rmax', kind: 'number', default: 3, min: 1, max: 5, step: 0.1, control: 'slider', doc: "Batch Renorm's r_max" },
-    bnLogit: { attr: 'bn-logit', kind: 'number', default: 0, min: -4, max: 4, step: 0.1, control: 'slider', doc: "Switchable Norm's logit for the BatchNorm statistics (the other two are 0)" },
+    vbs: {
+      attr: 'vbs',
+      kind: 'choice',
+      default: '2',
+      choices: ['2', '4', '8'],
+      control: 'select',
+      doc: "Ghost BN's virtual batch size",
+    },
+    rmax: {
+      attr: 'rmax',
+      kind: 'number',
+      default: 3,
+      min: 1,
+      max: 5,
+      step: 0.1,
+      control: 'slider',
+      doc: "Batch Renorm's r_max",
+    },
+    bnLogit: {
+      attr: 'bn-logit',
+      kind: 'number',
+      default: 0,
+      min: -4,
+      max: 4,
+      step: 0.1,
+      control: 'slider',
+      doc: "Switchable Norm's logit for the BatchNorm statistics (the other two are 0)",
+    },
   };
   static css = `${figureCss}
 .bar.train, .bar.ghost, .bar.renorm, .bar.switchable { fill: var(--nl-batch-norm); }
@@ -55,7 +80,8 @@ export class NlBnVariants extends NlFigure {
 
   compute(core, { vbs, rmax, bnLogit }) {
     const x = { shape: [8, 2], data: BATCH };
-    const rm = NlFigure.vec(RUNNING.mean), rv = NlFigure.vec(RUNNING.var);
+    const rm = NlFigure.vec(RUNNING.mean),
+      rv = NlFigure.vec(RUNNING.var);
     const first = (y) => Array.from(y.slice(0, 2));
     const logits = NlFigure.vec([0, 0, bnLogit]);
     const x4 = { shape: [8, 2, 1, 1], data: BATCH };
@@ -68,27 +94,54 @@ export class NlBnVariants extends NlFigure {
     };
     const mix = this.op('softmax', { x: logits });
     const chunk = Array.from({ length: Number(vbs) }, (_, i) => [BATCH[2 * i], BATCH[2 * i + 1]]);
-    return { batch: BATCH, running: RUNNING, outputs, mix, chunk, axis: this.axis([...Object.values(outputs).flat(), -1.5, 1.5], { symmetric: true, count: 4 }) };
+    return {
+      batch: BATCH,
+      running: RUNNING,
+      outputs,
+      mix,
+      chunk,
+      axis: this.axis([...Object.values(outputs).flat(), -1.5, 1.5], { symmetric: true, count: 4 }),
+    };
   }
 
   draw(s) {
     const W = this.fit(this._svg, 640, 276);
     const narrow = W < 520; // a phone: short names under the bars, the notes left to the description
-    const left = 40, right = 10, top = 56, bottom = 212;
+    const left = 40,
+      right = 10,
+      top = 56,
+      bottom = 212;
     const y = scale(s.axis.domain, [bottom, top]);
-    const slot = (W - left - right) / VARIANTS.length, bw = Math.min(26, slot / 3);
-    const items = [yAxis(s.axis.ticks, y, left, W - right, (v) => this.fmt(v, 3)), el('line', { class: 'zero', x1: left, x2: W - right, y1: y(0), y2: y(0) })];
+    const slot = (W - left - right) / VARIANTS.length,
+      bw = Math.min(26, slot / 3);
+    const items = [
+      yAxis(s.axis.ticks, y, left, W - right, (v) => this.fmt(v, 3)),
+      el('line', { class: 'zero', x1: left, x2: W - right, y1: y(0), y2: y(0) }),
+    ];
     VARIANTS.forEach((k, j) => {
       const cx = left + (j + 0.5) * slot;
       s.outputs[k].forEach((v, f) => {
-        items.push(el('rect', { class: `bar ${k}${f ? ' f2' : ''}`, x: (cx - bw + f * bw).toFixed(1), width: (bw - 2).toFixed(1),
-          y: Math.min(y(v), y(0)).toFixed(1), height: Math.abs(y(v) - y(0)).toFixed(1), rx: 2 }));
+        items.push(
+          el('rect', {
+            class: `bar ${k}${f ? ' f2' : ''}`,
+            x: (cx - bw + f * bw).toFixed(1),
+            width: (bw - 2).toFixed(1),
+            y: Math.min(y(v), y(0)).toFixed(1),
+            height: Math.abs(y(v) - y(0)).toFixed(1),
+            rx: 2,
+          }),
+        );
       });
-      items.push(el('text', { class: 'vlabel', x: cx.toFixed(1), y: bottom + 18 }, this.t(`${narrow ? 'short' : 'v'}_${k}`)));
+      items.push(
+        el('text', { class: 'vlabel', x: cx.toFixed(1), y: bottom + 18 }, this.t(`${narrow ? 'short' : 'v'}_${k}`)),
+      );
       if (!narrow) items.push(el('text', { class: 'vnote', x: cx.toFixed(1), y: bottom + 33 }, this._note(s, k)));
     });
     items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('title')));
-    items.push(el('text', { class: 'key', x: left, y: 31 }, this.t('keyBars')), el('text', { class: 'key', x: left, y: 46 }, this.t('key')));
+    items.push(
+      el('text', { class: 'key', x: left, y: 31 }, this.t('keyBars')),
+      el('text', { class: 'key', x: left, y: 46 }, this.t('key')),
+    );
     this._svg.setAttribute('viewBox', `0 0 ${W} ${bottom + 44}`);
     this._svg.replaceChildren(...items);
   }
@@ -103,11 +156,24 @@ export class NlBnVariants extends NlFigure {
 
   describe(s) {
     const L = (v) => this.fmtList(v, 3);
-    const vars = { train: L(s.outputs.train), eval: L(s.outputs.eval), ghost: L(s.outputs.ghost), renorm: L(s.outputs.renorm), sw: L(s.outputs.switchable),
-      vbs: s.vbs, chunk: s.chunk.map((c) => L(c)).join(this.t('listSep')), r: this.fmt(s.rmax, 2), mix: L(s.mix) };
+    const vars = {
+      train: L(s.outputs.train),
+      eval: L(s.outputs.eval),
+      ghost: L(s.outputs.ghost),
+      renorm: L(s.outputs.renorm),
+      sw: L(s.outputs.switchable),
+      vbs: s.vbs,
+      chunk: s.chunk.map((c) => L(c)).join(this.t('listSep')),
+      r: this.fmt(s.rmax, 2),
+      mix: L(s.mix),
+    };
     const renormKey = vars.renorm === vars.eval ? 'describeRenormSame' : 'describeRenorm'; // nothing clipped: the running statistics' output
-    return [this.t('describeBase', vars), this.t(s.vbs === '8' ? 'describeGhostAll' : 'describeGhost', vars), this.t(renormKey, vars), this.t('describeSwitch', vars)]
-      .join(this.t('sentenceSep'));
+    return [
+      this.t('describeBase', vars),
+      this.t(s.vbs === '8' ? 'describeGhostAll' : 'describeGhost', vars),
+      this.t(renormKey, vars),
+      this.t('describeSwitch', vars),
+    ].join(this.t('sentenceSep'));
   }
 }
 NlBnVariants.defineProperties();

@@ -29,19 +29,46 @@ import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale, svg, yAxis } from '../lib/plot.js';
 
-const T = 6, D = 3;
+const T = 6,
+  D = 3;
 const METHODS = ['batch_norm', 'layer_norm', 'rms_norm'];
 const DEFAULT_TOKENS = [1, 2, 0.5, 0, -1, 2, 2, 1, -1, -1, 0.5, 1, 0.5, -2, 1.5, 1.5, 0, -0.5];
 
 export class NlCausalLeak extends NlFigure {
   static catalog = 'causalLeak';
-  static summary = 'Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm.';
+  static summary =
+    'Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm.';
   static minHeight = 534; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`outputs`, `baseline` per method, `changed`, `earlierChanged`'; // `state` keys beyond the attributes (README)
   static params = {
-    tokens: { attr: 'tokens', kind: 'vector', length: T * D, default: DEFAULT_TOKENS, doc: 'six tokens of three features' },
-    edit: { attr: 'edit', kind: 'number', integer: true, default: T, min: 2, max: T, step: 1, control: 'slider', doc: 'the edited token' },
-    value: { attr: 'value', kind: 'number', default: null, min: -6, max: 6, step: 0.1, control: 'slider', doc: "the edited token's first feature (default: its own value)" },
+    tokens: {
+      attr: 'tokens',
+      kind: 'vector',
+      length: T * D,
+      default: DEFAULT_TOKENS,
+      doc: 'six tokens of three features',
+    },
+    edit: {
+      attr: 'edit',
+      kind: 'number',
+      integer: true,
+      default: T,
+      min: 2,
+      max: T,
+      step: 1,
+      control: 'slider',
+      doc: 'the edited token',
+    },
+    value: {
+      attr: 'value',
+      kind: 'number',
+      default: null,
+      min: -6,
+      max: 6,
+      step: 0.1,
+      control: 'slider',
+      doc: "the edited token's first feature (default: its own value)",
+    },
   };
   static css = `${figureCss}
 .leak-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 340px), 1fr)); gap: 10px; }
@@ -64,10 +91,12 @@ export class NlCausalLeak extends NlFigure {
 
   buildControls(box) {
     super.buildControls(box);
-    box.append(this.button('reset', () => {
-      this._values.value = null;
-      this.removeAttribute('value');
-    }));
+    box.append(
+      this.button('reset', () => {
+        this._values.value = null;
+        this.removeAttribute('value');
+      }),
+    );
   }
 
   /** Choosing another token to edit starts it from its own value. */
@@ -116,46 +145,108 @@ export class NlCausalLeak extends NlFigure {
         rms_norm: this.op('rms_norm', { x }),
       };
     };
-    const outputs = run(input), baseline = run(v.tokens);
-    const changed = {}, earlierChanged = {};
+    const outputs = run(input),
+      baseline = run(v.tokens);
+    const changed = {},
+      earlierChanged = {};
     for (const m of METHODS) {
-      changed[m] = Array.from({ length: T }, (_, t) => [0, 1, 2].some((f) => !Object.is(outputs[m][t * D + f], baseline[m][t * D + f])));
+      changed[m] = Array.from({ length: T }, (_, t) =>
+        [0, 1, 2].some((f) => !Object.is(outputs[m][t * D + f], baseline[m][t * D + f])),
+      );
       earlierChanged[m] = changed[m].slice(0, v.edit - 1).filter(Boolean).length;
     }
     // one fixed axis for every panel and every position of the sliders: the inputs' range and ±√5,
     // the largest |z| six numbers can give
     const { domain, ticks } = this.axis([-6, 6], { symmetric: true, count: 6 });
     const out = this.axis([-2.3, 2.3], { symmetric: true, count: 5 });
-    return { value, original, input, outputs, baseline, changed, earlierChanged, domain, ticks, outDomain: out.domain, outTicks: out.ticks };
+    return {
+      value,
+      original,
+      input,
+      outputs,
+      baseline,
+      changed,
+      earlierChanged,
+      domain,
+      ticks,
+      outDomain: out.domain,
+      outTicks: out.ticks,
+    };
   }
 
   draw(s) {
-    const panels = [['input', s.input, s.tokens, s.domain, s.ticks], ...METHODS.map((m) => [m, s.outputs[m], s.baseline[m], s.outDomain, s.outTicks])];
+    const panels = [
+      ['input', s.input, s.tokens, s.domain, s.ticks],
+      ...METHODS.map((m) => [m, s.outputs[m], s.baseline[m], s.outDomain, s.outTicks]),
+    ];
     panels.forEach(([kind, values, before, domain, ticks], k) => {
       const svgEl = this._svgs[k];
       const W = this.fit(svgEl, 320, 210);
-      const left = 34, right = 8, top = 44, bottom = 160;
+      const left = 34,
+        right = 8,
+        top = 44,
+        bottom = 160;
       const y = scale(domain, [bottom, top]);
       const slot = (W - left - right) / T;
       const items = [yAxis(ticks, y, left, W - right, (v) => this.fmt(v, 3))];
       items.push(el('line', { class: 'zero', x1: left, x2: W - right, y1: y(0), y2: y(0) }));
       const e = s.edit - 1;
-      items.push(el('rect', { class: 'edited-band', x: (left + e * slot + 1).toFixed(1), y: top - 4, width: (slot - 2).toFixed(1), height: bottom - top + 8, rx: 4 }));
+      items.push(
+        el('rect', {
+          class: 'edited-band',
+          x: (left + e * slot + 1).toFixed(1),
+          y: top - 4,
+          width: (slot - 2).toFixed(1),
+          height: bottom - top + 8,
+          rx: 4,
+        }),
+      );
       const bw = Math.min(12, (slot - 10) / D);
       for (let t = 0; t < T; t++) {
         const x0 = left + t * slot + (slot - bw * D) / 2;
         for (let f = 0; f < D; f++) {
-          const v = values[t * D + f], b = before[t * D + f];
+          const v = values[t * D + f],
+            b = before[t * D + f];
           const top0 = Math.min(y(v), y(0));
           const mark = kind === 'input' && t === e && f === 0 ? ' edited' : ''; // the feature the reader moves
-          items.push(el('rect', { class: `bar ${kind}${mark}`, x: (x0 + f * bw).toFixed(1), y: top0.toFixed(1), width: (bw - 1.5).toFixed(1), height: Math.abs(y(v) - y(0)).toFixed(1), rx: 1.5 }));
-          if (!Object.is(v, b)) items.push(el('line', { class: 'was', x1: (x0 + f * bw - 1).toFixed(1), x2: (x0 + (f + 1) * bw - 0.5).toFixed(1), y1: y(b).toFixed(1), y2: y(b).toFixed(1) }));
+          items.push(
+            el('rect', {
+              class: `bar ${kind}${mark}`,
+              x: (x0 + f * bw).toFixed(1),
+              y: top0.toFixed(1),
+              width: (bw - 1.5).toFixed(1),
+              height: Math.abs(y(v) - y(0)).toFixed(1),
+              rx: 1.5,
+            }),
+          );
+          if (!Object.is(v, b))
+            items.push(
+              el('line', {
+                class: 'was',
+                x1: (x0 + f * bw - 1).toFixed(1),
+                x2: (x0 + (f + 1) * bw - 0.5).toFixed(1),
+                y1: y(b).toFixed(1),
+                y2: y(b).toFixed(1),
+              }),
+            );
         }
         const cx = left + (t + 0.5) * slot;
-        items.push(el('text', { class: `tok${t === e ? ' edited' : ''}`, x: cx.toFixed(1), y: bottom + 16, 'text-anchor': 'middle' }, this.t('token', { t: t + 1 })));
+        items.push(
+          el(
+            'text',
+            { class: `tok${t === e ? ' edited' : ''}`, x: cx.toFixed(1), y: bottom + 16, 'text-anchor': 'middle' },
+            this.t('token', { t: t + 1 }),
+          ),
+        );
         if (kind !== 'input' && t < e) {
           const ch = s.changed[kind][t];
-          items.push(el('text', { class: `mark ${ch ? 'changed' : 'same'}`, x: cx.toFixed(1), y: bottom + 33, 'text-anchor': 'middle' }, ch ? '≠' : '='));
+          items.push(
+            el(
+              'text',
+              { class: `mark ${ch ? 'changed' : 'same'}`, x: cx.toFixed(1), y: bottom + 33, 'text-anchor': 'middle' },
+              ch ? '≠' : '=',
+            ),
+          );
         }
       }
       const title = kind === 'input' ? this.t('inputTitle') : this.t(`title_${kind}`);
@@ -179,9 +270,14 @@ export class NlCausalLeak extends NlFigure {
     const sealed = METHODS.filter((m) => s.earlierChanged[m] === 0);
     for (const m of leaking) {
       const n = s.earlierChanged[m];
-      parts.push(this.t(n === s.edit - 1 ? 'describeLeakAll' : 'describeLeakSome', { ...vars, method: this.t(`name_${m}`), n }));
+      parts.push(
+        this.t(n === s.edit - 1 ? 'describeLeakAll' : 'describeLeakSome', { ...vars, method: this.t(`name_${m}`), n }),
+      );
     }
-    if (sealed.length) parts.push(this.t('describeSealed', { ...vars, methods: sealed.map((m) => this.t(`name_${m}`)).join(this.t('and')) }));
+    if (sealed.length)
+      parts.push(
+        this.t('describeSealed', { ...vars, methods: sealed.map((m) => this.t(`name_${m}`)).join(this.t('and')) }),
+      );
     return parts.join(this.t('sentenceSep'));
   }
 }

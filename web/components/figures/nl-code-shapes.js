@@ -76,7 +76,13 @@ const X = ['B', 'T', 'd'];
 // core's description of each normalization (core.describe): no axes here.
 const stat = (op) => ({ stat: op, of: X }); // [B, T, 1] for the per-token norms
 const param = (op, role) => ({ param: op, role, of: X }); // e.g. gamma's [d]
-const condition = { matmul: [['B', 'd_c'], ['d_c', 'd']], keepdim: true }; // [B, 1, d]
+const condition = {
+  matmul: [
+    ['B', 'd_c'],
+    ['d_c', 'd'],
+  ],
+  keepdim: true,
+}; // [B, 1, d]
 export const EXPRESSIONS = [
   { id: 'l2-norm', code: 'x.float().pow(2).sum(-1, keepdim=True).sqrt()', recipe: stat('l2_normalize') },
   { id: 'l2-divide', code: 'x.float() / norm.clamp_min(eps)', recipe: { broadcast: [X, stat('l2_normalize')] } },
@@ -85,7 +91,11 @@ export const EXPRESSIONS = [
   { id: 'ln-hat', code: '(xf - mu) * torch.rsqrt(var + eps)', recipe: { broadcast: [X, stat('layer_norm')] } },
   { id: 'ln-affine', code: 'x_hat * gamma + beta', recipe: { broadcast: [X, param('layer_norm', 'scale')] } },
   { id: 'rms-ms', code: 'xf.pow(2).mean(-1, keepdim=True)', recipe: stat('rms_norm') },
-  { id: 'rms-out', code: 'xf * torch.rsqrt(ms + eps) * gamma', recipe: { broadcast: [{ broadcast: [X, stat('rms_norm')] }, param('rms_norm', 'scale')] } },
+  {
+    id: 'rms-out',
+    code: 'xf * torch.rsqrt(ms + eps) * gamma',
+    recipe: { broadcast: [{ broadcast: [X, stat('rms_norm')] }, param('rms_norm', 'scale')] },
+  },
   { id: 'ada-scale', code: '(c @ W_scale).unsqueeze(1)', recipe: condition },
   { id: 'ada-shift', code: '(c @ W_shift).unsqueeze(1)', recipe: condition },
   { id: 'ada-var', code: 'xf.var(-1, keepdim=True, unbiased=False)', recipe: stat('ada_layer_norm') },
@@ -95,7 +105,12 @@ export const EXPRESSIONS = [
 export const SIZE_NAMES = ['B', 'T', 'd', 'd_c'];
 const SIZE_ATTRS = { B: 'b', T: 't', d: 'd', d_c: 'd-c' };
 const DEFAULT_SIZES = { B: 2, T: 5, d: 8, d_c: 4 };
-const SIZE_DOCS = { B: 'the batch size B', T: 'the sequence length T', d: 'the hidden width d', d_c: 'the condition width d_c' };
+const SIZE_DOCS = {
+  B: 'the batch size B',
+  T: 'the sequence length T',
+  d: 'the hidden width d',
+  d_c: 'the condition width d_c',
+};
 // Distinct primes stand in for the names, so a shape computed from them can
 // be read back symbolically.
 const SYMBOL_SIZES = { B: 1009, T: 1013, d: 1019, d_c: 1021 };
@@ -125,23 +140,47 @@ export class NlCodeShapes extends NlFigure {
   static minHeight = 896; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`sizes`, `expressions` (`{id, code, shape, symbolic, role, snippet}`), `snippet`'; // `state` keys beyond the attributes (README)
   static params = {
-    ...Object.fromEntries(SIZE_NAMES.map((k) => [k, {
-      attr: SIZE_ATTRS[k], kind: 'number', integer: true, min: 1, max: MAX_SIZE, step: 1, default: DEFAULT_SIZES[k], control: 'slider',
-      doc: `${SIZE_DOCS[k]}; overrides ${k} in sizes`,
-    }])),
-    selected: { attr: 'selected', kind: 'choice', choices: EXPRESSIONS.map((e) => e.id), default: EXPRESSIONS[0].id, doc: 'the expression shown beside the code' },
+    ...Object.fromEntries(
+      SIZE_NAMES.map((k) => [
+        k,
+        {
+          attr: SIZE_ATTRS[k],
+          kind: 'number',
+          integer: true,
+          min: 1,
+          max: MAX_SIZE,
+          step: 1,
+          default: DEFAULT_SIZES[k],
+          control: 'slider',
+          doc: `${SIZE_DOCS[k]}; overrides ${k} in sizes`,
+        },
+      ]),
+    ),
+    selected: {
+      attr: 'selected',
+      kind: 'choice',
+      choices: EXPRESSIONS.map((e) => e.id),
+      default: EXPRESSIONS[0].id,
+      doc: 'the expression shown beside the code',
+    },
   };
 
   /** Attributes beyond the parameters (read by the figure manifest too). */
   static extraAttributes = {
-    sizes: { type: 'string', default: SIZE_NAMES.map((k) => `${k}=${DEFAULT_SIZES[k]}`).join(','), doc: 'the sizes the shapes are computed for (names left out keep their value)' },
+    sizes: {
+      type: 'string',
+      default: SIZE_NAMES.map((k) => `${k}=${DEFAULT_SIZES[k]}`).join(','),
+      doc: 'the sizes the shapes are computed for (names left out keep their value)',
+    },
   };
 
   static get observedAttributes() {
     return [...super.observedAttributes, ...Object.keys(this.extraAttributes)];
   }
 
-  static css = figureCss + `
+  static css =
+    figureCss +
+    `
 :host {
   --nl-code-bg: #f6f7f9; --nl-code-fg: #24292f;
   --nl-tok-keyword: var(--nl-code-fg); --nl-tok-comment: var(--nl-muted); --nl-tok-number: var(--nl-code-fg);
@@ -233,7 +272,8 @@ pre {
   parseValue(key, text) {
     const r = super.parseValue(key, text);
     if (r.error) this._badText.set(key, text); // to say it again in another language
-    if (r.error && SIZE_NAMES.includes(key)) return { error: this.t('badSize', { name: key, value: text, max: MAX_SIZE }) };
+    if (r.error && SIZE_NAMES.includes(key))
+      return { error: this.t('badSize', { name: key, value: text, max: MAX_SIZE }) };
     return r;
   }
 
@@ -291,7 +331,8 @@ pre {
     if (!SIZE_NAMES.includes(key)) return super.attributeChanged(name, value);
     this._parseAttribute(key, value);
     // A per-size attribute removed: back to what `sizes` says, else the default.
-    if (value === null && this.hasAttribute('sizes')) this._values[key] = this._readSizes(this.getAttribute('sizes')).values?.[key] ?? this._values[key];
+    if (value === null && this.hasAttribute('sizes'))
+      this._values[key] = this._readSizes(this.getAttribute('sizes')).values?.[key] ?? this._values[key];
     if (!this._attrErrors.has(key) && !this._attrErrors.has('sizes')) this._reflectSizes(false);
     this.refresh();
   }
@@ -453,7 +494,8 @@ pre {
   /** The reader chose an expression: open the callout at it; a new choice goes through setByUser. */
   _choose(id) {
     this._calloutOpen = true;
-    if (this._values.selected === id && this._state?.selected === id && !this._attrErrors.has('selected')) return this._place();
+    if (this._values.selected === id && this._state?.selected === id && !this._attrErrors.has('selected'))
+      return this._place();
     this.setByUser('selected', id);
   }
 
@@ -466,7 +508,10 @@ pre {
       if (r.error) this._attrErrors.set(key, r.error);
     }
     if (this._state?.error) {
-      this._state = Object.freeze({ ...this._state, error: [...this._attrErrors.values(), ...(this._coreError ? [this._coreError] : [])].join(' ') });
+      this._state = Object.freeze({
+        ...this._state,
+        error: [...this._attrErrors.values(), ...(this._coreError ? [this._coreError] : [])].join(' '),
+      });
     }
     this._sizesLabel.textContent = this.t('sizes');
     // The slider and box are named "size B"; the visible label is the name as in the code.
@@ -512,14 +557,22 @@ pre {
     // Shapes depend on the sizes only: asked once per size setting, not per hover.
     const key = SIZE_NAMES.map((k) => sizes[k]).join(',');
     if (this._shapesCore !== core || this._shapesKey !== key) {
-      const symbolicMemo = new Map(), memo = new Map();
-      this._symbolic ??= LOCATED.map((e) => this._shapeOf(e.recipe, SYMBOL_SIZES, symbolicMemo).map((v) => BY_PRIME.get(v) ?? String(v)));
+      const symbolicMemo = new Map(),
+        memo = new Map();
+      this._symbolic ??= LOCATED.map((e) =>
+        this._shapeOf(e.recipe, SYMBOL_SIZES, symbolicMemo).map((v) => BY_PRIME.get(v) ?? String(v)),
+      );
       this._shapes = LOCATED.map((e) => this._shapeOf(e.recipe, sizes, memo));
       this._shapesKey = key;
       this._shapesCore = core;
     }
     const expressions = LOCATED.map((e, i) => ({
-      id: e.id, code: e.code, snippet: e.snippet, shape: this._shapes[i], symbolic: this._symbolic[i], role: this.t(`role_${e.id}`),
+      id: e.id,
+      code: e.code,
+      snippet: e.snippet,
+      shape: this._shapes[i],
+      symbolic: this._symbolic[i],
+      role: this.t(`role_${e.id}`),
     }));
     return { sizes, snippet: LOCATED.find((e) => e.id === values.selected).snippet, expressions };
   }
@@ -546,7 +599,10 @@ pre {
       node.classList.toggle('active', on);
       node.setAttribute('aria-pressed', String(on));
       const x = s.expressions.find((y) => y.id === node.dataset.id);
-      node.setAttribute('aria-label', this.t('exprLabel', { code: x.code, shape: fmtShape(x.symbolic), numbers: fmtShape(x.shape) }));
+      node.setAttribute(
+        'aria-label',
+        this.t('exprLabel', { code: x.code, shape: fmtShape(x.symbolic), numbers: fmtShape(x.shape) }),
+      );
     }
     this._infoWhere.textContent = this.t('inSnippet', { snippet: this.t(`snippet_${e.snippet}`) });
     this._infoCode.textContent = e.code;
@@ -568,11 +624,15 @@ pre {
     const c = this._callout;
     const node = this._state && this._exprNodes.find((x) => x.dataset.id === this._state.selected);
     if (!this._calloutOpen || !node) return void (c.hidden = true);
-    const box = this._box.getBoundingClientRect(), p = pre.getBoundingClientRect(), r = node.getBoundingClientRect();
+    const box = this._box.getBoundingClientRect(),
+      p = pre.getBoundingClientRect(),
+      r = node.getBoundingClientRect();
     // Hidden while its expression is scrolled out of the code block's view.
     if (r.right < p.left + 8 || r.left > p.right - 8) return void (c.hidden = true);
     c.hidden = false;
-    const w = c.offsetWidth, h = c.offsetHeight, gap = 7;
+    const w = c.offsetWidth,
+      h = c.offsetHeight,
+      gap = 7;
     const left = Math.max(p.left + 2, Math.min(r.left, p.right - w - 2)) - box.left;
     const below = r.bottom - box.top + gap;
     const above = r.top - box.top - gap - h;
@@ -593,7 +653,11 @@ pre {
     const named = e.symbolic.filter((v) => SIZE_NAMES.includes(v));
     const sizes = named.map((k) => this.t('sizeIs', { name: k, value: String(s.sizes[k]) })).join(this.t('listSep'));
     return this.t(named.length ? 'describe' : 'describeNoSizes', {
-      snippet: this.t(`snippet_${e.snippet}`), code: e.code, symbolic: fmtShape(e.symbolic), shape: fmtShape(e.shape), sizes,
+      snippet: this.t(`snippet_${e.snippet}`),
+      code: e.code,
+      symbolic: fmtShape(e.symbolic),
+      shape: fmtShape(e.shape),
+      sizes,
     });
   }
 }

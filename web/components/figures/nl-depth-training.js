@@ -35,7 +35,8 @@ import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 const PLACEMENTS = ['none', 'post', 'pre', 'pre_final'];
-const POINTS = 128, WIDTH = 16;
+const POINTS = 128,
+  WIDTH = 16;
 const STALL_STEPS = 50; // steps near a coin flip's loss before the text calls a run stuck
 const PRESETS = {
   deep: { depth: 24, lr: 0.01, optimizer: 'adam', gate: 'none', warmup: 0 },
@@ -45,19 +46,87 @@ const PRESETS = {
 
 export class NlDepthTraining extends NlFigure {
   static catalog = 'depthTraining';
-  static summary = 'A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.';
+  static summary =
+    'A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.';
   static minHeight = 861; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static stateDoc = '`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`'; // `state` keys beyond the attributes (README)
+  static stateDoc =
+    '`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`'; // `state` keys beyond the attributes (README)
   static trainer = true; // train_* come from the training module (loadTrainer), the rest from the core
   static params = {
-    depth: { attr: 'depth', kind: 'number', integer: true, default: 24, min: 1, max: 32, step: 1, control: 'slider', doc: 'residual blocks' },
-    lr: { attr: 'lr', kind: 'number', default: 0.01, min: 0.001, max: 0.2, step: 0.001, control: 'slider', doc: 'learning rate' },
-    optimizer: { attr: 'optimizer', kind: 'choice', default: 'adam', choices: ['adam', 'sgd'], control: 'select', doc: 'the optimizer' },
-    gate: { attr: 'gate', kind: 'choice', default: 'none', choices: ['none', 'zero', 'layer_scale'], control: 'select', doc: 'what multiplies each residual branch' },
-    norm: { attr: 'norm', kind: 'choice', default: 'layer_norm', choices: ['layer_norm', 'rms_norm'], control: 'select', doc: 'the normalization the placements use' },
-    warmup: { attr: 'warmup', kind: 'number', integer: true, default: 0, min: 0, max: 200, step: 10, control: 'slider', doc: 'steps of linear learning-rate warm-up' },
-    steps: { attr: 'steps', kind: 'number', integer: true, default: 300, min: 10, max: 2000, doc: "the run's length in steps" },
-    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e6, doc: 'seed of the data and the initial weights' },
+    depth: {
+      attr: 'depth',
+      kind: 'number',
+      integer: true,
+      default: 24,
+      min: 1,
+      max: 32,
+      step: 1,
+      control: 'slider',
+      doc: 'residual blocks',
+    },
+    lr: {
+      attr: 'lr',
+      kind: 'number',
+      default: 0.01,
+      min: 0.001,
+      max: 0.2,
+      step: 0.001,
+      control: 'slider',
+      doc: 'learning rate',
+    },
+    optimizer: {
+      attr: 'optimizer',
+      kind: 'choice',
+      default: 'adam',
+      choices: ['adam', 'sgd'],
+      control: 'select',
+      doc: 'the optimizer',
+    },
+    gate: {
+      attr: 'gate',
+      kind: 'choice',
+      default: 'none',
+      choices: ['none', 'zero', 'layer_scale'],
+      control: 'select',
+      doc: 'what multiplies each residual branch',
+    },
+    norm: {
+      attr: 'norm',
+      kind: 'choice',
+      default: 'layer_norm',
+      choices: ['layer_norm', 'rms_norm'],
+      control: 'select',
+      doc: 'the normalization the placements use',
+    },
+    warmup: {
+      attr: 'warmup',
+      kind: 'number',
+      integer: true,
+      default: 0,
+      min: 0,
+      max: 200,
+      step: 10,
+      control: 'slider',
+      doc: 'steps of linear learning-rate warm-up',
+    },
+    steps: {
+      attr: 'steps',
+      kind: 'number',
+      integer: true,
+      default: 300,
+      min: 10,
+      max: 2000,
+      doc: "the run's length in steps",
+    },
+    seed: {
+      attr: 'seed',
+      kind: 'number',
+      integer: true,
+      default: 1,
+      min: 0,
+      max: 1e6,
+      doc: 'seed of the data and the initial weights',
+    },
   };
   static css = `${figureCss}
 .dt-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 10px; }
@@ -87,14 +156,16 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     this._presetLabel = el('span');
     presets.append(this._presetLabel);
     for (const [name, values] of Object.entries(PRESETS)) {
-      presets.append(this.button(`preset_${name}`, () => {
-        this.pause();
-        for (const [k, v] of Object.entries(values)) {
-          this._values[k] = v;
-          this.reflect(this.constructor.params[k].attr, String(v));
-          this._attrErrors.delete(k);
-        }
-      }));
+      presets.append(
+        this.button(`preset_${name}`, () => {
+          this.pause();
+          for (const [k, v] of Object.entries(values)) {
+            this._values[k] = v;
+            this.reflect(this.constructor.params[k].attr, String(v));
+            this._attrErrors.delete(k);
+          }
+        }),
+      );
     }
     box.append(presets);
     // which copies train and are drawn: a view choice that neither stops nor restarts the others
@@ -131,7 +202,11 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     const step = el('button', { type: 'button', part: 'button' });
     step.addEventListener('click', () => this.stepOnce());
     this._stepButton = step;
-    run.append(this._playButton, step, this.button('reset', () => this.pause()));
+    run.append(
+      this._playButton,
+      step,
+      this.button('reset', () => this.pause()),
+    );
     box.append(run);
   }
 
@@ -210,10 +285,27 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     this._grid = { shape: [400, 2], data: grid };
     const coin = core.run('row_entropy', { p: { shape: [1, 2], data: new Float32Array([0.5, 0.5]) } }).entropy.data[0];
     return {
-      variants: PLACEMENTS.map((placement) => ({ placement, enabled: this._enabled?.has(placement) ?? true, loss: [], status: 'training', accuracy: 0, gradFirst: [], actNorm: [], lossLog: [], gradLog: [] })),
-      lossAxis: null, gradAxis: null, actAxis: null, chanceLog: null,
-      step: 0, playing: false, chance: coin, gridTicks: ticks,
-      points: Array.from(data.x.data), labels: Array.from(data.labels.data),
+      variants: PLACEMENTS.map((placement) => ({
+        placement,
+        enabled: this._enabled?.has(placement) ?? true,
+        loss: [],
+        status: 'training',
+        accuracy: 0,
+        gradFirst: [],
+        actNorm: [],
+        lossLog: [],
+        gradLog: [],
+      })),
+      lossAxis: null,
+      gradAxis: null,
+      actAxis: null,
+      chanceLog: null,
+      step: 0,
+      playing: false,
+      chance: coin,
+      gridTicks: ticks,
+      points: Array.from(data.x.data),
+      labels: Array.from(data.labels.data),
       ...this._decision(v),
       stepAxis: this.axis([0, v.steps], { count: 5, include_zero: true }),
       layerAxis: this.axis([0, v.depth], { count: Math.min(6, v.depth), include_zero: true }),
@@ -232,13 +324,19 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
   /** `n` steps of variant i from its run; a new variant record. */
   _stepVariant(s, vs, i, n) {
     const run = this._ensureRuns(s)[i];
-    const out = this._trainer.run('train_step', { params: run.params, state: run.state, x: this._data.x, labels: this._data.labels },
-      { ...this._model(s, vs.placement), steps: n, optimizer: s.optimizer, lr: s.lr, warmup: s.warmup });
+    const out = this._trainer.run(
+      'train_step',
+      { params: run.params, state: run.state, x: this._data.x, labels: this._data.labels },
+      { ...this._model(s, vs.placement), steps: n, optimizer: s.optimizer, lr: s.lr, warmup: s.warmup },
+    );
     run.params = out.params;
     run.state = out.state;
     const loss = vs.loss.concat(Array.from(out.loss.data));
     return {
-      placement: vs.placement, enabled: true, loss, accuracy: out.accuracy.data[0],
+      placement: vs.placement,
+      enabled: true,
+      loss,
+      accuracy: out.accuracy.data[0],
       status: out.status.data[0] === 1 ? 'diverged' : loss.length >= s.steps ? 'done' : 'training',
       gradFirst: vs.gradFirst.length ? vs.gradFirst : Array.from(out.grad_norm.data),
       actNorm: Array.from(out.act_norm.data),
@@ -249,7 +347,9 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
   _advance(k) {
     const s = this._state;
     if (!s || s.error) return false;
-    const variants = s.variants.map((vs, i) => (vs.status !== 'training' || !vs.enabled ? vs : this._stepVariant(s, vs, i, Math.min(k, s.steps - vs.loss.length))));
+    const variants = s.variants.map((vs, i) =>
+      vs.status !== 'training' || !vs.enabled ? vs : this._stepVariant(s, vs, i, Math.min(k, s.steps - vs.loss.length)),
+    );
     return this._publish(variants, true);
   }
 
@@ -264,17 +364,30 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
       const y = Array.from(out.y.data);
       let at = 0;
       const split = lists.map((l) => y.slice(at, (at += l.length)));
-      return { split, extra: y.slice(at), axis: { domain: Array.from(out.domain.data), ticks: Array.from(out.ticks.data) } };
+      return {
+        split,
+        extra: y.slice(at),
+        axis: { domain: Array.from(out.domain.data), ticks: Array.from(out.ticks.data) },
+      };
     };
-    const loss = logs(variants.map((v) => v.loss), [s.chance]);
+    const loss = logs(
+      variants.map((v) => v.loss),
+      [s.chance],
+    );
     // the first step's gradients and their axis do not change after it: computed once
-    const grad = s.gradAxis && variants.every((v, i) => v.gradFirst === s.variants[i].gradFirst)
-      ? { split: s.variants.map((v) => v.gradLog), axis: s.gradAxis } : logs(variants.map((v) => v.gradFirst));
+    const grad =
+      s.gradAxis && variants.every((v, i) => v.gradFirst === s.variants[i].gradFirst)
+        ? { split: s.variants.map((v) => v.gradLog), axis: s.gradAxis }
+        : logs(variants.map((v) => v.gradFirst));
     const acts = variants.flatMap((v) => v.actNorm);
     this._state = Object.freeze({
-      ...s, step, playing: this._playing,
+      ...s,
+      step,
+      playing: this._playing,
       variants: variants.map((v, i) => ({ ...v, lossLog: loss.split[i], gradLog: grad.split[i] })),
-      chanceLog: loss.extra[0], lossAxis: loss.axis, gradAxis: grad.axis,
+      chanceLog: loss.extra[0],
+      lossAxis: loss.axis,
+      gradAxis: grad.axis,
       actAxis: this.axis(acts, { count: 4, include_zero: true }),
     });
     // the map after the state, so that its step is the step its parameters have reached
@@ -287,7 +400,11 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
   _decision(v = this._state) {
     const i = PLACEMENTS.indexOf(this._show ?? 'post');
     if (!this._runs) return { show: PLACEMENTS[i], map: [], mapStep: 0 }; // nothing trained yet: the data alone
-    const p = this._trainer.run('train_predict', { params: this._runs[i].params, points: this._grid }, this._model(v, PLACEMENTS[i])).p;
+    const p = this._trainer.run(
+      'train_predict',
+      { params: this._runs[i].params, points: this._grid },
+      this._model(v, PLACEMENTS[i]),
+    ).p;
     return { show: PLACEMENTS[i], map: Array.from(p.data), mapStep: v.variants?.[i]?.loss.length ?? 0 };
   }
 
@@ -300,13 +417,16 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     // a yield, so a reader's input waits at most for one of them; the charts are drawn at most
     // every 100 ms (drawing and painting every frame cost more than the steps), and the decision
     // map every 10 steps.
-    let next = 0, mapAt = this._state.step, drawn = performance.now();
+    let next = 0,
+      mapAt = this._state.step,
+      drawn = performance.now();
     this._work = [...this._state.variants];
     const tick = () => {
       if (!this._playing) return;
       let more = false;
       try {
-        const s = this._state, work = this._work;
+        const s = this._state,
+          work = this._work;
         const step = Math.max(...work.map((v) => v.loss.length));
         more = work.some((v) => v.enabled && v.status === 'training');
         if (!more || performance.now() - drawn > 100) {
@@ -323,7 +443,8 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
         } else {
           const t0 = performance.now();
           for (let tries = 0; tries < work.length && performance.now() - t0 < 6;) {
-            const i = next++ % work.length, v = work[i];
+            const i = next++ % work.length,
+              v = work[i];
             if (!v.enabled || v.status !== 'training') {
               tries++;
               continue;
@@ -349,7 +470,8 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     this._playing = false;
     this._syncPlay();
     // steps taken since the last drawing are shown now
-    if (this._work && this._state && !this._state.error && this._work.some((v, i) => v !== this._state.variants[i])) this._publish(this._work, true);
+    if (this._work && this._state && !this._state.error && this._work.some((v, i) => v !== this._state.variants[i]))
+      this._publish(this._work, true);
     this._work = null;
     if (this._state) this._state = Object.freeze({ ...this._state, playing: false });
   }
@@ -392,59 +514,129 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     {
       const svgEl = this._svgs[0];
       const W = this.fit(svgEl, 320, 260);
-      const left = 46, right = 10, top = 96, bottom = 220;
+      const left = 46,
+        right = 10,
+        top = 96,
+        bottom = 220;
       const x = scale(s.stepAxis.domain, [left, W - right]);
       const items = [xAxis(s.stepAxis.ticks, x, top, bottom, (v) => this.fmt(v, 4))];
       if (s.lossAxis) {
         const y = scale(s.lossAxis.domain, [bottom, top]);
         items.push(yAxis(s.lossAxis.ticks, y, left, W - right, (k) => this._decade(k)));
-        items.push(el('line', { class: 'chance', x1: left, x2: W - right, y1: y(s.chanceLog).toFixed(1), y2: y(s.chanceLog).toFixed(1) }));
-        items.push(el('text', { class: 'chance-label', x: W - right, y: (y(s.chanceLog) - 5).toFixed(1), 'text-anchor': 'end' }, this.t('chance', { v: f(s.chance) })));
+        items.push(
+          el('line', {
+            class: 'chance',
+            x1: left,
+            x2: W - right,
+            y1: y(s.chanceLog).toFixed(1),
+            y2: y(s.chanceLog).toFixed(1),
+          }),
+        );
+        items.push(
+          el(
+            'text',
+            { class: 'chance-label', x: W - right, y: (y(s.chanceLog) - 5).toFixed(1), 'text-anchor': 'end' },
+            this.t('chance', { v: f(s.chance) }),
+          ),
+        );
         for (const v of s.variants) {
           if (!v.enabled || !v.lossLog.length) continue;
-          items.push(el('path', { class: `series v-${v.placement}`, d: v.lossLog.map((l, i) => `${i ? 'L' : 'M'}${x(i + 1).toFixed(1)},${y(l).toFixed(1)}`).join('') }));
+          items.push(
+            el('path', {
+              class: `series v-${v.placement}`,
+              d: v.lossLog.map((l, i) => `${i ? 'L' : 'M'}${x(i + 1).toFixed(1)},${y(l).toFixed(1)}`).join(''),
+            }),
+          );
           // after one step a line has one point and draws nothing: a dot shows it
-          if (v.lossLog.length === 1) items.push(el('circle', { class: `f-${v.placement}`, cx: x(1).toFixed(1), cy: y(v.lossLog[0]).toFixed(1), r: 3.5 }));
+          if (v.lossLog.length === 1)
+            items.push(
+              el('circle', { class: `f-${v.placement}`, cx: x(1).toFixed(1), cy: y(v.lossLog[0]).toFixed(1), r: 3.5 }),
+            );
           if (v.status === 'diverged') {
-            const cx = x(v.loss.length), cy = y(v.lossLog[v.lossLog.length - 1]);
-            items.push(el('path', { class: `cross v-${v.placement}`, d: `M${cx - 6},${cy - 6}L${cx + 6},${cy + 6}M${cx - 6},${cy + 6}L${cx + 6},${cy - 6}` }));
+            const cx = x(v.loss.length),
+              cy = y(v.lossLog[v.lossLog.length - 1]);
+            items.push(
+              el('path', {
+                class: `cross v-${v.placement}`,
+                d: `M${cx - 6},${cy - 6}L${cx + 6},${cy + 6}M${cx - 6},${cy + 6}L${cx + 6},${cy - 6}`,
+              }),
+            );
           }
         }
       } else {
-        items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle' }, this.t('notYet')));
+        items.push(
+          el(
+            'text',
+            { class: 'tick', x: (left + W - right) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle' },
+            this.t('notYet'),
+          ),
+        );
       }
       items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('lossTitle', { k: s.step })));
       // the key: a variant a line, each with its line's colour and dashes
       s.variants.forEach((v, i) => {
         const last = v.loss.length ? this._loss(v.loss[v.loss.length - 1]) : '–';
-        const text = !v.enabled ? this.t('keyOff', { name: this._label(v.placement) })
-          : v.status === 'diverged' ? this.t('keyDiverged', { name: this._label(v.placement), k: v.loss.length + 1 }) : this.t('key', { name: this._label(v.placement), v: last });
+        const text = !v.enabled
+          ? this.t('keyOff', { name: this._label(v.placement) })
+          : v.status === 'diverged'
+            ? this.t('keyDiverged', { name: this._label(v.placement), k: v.loss.length + 1 })
+            : this.t('key', { name: this._label(v.placement), v: last });
         // a sample of the copy's line (Pre-Norm and Pre-Norm + final share a colour: solid and dotted)
         const ky = 34 + 14 * i;
         items.push(el('line', { class: `series v-${v.placement}`, x1: left, x2: left + 24, y1: ky - 4, y2: ky - 4 }));
         items.push(el('text', { class: `key f-${v.placement}`, x: left + 30, y: ky }, text));
       });
-      items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('stepAxis')));
+      items.push(
+        el(
+          'text',
+          { class: 'tick', x: (left + W - right) / 2, y: bottom + 30, 'text-anchor': 'middle' },
+          this.t('stepAxis'),
+        ),
+      );
       svgEl.setAttribute('viewBox', `0 0 ${W} 260`);
       svgEl.replaceChildren(...items);
     }
     // 2 and 3. per layer: the gradient at step 1 (log scale), the stream's RMS now
     const perLayer = (svgEl, title, key, axisDef, fmtTick) => {
       const W = this.fit(svgEl, 320, 260);
-      const left = 46, right = 10, top = 40, bottom = 220;
+      const left = 46,
+        right = 10,
+        top = 40,
+        bottom = 220;
       const items = [el('text', { class: 'panel-title', x: left, y: 16 }, title)];
       if (axisDef) {
-        const x = scale(s.layerAxis.domain, [left, W - right]), y = scale(axisDef.domain, [bottom, top]);
-        items.push(yAxis(axisDef.ticks, y, left, W - right, fmtTick), xAxis(s.layerAxis.ticks, x, top, bottom, (v) => this.fmt(v, 4)));
+        const x = scale(s.layerAxis.domain, [left, W - right]),
+          y = scale(axisDef.domain, [bottom, top]);
+        items.push(
+          yAxis(axisDef.ticks, y, left, W - right, fmtTick),
+          xAxis(s.layerAxis.ticks, x, top, bottom, (v) => this.fmt(v, 4)),
+        );
         for (const v of s.variants) {
           const vals = v[key];
           if (!v.enabled || !vals.length) continue;
-          items.push(el('path', { class: `series v-${v.placement}`, d: vals.map((g, l) => `${l ? 'L' : 'M'}${x(l).toFixed(1)},${y(g).toFixed(1)}`).join('') }));
+          items.push(
+            el('path', {
+              class: `series v-${v.placement}`,
+              d: vals.map((g, l) => `${l ? 'L' : 'M'}${x(l).toFixed(1)},${y(g).toFixed(1)}`).join(''),
+            }),
+          );
         }
       } else {
-        items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle' }, this.t('notYet')));
+        items.push(
+          el(
+            'text',
+            { class: 'tick', x: (left + W - right) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle' },
+            this.t('notYet'),
+          ),
+        );
       }
-      items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('layerAxis')));
+      items.push(
+        el(
+          'text',
+          { class: 'tick', x: (left + W - right) / 2, y: bottom + 30, 'text-anchor': 'middle' },
+          this.t('layerAxis'),
+        ),
+      );
       svgEl.setAttribute('viewBox', `0 0 ${W} 260`);
       svgEl.replaceChildren(...items);
     };
@@ -455,7 +647,8 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
       this._drawn[key] = parts;
       return last && parts.length === last.length && parts.every((p, i) => p === last[i]);
     };
-    const W1 = this.widthOf(this._svgs[1]), W3 = this.widthOf(this._svgs[3]);
+    const W1 = this.widthOf(this._svgs[1]),
+      W3 = this.widthOf(this._svgs[3]);
     if (!same('grad', [s.gradAxis, this.lang, W1, ...s.variants.map((v) => v.enabled)]))
       perLayer(this._svgs[1], this.t('gradTitle'), 'gradLog', s.gradAxis, (k) => this._decade(k));
     perLayer(this._svgs[2], this.t('actTitle', { k: s.step }), 'actNorm', s.actAxis, (v) => this._loss(v));
@@ -463,20 +656,47 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     if (!same('map', [s.map, this.lang, W3])) {
       const svgEl = this._svgs[3];
       const W = this.fit(svgEl, 320, 260);
-      const side = Math.min(W - 20, 200), x0 = (W - side) / 2, y0 = 44;
-      const t = s.gridTicks, cell = side / t.length;
+      const side = Math.min(W - 20, 200),
+        x0 = (W - side) / 2,
+        y0 = 44;
+      const t = s.gridTicks,
+        cell = side / t.length;
       const x = scale([t[0] - (t[1] - t[0]) / 2, t[t.length - 1] + (t[1] - t[0]) / 2], [x0, x0 + side]);
       const y = scale([t[0] - (t[1] - t[0]) / 2, t[t.length - 1] + (t[1] - t[0]) / 2], [y0 + side, y0]);
-      const items = [el('text', { class: 'panel-title', x: 10, y: 16 }, this.t('mapTitle', { name: this._label(s.show), k: s.mapStep }))];
+      const items = [
+        el(
+          'text',
+          { class: 'panel-title', x: 10, y: 16 },
+          this.t('mapTitle', { name: this._label(s.show), k: s.mapStep }),
+        ),
+      ];
       items.push(el('text', { class: 'key', x: 10, y: 32 }, this.t('mapKey')));
       s.map.forEach((p, i) => {
-        const r = Math.floor(i / t.length), c = i % t.length;
+        const r = Math.floor(i / t.length),
+          c = i % t.length;
         // cells tile exactly (each edge computed once, crisp): no seam, no overlap
-        const ex = (k) => Number((x0 + k * cell).toFixed(2)), ey = (k) => Number((y0 + side - (k + 1) * cell).toFixed(2));
-        items.push(el('rect', { class: 'cell', x: ex(c), y: ey(r), width: (ex(c + 1) - ex(c)).toFixed(2), height: (ey(r - 1) - ey(r)).toFixed(2), 'fill-opacity': (0.04 + 0.3 * p).toFixed(3) }));
+        const ex = (k) => Number((x0 + k * cell).toFixed(2)),
+          ey = (k) => Number((y0 + side - (k + 1) * cell).toFixed(2));
+        items.push(
+          el('rect', {
+            class: 'cell',
+            x: ex(c),
+            y: ey(r),
+            width: (ex(c + 1) - ex(c)).toFixed(2),
+            height: (ey(r - 1) - ey(r)).toFixed(2),
+            'fill-opacity': (0.04 + 0.3 * p).toFixed(3),
+          }),
+        );
       });
       for (let i = 0; i < s.labels.length; i++) {
-        items.push(el('circle', { class: s.labels[i] ? 'pt1' : 'pt0', cx: x(s.points[2 * i]).toFixed(1), cy: y(s.points[2 * i + 1]).toFixed(1), r: 2.6 }));
+        items.push(
+          el('circle', {
+            class: s.labels[i] ? 'pt1' : 'pt0',
+            cx: x(s.points[2 * i]).toFixed(1),
+            cy: y(s.points[2 * i + 1]).toFixed(1),
+            r: 2.6,
+          }),
+        );
       }
       svgEl.setAttribute('viewBox', `0 0 ${W} 260`);
       svgEl.replaceChildren(...items);
@@ -491,7 +711,17 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
 
   describe(s) {
     const f = (v) => this.fmt(v, 3);
-    const parts = [this.t(s.warmup ? 'describeSetupWarmup' : 'describeSetup', { w: s.warmup, L: s.depth, lr: f(s.lr), opt: this.t(`choice_${s.optimizer}`), gate: this.t(`choice_${s.gate}`), norm: this.t(`choice_${s.norm}`), n: s.steps })];
+    const parts = [
+      this.t(s.warmup ? 'describeSetupWarmup' : 'describeSetup', {
+        w: s.warmup,
+        L: s.depth,
+        lr: f(s.lr),
+        opt: this.t(`choice_${s.optimizer}`),
+        gate: this.t(`choice_${s.gate}`),
+        norm: this.t(`choice_${s.norm}`),
+        n: s.steps,
+      }),
+    ];
     const off = s.variants.filter((v) => !v.enabled).map((v) => this._label(v.placement));
     if (off.length) parts.push(this.t('describeOff', { list: off.join(this.t('listSep')) }));
     if (!s.step) {
@@ -502,7 +732,14 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
       if (!v.enabled) continue;
       const last = v.loss[v.loss.length - 1] ?? 0;
       const k = v.loss.length;
-      const vars = { name: this._label(v.placement), k, steps: this.t(k === 1 ? 'oneStep' : 'nSteps', { k }), v: this._loss(last), a: f(v.accuracy), c: f(s.chance) };
+      const vars = {
+        name: this._label(v.placement),
+        k,
+        steps: this.t(k === 1 ? 'oneStep' : 'nSteps', { k }),
+        v: this._loss(last),
+        a: f(v.accuracy),
+        c: f(s.chance),
+      };
       if (v.status === 'diverged') parts.push(this.t('describeDiverged', { ...vars, k: v.loss.length + 1 }));
       else if (last > 10 * s.chance) parts.push(this.t('describeBlownUp', vars));
       // "stuck" only for a run that has had STALL_STEPS steps to leave the coin flip
@@ -511,11 +748,20 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     }
     // a zero gate: every block starts as the identity, so at the first step the stream is the same at every layer
     if (s.gate === 'zero' && s.step === 1) {
-      const same = s.variants.filter((v) => v.enabled && v.actNorm.length && v.actNorm.every((a) => f(a) === f(v.actNorm[0])));
-      if (same.length) parts.push(this.t('describeIdentity', { names: same.map((v) => this._label(v.placement)).join(this.t('listSep')), v: f(same[0].actNorm[0]) }));
+      const same = s.variants.filter(
+        (v) => v.enabled && v.actNorm.length && v.actNorm.every((a) => f(a) === f(v.actNorm[0])),
+      );
+      if (same.length)
+        parts.push(
+          this.t('describeIdentity', {
+            names: same.map((v) => this._label(v.placement)).join(this.t('listSep')),
+            v: f(same[0].actNorm[0]),
+          }),
+        );
     }
     const g = s.variants.find((v) => v.placement === 'post')?.gradFirst ?? [];
-    if (s.variants.find((v) => v.placement === 'post')?.enabled && g.length > 1 && g[0] < g[g.length - 1] / 2) parts.push(this.t('describePostGrad', { g0: f(g[0]), gL: f(g[g.length - 1]) }));
+    if (s.variants.find((v) => v.placement === 'post')?.enabled && g.length > 1 && g[0] < g[g.length - 1] / 2)
+      parts.push(this.t('describePostGrad', { g0: f(g[0]), gL: f(g[g.length - 1]) }));
     return parts.join(this.t('sentenceSep'));
   }
 }

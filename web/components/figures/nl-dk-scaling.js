@@ -31,23 +31,60 @@ import { line, scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
 const GRID = [1, 8, 16, 32, 48, 64, 96, 128, 160, 192, 224, 256];
-const COUNT = 500;   // q/k pairs per standard deviation
+const COUNT = 500; // q/k pairs per standard deviation
 const QUERIES = 200; // queries per softmax
-const KEYS = 16;     // keys each query attends over
+const KEYS = 16; // keys each query attends over
 const MODES = ['raw', 'scaled', 'qk_norm'];
 
 export class NlDkScaling extends NlFigure {
   static catalog = 'dkScaling';
   static summary = 'The spread of q·k scores against the head width, and the largest softmax weight.';
   static minHeight = 674; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static stateDoc = '`std`, `scores`, `series: {dks, raw, scaled, qk_norm, sqrt}`, `peak: {raw, scaled, qk_norm}` (mean largest softmax weight over `keys` keys)'; // `state` keys beyond the attributes (README)
+  static stateDoc =
+    '`std`, `scores`, `series: {dks, raw, scaled, qk_norm, sqrt}`, `peak: {raw, scaled, qk_norm}` (mean largest softmax weight over `keys` keys)'; // `state` keys beyond the attributes (README)
   static params = {
-    dk: { attr: 'dk', kind: 'number', integer: true, default: 64, min: 1, max: 256, step: 1, control: 'slider', doc: 'the head width d_k' },
-    mode: { attr: 'mode', kind: 'choice', choices: MODES, default: 'scaled', control: 'select', doc: 'the series whose detail, marker and scores are shown' },
-    g: { attr: 'g', kind: 'number', default: 8, min: 0.1, max: 40, step: 0.1, control: 'slider', doc: "QK-Norm's scale" },
-    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9, doc: 'seed of the random q and k' },
+    dk: {
+      attr: 'dk',
+      kind: 'number',
+      integer: true,
+      default: 64,
+      min: 1,
+      max: 256,
+      step: 1,
+      control: 'slider',
+      doc: 'the head width d_k',
+    },
+    mode: {
+      attr: 'mode',
+      kind: 'choice',
+      choices: MODES,
+      default: 'scaled',
+      control: 'select',
+      doc: 'the series whose detail, marker and scores are shown',
+    },
+    g: {
+      attr: 'g',
+      kind: 'number',
+      default: 8,
+      min: 0.1,
+      max: 40,
+      step: 0.1,
+      control: 'slider',
+      doc: "QK-Norm's scale",
+    },
+    seed: {
+      attr: 'seed',
+      kind: 'number',
+      integer: true,
+      default: 1,
+      min: 0,
+      max: 1e9,
+      doc: 'seed of the random q and k',
+    },
   };
-  static css = figureCss + `
+  static css =
+    figureCss +
+    `
 .s-raw { fill: none; stroke: var(--nl-reference); stroke-width: 2.5; }
 .s-scaled { fill: none; stroke: var(--nl-input); stroke-width: 2.5; }
 .s-qk_norm { fill: none; stroke: var(--nl-l2); stroke-width: 2.5; }
@@ -95,7 +132,11 @@ export class NlDkScaling extends NlFigure {
         c.std[m] = out.std.data[(d - 1) * 3 + k];
         c.scores[m] = out.scores.data.subarray(((d - 1) * 3 + k) * COUNT, ((d - 1) * 3 + k + 1) * COUNT);
       });
-      c.sqrt = this._core.run('clip_grad_norm', { g: vec(new Array(d).fill(1)) }, { max_norm: 1e30 }).total_norm.data[0];
+      c.sqrt = this._core.run(
+        'clip_grad_norm',
+        { g: vec(new Array(d).fill(1)) },
+        { max_norm: 1e30 },
+      ).total_norm.data[0];
       c.q = this._core.run('random_normal', {}, { shape: [QUERIES, d], seed: seed + 104729 }).x;
       c.k = this._core.run('random_normal', {}, { shape: [KEYS, d], seed: seed + 7919 }).x;
       c.peak = {
@@ -121,7 +162,11 @@ export class NlDkScaling extends NlFigure {
   // time costs no new drawing.
   _spread(seed) {
     if (this._spreadSeed !== seed) {
-      this._spreadOut = this._core.run('score_spread', {}, { d_k: GRID[GRID.length - 1], count: COUNT, seed, mode: 'all', g: 1, every_width: true });
+      this._spreadOut = this._core.run(
+        'score_spread',
+        {},
+        { d_k: GRID[GRID.length - 1], count: COUNT, seed, mode: 'all', g: 1, every_width: true },
+      );
       this._spreadSeed = seed;
     }
     return this._spreadOut;
@@ -140,10 +185,16 @@ export class NlDkScaling extends NlFigure {
   _qkPeaks(cells, g) {
     const todo = cells.filter((c) => !c.qk.has(g));
     if (todo.length) {
-      const n = todo.length, rows = n * QUERIES, shape = [rows, KEYS];
+      const n = todo.length,
+        rows = n * QUERIES,
+        shape = [rows, KEYS];
       const cos = new Float32Array(rows * KEYS);
       todo.forEach((c, i) => cos.set(c.cos, i * QUERIES * KEYS));
-      const scores = this._core.run('film', { x: { shape, data: cos }, gamma: { shape, data: new Float32Array(rows * KEYS).fill(g) }, beta: { shape, data: new Float32Array(rows * KEYS) } }).y;
+      const scores = this._core.run('film', {
+        x: { shape, data: cos },
+        gamma: { shape, data: new Float32Array(rows * KEYS).fill(g) },
+        beta: { shape, data: new Float32Array(rows * KEYS) },
+      }).y;
       const w = this._core.run('softmax', { x: scores }).y;
       const max = this._core.run('row_entropy', { p: w }).max.data; // [n * QUERIES]: each query's largest weight
       const peaks = this.blockMeans(max, n, QUERIES);
@@ -156,7 +207,10 @@ export class NlDkScaling extends NlFigure {
   }
 
   _byG(g, values) {
-    return this.op('linear_map', { W: { shape: [1, 1], data: [g] }, points: { shape: [values.length, 1], data: Array.from(values) } });
+    return this.op('linear_map', {
+      W: { shape: [1, 1], data: [g] },
+      points: { shape: [values.length, 1], data: Array.from(values) },
+    });
   }
 
   compute(core, { dk, mode, g, seed }) {
@@ -166,16 +220,29 @@ export class NlDkScaling extends NlFigure {
       dks,
       raw: cells.map((c) => c.std.raw),
       scaled: cells.map((c) => c.std.scaled),
-      qk_norm: this._byG(g, cells.map((c) => c.std.qk_norm)),
+      qk_norm: this._byG(
+        g,
+        cells.map((c) => c.std.qk_norm),
+      ),
       sqrt: cells.map((c) => c.sqrt),
     };
-    const peak = { raw: cells.map((c) => c.peak.raw), scaled: cells.map((c) => c.peak.scaled), qk_norm: this._qkPeaks(cells, g) };
+    const peak = {
+      raw: cells.map((c) => c.peak.raw),
+      scaled: cells.map((c) => c.peak.scaled),
+      qk_norm: this._qkPeaks(cells, g),
+    };
     const at = dks.indexOf(dk);
     const here = cells[at];
     const scores = mode === 'qk_norm' ? this._byG(g, here.scores.qk_norm) : Array.from(here.scores[mode]);
     const uniform = this.op('softmax', { x: vec(new Array(KEYS).fill(0)) })[0];
     return {
-      count: COUNT, keys: KEYS, series, peak, at, uniform, scores,
+      count: COUNT,
+      keys: KEYS,
+      series,
+      peak,
+      at,
+      uniform,
+      scores,
       std: series[mode][at],
       stdAxis: this.axis([...series.raw, ...series.scaled, ...series.qk_norm, ...series.sqrt], { include_zero: true }),
       detailAxis: this.axis(series[mode], { include_zero: true }),
@@ -184,8 +251,12 @@ export class NlDkScaling extends NlFigure {
   }
 
   // One formatter per quantity.
-  fmtStd(v) { return this.fmt(v, 3); }
-  fmtW(v) { return this.fmt(v, 3); }
+  fmtStd(v) {
+    return this.fmt(v, 3);
+  }
+  fmtW(v) {
+    return this.fmt(v, 3);
+  }
 
   _frame(svgEl, H, m, title) {
     const W = this.fit(svgEl, 340, H);
@@ -194,7 +265,8 @@ export class NlDkScaling extends NlFigure {
 
   // A chart over d_k (linear axis 0..256) of some series; marker on the chosen one.
   _overDk(svgEl, s, title, axis, lines, refs, markAt) {
-    const H = 220, m = { l: 40, r: 12, t: 28, b: 36 };
+    const H = 220,
+      m = { l: 40, r: 12, t: 28, b: 36 };
     const { W, items } = this._frame(svgEl, H, m, title);
     const x = scale([0, 256], [m.l, W - m.r]);
     const y = scale(axis.domain, [H - m.b, m.t]);
@@ -202,11 +274,28 @@ export class NlDkScaling extends NlFigure {
     items.push(xAxis(W < 300 ? [0, 128, 256] : [0, 64, 128, 192, 256], x, m.t, H - m.b, (v) => this.fmt(v)));
     items.push(el('text', { class: 'tick', x: W - m.r, y: H - 4, 'text-anchor': 'end' }, 'd_k'));
     for (const [values, label, below] of refs) {
-      items.push(line(s.series.dks.map((d, i) => [x(d), y(values[i])]), 's-ref'));
+      items.push(
+        line(
+          s.series.dks.map((d, i) => [x(d), y(values[i])]),
+          's-ref',
+        ),
+      );
       const last = values[values.length - 1];
-      items.push(el('text', { class: 'ref-label', x: W - m.r - 2, y: (y(last) + (below ? 11 : -5)).toFixed(1), 'text-anchor': 'end' }, label));
+      items.push(
+        el(
+          'text',
+          { class: 'ref-label', x: W - m.r - 2, y: (y(last) + (below ? 11 : -5)).toFixed(1), 'text-anchor': 'end' },
+          label,
+        ),
+      );
     }
-    for (const [mode, values] of lines) items.push(line(s.series.dks.map((d, i) => [x(d), y(values[i])]), `s-${mode}`));
+    for (const [mode, values] of lines)
+      items.push(
+        line(
+          s.series.dks.map((d, i) => [x(d), y(values[i])]),
+          `s-${mode}`,
+        ),
+      );
     const v = markAt;
     items.push(el('circle', { class: `mk m-${s.mode}`, cx: x(s.dk).toFixed(1), cy: y(v).toFixed(1), r: 6 }));
     svgEl.replaceChildren(...items);
@@ -214,42 +303,102 @@ export class NlDkScaling extends NlFigure {
 
   draw(s) {
     const modeName = this.t(`choice_${s.mode}`);
-    this._overDk(this._stdSvg, s, this.t('stdTitle'), s.stdAxis,
-      MODES.map((m) => [m, s.series[m]]), [[s.series.sqrt, '√d_k']], s.std);
-    this._overDk(this._detailSvg, s, this.t('detailTitle', { mode: modeName }), s.detailAxis,
-      [[s.mode, s.series[s.mode]]], [], s.std);
-    this._overDk(this._peakSvg, s, this.t('peakTitle', { keys: s.keys }), { domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1] },
-      MODES.map((m) => [m, s.peak[m]]), [[s.series.dks.map(() => s.uniform), this.t('uniformLabel', { w: this.fmtW(s.uniform) }), true]], s.peak[s.mode][s.at]);
+    this._overDk(
+      this._stdSvg,
+      s,
+      this.t('stdTitle'),
+      s.stdAxis,
+      MODES.map((m) => [m, s.series[m]]),
+      [[s.series.sqrt, '√d_k']],
+      s.std,
+    );
+    this._overDk(
+      this._detailSvg,
+      s,
+      this.t('detailTitle', { mode: modeName }),
+      s.detailAxis,
+      [[s.mode, s.series[s.mode]]],
+      [],
+      s.std,
+    );
+    this._overDk(
+      this._peakSvg,
+      s,
+      this.t('peakTitle', { keys: s.keys }),
+      { domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1] },
+      MODES.map((m) => [m, s.peak[m]]),
+      [[s.series.dks.map(() => s.uniform), this.t('uniformLabel', { w: this.fmtW(s.uniform) }), true]],
+      s.peak[s.mode][s.at],
+    );
     this._drawStrip(s, modeName);
-    this._legend.replaceChildren(...[...MODES.map((m) => [m, `legend_${m}`]), ['ref', 'legendRef']].map(([cls, key]) => {
-      const li = el('li');
-      li.append(el('span', { class: `sw ${cls}` }), this.t(key, { g: this.fmt(s.g) }));
-      return li;
-    }));
+    this._legend.replaceChildren(
+      ...[...MODES.map((m) => [m, `legend_${m}`]), ['ref', 'legendRef']].map(([cls, key]) => {
+        const li = el('li');
+        li.append(el('span', { class: `sw ${cls}` }), this.t(key, { g: this.fmt(s.g) }));
+        return li;
+      }),
+    );
   }
 
   // The draws as a rug: one short tick per score on one line, no jitter;
   // the standard deviation as two taller ticks at ±std around the mean 0.
   _drawStrip(s, modeName) {
-    const H = 220, m = { l: 16, r: 16, t: 28, b: 36 };
-    const { W, items } = this._frame(this._stripSvg, H, m, this.t('stripTitle', { dk: s.dk, mode: modeName, count: s.count }));
+    const H = 220,
+      m = { l: 16, r: 16, t: 28, b: 36 };
+    const { W, items } = this._frame(
+      this._stripSvg,
+      H,
+      m,
+      this.t('stripTitle', { dk: s.dk, mode: modeName, count: s.count }),
+    );
     const x = scale(s.stripAxis.domain, [m.l, W - m.r]);
     const mid = (H - m.b + m.t) / 2;
-    items.push(xAxis(s.stripAxis.ticks.filter((_, i, a) => W >= 300 || a.length <= 5 || i % 2 === 0), x, m.t, H - m.b, (v) => this.fmt(v, 3)));
+    items.push(
+      xAxis(
+        s.stripAxis.ticks.filter((_, i, a) => W >= 300 || a.length <= 5 || i % 2 === 0),
+        x,
+        m.t,
+        H - m.b,
+        (v) => this.fmt(v, 3),
+      ),
+    );
     let d = '';
     for (const v of s.scores) d += `M${x(v).toFixed(1)},${(mid - 22).toFixed(1)}v44`;
     items.push(el('path', { class: `rug ${s.mode}`, d }));
-    for (const v of [-s.std, s.std]) items.push(el('line', { class: `sd ${s.mode}`, x1: x(v).toFixed(1), x2: x(v).toFixed(1), y1: (mid - 34).toFixed(1), y2: (mid + 34).toFixed(1) }));
-    items.push(el('text', { class: 'label', x: x(s.std).toFixed(1), y: (mid - 40).toFixed(1), 'text-anchor': 'middle' }, `±${this.fmtStd(s.std)}`));
+    for (const v of [-s.std, s.std])
+      items.push(
+        el('line', {
+          class: `sd ${s.mode}`,
+          x1: x(v).toFixed(1),
+          x2: x(v).toFixed(1),
+          y1: (mid - 34).toFixed(1),
+          y2: (mid + 34).toFixed(1),
+        }),
+      );
+    items.push(
+      el(
+        'text',
+        { class: 'label', x: x(s.std).toFixed(1), y: (mid - 40).toFixed(1), 'text-anchor': 'middle' },
+        `±${this.fmtStd(s.std)}`,
+      ),
+    );
     this._stripSvg.replaceChildren(...items);
   }
 
   describe(s) {
     const i = s.at;
     const vars = {
-      dk: s.dk, sqrt: this.fmtStd(s.series.sqrt[i]), g: this.fmt(s.g), keys: s.keys,
-      raw: this.fmtStd(s.series.raw[i]), scaled: this.fmtStd(s.series.scaled[i]), qk: this.fmtStd(s.series.qk_norm[i]),
-      praw: this.fmtW(s.peak.raw[i]), pscaled: this.fmtW(s.peak.scaled[i]), pqk: this.fmtW(s.peak.qk_norm[i]), uniform: this.fmtW(s.uniform),
+      dk: s.dk,
+      sqrt: this.fmtStd(s.series.sqrt[i]),
+      g: this.fmt(s.g),
+      keys: s.keys,
+      raw: this.fmtStd(s.series.raw[i]),
+      scaled: this.fmtStd(s.series.scaled[i]),
+      qk: this.fmtStd(s.series.qk_norm[i]),
+      praw: this.fmtW(s.peak.raw[i]),
+      pscaled: this.fmtW(s.peak.scaled[i]),
+      pqk: this.fmtW(s.peak.qk_norm[i]),
+      uniform: this.fmtW(s.uniform),
     };
     return this.t('describeSpread', vars) + this.t('sentenceGap') + this.t('describePeak', vars);
   }

@@ -25,7 +25,23 @@ import { scale, svg, yAxis } from '../lib/plot.js';
 export const EPS = ['0', '1e-12', '1e-8', '1e-6', '1e-5', '1e-4', '1e-3', '1e-2', '1e-1'];
 const SPREADS = [10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001, 3e-4, 1e-4, 3e-5, 1e-5, 3e-6, 1e-6];
 // how each spread is written (its own spelling, no arithmetic)
-const SPREAD_LABELS = ['10', '3', '1', '0.3', '0.1', '0.03', '0.01', '0.003', '0.001', '3·10⁻⁴', '10⁻⁴', '3·10⁻⁵', '10⁻⁵', '3·10⁻⁶', '10⁻⁶'];
+const SPREAD_LABELS = [
+  '10',
+  '3',
+  '1',
+  '0.3',
+  '0.1',
+  '0.03',
+  '0.01',
+  '0.003',
+  '0.001',
+  '3·10⁻⁴',
+  '10⁻⁴',
+  '3·10⁻⁵',
+  '10⁻⁵',
+  '3·10⁻⁶',
+  '10⁻⁶',
+];
 const EXPONENTS = [1, 0, -1, -2, -3, -4, -5, -6]; // decade ticks of the spread axis, 10^k
 const sup = (text) => [...text].map((c) => (c === '-' ? '⁻' : '⁰¹²³⁴⁵⁶⁷⁸⁹'[c])).join('');
 
@@ -33,9 +49,17 @@ export class NlEpsilon extends NlFigure {
   static catalog = 'epsilon';
   static summary = 'Rows of shrinking spread standardized with ε inside and outside the square root.';
   static minHeight = 464; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static stateDoc = '`inside`, `outside` (last coordinate per spread), `spreadLog` (log10 of each spread, for the axis), `reference`, `constant` or `constantError`, `summary`'; // `state` keys beyond the attributes (README)
+  static stateDoc =
+    '`inside`, `outside` (last coordinate per spread), `spreadLog` (log10 of each spread, for the axis), `reference`, `constant` or `constantError`, `summary`'; // `state` keys beyond the attributes (README)
   static params = {
-    eps: { attr: 'eps', kind: 'choice', default: '1e-5', choices: EPS, control: 'select', doc: 'ε, inside and outside the square root' },
+    eps: {
+      attr: 'eps',
+      kind: 'choice',
+      default: '1e-5',
+      choices: EPS,
+      control: 'select',
+      doc: 'ε, inside and outside the square root',
+    },
   };
   static css = `${figureCss}
 .c-inside { fill: none; stroke: var(--nl-layer-norm); stroke-width: 2.5; }
@@ -55,12 +79,18 @@ export class NlEpsilon extends NlFigure {
   compute(core, { eps }) {
     const e = Number(eps);
     const n = SPREADS.length;
-    const rows = this.op('film', { x: { shape: [n, 3], data: new Array(n).fill([-1, 0, 1]).flat() },
-      gamma: { shape: [n, 3], data: SPREADS.flatMap((s) => [s, s, s]) }, beta: { shape: [n, 3], data: new Array(3 * n).fill(0) } });
-    const run = (place, data, m) => this.op('standardize_rows', { x: { shape: [m, 3], data } }, { eps: e, eps_place: place });
+    const rows = this.op('film', {
+      x: { shape: [n, 3], data: new Array(n).fill([-1, 0, 1]).flat() },
+      gamma: { shape: [n, 3], data: SPREADS.flatMap((s) => [s, s, s]) },
+      beta: { shape: [n, 3], data: new Array(3 * n).fill(0) },
+    });
+    const run = (place, data, m) =>
+      this.op('standardize_rows', { x: { shape: [m, 3], data } }, { eps: e, eps_place: place });
     const last = (y) => y.filter((_, i) => i % 3 === 2);
-    const inside = last(run('inside', rows, n)), outside = last(run('outside', rows, n));
-    let constant = null, constantError = null;
+    const inside = last(run('inside', rows, n)),
+      outside = last(run('outside', rows, n));
+    let constant = null,
+      constantError = null;
     try {
       constant = { inside: run('inside', [5, 5, 5], 1)[2], outside: run('outside', [5, 5, 5], 1)[2] };
     } catch (err) {
@@ -75,8 +105,17 @@ export class NlEpsilon extends NlFigure {
     });
     // positions on the logarithmic spread axis: log10 of each spread, from the core
     const spreadLog = this.op('log_axis', { x: { shape: [n], data: SPREADS } }, {}, 'y');
-    return { spreads: SPREADS, spreadLog, inside, outside, reference: ref, constant, constantError, summary: { inside: summary(inside), outside: summary(outside) },
-      axis: this.axis([0, ref], { count: 4 }) };
+    return {
+      spreads: SPREADS,
+      spreadLog,
+      inside,
+      outside,
+      reference: ref,
+      constant,
+      constantError,
+      summary: { inside: summary(inside), outside: summary(outside) },
+      axis: this.axis([0, ref], { count: 4 }),
+    };
   }
 
   /** One formatter for an output: 4 significant digits. */
@@ -91,7 +130,10 @@ export class NlEpsilon extends NlFigure {
 
   draw(s) {
     const W = this.fit(this._svg, 640, 316);
-    const left = 44, right = 16, top = 64, bottom = 256;
+    const left = 44,
+      right = 16,
+      top = 64,
+      bottom = 256;
     const y = scale(s.axis.domain, [bottom, top]);
     // the spread axis is logarithmic: a decade per tick; the spreads' logarithms come from the core
     const k = scale([EXPONENTS[0], EXPONENTS.at(-1)], [W - right - 10, left + 10]);
@@ -101,21 +143,61 @@ export class NlEpsilon extends NlFigure {
     for (const e of EXPONENTS) {
       items.push(el('line', { class: 'grid-line', x1: k(e).toFixed(1), x2: k(e).toFixed(1), y1: top, y2: bottom }));
       if (sparse && e % 2 !== 0) continue;
-      items.push(el('text', { class: 'tick', x: k(e).toFixed(1), y: bottom + 16, 'text-anchor': 'middle' }, e === 0 ? '1' : e === 1 ? '10' : `10${sup(String(e))}`));
+      items.push(
+        el(
+          'text',
+          { class: 'tick', x: k(e).toFixed(1), y: bottom + 16, 'text-anchor': 'middle' },
+          e === 0 ? '1' : e === 1 ? '10' : `10${sup(String(e))}`,
+        ),
+      );
     }
-    items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 34, 'text-anchor': 'middle' }, this.t('spreadAxis')));
-    items.push(el('line', { class: 'ref-line', x1: left, x2: W - right, y1: y(s.reference).toFixed(1), y2: y(s.reference).toFixed(1) }));
-    items.push(el('text', { class: 'ref-label', x: left + 6, y: (y(s.reference) - 6).toFixed(1) }, this.t('refLabel', { v: this.fmtOut(s.reference) })));
+    items.push(
+      el(
+        'text',
+        { class: 'tick', x: (left + W - right) / 2, y: bottom + 34, 'text-anchor': 'middle' },
+        this.t('spreadAxis'),
+      ),
+    );
+    items.push(
+      el('line', {
+        class: 'ref-line',
+        x1: left,
+        x2: W - right,
+        y1: y(s.reference).toFixed(1),
+        y2: y(s.reference).toFixed(1),
+      }),
+    );
+    items.push(
+      el(
+        'text',
+        { class: 'ref-label', x: left + 6, y: (y(s.reference) - 6).toFixed(1) },
+        this.t('refLabel', { v: this.fmtOut(s.reference) }),
+      ),
+    );
     for (const place of ['outside', 'inside']) {
       const pts = s[place].map((v, i) => `${i ? 'L' : 'M'}${xOf(i).toFixed(1)},${y(v).toFixed(1)}`).join('');
       items.push(el('path', { class: `c-${place}`, d: pts }));
-      s[place].forEach((v, i) => items.push(el('circle', { class: `p-${place}`, cx: xOf(i).toFixed(1), cy: y(v).toFixed(1), r: 3 })));
+      s[place].forEach((v, i) =>
+        items.push(el('circle', { class: `p-${place}`, cx: xOf(i).toFixed(1), cy: y(v).toFixed(1), r: 3 })),
+      );
     }
-    items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t(sparse ? 'titleShort' : 'title', { eps: this.fmtEps(s.eps) }))); // the long title is clipped on a phone
+    items.push(
+      el(
+        'text',
+        { class: 'panel-title', x: left, y: 16 },
+        this.t(sparse ? 'titleShort' : 'title', { eps: this.fmtEps(s.eps) }),
+      ),
+    ); // the long title is clipped on a phone
     // a key with line samples, one entry per line so it fits a phone
-    items.push(el('path', { class: 'c-inside', d: `M${left},30h22` }), el('text', { class: 'key inside', x: left + 28, y: 34 }, this.t('keyInside')),
-      el('path', { class: 'c-outside', d: `M${left},46h22` }), el('text', { class: 'key outside', x: left + 28, y: 50 }, this.t('keyOutside')));
-    const note = s.constantError ? this.t('constantRefused') : this.t('constantZero', { v: this.fmtOut(s.constant.inside) });
+    items.push(
+      el('path', { class: 'c-inside', d: `M${left},30h22` }),
+      el('text', { class: 'key inside', x: left + 28, y: 34 }, this.t('keyInside')),
+      el('path', { class: 'c-outside', d: `M${left},46h22` }),
+      el('text', { class: 'key outside', x: left + 28, y: 50 }, this.t('keyOutside')),
+    );
+    const note = s.constantError
+      ? this.t('constantRefused')
+      : this.t('constantZero', { v: this.fmtOut(s.constant.inside) });
     items.push(el('text', { class: s.constantError ? 'constant-note' : 'tick', x: left, y: bottom + 52 }, note));
     this._svg.setAttribute('viewBox', `0 0 ${W} ${bottom + 60}`);
     this._svg.replaceChildren(...items);
@@ -127,11 +209,20 @@ export class NlEpsilon extends NlFigure {
     const parts = [];
     for (const place of ['inside', 'outside']) {
       const { kept, collapsed } = sum(place);
-      const vars = { eps: this.fmtEps(s.eps), ref: this.fmtOut(s[place][0]), kept: f(kept), collapsed: collapsed === null ? '' : f(collapsed) };
+      const vars = {
+        eps: this.fmtEps(s.eps),
+        ref: this.fmtOut(s[place][0]),
+        kept: f(kept),
+        collapsed: collapsed === null ? '' : f(collapsed),
+      };
       const key = collapsed === null ? 'describeNever' : 'describeCollapse';
       parts.push(this.t(`${key}_${place}`, vars));
     }
-    parts.push(s.constantError ? this.t('describeRefused', { message: s.constantError }) : this.t('describeConstant', { v: this.fmtOut(s.constant.inside) }));
+    parts.push(
+      s.constantError
+        ? this.t('describeRefused', { message: s.constantError })
+        : this.t('describeConstant', { v: this.fmtOut(s.constant.inside) }),
+    );
     return parts.join(this.t('sentenceSep'));
   }
 }

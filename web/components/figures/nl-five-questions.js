@@ -24,10 +24,19 @@ import { svg } from '../lib/plot.js';
 const SHAPE = [2, 4, 6];
 // method → [op, attrs]; BatchNorm twice (training, evaluation)
 const METHODS = {
-  layer_norm: ['layer_norm', {}], rms_norm: ['rms_norm', {}], batch_norm_train: ['batch_norm', { training: true }],
-  batch_norm_eval: ['batch_norm', { training: false }], instance_norm: ['instance_norm', {}], group_norm: ['group_norm', { num_groups: 2 }],
-  l2_normalize: ['l2_normalize', {}], l1_normalize: ['l1_normalize', {}], max_normalize: ['max_normalize', {}], scale_norm: ['scale_norm', {}],
-  softmax: ['softmax', {}], ada_layer_norm: ['ada_layer_norm', {}], adaptive_rms_norm: ['adaptive_rms_norm', {}],
+  layer_norm: ['layer_norm', {}],
+  rms_norm: ['rms_norm', {}],
+  batch_norm_train: ['batch_norm', { training: true }],
+  batch_norm_eval: ['batch_norm', { training: false }],
+  instance_norm: ['instance_norm', {}],
+  group_norm: ['group_norm', { num_groups: 2 }],
+  l2_normalize: ['l2_normalize', {}],
+  l1_normalize: ['l1_normalize', {}],
+  max_normalize: ['max_normalize', {}],
+  scale_norm: ['scale_norm', {}],
+  softmax: ['softmax', {}],
+  ada_layer_norm: ['ada_layer_norm', {}],
+  adaptive_rms_norm: ['adaptive_rms_norm', {}],
 };
 
 export class NlFiveQuestions extends NlFigure {
@@ -36,8 +45,21 @@ export class NlFiveQuestions extends NlFigure {
   static minHeight = 305; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`description` (`core.describe`), `members`, `names`'; // `state` keys beyond the attributes (README)
   static params = {
-    method: { attr: 'method', kind: 'choice', default: 'layer_norm', choices: Object.keys(METHODS), control: 'select', doc: 'the normalization asked about' },
-    index: { attr: 'index', kind: 'vector', length: 3, default: [0, 1, 2], doc: 'b, t, d of the chosen element in a [2, 4, 6] tensor' },
+    method: {
+      attr: 'method',
+      kind: 'choice',
+      default: 'layer_norm',
+      choices: Object.keys(METHODS),
+      control: 'select',
+      doc: 'the normalization asked about',
+    },
+    index: {
+      attr: 'index',
+      kind: 'vector',
+      length: 3,
+      default: [0, 1, 2],
+      doc: 'b, t, d of the chosen element in a [2, 4, 6] tensor',
+    },
   };
   static css = `${figureCss}
 .five { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 14px; align-items: start; }
@@ -65,7 +87,14 @@ dl.answers dd { margin: 0; }
       if (cell) this.setByUser('index', cell.dataset.index.split(',').map(Number));
     });
     this._svg.addEventListener('keydown', (e) => {
-      const moves = { ArrowLeft: [0, 0, -1], ArrowRight: [0, 0, 1], ArrowUp: [0, -1, 0], ArrowDown: [0, 1, 0], PageUp: [-1, 0, 0], PageDown: [1, 0, 0] };
+      const moves = {
+        ArrowLeft: [0, 0, -1],
+        ArrowRight: [0, 0, 1],
+        ArrowUp: [0, -1, 0],
+        ArrowDown: [0, 1, 0],
+        PageUp: [-1, 0, 0],
+        PageDown: [1, 0, 0],
+      };
       const m = moves[e.key];
       if (!m) return;
       e.preventDefault();
@@ -86,7 +115,11 @@ dl.answers dd { margin: 0; }
   compute(core, { method, index }) {
     const [op, attrs] = METHODS[method];
     const { d, names } = this._described(core, method);
-    const m = core.run('reduction_group', {}, { method: op, shape: SHAPE, index, ...(op === 'group_norm' ? { num_groups: attrs.num_groups } : {}) }).members;
+    const m = core.run(
+      'reduction_group',
+      {},
+      { method: op, shape: SHAPE, index, ...(op === 'group_norm' ? { num_groups: attrs.num_groups } : {}) },
+    ).members;
     const members = [];
     for (let i = 0; i < m.shape[0]; i++) members.push([m.data[3 * i], m.data[3 * i + 1], m.data[3 * i + 2]]);
     return { op, shape: d.shape, description: structuredClone(d), names: [...names], members }; // copies: the cache stays the core's
@@ -105,34 +138,54 @@ dl.answers dd { margin: 0; }
       const probe = core.describe(op, { shape: SHAPE, attrs });
       const channelFirst = probe.channelAxis === 1;
       const d = channelFirst ? core.describe(op, { shape: [SHAPE[0], SHAPE[2], SHAPE[1]], attrs }) : probe;
-      this._descriptions.set(method, { d: JSON.parse(JSON.stringify(d)), names: channelFirst ? ['B', 'd', 'T'] : ['B', 'T', 'd'] });
+      this._descriptions.set(method, {
+        d: JSON.parse(JSON.stringify(d)),
+        names: channelFirst ? ['B', 'd', 'T'] : ['B', 'T', 'd'],
+      });
     }
     return this._descriptions.get(method);
   }
 
   /** The five answers as [question, answer] pairs, in words, from the description. */
   answers(s) {
-    const d = s.description, t = (k, v) => this.t(k, v);
+    const d = s.description,
+      t = (k, v) => this.t(k, v);
     const axes = d.group.axes.map((a) => s.names[a]).join(', ');
     // GroupNorm's layout splits d into [G, d/G]: the block of features is its third extent
-    const group = t(s.op === 'group_norm' ? 'groupBlock' : 'groupAxes', { axes, size: d.group.size, count: d.group.count, per: d.group.layout[2] });
+    const group = t(s.op === 'group_norm' ? 'groupBlock' : 'groupAxes', {
+      axes,
+      size: d.group.size,
+      count: d.group.count,
+      per: d.group.layout[2],
+    });
     const measure = t(`measure_${d.measure}`);
     const center = d.transform.center ? (d.measure === 'sum_exp' ? 'centerMax' : 'center') : 'noCenter';
     // ε in the page's notation: 1e-5 as 10⁻⁵ (its own exponential spelling, no arithmetic)
     const [mant, exp] = d.transform.eps.toExponential().split('e');
     const sup = (x) => [...x.replace('+', '')].map((c) => (c === '-' ? '⁻' : '⁰¹²³⁴⁵⁶⁷⁸⁹'[c])).join('');
     const eps = d.transform.eps === 0 ? '0' : `${mant === '1' ? '' : `${mant}·`}10${sup(exp)}`;
-    const transform = t(center) + t('sep') + t(`denominator_${d.transform.denominator}`, { eps, of: t(`of_${d.measure}`) });
+    const transform =
+      t(center) + t('sep') + t(`denominator_${d.transform.denominator}`, { eps, of: t(`of_${d.measure}`) });
     const param = (p) => (p ? t(`per_${p.per}`, { name: p.input }) : null);
     const parts = [param(d.params.scale), param(d.params.shift)].filter(Boolean);
     let params = parts.length ? parts.join(t('sep')) : t('noParams');
     if (d.params.scaleOffset === 1) params += t('sep') + t('scaleOffset');
-    return [['qGroup', group], ['qMeasure', measure], ['qTransform', transform], ['qParams', params], ['qMode', t(`mode_${d.mode}`)]];
+    return [
+      ['qGroup', group],
+      ['qMeasure', measure],
+      ['qTransform', transform],
+      ['qParams', params],
+      ['qMode', t(`mode_${d.mode}`)],
+    ];
   }
 
   draw(s) {
     this._answers.replaceChildren(...this.answers(s).flatMap(([q, a]) => [el('dt', {}, this.t(q)), el('dd', {}, a)]));
-    const [B, T, D] = SHAPE, c = 20, gap = 18, left = 22, top = 30;
+    const [B, T, D] = SHAPE,
+      c = 20,
+      gap = 18,
+      left = 22,
+      top = 30;
     const W = this.fit(this._svg, left + B * D * c + (B - 1) * gap + 8, top + T * c + 30);
     const member = new Set(s.members.map((m) => m.join(',')));
     const chosen = s.index.join(',');
@@ -143,7 +196,14 @@ dl.answers dd { margin: 0; }
       for (let t = 0; t < T; t++) {
         for (let d = 0; d < D; d++) {
           const key = `${b},${t},${d}`;
-          const r = el('rect', { class: `cell${member.has(key) ? ' member' : ''}${key === chosen ? ' chosen' : ''}`, x: x0 + d * c + 1, y: top + t * c + 1, width: c - 2, height: c - 2, rx: 3 });
+          const r = el('rect', {
+            class: `cell${member.has(key) ? ' member' : ''}${key === chosen ? ' chosen' : ''}`,
+            x: x0 + d * c + 1,
+            y: top + t * c + 1,
+            width: c - 2,
+            height: c - 2,
+            rx: 3,
+          });
           r.dataset.index = key;
           items.push(r);
         }
@@ -157,8 +217,16 @@ dl.answers dd { margin: 0; }
 
   describe(s) {
     const a = Object.fromEntries(this.answers(s));
-    return this.t('describe', { method: this.t(`choice_${s.method}`), n: s.members.length, index: s.index.join(', '),
-      group: a.qGroup, measure: a.qMeasure, transform: a.qTransform, params: a.qParams, mode: a.qMode });
+    return this.t('describe', {
+      method: this.t(`choice_${s.method}`),
+      n: s.members.length,
+      index: s.index.join(', '),
+      group: a.qGroup,
+      measure: a.qMeasure,
+      transform: a.qTransform,
+      params: a.qParams,
+      mode: a.qMode,
+    });
   }
 }
 NlFiveQuestions.defineProperties();

@@ -30,7 +30,16 @@
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { arrow, line, scale, xAxis } from '../lib/plot.js';
-import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from '../lib/handles.js';
+import {
+  DragHandle,
+  chartPanel,
+  clipRect,
+  fitSquare,
+  fmtFixed,
+  handleCss,
+  paddedAxis,
+  squareFrame,
+} from '../lib/handles.js';
 
 const vec = NlFigure.vec;
 
@@ -41,10 +50,15 @@ const vec = NlFigure.vec;
  * on each other or on an arrow. Returns [x, y].
  */
 function outside(a, b, c, at = 0.5, gap = 14) {
-  const mx = a[0] + (b[0] - a[0]) * at, my = a[1] + (b[1] - a[1]) * at;
+  const mx = a[0] + (b[0] - a[0]) * at,
+    my = a[1] + (b[1] - a[1]) * at;
   const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
-  let nx = -(b[1] - a[1]) / len, ny = (b[0] - a[0]) / len;
-  if ((mx - c[0]) * nx + (my - c[1]) * ny < 0) { nx = -nx; ny = -ny; }
+  let nx = -(b[1] - a[1]) / len,
+    ny = (b[0] - a[0]) / len;
+  if ((mx - c[0]) * nx + (my - c[1]) * ny < 0) {
+    nx = -nx;
+    ny = -ny;
+  }
   return [mx + nx * gap, my + ny * gap + 4];
 }
 
@@ -57,7 +71,10 @@ export class NlL2Jacobian extends NlFigure {
     x: { attr: 'x', kind: 'vector', length: 2, default: [3, 4], doc: 'the point x (draggable)' },
     delta: { attr: 'delta', kind: 'vector', length: 2, default: [1, 0], doc: 'the change δ (draggable)' },
   };
-  static css = figureCss + handleCss + `
+  static css =
+    figureCss +
+    handleCss +
+    `
 .gain rect.bar { fill: var(--nl-l2); } .gain rect.track { fill: var(--nl-grid); }
 .marker.moved { fill: var(--nl-bg); stroke: var(--nl-l2); stroke-width: 2; }
 .hint { margin: 0; font-size: 0.9em; color: var(--nl-muted); }
@@ -80,20 +97,36 @@ export class NlL2Jacobian extends NlFigure {
     this._numbers = el('p', { class: 'readout', part: 'readout' });
     view.append(box, this._gain, this._numbers);
     this._hx = new DragHandle(this, { cls: 'input', get: () => this._values.x, set: (v) => this.setByUser('x', v) });
-    this._hd = new DragHandle(this, { cls: 'update', get: () => this._values.delta, set: (v) => this.setByUser('delta', v) });
+    this._hd = new DragHandle(this, {
+      cls: 'update',
+      get: () => this._values.delta,
+      set: (v) => this.setByUser('delta', v),
+    });
     this._panels[0].svg.append(this._hx.node);
     this._panels[1].svg.append(this._hd.node);
   }
 
   compute(core, { x, delta }) {
     const split = core.run('split_perturbation', { x: vec(x), delta: vec(delta) });
-    const along = Array.from(split.along.data), across = Array.from(split.across.data), dy = Array.from(split.dy.data);
+    const along = Array.from(split.along.data),
+      across = Array.from(split.across.data),
+      dy = Array.from(split.dy.data);
     const u = this.op('l2_normalize', { x: vec(x) });
     const J = core.run('l2_normalize_jacobian', { x: vec(x) }).J;
     const gain = this.op('singular_values', { W: J })[0];
     const norm = core.run('clip_grad_norm', { g: vec(x) }, { max_norm: 1e30 }).total_norm.data[0];
-    const add = (a, b, g = 1) => this.op('gated_residual', { x: { shape: [1, 1, 2], data: a }, update: { shape: [1, 1, 2], data: b }, gate: vec([g]) });
-    const neg = (a) => this.op('film', { x: { shape: [1, 2], data: a }, gamma: { shape: [1, 2], data: [-1, -1] }, beta: { shape: [1, 2], data: [0, 0] } });
+    const add = (a, b, g = 1) =>
+      this.op('gated_residual', {
+        x: { shape: [1, 1, 2], data: a },
+        update: { shape: [1, 1, 2], data: b },
+        gate: vec([g]),
+      });
+    const neg = (a) =>
+      this.op('film', {
+        x: { shape: [1, 2], data: a },
+        gamma: { shape: [1, 2], data: [-1, -1] },
+        beta: { shape: [1, 2], data: [0, 0] },
+      });
     const tip = add(x, delta);
     const moved = this.op('l2_normalize', { x: vec(tip) });
     const movedOffset = add(moved, u, -1); // where u lands, seen from u
@@ -101,12 +134,25 @@ export class NlL2Jacobian extends NlFigure {
     const n = circle.shape[0];
     const minusU = neg(u);
     // the unit circle seen from u: circle − u (FiLM with shift −u on every point)
-    const circleFromU = this.op('film', { x: circle, gamma: { shape: [n, 2], data: new Array(2 * n).fill(1) },
-      beta: { shape: [n, 2], data: new Array(n).fill(minusU).flat() } });
+    const circleFromU = this.op('film', {
+      x: circle,
+      gamma: { shape: [n, 2], data: new Array(2 * n).fill(1) },
+      beta: { shape: [n, 2], data: new Array(n).fill(minusU).flat() },
+    });
     return {
-      norm, gain, u, along, across, dy, tip, moved, movedOffset,
-      originFromTip: neg(x), originFromU: minusU,
-      circle: Array.from(circle.data), circleFromU,
+      norm,
+      gain,
+      u,
+      along,
+      across,
+      dy,
+      tip,
+      moved,
+      movedOffset,
+      originFromTip: neg(x),
+      originFromU: minusU,
+      circle: Array.from(circle.data),
+      circleFromU,
       plane: paddedAxis(this, [...x, ...tip, 1, 1]),
       zoom: paddedAxis(this, [...delta, ...along, 0.1, 0.1], { count: 5 }),
       unit: paddedAxis(this, [...dy, ...movedOffset, 0.02, 0.02], { count: 5 }),
@@ -139,7 +185,8 @@ export class NlL2Jacobian extends NlFigure {
       return out;
     };
     const title = (fr, key) => el('text', { class: 'panel-title', x: fr.p(fr.bounds[0][0]), y: 18 }, this.t(key));
-    const label = (cls, x, y, text, anchor = 'start') => el('text', { class: `label ${cls}`, x, y, 'text-anchor': anchor }, text);
+    const label = (cls, x, y, text, anchor = 'start') =>
+      el('text', { class: `label ${cls}`, x, y, 'text-anchor': anchor }, text);
 
     // 1. the plane: x, the unit circle and u
     const f0 = this._frame(0, W, s.plane);
@@ -156,8 +203,12 @@ export class NlL2Jacobian extends NlFigure {
       label('l2', p(s.u[0]) + 6, q(s.u[1]) + 14, 'u'),
       title(f0, 'planeTitle'),
     );
-    this._hx.place(p(s.x[0]), q(s.x[1]), { toValue: (px, py) => [f0.pInv(px), f0.qInv(py)], bounds: f0.bounds },
-      this.t('handleX', { v: this.fmtVec(s.x) }));
+    this._hx.place(
+      p(s.x[0]),
+      q(s.x[1]),
+      { toValue: (px, py) => [f0.pInv(px), f0.qInv(py)], bounds: f0.bounds },
+      this.t('handleX', { v: this.fmtVec(s.x) }),
+    );
 
     // 2. around the tip of x: δ = along + across
     const f1 = this._frame(1, W, s.zoom);
@@ -172,14 +223,35 @@ export class NlL2Jacobian extends NlFigure {
       arrow(p(0), q(0), p(s.delta[0]), q(s.delta[1]), 'update'),
     );
     this._panels[1].plot.replaceChildren(
-      ...f1.axes, clip1, inside1,
-      label('ref', ...outside([p(0), q(0)], [p(s.along[0]), q(s.along[1])], [p(s.delta[0]), q(s.delta[1])]), this.t('along'), 'middle'),
-      label('update', ...outside([p(s.along[0]), q(s.along[1])], [p(s.delta[0]), q(s.delta[1])], [p(0), q(0)]), this.t('across'), 'middle'),
-      label('update', ...outside([p(0), q(0)], [p(s.delta[0]), q(s.delta[1])], [p(s.along[0]), q(s.along[1])], 0.9), 'δ', 'middle'),
+      ...f1.axes,
+      clip1,
+      inside1,
+      label(
+        'ref',
+        ...outside([p(0), q(0)], [p(s.along[0]), q(s.along[1])], [p(s.delta[0]), q(s.delta[1])]),
+        this.t('along'),
+        'middle',
+      ),
+      label(
+        'update',
+        ...outside([p(s.along[0]), q(s.along[1])], [p(s.delta[0]), q(s.delta[1])], [p(0), q(0)]),
+        this.t('across'),
+        'middle',
+      ),
+      label(
+        'update',
+        ...outside([p(0), q(0)], [p(s.delta[0]), q(s.delta[1])], [p(s.along[0]), q(s.along[1])], 0.9),
+        'δ',
+        'middle',
+      ),
       title(f1, 'zoomTitle'),
     );
-    this._hd.place(p(s.delta[0]), q(s.delta[1]), { toValue: (px, py) => [f1.pInv(px), f1.qInv(py)], bounds: f1.bounds },
-      this.t('handleDelta', { v: this.fmtVec(s.delta) }));
+    this._hd.place(
+      p(s.delta[0]),
+      q(s.delta[1]),
+      { toValue: (px, py) => [f1.pInv(px), f1.qInv(py)], bounds: f1.bounds },
+      this.t('handleDelta', { v: this.fmtVec(s.delta) }),
+    );
 
     // 3. around u: J·δ and where u really lands
     const f2 = this._frame(2, W, s.unit);
@@ -195,34 +267,57 @@ export class NlL2Jacobian extends NlFigure {
       el('circle', { class: 'marker moved', cx: p(s.movedOffset[0]), cy: q(s.movedOffset[1]), r: 4 }),
     );
     this._panels[2].plot.replaceChildren(
-      ...f2.axes, clip2, inside2,
+      ...f2.axes,
+      clip2,
+      inside2,
       label('l2', p(s.dy[0]) + 8, q(s.dy[1]) - 8, 'J·δ'),
       title(f2, 'unitTitle'),
     );
 
     // the gain 1/|x| on a fixed axis
     const G = this.fit(this._gain, 600, 44);
-    const left = 12, right = G - 16;
+    const left = 12,
+      right = G - 16;
     const gx = scale(s.gainAxis.domain, [left, right]);
     this._gain.replaceChildren(
-      el('text', { class: 'label', x: left, y: 12 }, this.t('gainLabel', { gain: this.fmtLen(s.gain), norm: this.fmtLen(s.norm) })),
-      el('rect', { class: 'track', x: gx(s.gainAxis.domain[0]), y: 17, width: gx(s.gainAxis.domain[1]) - gx(s.gainAxis.domain[0]), height: 8, rx: 2 }),
+      el(
+        'text',
+        { class: 'label', x: left, y: 12 },
+        this.t('gainLabel', { gain: this.fmtLen(s.gain), norm: this.fmtLen(s.norm) }),
+      ),
+      el('rect', {
+        class: 'track',
+        x: gx(s.gainAxis.domain[0]),
+        y: 17,
+        width: gx(s.gainAxis.domain[1]) - gx(s.gainAxis.domain[0]),
+        height: 8,
+        rx: 2,
+      }),
       el('rect', { class: 'bar', x: gx(0), y: 17, width: Math.max(0, gx(s.gain) - gx(0)), height: 8, rx: 2 }),
       xAxis(s.gainAxis.ticks, gx, 15, 27, (v) => this.fmt(v, 3)),
     );
     this._gain.setAttribute('viewBox', `0 0 ${G} 46`);
 
     this._numbers.textContent = this.t('numbers', {
-      norm: this.fmtLen(s.norm), gain: this.fmtLen(s.gain), along: this.fmtVec(s.along), across: this.fmtVec(s.across),
-      dy: this.fmtVec(s.dy), moved: this.fmtVec(s.moved),
+      norm: this.fmtLen(s.norm),
+      gain: this.fmtLen(s.gain),
+      along: this.fmtVec(s.along),
+      across: this.fmtVec(s.across),
+      dy: this.fmtVec(s.dy),
+      moved: this.fmtVec(s.moved),
     });
   }
 
   describe(s) {
     const zero = this.fmtVec([0, 0]);
     const v = {
-      x: this.fmtVec(s.x), norm: this.fmtLen(s.norm), gain: this.fmtLen(s.gain), delta: this.fmtVec(s.delta),
-      along: this.fmtVec(s.along), across: this.fmtVec(s.across), dy: this.fmtVec(s.dy),
+      x: this.fmtVec(s.x),
+      norm: this.fmtLen(s.norm),
+      gain: this.fmtLen(s.gain),
+      delta: this.fmtVec(s.delta),
+      along: this.fmtVec(s.along),
+      across: this.fmtVec(s.across),
+      dy: this.fmtVec(s.dy),
     };
     const first = this.t('describeX', v);
     let second;

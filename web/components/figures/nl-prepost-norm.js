@@ -30,8 +30,8 @@ import { NlFigure, figureCss } from '../lib/figure.js';
 import { arrow, line, scale, xAxis, yAxis } from '../lib/plot.js';
 
 const vec = NlFigure.vec;
-const D = 16;          // width of the residual stream
-const W_STD = 0.25;    // 1/√D: F_l keeps a vector's length on average
+const D = 16; // width of the residual stream
+const W_STD = 0.25; // 1/√D: F_l keeps a vector's length on average
 const MAX_LAYERS = 32;
 const EPS = 1e-5;
 const colourOf = { layer_norm: 'var(--nl-layer-norm)', rms_norm: 'var(--nl-rms-norm)' };
@@ -42,11 +42,38 @@ export class NlPrepostNorm extends NlFigure {
   static minHeight = 410; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`pre`, `post`: `{norms, turns}` per layer; `finalNorm`, `postRange`, `d`, `sqrtD`'; // `state` keys beyond the attributes (README)
   static params = {
-    layers: { attr: 'layers', kind: 'number', integer: true, default: 12, min: 1, max: MAX_LAYERS, step: 1, control: 'slider', doc: 'the number of layers L' },
-    norm: { attr: 'norm', kind: 'choice', choices: ['layer_norm', 'rms_norm'], default: 'layer_norm', control: 'select', doc: 'the normalization in each block' },
-    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9, doc: 'seed of x₀ and every W_l' },
+    layers: {
+      attr: 'layers',
+      kind: 'number',
+      integer: true,
+      default: 12,
+      min: 1,
+      max: MAX_LAYERS,
+      step: 1,
+      control: 'slider',
+      doc: 'the number of layers L',
+    },
+    norm: {
+      attr: 'norm',
+      kind: 'choice',
+      choices: ['layer_norm', 'rms_norm'],
+      default: 'layer_norm',
+      control: 'select',
+      doc: 'the normalization in each block',
+    },
+    seed: {
+      attr: 'seed',
+      kind: 'number',
+      integer: true,
+      default: 1,
+      min: 0,
+      max: 1e9,
+      doc: 'seed of x₀ and every W_l',
+    },
   };
-  static css = figureCss + `
+  static css =
+    figureCss +
+    `
 .s-pre { fill: none; stroke: var(--nl-input); stroke-width: 2.5; }
 .s-post { fill: none; stroke: var(--nl-norm); stroke-width: 2.5; }
 .s-final { stroke: var(--nl-norm); stroke-dasharray: 5 3; }
@@ -78,8 +105,12 @@ export class NlPrepostNorm extends NlFigure {
   _draws(seed) {
     if (this._drawn?.seed !== seed) {
       const x0 = this.op('random_normal', {}, { shape: [D], seed });
-      const W = this._core.run('random_normal', {}, { shape: [MAX_LAYERS, D, D], seed: seed + 7919, std: W_STD }).x.data;
-      const Ws = Array.from({ length: MAX_LAYERS }, (_, l) => ({ shape: [D, D], data: Array.from(W.subarray(l * D * D, (l + 1) * D * D)) }));
+      const W = this._core.run('random_normal', {}, { shape: [MAX_LAYERS, D, D], seed: seed + 7919, std: W_STD }).x
+        .data;
+      const Ws = Array.from({ length: MAX_LAYERS }, (_, l) => ({
+        shape: [D, D],
+        data: Array.from(W.subarray(l * D * D, (l + 1) * D * D)),
+      }));
       this._drawn = { seed, x0, Ws };
     }
     return this._drawn;
@@ -120,14 +151,17 @@ export class NlPrepostNorm extends NlFigure {
   compute(core, { layers: L, norm, seed }) {
     const full = this._stacks(seed, norm);
     const prefix = (st) => ({ norms: st.norms.slice(0, L + 1), turns: st.turns.slice(0, L) });
-    const pre = prefix(full.pre), post = prefix(full.post);
+    const pre = prefix(full.pre),
+      post = prefix(full.post);
     const finalNorm = this._norm(this.op(norm, { x: vec(full.pre.stream[L]) }, { eps: EPS }));
     const sqrtD = this._norm(new Array(D).fill(1));
     const after = post.norms.slice(1);
     const range = core.run('min_max_fit', { x: { shape: [after.length, 1], data: after } });
     const layerTicks = this.axis([0, L], { count: Math.min(L, 4), include_zero: true });
     return {
-      d: D, sqrtD, finalNorm,
+      d: D,
+      sqrtD,
+      finalNorm,
       pre: { norms: pre.norms, turns: pre.turns },
       post: { norms: post.norms, turns: post.turns },
       postRange: [range.min.data[0], range.max.data[0]],
@@ -139,11 +173,16 @@ export class NlPrepostNorm extends NlFigure {
   }
 
   // One formatter per quantity: norms and degrees to 3 significant digits.
-  fmtNorm(v) { return this.fmt(v, 3); }
-  fmtDeg(v) { return this.fmt(v, 3); }
+  fmtNorm(v) {
+    return this.fmt(v, 3);
+  }
+  fmtDeg(v) {
+    return this.fmt(v, 3);
+  }
 
   _chart(svgEl, s, series, axis, title, extra) {
-    const H = 230, m = { l: 40, r: 80, t: 26, b: 36 };
+    const H = 230,
+      m = { l: 40, r: 80, t: 26, b: 36 };
     const W = this.fit(svgEl, 340, H);
     const x = scale(s.layerAxis.domain, [m.l, W - m.r]);
     const y = scale(axis.domain, [H - m.b, m.t]);
@@ -156,7 +195,9 @@ export class NlPrepostNorm extends NlFigure {
     for (const [cls, values, first] of series) {
       const pts = values.map((v, i) => [x(i + first), y(v)]);
       items.push(line(pts, `s-${cls}`));
-      if (pts.length <= 33) for (const [px, py] of pts) items.push(el('circle', { class: `p-${cls}`, cx: px.toFixed(1), cy: py.toFixed(1), r: 2.5 }));
+      if (pts.length <= 33)
+        for (const [px, py] of pts)
+          items.push(el('circle', { class: `p-${cls}`, cx: px.toFixed(1), cy: py.toFixed(1), r: 2.5 }));
     }
     extra?.(items, x, y, W, m);
     svgEl.replaceChildren(...items);
@@ -167,48 +208,110 @@ export class NlPrepostNorm extends NlFigure {
     labels.sort((a, b) => a.y - b.y);
     for (let i = 1; i < labels.length; i++) if (labels[i].y - labels[i - 1].y < 13) labels[i].y = labels[i - 1].y + 13;
     // x: clear of the final norm's dot (6 px right of the last layer, radius 4)
-    for (const l of labels) items.push(el('text', { class: `end-label ${l.cls}`, x: W - m.r + 14, y: (l.y + 4).toFixed(1) }, l.text));
+    for (const l of labels)
+      items.push(el('text', { class: `end-label ${l.cls}`, x: W - m.r + 14, y: (l.y + 4).toFixed(1) }, l.text));
   }
 
   draw(s) {
     this._view.style.setProperty('--nl-norm', colourOf[s.norm]);
-    const L = s.layers, N = this.t(`choice_${s.norm}`);
-    this._chart(this._normSvg, s, [['pre', s.pre.norms, 0], ['post', s.post.norms, 0]], s.normAxis, this.t('normTitle'), (items, x, y, W, m) => {
-      items.splice(3, 0, line([[m.l, y(s.sqrtD)], [W - m.r, y(s.sqrtD)]], 's-ref'));
-      // the final normalization: from the Pre-Norm stream's end down to N(x_L)
-      const fx = x(L) + 6;
-      items.push(arrow(fx, y(s.pre.norms[L]), fx, y(s.finalNorm) - 5, 's-final', 6));
-      items.push(el('circle', { class: 'p-final', cx: fx.toFixed(1), cy: y(s.finalNorm).toFixed(1), r: 4 }));
-      this._endLabels(items, [
-        { cls: 'pre', y: y(s.pre.norms[L]), text: this.t('endPre') },
-        { cls: 'post', y: y(s.finalNorm), text: this.t('endPost') },
-      ], W, m);
-    });
-    this._chart(this._turnSvg, s, [['pre', s.pre.turns, 1], ['post', s.post.turns, 1]], s.turnAxis, this.t('turnTitle'), (items, x, y, W, m) => {
-      this._endLabels(items, [
-        { cls: 'pre', y: y(s.pre.turns[L - 1]), text: this.t('endPre') },
-        { cls: 'post', y: y(s.post.turns[L - 1]), text: this.t('endPost') },
-      ], W, m);
-    });
-    this._legend.replaceChildren(...[['pre', 'legendPre'], ['post', 'legendPost'], ['final', 'legendFinal'], ['ref', 'legendRef']].map(([cls, key]) => {
-      const li = el('li');
-      li.append(el('span', { class: `sw ${cls}` }), this.t(key, { norm: N, sqrtD: this.fmtNorm(s.sqrtD) }));
-      return li;
-    }));
+    const L = s.layers,
+      N = this.t(`choice_${s.norm}`);
+    this._chart(
+      this._normSvg,
+      s,
+      [
+        ['pre', s.pre.norms, 0],
+        ['post', s.post.norms, 0],
+      ],
+      s.normAxis,
+      this.t('normTitle'),
+      (items, x, y, W, m) => {
+        items.splice(
+          3,
+          0,
+          line(
+            [
+              [m.l, y(s.sqrtD)],
+              [W - m.r, y(s.sqrtD)],
+            ],
+            's-ref',
+          ),
+        );
+        // the final normalization: from the Pre-Norm stream's end down to N(x_L)
+        const fx = x(L) + 6;
+        items.push(arrow(fx, y(s.pre.norms[L]), fx, y(s.finalNorm) - 5, 's-final', 6));
+        items.push(el('circle', { class: 'p-final', cx: fx.toFixed(1), cy: y(s.finalNorm).toFixed(1), r: 4 }));
+        this._endLabels(
+          items,
+          [
+            { cls: 'pre', y: y(s.pre.norms[L]), text: this.t('endPre') },
+            { cls: 'post', y: y(s.finalNorm), text: this.t('endPost') },
+          ],
+          W,
+          m,
+        );
+      },
+    );
+    this._chart(
+      this._turnSvg,
+      s,
+      [
+        ['pre', s.pre.turns, 1],
+        ['post', s.post.turns, 1],
+      ],
+      s.turnAxis,
+      this.t('turnTitle'),
+      (items, x, y, W, m) => {
+        this._endLabels(
+          items,
+          [
+            { cls: 'pre', y: y(s.pre.turns[L - 1]), text: this.t('endPre') },
+            { cls: 'post', y: y(s.post.turns[L - 1]), text: this.t('endPost') },
+          ],
+          W,
+          m,
+        );
+      },
+    );
+    this._legend.replaceChildren(
+      ...[
+        ['pre', 'legendPre'],
+        ['post', 'legendPost'],
+        ['final', 'legendFinal'],
+        ['ref', 'legendRef'],
+      ].map(([cls, key]) => {
+        const li = el('li');
+        li.append(el('span', { class: `sw ${cls}` }), this.t(key, { norm: N, sqrtD: this.fmtNorm(s.sqrtD) }));
+        return li;
+      }),
+    );
   }
 
   describe(s) {
-    const L = s.layers, N = this.t(`choice_${s.norm}`);
-    const a = this.fmtNorm(s.pre.norms[0]), b = this.fmtNorm(s.pre.norms[L]);
+    const L = s.layers,
+      N = this.t(`choice_${s.norm}`);
+    const a = this.fmtNorm(s.pre.norms[0]),
+      b = this.fmtNorm(s.pre.norms[L]);
     const preKey = a === b ? 'preSame' : s.pre.norms[L] > s.pre.norms[0] ? 'preGrows' : 'preShrinks';
     const [lo, hi] = s.postRange.map((v) => this.fmtNorm(v));
     const postKey = L === 1 ? 'postOne' : lo === hi ? 'postSame' : 'postRange';
-    const t1 = this.fmtDeg(s.pre.turns[0]), tL = this.fmtDeg(s.pre.turns[L - 1]);
+    const t1 = this.fmtDeg(s.pre.turns[0]),
+      tL = this.fmtDeg(s.pre.turns[L - 1]);
     const turnKey = L === 1 ? 'turnOne' : 'turnMany';
     const vars = {
-      L, norm: N, a, b, lo, hi, sqrtD: this.fmtNorm(s.sqrtD), final: this.fmtNorm(s.finalNorm),
+      L,
+      norm: N,
+      a,
+      b,
+      lo,
+      hi,
+      sqrtD: this.fmtNorm(s.sqrtD),
+      final: this.fmtNorm(s.finalNorm),
       layers: this.t(L === 1 ? 'layerOne' : 'layerMany', { L }),
-      t1, tL, p1: this.fmtDeg(s.post.turns[0]), pL: this.fmtDeg(s.post.turns[L - 1]),
+      t1,
+      tL,
+      p1: this.fmtDeg(s.post.turns[0]),
+      pL: this.fmtDeg(s.post.turns[L - 1]),
     };
     return [preKey, postKey, 'final', turnKey].map((k) => this.t(k, vars)).join(this.t('sentenceGap'));
   }

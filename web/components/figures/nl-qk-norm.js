@@ -24,7 +24,9 @@ import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 
-const Q = 8, K = 16, D = 16;
+const Q = 8,
+  K = 16,
+  D = 16;
 
 export class NlQkNorm extends NlFigure {
   static catalog = 'qkNorm';
@@ -32,9 +34,26 @@ export class NlQkNorm extends NlFigure {
   static minHeight = 374; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`entropy`, `largest` (`{plain, qk}` per α), `here`, `maxEntropy`, `uniformWeight`'; // `state` keys beyond the attributes (README)
   static params = {
-    alpha: { attr: 'alpha', kind: 'number', default: 2, min: 0.25, max: 8, step: 0.25, control: 'slider', doc: 'the factor α the q and k norms grow by' },
+    alpha: {
+      attr: 'alpha',
+      kind: 'number',
+      default: 2,
+      min: 0.25,
+      max: 8,
+      step: 0.25,
+      control: 'slider',
+      doc: 'the factor α the q and k norms grow by',
+    },
     g: { attr: 'g', kind: 'number', default: 5, min: 1, max: 20, step: 0.5, control: 'slider', doc: "QK-Norm's scale" },
-    seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e6, doc: 'seed of the random q and k' },
+    seed: {
+      attr: 'seed',
+      kind: 'number',
+      integer: true,
+      default: 1,
+      min: 0,
+      max: 1e6,
+      doc: 'seed of the random q and k',
+    },
   };
   static css = `${figureCss}
 .qk-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 260px), 1fr)); gap: 10px; }
@@ -67,24 +86,40 @@ export class NlQkNorm extends NlFigure {
   _sweep(q, k, alphas, g) {
     const A = alphas.length;
     const scaled = (x, n) => {
-      const size = n * D, data = new Float32Array(A * size), gamma = new Float32Array(A * size);
+      const size = n * D,
+        data = new Float32Array(A * size),
+        gamma = new Float32Array(A * size);
       for (let a = 0; a < A; a++) {
         data.set(x.data, a * size); // the same draws in every block (copies, no arithmetic)
         gamma.fill(alphas[a], a * size, (a + 1) * size);
       }
       const shape = [A, size];
-      const y = this._core.run('film', { x: { shape, data }, gamma: { shape, data: gamma }, beta: { shape, data: new Float32Array(A * size) } }).y;
+      const y = this._core.run('film', {
+        x: { shape, data },
+        gamma: { shape, data: gamma },
+        beta: { shape, data: new Float32Array(A * size) },
+      }).y;
       return { shape: [A, n, D], data: y.data };
     };
-    const qa = scaled(q, Q), ka = scaled(k, K), v = { shape: [A, K, 1], data: new Float32Array(A * K) };
+    const qa = scaled(q, Q),
+      ka = scaled(k, K),
+      v = { shape: [A, K, 1], data: new Float32Array(A * K) };
     const means = (rows) => this.blockMeans(rows, A, Q); // [A, Q] -> the mean over the queries per α
     const out = {};
-    for (const [kind, op, attrs] of [['plain', 'scaled_dot_product_attention', {}], ['qk', 'qk_norm_attention', { g }]]) {
+    for (const [kind, op, attrs] of [
+      ['plain', 'scaled_dot_product_attention', {}],
+      ['qk', 'qk_norm_attention', { g }],
+    ]) {
       const w = this._core.run(op, { q: qa, k: ka, v }, attrs).weights.data; // [A, Q, K]
       const r = this._core.run('row_entropy', { p: { shape: [A * Q, K], data: w } });
       out[kind] = {
-        entropy: means(r.entropy.data), largest: means(r.max.data),
-        row: (a) => ({ entropy: r.entropy.data[a * Q], largest: r.max.data[a * Q], weights: Array.from(w.slice(a * Q * K, a * Q * K + K)) }),
+        entropy: means(r.entropy.data),
+        largest: means(r.max.data),
+        row: (a) => ({
+          entropy: r.entropy.data[a * Q],
+          largest: r.max.data[a * Q],
+          weights: Array.from(w.slice(a * Q * K, a * Q * K + K)),
+        }),
       };
     }
     return out;
@@ -104,7 +139,8 @@ export class NlQkNorm extends NlFigure {
       this._curves.set(key, c);
     }
     const { alphas, sweep } = c;
-    const entropy = { plain: sweep.plain.entropy, qk: sweep.qk.entropy }, largest = { plain: sweep.plain.largest, qk: sweep.qk.largest };
+    const entropy = { plain: sweep.plain.entropy, qk: sweep.qk.entropy },
+      largest = { plain: sweep.plain.largest, qk: sweep.qk.largest };
     // α on the grid (every slider position) reads its row of the sweep; any other α gets a sweep of its own
     const i = alphas.indexOf(alpha);
     const one = i >= 0 ? null : this._sweep(c.q, c.k, [alpha], g);
@@ -112,16 +148,25 @@ export class NlQkNorm extends NlFigure {
     for (const kind of ['plain', 'qk']) {
       const row = one ? one[kind].row(0) : sweep[kind].row(i);
       here[kind] = {
-        entropy: one ? one[kind].entropy[0] : entropy[kind][i], largest: one ? one[kind].largest[0] : largest[kind][i],
-        row: { entropy: row.entropy, largest: row.largest }, weights: row.weights,
+        entropy: one ? one[kind].entropy[0] : entropy[kind][i],
+        largest: one ? one[kind].largest[0] : largest[kind][i],
+        row: { entropy: row.entropy, largest: row.largest },
+        weights: row.weights,
       };
     }
     // the uniform row (softmax of equal logits): the most spread attention can be
     const uniform = core.run('softmax', { x: { shape: [1, K], data: new Float32Array(K) } }).y.data;
     const maxEntropy = core.run('row_entropy', { p: { shape: [1, K], data: uniform } }).entropy.data[0];
     return {
-      alphas, entropy, largest, here, maxEntropy, uniformWeight: uniform[0],
-      alphaAxis: this.axis([0, 8], { count: 4 }), entropyAxis: this.axis([0, maxEntropy], { count: 4 }), weightAxis: this.axis([0, 1], { count: 4 }),
+      alphas,
+      entropy,
+      largest,
+      here,
+      maxEntropy,
+      uniformWeight: uniform[0],
+      alphaAxis: this.axis([0, 8], { count: 4 }),
+      entropyAxis: this.axis([0, maxEntropy], { count: 4 }),
+      weightAxis: this.axis([0, 1], { count: 4 }),
     };
   }
 
@@ -129,52 +174,128 @@ export class NlQkNorm extends NlFigure {
     const f = (v) => this.fmt(v, 3);
     const chart = (svgEl, title, series, yAxisDef, uniform, uniformLabel) => {
       const W = this.fit(svgEl, 300, 220);
-      const left = 38, right = 10, top = 46, bottom = 180;
-      const x = scale(s.alphaAxis.domain, [left, W - right]), y = scale(yAxisDef.domain, [bottom, top]);
+      const left = 38,
+        right = 10,
+        top = 46,
+        bottom = 180;
+      const x = scale(s.alphaAxis.domain, [left, W - right]),
+        y = scale(yAxisDef.domain, [bottom, top]);
       const items = [yAxis(yAxisDef.ticks, y, left, W - right, f), xAxis(s.alphaAxis.ticks, x, top, bottom, f)];
-      items.push(el('line', { class: 'uniform', x1: left, x2: W - right, y1: y(uniform).toFixed(1), y2: y(uniform).toFixed(1) }));
+      items.push(
+        el('line', { class: 'uniform', x1: left, x2: W - right, y1: y(uniform).toFixed(1), y2: y(uniform).toFixed(1) }),
+      );
       // above its line, or below it when the line runs near the top of the plot (the entropy's ceiling)
       const below = y(uniform) - top < 16;
-      items.push(el('text', { class: 'uniform-label', x: W - right, y: (y(uniform) + (below ? 13 : -5)).toFixed(1), 'text-anchor': 'end' }, uniformLabel));
+      items.push(
+        el(
+          'text',
+          {
+            class: 'uniform-label',
+            x: W - right,
+            y: (y(uniform) + (below ? 13 : -5)).toFixed(1),
+            'text-anchor': 'end',
+          },
+          uniformLabel,
+        ),
+      );
       for (const kind of ['plain', 'qk']) {
-        items.push(el('path', { class: `s-${kind}`, d: s.alphas.map((a, i) => `${i ? 'L' : 'M'}${x(a).toFixed(1)},${y(series[kind][i]).toFixed(1)}`).join('') }));
-        items.push(el('circle', { class: `mk m-${kind}`, cx: x(s.alpha).toFixed(1), cy: y(series.here[kind]).toFixed(1), r: 5 }));
+        items.push(
+          el('path', {
+            class: `s-${kind}`,
+            d: s.alphas.map((a, i) => `${i ? 'L' : 'M'}${x(a).toFixed(1)},${y(series[kind][i]).toFixed(1)}`).join(''),
+          }),
+        );
+        items.push(
+          el('circle', { class: `mk m-${kind}`, cx: x(s.alpha).toFixed(1), cy: y(series.here[kind]).toFixed(1), r: 5 }),
+        );
       }
       items.push(el('text', { class: 'panel-title', x: left, y: 16 }, title));
-      items.push(el('text', { class: 'key plain', x: left, y: 32 }, this.t('keyPlain')), el('text', { class: 'key qk', x: W - right, y: 32, 'text-anchor': 'end' }, this.t('keyQk', { g: f(s.g) })));
-      items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('alphaAxis')));
+      items.push(
+        el('text', { class: 'key plain', x: left, y: 32 }, this.t('keyPlain')),
+        el('text', { class: 'key qk', x: W - right, y: 32, 'text-anchor': 'end' }, this.t('keyQk', { g: f(s.g) })),
+      );
+      items.push(
+        el(
+          'text',
+          { class: 'tick', x: (left + W - right) / 2, y: bottom + 30, 'text-anchor': 'middle' },
+          this.t('alphaAxis'),
+        ),
+      );
       svgEl.setAttribute('viewBox', `0 0 ${W} 220`);
       svgEl.replaceChildren(...items);
     };
-    chart(this._svgs[0], this.t('entropyTitle'), { ...s.entropy, here: { plain: s.here.plain.entropy, qk: s.here.qk.entropy } },
-      s.entropyAxis, s.maxEntropy, this.t('uniformEntropy', { v: f(s.maxEntropy) }));
-    chart(this._svgs[1], this.t('largestTitle'), { ...s.largest, here: { plain: s.here.plain.largest, qk: s.here.qk.largest } },
-      s.weightAxis, s.uniformWeight, this.t('uniformWeight', { v: f(s.uniformWeight) }));
+    chart(
+      this._svgs[0],
+      this.t('entropyTitle'),
+      { ...s.entropy, here: { plain: s.here.plain.entropy, qk: s.here.qk.entropy } },
+      s.entropyAxis,
+      s.maxEntropy,
+      this.t('uniformEntropy', { v: f(s.maxEntropy) }),
+    );
+    chart(
+      this._svgs[1],
+      this.t('largestTitle'),
+      { ...s.largest, here: { plain: s.here.plain.largest, qk: s.here.qk.largest } },
+      s.weightAxis,
+      s.uniformWeight,
+      this.t('uniformWeight', { v: f(s.uniformWeight) }),
+    );
     // one query's weights over the 16 keys, both ways
     const svgEl = this._svgs[2];
     const W = this.fit(svgEl, 300, 220);
-    const left = 38, right = 10, top = 58, bottom = 180;
+    const left = 38,
+      right = 10,
+      top = 58,
+      bottom = 180;
     const y = scale(s.weightAxis.domain, [bottom, top]);
-    const slot = (W - left - right) / K, bw = Math.max(2, slot / 2 - 1);
+    const slot = (W - left - right) / K,
+      bw = Math.max(2, slot / 2 - 1);
     const items = [yAxis(s.weightAxis.ticks, y, left, W - right, f)];
     for (let j = 0; j < K; j++) {
-      for (const [kind, off] of [['plain', 0], ['qk', bw]]) {
+      for (const [kind, off] of [
+        ['plain', 0],
+        ['qk', bw],
+      ]) {
         const v = s.here[kind].weights[j];
-        items.push(el('rect', { class: `b-${kind}`, x: (left + j * slot + off + 1).toFixed(1), y: y(v).toFixed(1), width: (bw - 0.5).toFixed(1), height: Math.max(0, y(0) - y(v)).toFixed(1) }));
+        items.push(
+          el('rect', {
+            class: `b-${kind}`,
+            x: (left + j * slot + off + 1).toFixed(1),
+            y: y(v).toFixed(1),
+            width: (bw - 0.5).toFixed(1),
+            height: Math.max(0, y(0) - y(v)).toFixed(1),
+          }),
+        );
       }
     }
     items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('weightsTitle', { a: f(s.alpha) })));
     // this query's own largest weights (the other panels average over the eight queries)
-    items.push(el('text', { class: 'key plain', x: left, y: 32 }, this.t('keyPlainRow', { m: f(s.here.plain.row.largest) })),
-      el('text', { class: 'key qk', x: left, y: 45 }, this.t('keyQkRow', { m: f(s.here.qk.row.largest) }))); // one a line: a narrow panel
-    items.push(el('text', { class: 'tick', x: (left + W - right) / 2, y: bottom + 16, 'text-anchor': 'middle' }, this.t('keysAxis')));
+    items.push(
+      el('text', { class: 'key plain', x: left, y: 32 }, this.t('keyPlainRow', { m: f(s.here.plain.row.largest) })),
+      el('text', { class: 'key qk', x: left, y: 45 }, this.t('keyQkRow', { m: f(s.here.qk.row.largest) })),
+    ); // one a line: a narrow panel
+    items.push(
+      el(
+        'text',
+        { class: 'tick', x: (left + W - right) / 2, y: bottom + 16, 'text-anchor': 'middle' },
+        this.t('keysAxis'),
+      ),
+    );
     svgEl.setAttribute('viewBox', `0 0 ${W} 220`);
     svgEl.replaceChildren(...items);
   }
 
   describe(s) {
     const f = (v) => this.fmt(v, 3);
-    const vars = { a: f(s.alpha), g: f(s.g), h: f(s.here.plain.entropy), m: f(s.here.plain.largest), h2: f(s.here.qk.entropy), m2: f(s.here.qk.largest), hmax: f(s.maxEntropy) };
+    const vars = {
+      a: f(s.alpha),
+      g: f(s.g),
+      h: f(s.here.plain.entropy),
+      m: f(s.here.plain.largest),
+      h2: f(s.here.qk.entropy),
+      m2: f(s.here.qk.largest),
+      hmax: f(s.maxEntropy),
+    };
     const parts = [this.t('describePlain', vars)];
     if (s.here.plain.largest > 0.9) parts.push(this.t('collapsed', vars));
     parts.push(this.t('describeQk', vars));

@@ -30,7 +30,16 @@
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { arrow } from '../lib/plot.js';
-import { DragHandle, chartPanel, clipRect, fitSquare, fmtFixed, handleCss, paddedAxis, squareFrame } from '../lib/handles.js';
+import {
+  DragHandle,
+  chartPanel,
+  clipRect,
+  fitSquare,
+  fmtFixed,
+  handleCss,
+  paddedAxis,
+  squareFrame,
+} from '../lib/handles.js';
 
 const vec = NlFigure.vec;
 
@@ -47,9 +56,21 @@ export class NlResidualTurn extends NlFigure {
   static params = {
     x: { attr: 'x', kind: 'vector', length: 2, default: [1, 0], doc: 'the state x (draggable)' },
     u: { attr: 'u', kind: 'vector', length: 2, default: [0, 1], doc: 'the update u (draggable)' },
-    scale: { attr: 'scale', kind: 'number', default: 10, min: 0.1, max: 20, step: 0.1, control: 'slider', doc: 'how many times longer the long state is' },
+    scale: {
+      attr: 'scale',
+      kind: 'number',
+      default: 10,
+      min: 0.1,
+      max: 20,
+      step: 0.1,
+      control: 'slider',
+      doc: 'how many times longer the long state is',
+    },
   };
-  static css = figureCss + handleCss + `
+  static css =
+    figureCss +
+    handleCss +
+    `
 .inset-frame { fill: var(--nl-bg); stroke: var(--nl-grid); stroke-width: 1; }
 .inset-label { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 `;
@@ -65,14 +86,22 @@ export class NlResidualTurn extends NlFigure {
   }
 
   _case(x, u) {
-    const end = this.op('gated_residual', { x: { shape: [1, 1, 2], data: x }, update: { shape: [1, 1, 2], data: u }, gate: vec([1]) });
+    const end = this.op('gated_residual', {
+      x: { shape: [1, 1, 2], data: x },
+      update: { shape: [1, 1, 2], data: u },
+      gate: vec([1]),
+    });
     const angle = this.op('angle_between', { a: vec(x), b: vec(end) })[0];
     const { domain, ticks } = paddedAxis(this, [...x, ...end]);
     return { start: x, end, angle, domain, ticks };
   }
 
   compute(core, { x, u, scale: k }) {
-    const big = this.op('film', { x: { shape: [1, 2], data: x }, gamma: { shape: [1, 2], data: [k, k] }, beta: { shape: [1, 2], data: [0, 0] } });
+    const big = this.op('film', {
+      x: { shape: [1, 2], data: x },
+      gamma: { shape: [1, 2], data: [k, k] },
+      beta: { shape: [1, 2], data: [0, 0] },
+    });
     return { small: this._case(x, u), large: this._case(big, u) };
   }
 
@@ -95,19 +124,44 @@ export class NlResidualTurn extends NlFigure {
       items.push(arrow(p(c.start[0]), q(c.start[1]), p(c.end[0]), q(c.end[1]), 'update'));
       items.push(arrow(p(0), q(0), p(c.end[0]), q(c.end[1]), 'result'));
       const xName = k === 0 ? 'x' : `${this.fmt(s.scale)}·x`;
-      items.push(el('text', { class: 'label input', x: (p(0) + p(c.start[0])) / 2, y: (q(0) + q(c.start[1])) / 2 + 16, 'text-anchor': 'middle' }, xName));
+      items.push(
+        el(
+          'text',
+          {
+            class: 'label input',
+            x: (p(0) + p(c.start[0])) / 2,
+            y: (q(0) + q(c.start[1])) / 2 + 16,
+            'text-anchor': 'middle',
+          },
+          xName,
+        ),
+      );
       const inset = this._inset(c, fr, k);
       if (inset) items.push(...inset);
-      else items.push(el('text', { class: 'label update', x: p(c.end[0]) + 12, y: (q(c.start[1]) + q(c.end[1])) / 2 + 4 }, 'u'));
+      else
+        items.push(
+          el('text', { class: 'label update', x: p(c.end[0]) + 12, y: (q(c.start[1]) + q(c.end[1])) / 2 + 4 }, 'u'),
+        );
       const title = k === 0 ? this.t('smallTitle') : this.t('largeTitle', { scale: this.fmt(s.scale) });
-      items.push(el('text', { class: 'panel-title', x: fr.p(c.domain[0]), y: 18 }, this.t('panelTitle', { title, angle: this.fmtAngle(c.angle) })));
+      items.push(
+        el(
+          'text',
+          { class: 'panel-title', x: fr.p(c.domain[0]), y: 18 },
+          this.t('panelTitle', { title, angle: this.fmtAngle(c.angle) }),
+        ),
+      );
       panel.plot.replaceChildren(...items);
       if (k === 0) {
         const toX = { toValue: (px, py) => [fr.pInv(px), fr.qInv(py)], bounds: fr.bounds };
         this._hx.place(p(c.start[0]), q(c.start[1]), toX, this.t('handleX', { v: this.fmtList(s.x) }));
         // the tip of x + u moves u: the pointer's point minus x
-        const toU = { toValue: (px, py) => [fr.pInv(px) - s.x[0], fr.qInv(py) - s.x[1]],
-          bounds: [[fr.bounds[0][0] - s.x[0], fr.bounds[0][1] - s.x[0]], [fr.bounds[1][0] - s.x[1], fr.bounds[1][1] - s.x[1]]] };
+        const toU = {
+          toValue: (px, py) => [fr.pInv(px) - s.x[0], fr.qInv(py) - s.x[1]],
+          bounds: [
+            [fr.bounds[0][0] - s.x[0], fr.bounds[0][1] - s.x[0]],
+            [fr.bounds[1][0] - s.x[1], fr.bounds[1][1] - s.x[1]],
+          ],
+        };
         this._hu.place(p(c.end[0]), q(c.end[1]), toU, this.t('handleU', { v: this.fmtList(s.u) }));
       }
     });
@@ -118,25 +172,46 @@ export class NlResidualTurn extends NlFigure {
   // arrows: the same u, and the old and new directions barely apart.
   _inset(c, fr, panel) {
     const { p, q, size } = fr;
-    const ux = p(c.end[0]) - p(c.start[0]), uy = q(c.end[1]) - q(c.start[1]);
+    const ux = p(c.end[0]) - p(c.start[0]),
+      uy = q(c.end[1]) - q(c.start[1]);
     const shown = Math.hypot(ux, uy);
     if (!(shown < MAGNIFY_BELOW) || shown < 0.01) return null;
-    const L = Math.round(size * 0.4), pad = 6;
-    const left = p(c.domain[0]), right = p(c.domain[1]), top = q(c.domain[1]), bottom = q(c.domain[0]);
-    const pts = [[p(0), q(0)], [p(c.start[0]), q(c.start[1])], [p(c.end[0]), q(c.end[1])]];
-    const corners = [[left + pad, top + pad], [right - pad - L, top + pad], [left + pad, bottom - pad - L], [right - pad - L, bottom - pad - L]];
+    const L = Math.round(size * 0.4),
+      pad = 6;
+    const left = p(c.domain[0]),
+      right = p(c.domain[1]),
+      top = q(c.domain[1]),
+      bottom = q(c.domain[0]);
+    const pts = [
+      [p(0), q(0)],
+      [p(c.start[0]), q(c.start[1])],
+      [p(c.end[0]), q(c.end[1])],
+    ];
+    const corners = [
+      [left + pad, top + pad],
+      [right - pad - L, top + pad],
+      [left + pad, bottom - pad - L],
+      [right - pad - L, bottom - pad - L],
+    ];
     const clear = ([cx, cy]) => Math.min(...pts.map(([a, b]) => Math.hypot(a - (cx + L / 2), b - (cy + L / 2))));
     const [bx, by] = corners.reduce((best, cn) => (clear(cn) > clear(best) ? cn : best));
     // inset pixels: the tip's neighbourhood, u about half the inset long
-    const zoom = (L * 0.5) / shown, mx = (p(c.start[0]) + p(c.end[0])) / 2, my = (q(c.start[1]) + q(c.end[1])) / 2;
-    const ip = (px) => L / 2 + (px - mx) * zoom, iq = (py) => L / 2 + (py - my) * zoom;
+    const zoom = (L * 0.5) / shown,
+      mx = (p(c.start[0]) + p(c.end[0])) / 2,
+      my = (q(c.start[1]) + q(c.end[1])) / 2;
+    const ip = (px) => L / 2 + (px - mx) * zoom,
+      iq = (py) => L / 2 + (py - my) * zoom;
     const [[ox, oy], [sx, sy], [ex, ey]] = pts.map(([a, b]) => [ip(a), iq(b)]);
     // drawn through a clip of the inset: the arrows start far outside it, at the origin
     const id = `clip-inset-${panel}`;
     const view = el('g', { class: 'inset', transform: `translate(${bx},${by})` });
     const inside = el('g', { 'clip-path': `url(#${id})` });
-    inside.append(arrow(ox, oy, sx, sy, 'input'), arrow(ox, oy, ex, ey, 'result'), arrow(sx, sy, ex, ey, 'update'),
-      el('text', { class: 'label update', x: ((sx + ex) / 2 + 8).toFixed(1), y: ((sy + ey) / 2 + 4).toFixed(1) }, 'u'));
+    inside.append(
+      arrow(ox, oy, sx, sy, 'input'),
+      arrow(ox, oy, ex, ey, 'result'),
+      arrow(sx, sy, ex, ey, 'update'),
+      el('text', { class: 'label update', x: ((sx + ex) / 2 + 8).toFixed(1), y: ((sy + ey) / 2 + 4).toFixed(1) }, 'u'),
+    );
     view.append(clipRect(id, 0, 0, L, L), inside);
     return [
       el('rect', { class: 'inset-frame', x: bx, y: by, width: L, height: L, rx: 4 }),
@@ -146,12 +221,21 @@ export class NlResidualTurn extends NlFigure {
   }
 
   describe(s) {
-    const a = this.fmtAngle(s.small.angle), b = this.fmtAngle(s.large.angle);
-    const vars = { u: this.fmtList(s.u), x: this.fmtList(s.small.start), a, big: this.fmtList(s.large.start), b, limit: ONLY_BELOW };
+    const a = this.fmtAngle(s.small.angle),
+      b = this.fmtAngle(s.large.angle);
+    const vars = {
+      u: this.fmtList(s.u),
+      x: this.fmtList(s.small.start),
+      a,
+      big: this.fmtList(s.large.start),
+      b,
+      limit: ONLY_BELOW,
+    };
     const first = a === this.fmtAngle(0) ? this.t('noTurn', vars) : this.t('turn', vars);
     let second;
     if (a === b) second = this.t('same', vars);
-    else if (s.large.angle < s.small.angle) second = s.large.angle < ONLY_BELOW ? this.t('only', vars) : this.t('less', vars);
+    else if (s.large.angle < s.small.angle)
+      second = s.large.angle < ONLY_BELOW ? this.t('only', vars) : this.t('less', vars);
     else second = this.t('more', vars);
     return [first, second].join(this.lang === 'zh' ? '' : ' ');
   }

@@ -33,14 +33,45 @@ const ROWS = ['raw', 'minMax', 'zScore', 'robust'];
 
 export class NlScalers extends NlFigure {
   static catalog = 'scalers';
-  static summary = 'Min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts.';
+  static summary =
+    'Min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts.';
   static minHeight = 528; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`minMax`, `zScore`, `robust` (statistics and outputs), `spans` of the other values, `outside`'; // `state` keys beyond the attributes (README)
   static params = {
-    values: { attr: 'values', kind: 'vector', minLength: 3, maxLength: 12, default: [2.1, 2.5, 2.8, 3, 3.2, 3.4, 3.7, 4], doc: 'the other values of the feature' },
-    outlier: { attr: 'outlier', kind: 'number', default: 12, min: -30, max: 40, step: 0.1, control: 'slider', doc: 'the outlier (draggable)' },
-    data: { attr: 'data', kind: 'choice', default: 'measurements', choices: ['measurements', 'token_ids'], control: 'select', doc: 'measurements, or token IDs that are not amounts' },
-    ids: { attr: 'ids', kind: 'vector', minLength: 3, maxLength: 12, default: [17, 318, 319, 1169, 2045, 6894, 11, 50256], doc: 'the token IDs' },
+    values: {
+      attr: 'values',
+      kind: 'vector',
+      minLength: 3,
+      maxLength: 12,
+      default: [2.1, 2.5, 2.8, 3, 3.2, 3.4, 3.7, 4],
+      doc: 'the other values of the feature',
+    },
+    outlier: {
+      attr: 'outlier',
+      kind: 'number',
+      default: 12,
+      min: -30,
+      max: 40,
+      step: 0.1,
+      control: 'slider',
+      doc: 'the outlier (draggable)',
+    },
+    data: {
+      attr: 'data',
+      kind: 'choice',
+      default: 'measurements',
+      choices: ['measurements', 'token_ids'],
+      control: 'select',
+      doc: 'measurements, or token IDs that are not amounts',
+    },
+    ids: {
+      attr: 'ids',
+      kind: 'vector',
+      minLength: 3,
+      maxLength: 12,
+      default: [17, 318, 319, 1169, 2045, 6894, 11, 50256],
+      doc: 'the token IDs',
+    },
   };
   static css = `${figureCss}${handleCss}
 .row-title { font-size: var(--nl-title-size); font-weight: 600; }
@@ -56,8 +87,13 @@ export class NlScalers extends NlFigure {
     this._plot = el('g', { class: 'plot', 'aria-hidden': 'true' });
     this._svg.append(this._plot);
     view.append(this._svg);
-    this._handle = new DragHandle(this, { cls: 'chosen', axes: 'x', step: 0.1,
-      get: () => [this._values.outlier, 0], set: ([v]) => this.setByUser('outlier', v) });
+    this._handle = new DragHandle(this, {
+      cls: 'chosen',
+      axes: 'x',
+      step: 0.1,
+      get: () => [this._values.outlier, 0],
+      set: ([v]) => this.setByUser('outlier', v),
+    });
     this._svg.append(this._handle.node);
   }
 
@@ -69,15 +105,29 @@ export class NlScalers extends NlFigure {
     const mm = core.run('min_max_fit', { x: X });
     const zs = core.run('z_score_fit', { x: X });
     const rb = core.run('robust_fit', { x: X });
-    const minMax = { min: col(mm.min), max: col(mm.max), y: this.op('min_max_apply', { x: X, min: mm.min, max: mm.max }) };
-    const zScore = { mean: col(zs.mean), std: col(zs.std), y: this.op('z_score_apply', { x: X, mean: zs.mean, std: zs.std }) };
-    const robust = { median: col(rb.median), iqr: col(rb.iqr), y: this.op('robust_apply', { x: X, median: rb.median, iqr: rb.iqr }) };
+    const minMax = {
+      min: col(mm.min),
+      max: col(mm.max),
+      y: this.op('min_max_apply', { x: X, min: mm.min, max: mm.max }),
+    };
+    const zScore = {
+      mean: col(zs.mean),
+      std: col(zs.std),
+      y: this.op('z_score_apply', { x: X, mean: zs.mean, std: zs.std }),
+    };
+    const robust = {
+      median: col(rb.median),
+      iqr: col(rb.iqr),
+      y: this.op('robust_apply', { x: X, median: rb.median, iqr: rb.iqr }),
+    };
     // where the other values land: [lo, hi] of each row without the outlier
     const span = (ys) => {
       const f = core.run('min_max_fit', { x: { shape: [ys.length - 1, 1], data: ys.slice(0, -1) } });
       return [col(f.min), col(f.max)];
     };
-    const spans = tokens ? null : { raw: span(x), minMax: span(minMax.y), zScore: span(zScore.y), robust: span(robust.y) };
+    const spans = tokens
+      ? null
+      : { raw: span(x), minMax: span(minMax.y), zScore: span(zScore.y), robust: span(robust.y) };
     const outside = !tokens && (outlier < spans.raw[0] || outlier > spans.raw[1]);
     const axes = {
       raw: this.axis(x, { include_zero: false, count: 5 }),
@@ -90,12 +140,15 @@ export class NlScalers extends NlFigure {
 
   draw(s) {
     const W = this.fit(this._svg, 640, 400);
-    const left = 16, right = 16, rowH = 92;
+    const left = 16,
+      right = 16,
+      rowH = 92;
     const tokens = s.data === 'token_ids';
     const n = s.x.length;
     const items = [];
     ROWS.forEach((row, k) => {
-      const top = 8 + k * rowH, lineY = top + 48;
+      const top = 8 + k * rowH,
+        lineY = top + 48;
       // while the outlier is dragged the raw line keeps its scale, so the dot stays under the pointer
       const held = row === 'raw' && this._dragging && this._heldRaw;
       const ax = held || s.axes[row];
@@ -106,18 +159,38 @@ export class NlScalers extends NlFigure {
       items.push(el('text', { class: 'row-note', x: left, y: top + 29 }, this._note(s, row)));
       items.push(el('line', { class: 'zero', x1: left, x2: W - right, y1: lineY, y2: lineY }));
       for (const t of ax.ticks) {
-        items.push(el('line', { class: 'grid-line', x1: p(t).toFixed(1), x2: p(t).toFixed(1), y1: lineY - 4, y2: lineY + 4 }));
-        items.push(el('text', { class: 'tick', x: p(t).toFixed(1), y: lineY + 25, 'text-anchor': 'middle' }, this.fmt(t, 4)));
+        items.push(
+          el('line', { class: 'grid-line', x1: p(t).toFixed(1), x2: p(t).toFixed(1), y1: lineY - 4, y2: lineY + 4 }),
+        );
+        items.push(
+          el('text', { class: 'tick', x: p(t).toFixed(1), y: lineY + 25, 'text-anchor': 'middle' }, this.fmt(t, 4)),
+        );
       }
       if (!tokens) {
         const [lo, hi] = s.spans[row];
-        items.push(el('rect', { class: 'span-band', x: (p(lo) - 5).toFixed(1), y: lineY - 11, width: Math.max(10, p(hi) - p(lo) + 10).toFixed(1), height: 22, rx: 11 }));
+        items.push(
+          el('rect', {
+            class: 'span-band',
+            x: (p(lo) - 5).toFixed(1),
+            y: lineY - 11,
+            width: Math.max(10, p(hi) - p(lo) + 10).toFixed(1),
+            height: 22,
+            rx: 11,
+          }),
+        );
       }
       ys.forEach((v, i) => {
         const last = !tokens && i === n - 1;
         if (row === 'raw' && last) return; // the outlier on the raw line is the draggable handle
         // smaller dots on a narrow line, so that eight close values stay eight dots
-        items.push(el('circle', { class: `pt${last ? ' out' : ''}`, cx: p(v).toFixed(1), cy: lineY, r: last ? 6.5 : W < 480 ? 3.2 : 5 }));
+        items.push(
+          el('circle', {
+            class: `pt${last ? ' out' : ''}`,
+            cx: p(v).toFixed(1),
+            cy: lineY,
+            r: last ? 6.5 : W < 480 ? 3.2 : 5,
+          }),
+        );
       });
       if (row === 'raw') this._rawFrame = { p, lineY, domain: ax.domain };
     });
@@ -131,9 +204,20 @@ export class NlScalers extends NlFigure {
       this._handle.node.removeAttribute('hidden');
       this._handle.node.removeAttribute('display');
       const inv = scale([left + 8, W - right - 8], f.domain);
-      const lo = this.constructor.params.outlier.min, hi = this.constructor.params.outlier.max;
-      this._handle.place(f.p(s.outlier), f.lineY, { toValue: (px) => [inv(px), 0], bounds: [[lo, hi], [0, 0]] },
-        this.t('handle', { v: this.fmt(s.outlier, 4) }));
+      const lo = this.constructor.params.outlier.min,
+        hi = this.constructor.params.outlier.max;
+      this._handle.place(
+        f.p(s.outlier),
+        f.lineY,
+        {
+          toValue: (px) => [inv(px), 0],
+          bounds: [
+            [lo, hi],
+            [0, 0],
+          ],
+        },
+        this.t('handle', { v: this.fmt(s.outlier, 4) }),
+      );
     }
     const c = this._controls.outlier;
     if (c) c.range.closest('label').hidden = tokens;
@@ -142,7 +226,8 @@ export class NlScalers extends NlFigure {
   /** The line under a row's title: its statistics, from the core. */
   _note(s, row) {
     // 6 significant digits: a token ID such as 50256 reads exactly, 0.9 does not turn into 0.9000001
-    const f = (v) => this.fmt(v, 6), g = (v) => this.fmt(v, 4);
+    const f = (v) => this.fmt(v, 6),
+      g = (v) => this.fmt(v, 4);
     if (row === 'raw') return this.t(s.data === 'token_ids' ? 'note_rawIds' : 'note_raw', { n: s.x.length });
     if (row === 'minMax') return this.t('note_minMax', { min: f(s.minMax.min), max: f(s.minMax.max) });
     if (row === 'zScore') return this.t('note_zScore', { mean: g(s.zScore.mean), std: g(s.zScore.std) });
@@ -154,13 +239,26 @@ export class NlScalers extends NlFigure {
     if (s.data === 'token_ids') {
       // the two smallest IDs (neighbours after scaling) and the largest (scaled to 1)
       const order = s.x.map((id, i) => [id, s.minMax.y[i]]).sort((u, v) => u[0] - v[0]);
-      const [a, b] = order, top = order[order.length - 1];
+      const [a, b] = order,
+        top = order[order.length - 1];
       return this.t('describeTokens', { a: a[0], ya: f(a[1]), b: b[0], yb: f(b[1]), top: top[0], ytop: f(top[1]) });
     }
     const span = (k) => ({ lo: f(s.spans[k][0]), hi: f(s.spans[k][1]) });
-    const vars = { v: f(s.outlier), n: s.x.length - 1, rawLo: span('raw').lo, rawHi: span('raw').hi,
-      mmLo: span('minMax').lo, mmHi: span('minMax').hi, zLo: span('zScore').lo, zHi: span('zScore').hi,
-      rLo: span('robust').lo, rHi: span('robust').hi, std: f(s.zScore.std), median: f(s.robust.median), iqr: f(s.robust.iqr) };
+    const vars = {
+      v: f(s.outlier),
+      n: s.x.length - 1,
+      rawLo: span('raw').lo,
+      rawHi: span('raw').hi,
+      mmLo: span('minMax').lo,
+      mmHi: span('minMax').hi,
+      zLo: span('zScore').lo,
+      zHi: span('zScore').hi,
+      rLo: span('robust').lo,
+      rHi: span('robust').hi,
+      std: f(s.zScore.std),
+      median: f(s.robust.median),
+      iqr: f(s.robust.iqr),
+    };
     const parts = [this.t('describeSpans', vars)];
     parts.push(this.t(s.outside ? 'describeOutside' : 'describeInside', vars));
     return parts.join(this.t('sentenceSep'));

@@ -27,7 +27,8 @@ const TOKENS = ['A', 'B'];
 
 export class NlSharedStats extends NlFigure {
   static catalog = 'sharedStats';
-  static summary = "Tokens share parameters, a token's coordinates share statistics; the affine step cannot restore the scale.";
+  static summary =
+    "Tokens share parameters, a token's coordinates share statistics; the affine step cannot restore the scale.";
   static minHeight = 392; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`stats`, `normalized`, `output`, `sameNormalized`, `sameOutput`'; // `state` keys beyond the attributes (README)
   static params = {
@@ -35,9 +36,33 @@ export class NlSharedStats extends NlFigure {
     b: { attr: 'b', kind: 'vector', length: 3, default: [10, 20, 30], doc: 'token B' },
     gamma: { attr: 'gamma', kind: 'vector', length: 3, default: [2, 1, 1], doc: 'γ, shared by both tokens' },
     beta: { attr: 'beta', kind: 'vector', length: 3, default: [0, 0, 0], doc: 'β, shared by both tokens' },
-    gamma1: { attr: 'gamma1', kind: 'number', default: null, min: -3, max: 3, step: 0.1, control: 'slider', doc: "γ₁ on a slider (default: gamma's first)" },
-    beta1: { attr: 'beta1', kind: 'number', default: null, min: -3, max: 3, step: 0.1, control: 'slider', doc: "β₁ on a slider (default: beta's first)" },
-    cell: { attr: 'cell', kind: 'vector', length: 2, default: [0, 0], doc: 'the chosen cell: token (0 = A, 1 = B), coordinate 0 to 2' },
+    gamma1: {
+      attr: 'gamma1',
+      kind: 'number',
+      default: null,
+      min: -3,
+      max: 3,
+      step: 0.1,
+      control: 'slider',
+      doc: "γ₁ on a slider (default: gamma's first)",
+    },
+    beta1: {
+      attr: 'beta1',
+      kind: 'number',
+      default: null,
+      min: -3,
+      max: 3,
+      step: 0.1,
+      control: 'slider',
+      doc: "β₁ on a slider (default: beta's first)",
+    },
+    cell: {
+      attr: 'cell',
+      kind: 'vector',
+      length: 2,
+      default: [0, 0],
+      doc: 'the chosen cell: token (0 = A, 1 = B), coordinate 0 to 2',
+    },
   };
   static css = `${figureCss}
 .grid { cursor: pointer; outline: none; }
@@ -57,7 +82,8 @@ export class NlSharedStats extends NlFigure {
 
   /** γ₁ and β₁ sliders edit the first entries of gamma and beta. */
   _effective(v = this._values) {
-    const gamma = [...v.gamma], beta = [...v.beta];
+    const gamma = [...v.gamma],
+      beta = [...v.beta];
     if (v.gamma1 !== null) gamma[0] = v.gamma1;
     if (v.beta1 !== null) beta[0] = v.beta1;
     return { gamma, beta };
@@ -65,7 +91,18 @@ export class NlSharedStats extends NlFigure {
 
   parseValue(key, text) {
     const r = super.parseValue(key, text);
-    if (key === 'cell' && r.value && !(Number.isInteger(r.value[0]) && r.value[0] >= 0 && r.value[0] <= 1 && Number.isInteger(r.value[1]) && r.value[1] >= 0 && r.value[1] <= 2)) {
+    if (
+      key === 'cell' &&
+      r.value &&
+      !(
+        Number.isInteger(r.value[0]) &&
+        r.value[0] >= 0 &&
+        r.value[0] <= 1 &&
+        Number.isInteger(r.value[1]) &&
+        r.value[1] >= 0 &&
+        r.value[1] <= 2
+      )
+    ) {
       return { error: this.t('badCell', { value: text }) };
     }
     return r;
@@ -74,7 +111,10 @@ export class NlSharedStats extends NlFigure {
   _syncControls() {
     super._syncControls();
     const { gamma, beta } = this._effective();
-    for (const [key, v] of [['gamma1', gamma[0]], ['beta1', beta[0]]]) {
+    for (const [key, v] of [
+      ['gamma1', gamma[0]],
+      ['beta1', beta[0]],
+    ]) {
       const c = this._controls[key];
       if (!c || this._attrErrors.has(key)) continue;
       c.range.value = String(v);
@@ -108,9 +148,18 @@ export class NlSharedStats extends NlFigure {
     });
     const n = this.op('layer_norm', { x }, { eps: 0 });
     const y = this.op('layer_norm', { x, gamma: NlFigure.vec(gamma), beta: NlFigure.vec(beta) }, { eps: 0 });
-    const normalized = [n.slice(0, 3), n.slice(3)], output = [y.slice(0, 3), y.slice(3)];
+    const normalized = [n.slice(0, 3), n.slice(3)],
+      output = [y.slice(0, 3), y.slice(3)];
     const reads = (r) => this.fmtList(r, 4);
-    return { gamma, beta, stats, normalized, output, sameNormalized: reads(normalized[0]) === reads(normalized[1]), sameOutput: reads(output[0]) === reads(output[1]) };
+    return {
+      gamma,
+      beta,
+      stats,
+      normalized,
+      output,
+      sameNormalized: reads(normalized[0]) === reads(normalized[1]),
+      sameOutput: reads(output[0]) === reads(output[1]),
+    };
   }
 
   draw(s) {
@@ -118,8 +167,11 @@ export class NlSharedStats extends NlFigure {
     const f = (v) => this.fmt(v, 4);
     // wide: labels left of the rows, outputs right of them; narrow (a phone): labels above, outputs below
     const narrow = W < 560;
-    const left = narrow ? 8 : 150, cw = narrow ? (W - 16) / 3 : Math.min(110, (W - left - 20) / 4.2), ch = 46;
-    const rowH = narrow ? ch + 52 : ch + 22, top = narrow ? 70 : 56;
+    const left = narrow ? 8 : 150,
+      cw = narrow ? (W - 16) / 3 : Math.min(110, (W - left - 20) / 4.2),
+      ch = 46;
+    const rowH = narrow ? ch + 52 : ch + 22,
+      top = narrow ? 70 : 56;
     const [ct, ci] = s.cell;
     const items = [];
     // the heading in two lines on a phone: it would not fit in one
@@ -128,16 +180,27 @@ export class NlSharedStats extends NlFigure {
     else items.push(el('text', { class: 'head', x: 8, y: 16 }, joinLines(head)));
     if (!narrow) items.push(el('text', { class: 'head', x: left + 3 * cw + 16, y: 36 }, this.t('outputHead')));
     for (let i = 0; i < 3; i++) {
-      const sub = '₁₂₃'[i], x = left + (i + 0.5) * cw;
-      items.push(el('text', { class: 'par', x, y: narrow ? 44 : 38 }, `γ${sub} = ${f(s.gamma[i])}`), el('text', { class: 'par', x, y: narrow ? 58 : 52 }, `β${sub} = ${f(s.beta[i])}`));
+      const sub = '₁₂₃'[i],
+        x = left + (i + 0.5) * cw;
+      items.push(
+        el('text', { class: 'par', x, y: narrow ? 44 : 38 }, `γ${sub} = ${f(s.gamma[i])}`),
+        el('text', { class: 'par', x, y: narrow ? 58 : 52 }, `β${sub} = ${f(s.beta[i])}`),
+      );
     }
     [s.a, s.b].forEach((row, t) => {
       const y0 = top + t * rowH + (narrow ? 20 : 0);
-      const label = this.t('token', { name: TOKENS[t] }), stat = `μ = ${f(s.stats[t].mean)}, σ = ${f(s.stats[t].std)}`;
+      const label = this.t('token', { name: TOKENS[t] }),
+        stat = `μ = ${f(s.stats[t].mean)}, σ = ${f(s.stats[t].std)}`;
       if (narrow) {
-        items.push(el('text', { class: 'row-label', x: 8, y: y0 - 6 }, label), el('text', { class: 'stat', x: 80, y: y0 - 6 }, stat));
+        items.push(
+          el('text', { class: 'row-label', x: 8, y: y0 - 6 }, label),
+          el('text', { class: 'stat', x: 80, y: y0 - 6 }, stat),
+        );
       } else {
-        items.push(el('text', { class: 'row-label', x: 8, y: y0 + 20 }, label), el('text', { class: 'stat', x: 8, y: y0 + 38 }, stat));
+        items.push(
+          el('text', { class: 'row-label', x: 8, y: y0 + 20 }, label),
+          el('text', { class: 'stat', x: 8, y: y0 + 38 }, stat),
+        );
       }
       row.forEach((v, i) => {
         const cls = t === ct && i === ci ? 'chosen' : t === ct ? 'stats' : i === ci ? 'params' : '';
@@ -146,11 +209,23 @@ export class NlSharedStats extends NlFigure {
         items.push(r, el('text', { class: 'val', x: left + (i + 0.5) * cw, y: y0 + ch / 2 + 5 }, f(v)));
       });
       const out = this.fmtList(s.output[t], 4);
-      if (narrow) items.push(el('text', { class: 'out', x: 8, y: y0 + ch + 18, 'text-anchor': 'start' }, `${this.t('outputHead')} = ${out}`));
-      else items.push(el('text', { class: 'out', x: left + 3 * cw + 16, y: y0 + ch / 2 + 5, 'text-anchor': 'start' }, out));
+      if (narrow)
+        items.push(
+          el(
+            'text',
+            { class: 'out', x: 8, y: y0 + ch + 18, 'text-anchor': 'start' },
+            `${this.t('outputHead')} = ${out}`,
+          ),
+        );
+      else
+        items.push(
+          el('text', { class: 'out', x: left + 3 * cw + 16, y: y0 + ch / 2 + 5, 'text-anchor': 'start' }, out),
+        );
     });
     const end = top + 2 * rowH + (narrow ? 14 : 6);
-    this.t('legend').split('\n').forEach((line, k) => items.push(el('text', { class: 'head', x: 8, y: end + k * 16 }, line)));
+    this.t('legend')
+      .split('\n')
+      .forEach((line, k) => items.push(el('text', { class: 'head', x: 8, y: end + k * 16 }, line)));
     const H = end + 16 * (this.t('legend').split('\n').length - 1) + 10;
     items.unshift(el('rect', { class: 'frame', x: 1, y: 1, width: W - 2, height: H - 2, rx: 6 }));
     this._svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
@@ -160,12 +235,28 @@ export class NlSharedStats extends NlFigure {
 
   describe(s) {
     const f = (v) => this.fmt(v, 4);
-    const [t, i] = s.cell, other = TOKENS[1 - t];
-    const vars = { token: TOKENS[t], other, i: i + 1, sub: '₁₂₃'[i], x: f([s.a, s.b][t][i]), mean: f(s.stats[t].mean), std: f(s.stats[t].std),
-      g: f(s.gamma[i]), b: f(s.beta[i]), n: this.fmtList(s.normalized[0], 4), gamma: this.fmtList(s.gamma, 4), beta: this.fmtList(s.beta, 4),
-      ya: this.fmtList(s.output[0], 4), yb: this.fmtList(s.output[1], 4) };
+    const [t, i] = s.cell,
+      other = TOKENS[1 - t];
+    const vars = {
+      token: TOKENS[t],
+      other,
+      i: i + 1,
+      sub: '₁₂₃'[i],
+      x: f([s.a, s.b][t][i]),
+      mean: f(s.stats[t].mean),
+      std: f(s.stats[t].std),
+      g: f(s.gamma[i]),
+      b: f(s.beta[i]),
+      n: this.fmtList(s.normalized[0], 4),
+      gamma: this.fmtList(s.gamma, 4),
+      beta: this.fmtList(s.beta, 4),
+      ya: this.fmtList(s.output[0], 4),
+      yb: this.fmtList(s.output[1], 4),
+    };
     const parts = [this.t('describeCell', vars)];
-    parts.push(this.t(s.sameNormalized ? (s.sameOutput ? 'describeSame' : 'describeSameNorm') : 'describeDiffer', vars));
+    parts.push(
+      this.t(s.sameNormalized ? (s.sameOutput ? 'describeSame' : 'describeSameNorm') : 'describeDiffer', vars),
+    );
     return parts.join(this.t('sentenceSep'));
   }
 }

@@ -33,8 +33,24 @@ export class NlSoftmaxSharpness extends NlFigure {
   static minHeight = 384; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`scaled`, `weights`, `reference`, `top`, `leaders` (tied leaders), `gap`, `curve`'; // `state` keys beyond the attributes (README)
   static params = {
-    scores: { attr: 'scores', kind: 'vector', minLength: 2, maxLength: MAX_SCORES, default: [1, 0], doc: 'the attention scores' },
-    factor: { attr: 'factor', kind: 'number', default: 1, min: 0, max: 20, step: 0.1, control: 'slider', doc: 'the common scale of the scores' },
+    scores: {
+      attr: 'scores',
+      kind: 'vector',
+      minLength: 2,
+      maxLength: MAX_SCORES,
+      default: [1, 0],
+      doc: 'the attention scores',
+    },
+    factor: {
+      attr: 'factor',
+      kind: 'number',
+      default: 1,
+      min: 0,
+      max: 20,
+      step: 0.1,
+      control: 'slider',
+      doc: 'the common scale of the scores',
+    },
   };
   static css = `${figureCss}
 .panes { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 10px; }
@@ -49,7 +65,10 @@ export class NlSoftmaxSharpness extends NlFigure {
 
   buildControls(box) {
     super.buildControls(box);
-    box.append(this.button('factor1', () => this._set('factor', 1)), this.button('factor10', () => this._set('factor', 10)));
+    box.append(
+      this.button('factor1', () => this._set('factor', 1)),
+      this.button('factor10', () => this._set('factor', 10)),
+    );
   }
 
   _set(key, v) {
@@ -77,7 +96,11 @@ export class NlSoftmaxSharpness extends NlFigure {
   compute(core, { scores, factor }) {
     const n = scores.length;
     const row = (a) => ({ shape: [1, n], data: a });
-    const scaled = this.op('film', { x: row(scores), gamma: row(new Array(n).fill(factor)), beta: row(new Array(n).fill(0)) });
+    const scaled = this.op('film', {
+      x: row(scores),
+      gamma: row(new Array(n).fill(factor)),
+      beta: row(new Array(n).fill(0)),
+    });
     const weights = this.op('softmax', { x: vec(scaled) });
     const reference = this.op('softmax', { x: vec(scores) });
     // the largest weight by a loop (never spread a list into Math.max)
@@ -86,9 +109,13 @@ export class NlSoftmaxSharpness extends NlFigure {
     const leaders = [];
     for (let i = 0; i < n; i++) if (weights[i] === weights[top]) leaders.push(i);
     const unit = this.op('axis_ticks', { x: vec([0, 1]) }, { count: 2 }, 'ticks');
-    let gap = null, curve = null;
+    let gap = null,
+      curve = null;
     if (n === 2) {
-      gap = this.op('linear_map', { W: { shape: [1, 2], data: [factor, -factor] }, points: { shape: [1, 2], data: scores } })[0];
+      gap = this.op('linear_map', {
+        W: { shape: [1, 2], data: [factor, -factor] },
+        points: { shape: [1, 2], data: scores },
+      })[0];
       const axis = this.axis([gap, 8], { symmetric: true, count: 4 });
       const gaps = this.op('linspace', {}, { start: axis.domain[0], stop: axis.domain[1], count: 121 });
       const w = this.op('softmax', { x: { shape: [gaps.length, 2], data: gaps.flatMap((g) => [g, 0]) } });
@@ -98,10 +125,18 @@ export class NlSoftmaxSharpness extends NlFigure {
   }
 
   // ---- one formatter per quantity -------------------------------------------------
-  fmtW(v) { return this.fmt(v, 5); }
-  fmtScore(v) { return this.fmt(v, 4); }
-  fmtFactor(v) { return this.fmt(v, 4); }
-  fmtGap(v) { return this.fmt(v, 4); }
+  fmtW(v) {
+    return this.fmt(v, 5);
+  }
+  fmtScore(v) {
+    return this.fmt(v, 4);
+  }
+  fmtFactor(v) {
+    return this.fmt(v, 4);
+  }
+  fmtGap(v) {
+    return this.fmt(v, 4);
+  }
 
   /** Keys whose weight prints as the largest one does: a tie on screen is a tie in words. */
   _leaders(ws) {
@@ -115,21 +150,35 @@ export class NlSoftmaxSharpness extends NlFigure {
 
   draw(s) {
     const f = (v) => this.fmt(v, 3);
-    const H = 200, m = { l: 36, r: 10, t: 10, b: 34 };
+    const H = 200,
+      m = { l: 36, r: 10, t: 10, b: 34 };
     const y = scale([0, 1], [H - m.b, m.t]);
     // weights per key: gray at factor 1, coloured at the chosen factor
     this._barsTitle.textContent = this.t('weightsTitle', { factor: this.fmtFactor(s.factor) });
     const W = this.fit(this._barsSvg, 320, H);
     const n = s.weights.length;
-    const gw = (W - m.l - m.r) / n, bw = Math.min(26, gw * 0.36);
+    const gw = (W - m.l - m.r) / n,
+      bw = Math.min(26, gw * 0.36);
     const lead = new Set(this._leaders(s.weights));
     const bars = [yAxis(s.unitTicks, y, m.l, W - m.r, f)];
     for (let i = 0; i < n; i++) {
       const cx = m.l + gw * (i + 0.5);
       bars.push(bar(cx - bw - 1, bw, y, s.reference[i], 'bar-ref'), bar(cx + 1, bw, y, s.weights[i], 'cur'));
-      bars.push(el('text', { class: `tick${lead.has(i) ? ' lead' : ''}`, x: cx.toFixed(1), y: H - 20, 'text-anchor': 'middle' }, String(i + 1)));
+      bars.push(
+        el(
+          'text',
+          { class: `tick${lead.has(i) ? ' lead' : ''}`, x: cx.toFixed(1), y: H - 20, 'text-anchor': 'middle' },
+          String(i + 1),
+        ),
+      );
     }
-    bars.push(el('text', { class: 'axis-name', x: (m.l + (W - m.r)) / 2, y: H - 4, 'text-anchor': 'middle' }, this.t('keyAxis')));
+    bars.push(
+      el(
+        'text',
+        { class: 'axis-name', x: (m.l + (W - m.r)) / 2, y: H - 4, 'text-anchor': 'middle' },
+        this.t('keyAxis'),
+      ),
+    );
     this._barsSvg.replaceChildren(...bars);
     // two keys: weight of key 1 against the gap
     // the curve exists for two keys only: otherwise the pane says so, without an empty chart
@@ -150,10 +199,18 @@ export class NlSoftmaxSharpness extends NlFigure {
     const Wc = this.fit(this._curveSvg, 320, H);
     const x = scale(s.curve.domain, [m.l, Wc - m.r]);
     this._curveSvg.replaceChildren(
-      yAxis(s.unitTicks, y, m.l, Wc - m.r, f), xAxis(s.curve.ticks, x, m.t, H - m.b, f),
-      line(s.curve.gaps.map((g, i) => [x(g), y(s.curve.weights[i])]), 'curve'),
+      yAxis(s.unitTicks, y, m.l, Wc - m.r, f),
+      xAxis(s.curve.ticks, x, m.t, H - m.b, f),
+      line(
+        s.curve.gaps.map((g, i) => [x(g), y(s.curve.weights[i])]),
+        'curve',
+      ),
       el('circle', { class: 'marker', cx: x(s.gap).toFixed(1), cy: y(s.weights[0]).toFixed(1), r: 6 }),
-      el('text', { class: 'axis-name', x: (m.l + (Wc - m.r)) / 2, y: H - 4, 'text-anchor': 'middle' }, this.t('gapAxis')),
+      el(
+        'text',
+        { class: 'axis-name', x: (m.l + (Wc - m.r)) / 2, y: H - 4, 'text-anchor': 'middle' },
+        this.t('gapAxis'),
+      ),
     );
   }
 

@@ -31,15 +31,30 @@ import { DragHandle, chartPanel, fitSquare, handleCss, paddedAxis, squareFrame }
 /** W/σ counts as converged when its longest semi-axis is within this of 1. */
 export const TOLERANCE = 0.001;
 
-
 export class NlSpectral extends NlFigure {
   static catalog = 'spectral';
   static summary = 'Spectral normalization by power iteration.';
   static minHeight = 448; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`sigma`, `u`, `singular`, `normalizedSingular`, `converged`'; // `state` keys beyond the attributes (README)
   static params = {
-    matrix: { attr: 'matrix', kind: 'vector', length: 4, default: [3, 0, 0, 1], doc: 'the 2×2 matrix W, row-major (columns draggable)' },
-    steps: { attr: 'steps', kind: 'number', integer: true, default: 1, min: 1, max: 30, step: 1, control: 'slider', doc: 'power-iteration steps' },
+    matrix: {
+      attr: 'matrix',
+      kind: 'vector',
+      length: 4,
+      default: [3, 0, 0, 1],
+      doc: 'the 2×2 matrix W, row-major (columns draggable)',
+    },
+    steps: {
+      attr: 'steps',
+      kind: 'number',
+      integer: true,
+      default: 1,
+      min: 1,
+      max: 30,
+      step: 1,
+      control: 'slider',
+      doc: 'power-iteration steps',
+    },
   };
   static css = figureCss + handleCss;
 
@@ -69,16 +84,19 @@ export class NlSpectral extends NlFigure {
     this._numbers = el('p', { class: 'readout', part: 'readout' });
     view.append(box, this._numbers);
     // column j of W (row-major [W00, W01, W10, W11]) is the image of e_j
-    this._cols = [0, 1].map((j) => new DragHandle(this, {
-      cls: 'input',
-      get: () => [this._values.matrix[j], this._values.matrix[2 + j]],
-      set: ([a, b]) => {
-        const m = [...this._values.matrix];
-        m[j] = a;
-        m[2 + j] = b;
-        this.setByUser('matrix', m);
-      },
-    }));
+    this._cols = [0, 1].map(
+      (j) =>
+        new DragHandle(this, {
+          cls: 'input',
+          get: () => [this._values.matrix[j], this._values.matrix[2 + j]],
+          set: ([a, b]) => {
+            const m = [...this._values.matrix];
+            m[j] = a;
+            m[2 + j] = b;
+            this.setByUser('matrix', m);
+          },
+        }),
+    );
     this._panels[0].svg.append(...this._cols.map((h) => h.node));
   }
 
@@ -91,11 +109,20 @@ export class NlSpectral extends NlFigure {
     const u = Array.from(sn.u.data);
     const normalizedW = { shape: [2, 2], data: sn.w.data };
     const normalized = this.op('linear_map', { W: normalizedW, points: circle });
-    const estimate = this.op('film', { x: { shape: [1, 2], data: u }, gamma: { shape: [1, 2], data: [sigma, sigma] }, beta: { shape: [1, 2], data: [0, 0] } });
+    const estimate = this.op('film', {
+      x: { shape: [1, 2], data: u },
+      gamma: { shape: [1, 2], data: [sigma, sigma] },
+      beta: { shape: [1, 2], data: [0, 0] },
+    });
     const normalizedSingular = this.op('singular_values', { W: normalizedW });
     const top = normalizedSingular[0];
     return {
-      circle: Array.from(circle.data), ellipse, normalized, sigma, u, estimate,
+      circle: Array.from(circle.data),
+      ellipse,
+      normalized,
+      sigma,
+      u,
+      estimate,
       singular: this.op('singular_values', { W }),
       normalizedSingular,
       converged: Math.abs(top - 1) <= TOLERANCE,
@@ -138,8 +165,14 @@ export class NlSpectral extends NlFigure {
       title(fr, this.t('leftTitle')),
     );
     const toValue = (px, py) => [fr.pInv(px), fr.qInv(py)];
-    this._cols.forEach((h, j) => h.place(p(m[j]), q(m[2 + j]), { toValue, bounds: fr.bounds },
-      this.t('handleColumn', { j: j + 1, v: this.fmtList([m[j], m[2 + j]]) })));
+    this._cols.forEach((h, j) =>
+      h.place(
+        p(m[j]),
+        q(m[2 + j]),
+        { toValue, bounds: fr.bounds },
+        this.t('handleColumn', { j: j + 1, v: this.fmtList([m[j], m[2 + j]]) }),
+      ),
+    );
     const f2 = squareFrame(this, W, s.unitFrame.domain, s.unitFrame.ticks);
     ({ p, q } = f2);
     this._panels[1].plot.replaceChildren(
@@ -149,15 +182,23 @@ export class NlSpectral extends NlFigure {
       title(f2, this.t('rightTitle')),
     );
     this._numbers.textContent = this.t('numbers', {
-      steps: s.steps, sigma: this.fmtSigma(s.sigma), top: this.fmtSigma(s.singular[0]),
-      s: `(${s.singular.map((v) => this.fmtSigma(v)).join(', ')})`, a: this.fmtAxis(s.normalizedSingular[0]), b: this.fmtAxis(s.normalizedSingular[1]),
+      steps: s.steps,
+      sigma: this.fmtSigma(s.sigma),
+      top: this.fmtSigma(s.singular[0]),
+      s: `(${s.singular.map((v) => this.fmtSigma(v)).join(', ')})`,
+      a: this.fmtAxis(s.normalizedSingular[0]),
+      b: this.fmtAxis(s.normalizedSingular[1]),
     });
   }
 
   describe(s) {
     const v = {
-      steps: s.steps, sigma: this.fmtSigma(s.sigma), top: this.fmtSigma(s.singular[0]),
-      a: this.fmtAxis(s.normalizedSingular[0]), b: this.fmtAxis(s.normalizedSingular[1]), tol: this.fmt(TOLERANCE),
+      steps: s.steps,
+      sigma: this.fmtSigma(s.sigma),
+      top: this.fmtSigma(s.singular[0]),
+      a: this.fmtAxis(s.normalizedSingular[0]),
+      b: this.fmtAxis(s.normalizedSingular[1]),
+      tol: this.fmt(TOLERANCE),
     };
     const first = this.t(s.steps === 1 ? 'describeOne' : 'describe', v);
     let second;

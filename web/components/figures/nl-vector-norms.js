@@ -36,7 +36,16 @@ export class NlVectorNorms extends NlFigure {
   static params = {
     a: { attr: 'a', kind: 'vector', length: 2, default: [3, 1], doc: 'embedding a (draggable)' },
     b: { attr: 'b', kind: 'vector', length: 2, default: [1, 2], doc: 'embedding b (draggable)' },
-    g: { attr: 'g', kind: 'number', default: 2, min: 0.5, max: 3, step: 0.1, control: 'slider', doc: "ScaleNorm's scale" },
+    g: {
+      attr: 'g',
+      kind: 'number',
+      default: 2,
+      min: 0.5,
+      max: 3,
+      step: 0.1,
+      control: 'slider',
+      doc: "ScaleNorm's scale",
+    },
   };
   static css = `${figureCss}${handleCss}
 .vn-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 300px), 1fr)); gap: 10px; }
@@ -51,22 +60,40 @@ export class NlVectorNorms extends NlFigure {
     box.append(...this._panels.map((c) => c.svg));
     this._numbers = el('p', { class: 'readout', part: 'readout' });
     view.append(box, this._numbers);
-    this._handles = ['a', 'b'].map((k) => new DragHandle(this, { cls: 'input', get: () => this._values[k], set: (v) => this.setByUser(k, v) }));
+    this._handles = ['a', 'b'].map(
+      (k) => new DragHandle(this, { cls: 'input', get: () => this._values[k], set: (v) => this.setByUser(k, v) }),
+    );
     this._panels[0].svg.append(...this._handles.map((h) => h.node));
   }
 
   compute(core, { a, b, g }) {
-    const both = (op, attrs = {}, extra = {}) => ({ a: this.op(op, { x: vec(a), ...extra }, attrs), b: this.op(op, { x: vec(b), ...extra }, attrs) });
-    const l2 = both('l2_normalize'), l1 = both('l1_normalize'), max = both('max_normalize');
+    const both = (op, attrs = {}, extra = {}) => ({
+      a: this.op(op, { x: vec(a), ...extra }, attrs),
+      b: this.op(op, { x: vec(b), ...extra }, attrs),
+    });
+    const l2 = both('l2_normalize'),
+      l1 = both('l1_normalize'),
+      max = both('max_normalize');
     const scaleOut = both('scale_norm', {}, { g: vec([g]) });
-    const dot = (u, v) => this.op('linear_map', { W: { shape: [1, 2], data: u }, points: { shape: [1, 2], data: v } })[0];
+    const dot = (u, v) =>
+      this.op('linear_map', { W: { shape: [1, 2], data: u }, points: { shape: [1, 2], data: v } })[0];
     const length = (v) => core.run('clip_grad_norm', { g: vec(v) }, { max_norm: 1e30 }).total_norm.data[0];
     const unit = core.run('unit_circle', {}, { count: 120 }).points;
     const circleG = this.op('linear_map', { W: { shape: [2, 2], data: [g, 0, 0, g] }, points: unit });
     const frame = paddedAxis(this, [...a, ...b, g, g, -g, -g]);
     return {
-      l2, l1, max, scale: scaleOut, lengths: [length(a), length(b)], dot: dot(a, b), cosine: dot(l2.a, l2.b),
-      angle: this.op('angle_between', { a: vec(a), b: vec(b) })[0], circle: Array.from(unit.data), circleG, domain: frame.domain, ticks: frame.ticks,
+      l2,
+      l1,
+      max,
+      scale: scaleOut,
+      lengths: [length(a), length(b)],
+      dot: dot(a, b),
+      cosine: dot(l2.a, l2.b),
+      angle: this.op('angle_between', { a: vec(a), b: vec(b) })[0],
+      circle: Array.from(unit.data),
+      circleG,
+      domain: frame.domain,
+      ticks: frame.ticks,
     };
   }
 
@@ -77,7 +104,10 @@ export class NlVectorNorms extends NlFigure {
   draw(s) {
     // the shape each method maps onto: unit circle, diamond, square, circle of radius g (outline points, no math)
     const shapes = {
-      l2: s.circle, l1: [1, 0, 0, 1, -1, 0, 0, -1, 1, 0], max: [1, 1, -1, 1, -1, -1, 1, -1, 1, 1], scale: s.circleG,
+      l2: s.circle,
+      l1: [1, 0, 0, 1, -1, 0, 0, -1, 1, 0],
+      max: [1, 1, -1, 1, -1, -1, 1, -1, 1, 1],
+      scale: s.circleG,
     };
     METHODS.forEach((m, k) => {
       const panel = this._panels[k];
@@ -88,31 +118,64 @@ export class NlVectorNorms extends NlFigure {
       const { p, q } = fr;
       const pts = shapes[m];
       let d = '';
-      for (let i = 0; i < pts.length; i += 2) d += `${i ? 'L' : 'M'}${p(pts[i]).toFixed(1)},${q(pts[i + 1]).toFixed(1)}`;
+      for (let i = 0; i < pts.length; i += 2)
+        d += `${i ? 'L' : 'M'}${p(pts[i]).toFixed(1)},${q(pts[i + 1]).toFixed(1)}`;
       const items = [...fr.axes, el('path', { class: 'ball', d: d + (m === 'l2' || m === 'scale' ? 'Z' : '') })];
       const cls = m === 'l2' ? 'l2' : 'fg';
       for (const key of ['a', 'b']) {
-        const x = s[key], y = s[m][key];
+        const x = s[key],
+          y = s[m][key];
         items.push(arrow(p(0), q(0), p(x[0]), q(x[1]), k === 0 ? 'input' : 'ref'));
         items.push(arrow(p(0), q(0), p(y[0]), q(y[1]), cls));
-        items.push(el('text', { class: `label ${k === 0 ? 'input' : 'ref'}`, x: (p(x[0]) + 8).toFixed(1), y: (q(x[1]) - 8).toFixed(1) }, key));
+        items.push(
+          el(
+            'text',
+            { class: `label ${k === 0 ? 'input' : 'ref'}`, x: (p(x[0]) + 8).toFixed(1), y: (q(x[1]) - 8).toFixed(1) },
+            key,
+          ),
+        );
       }
-      items.push(el('text', { class: 'panel-title', x: fr.p(s.domain[0]), y: 18 }, this.t(`title_${m}`, { g: this.fmt(s.g, 3) })));
+      items.push(
+        el(
+          'text',
+          { class: 'panel-title', x: fr.p(s.domain[0]), y: 18 },
+          this.t(`title_${m}`, { g: this.fmt(s.g, 3) }),
+        ),
+      );
       panel.plot.replaceChildren(...items);
     });
     const fr = this._frame0;
     const toValue = { toValue: (px, py) => [fr.pInv(px), fr.qInv(py)], bounds: fr.bounds };
-    ['a', 'b'].forEach((key, i) => this._handles[i].place(fr.p(s[key][0]), fr.q(s[key][1]), toValue, this.t('handle', { name: key, v: this.fmtVec(s[key]) })));
+    ['a', 'b'].forEach((key, i) =>
+      this._handles[i].place(
+        fr.p(s[key][0]),
+        fr.q(s[key][1]),
+        toValue,
+        this.t('handle', { name: key, v: this.fmtVec(s[key]) }),
+      ),
+    );
     this._numbers.textContent = this.t('readout', this._vars(s));
   }
 
   _vars(s) {
     const f = (v) => this.fmt(v, 4);
     return {
-      a: this.fmtVec(s.a), b: this.fmtVec(s.b), la: f(s.lengths[0]), lb: f(s.lengths[1]), dot: f(s.dot), cos: f(s.cosine),
-      angle: fmtFixed(this, s.angle, 2), g: this.fmt(s.g, 3),
-      l2a: this.fmtVec(s.l2.a), l2b: this.fmtVec(s.l2.b), l1a: this.fmtVec(s.l1.a), l1b: this.fmtVec(s.l1.b),
-      maxa: this.fmtVec(s.max.a), maxb: this.fmtVec(s.max.b), sa: this.fmtVec(s.scale.a), sb: this.fmtVec(s.scale.b),
+      a: this.fmtVec(s.a),
+      b: this.fmtVec(s.b),
+      la: f(s.lengths[0]),
+      lb: f(s.lengths[1]),
+      dot: f(s.dot),
+      cos: f(s.cosine),
+      angle: fmtFixed(this, s.angle, 2),
+      g: this.fmt(s.g, 3),
+      l2a: this.fmtVec(s.l2.a),
+      l2b: this.fmtVec(s.l2.b),
+      l1a: this.fmtVec(s.l1.a),
+      l1b: this.fmtVec(s.l1.b),
+      maxa: this.fmtVec(s.max.a),
+      maxb: this.fmtVec(s.max.b),
+      sa: this.fmtVec(s.scale.a),
+      sb: this.fmtVec(s.scale.b),
     };
   }
 

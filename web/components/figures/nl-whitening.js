@@ -39,11 +39,31 @@ export class NlWhitening extends NlFigure {
   static minHeight = 490; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`covariance: {raw, zscore, whitened}`, `mean`, `std`, `points`'; // `state` keys beyond the attributes (README)
   static params = {
-    mixing: { attr: 'mixing', kind: 'number', default: 0.8, min: -1.5, max: 1.5, step: 0.05, control: 'slider', doc: 'how much feature 2 follows feature 1 (draggable)' },
-    count: { attr: 'count', kind: 'number', integer: true, default: 300, min: 10, max: 2000, doc: 'points in the cloud' },
+    mixing: {
+      attr: 'mixing',
+      kind: 'number',
+      default: 0.8,
+      min: -1.5,
+      max: 1.5,
+      step: 0.05,
+      control: 'slider',
+      doc: 'how much feature 2 follows feature 1 (draggable)',
+    },
+    count: {
+      attr: 'count',
+      kind: 'number',
+      integer: true,
+      default: 300,
+      min: 10,
+      max: 2000,
+      doc: 'points in the cloud',
+    },
     seed: { attr: 'seed', kind: 'number', integer: true, default: 1, min: 0, max: 1e9, doc: 'seed of the cloud' },
   };
-  static css = figureCss + handleCss + `
+  static css =
+    figureCss +
+    handleCss +
+    `
 .dots.raw { stroke: var(--nl-input); } .dots.zscore { stroke: var(--nl-batch-norm); } .dots.whitened { stroke: var(--nl-fg); }
 .handle.chosen .dot { fill: var(--nl-chosen); }
 .guide.cloud-axis { stroke: var(--nl-chosen); stroke-width: 1.5; stroke-dasharray: 5 3; }
@@ -63,15 +83,19 @@ export class NlWhitening extends NlFigure {
     this._panels = ['raw', 'zscore', 'whitened'].map((k) => chartPanel(`cloud ${k}`));
     // each cloud with its covariance matrix below it (on a phone the clouds stack)
     this._covSlots = this._panels.map(() => el('div', { class: 'cov' }));
-    panels.append(...this._panels.map((c, i) => {
-      const cell = el('div', { class: 'cell' });
-      cell.append(c.svg, this._covSlots[i]);
-      return cell;
-    }));
+    panels.append(
+      ...this._panels.map((c, i) => {
+        const cell = el('div', { class: 'cell' });
+        cell.append(c.svg, this._covSlots[i]);
+        return cell;
+      }),
+    );
     view.append(panels);
     const p = this.constructor.params.mixing;
     this._handle = new DragHandle(this, {
-      cls: 'chosen', axes: 'y', step: p.step,
+      cls: 'chosen',
+      axes: 'y',
+      step: p.step,
       get: () => [0, this._values.mixing],
       set: ([, m]) => this.setByUser('mixing', Math.min(p.max, Math.max(p.min, m))),
     });
@@ -89,7 +113,11 @@ export class NlWhitening extends NlFigure {
     const shift = { shape: [count, 2], data: new Array(count).fill(SHIFT).flat() };
     // the cloud's first axis, centre ± W·(0.5, 0); the handle is its upper end
     const ends = core.run('linear_map', { W, points: { shape: [2, 2], data: [0.5, 0, -0.5, 0] } }).y;
-    const axisLine = this.op('film', { x: ends, gamma: { shape: [2, 2], data: [1, 1, 1, 1] }, beta: { shape: [2, 2], data: [...SHIFT, ...SHIFT] } });
+    const axisLine = this.op('film', {
+      x: ends,
+      gamma: { shape: [2, 2], data: [1, 1, 1, 1] },
+      beta: { shape: [2, 2], data: [...SHIFT, ...SHIFT] },
+    });
     const ones = { shape: [count, 2], data: new Array(count * 2).fill(1) };
     const raw = core.run('film', { x: mixed, gamma: ones, beta: shift }).y;
     const fit = core.run('z_score_fit', { x: raw });
@@ -103,9 +131,11 @@ export class NlWhitening extends NlFigure {
     return {
       points: { raw: Array.from(raw.data), zscore: Array.from(zs.data), whitened: Array.from(wh.z.data) },
       covariance: { raw: cov(raw), zscore: cov(zs), whitened: cov(wh.z) },
-      mean: Array.from(fit.mean.data), std: Array.from(fit.std.data),
+      mean: Array.from(fit.mean.data),
+      std: Array.from(fit.std.data),
       axes: { raw: axis([...raw.data, ...axisLine], false), unit: axis(std, true) },
-      axisLine, handle: axisLine.slice(0, 2),
+      axisLine,
+      handle: axisLine.slice(0, 2),
     };
   }
 
@@ -129,14 +159,31 @@ export class NlWhitening extends NlFigure {
       const xy = [];
       for (let j = 0; j < pts.length; j += 2) xy.push([p(pts[j]), q(pts[j + 1])]);
       const items = [...fr.axes, dots(xy, k)];
-      if (k === 'raw') items.push(line([[p(s.axisLine[2]), q(s.axisLine[3])], [p(s.axisLine[0]), q(s.axisLine[1])]], 'guide cloud-axis'));
+      if (k === 'raw')
+        items.push(
+          line(
+            [
+              [p(s.axisLine[2]), q(s.axisLine[3])],
+              [p(s.axisLine[0]), q(s.axisLine[1])],
+            ],
+            'guide cloud-axis',
+          ),
+        );
       items.push(el('text', { class: 'panel-title', x: fr.p(fr.bounds[0][0]), y: 18 }, this.t(`title_${k}`)));
       panel.plot.replaceChildren(...items);
       if (k === 'raw') {
-        this._handle.place(p(s.handle[0]), q(s.handle[1]), {
-          toValue: (px, py) => [0, fr.qInv(py) - SHIFT[1]],
-          bounds: [[0, 0], [this.constructor.params.mixing.min, this.constructor.params.mixing.max]],
-        }, this.t('handle', { v: f(s.mixing) }));
+        this._handle.place(
+          p(s.handle[0]),
+          q(s.handle[1]),
+          {
+            toValue: (px, py) => [0, fr.qInv(py) - SHIFT[1]],
+            bounds: [
+              [0, 0],
+              [this.constructor.params.mixing.min, this.constructor.params.mixing.max],
+            ],
+          },
+          this.t('handle', { v: f(s.mixing) }),
+        );
       }
     });
     ['raw', 'zscore', 'whitened'].forEach((k, i) => this._covSlots[i].replaceChildren(this._covTable(s, k)));
@@ -158,9 +205,15 @@ export class NlWhitening extends NlFigure {
   describe(s) {
     const c = s.covariance;
     const v = {
-      r1: this.fmtCov(c.raw[0]), r2: this.fmtCov(c.raw[3]), rc: this.fmtCov(c.raw[1]),
-      z1: this.fmtCov(c.zscore[0]), z2: this.fmtCov(c.zscore[3]), zoff: this.fmtCov(c.zscore[1]),
-      w1: this.fmtCov(c.whitened[0]), w2: this.fmtCov(c.whitened[3]), woff: this.fmtCov(c.whitened[1]),
+      r1: this.fmtCov(c.raw[0]),
+      r2: this.fmtCov(c.raw[3]),
+      rc: this.fmtCov(c.raw[1]),
+      z1: this.fmtCov(c.zscore[0]),
+      z2: this.fmtCov(c.zscore[3]),
+      zoff: this.fmtCov(c.zscore[1]),
+      w1: this.fmtCov(c.whitened[0]),
+      w2: this.fmtCov(c.whitened[3]),
+      woff: this.fmtCov(c.whitened[1]),
     };
     const raw = this.t('describeRaw', v);
     const zs = Math.abs(c.zscore[1]) < NEARLY_UNCORRELATED ? this.t('describeNearly', v) : this.t('describeKept', v);

@@ -188,7 +188,12 @@ export class NlElement extends Base {
    */
   coreMessage(e) {
     const key = e?.code ? `error_${e.code}` : '';
-    const fields = { op: e?.op ?? '', argument: e?.argument ?? '', message: e?.message ?? String(e), ...(e?.detail ?? {}) };
+    const fields = {
+      op: e?.op ?? '',
+      argument: e?.argument ?? '',
+      message: e?.message ?? String(e),
+      ...(e?.detail ?? {}),
+    };
     const own = key && this.t(key, fields);
     return own && own !== key ? own : this.t('coreError', fields);
   }
@@ -212,9 +217,12 @@ export class NlElement extends Base {
     if (this._started) return;
     // Start work when the figure scrolls into view.
     if (typeof IntersectionObserver !== 'undefined') {
-      this._observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.start();
-      }, { rootMargin: '200px' });
+      this._observer = new IntersectionObserver(
+        (entries) => {
+          if (entries.some((e) => e.isIntersecting)) this.start();
+        },
+        { rootMargin: '200px' },
+      );
       this._observer.observe(this);
     } else this.start();
   }

@@ -21,7 +21,9 @@ export class NlFigure extends NlElement {
 
   /** Define a property per parameter on the class (no DOM is touched). */
   static defineProperties() {
-    return this.attributeProperties(Object.fromEntries(Object.entries(this.params).map(([key, p]) => [key, [p.attr, (el) => el._values[key]]])));
+    return this.attributeProperties(
+      Object.fromEntries(Object.entries(this.params).map(([key, p]) => [key, [p.attr, (el) => el._values[key]]])),
+    );
   }
 
   constructor() {
@@ -43,7 +45,9 @@ export class NlFigure extends NlElement {
   parseValue(key, text) {
     const p = this.constructor.params[key];
     if (p.kind === 'choice') {
-      return p.choices.includes(text) ? { value: text } : { error: this.t('badChoice', { name: p.attr, value: text, choices: p.choices.join(', ') }) };
+      return p.choices.includes(text)
+        ? { value: text }
+        : { error: this.t('badChoice', { name: p.attr, value: text, choices: p.choices.join(', ') }) };
     }
     if (p.kind === 'vector') {
       // A figure shows a handful of numbers: refuse long lists before parsing them.
@@ -55,12 +59,19 @@ export class NlFigure extends NlElement {
       const nums = parts.map((s) => (s === '' ? NaN : Number(s)));
       const okLength = p.length ? nums.length === p.length : nums.length >= (p.minLength ?? 1);
       if (!okLength || nums.some((n) => !Number.isFinite(n))) {
-        return { error: this.t('badVector', { name: p.attr, value: text, length: p.length ?? `${p.minLength ?? 1}+` }) };
+        return {
+          error: this.t('badVector', { name: p.attr, value: text, length: p.length ?? `${p.minLength ?? 1}+` }),
+        };
       }
       return { value: nums };
     }
     const n = text.trim() === '' ? NaN : Number(text);
-    if (!Number.isFinite(n) || (p.integer && !Number.isInteger(n)) || (p.min !== undefined && n < p.min) || (p.max !== undefined && n > p.max)) {
+    if (
+      !Number.isFinite(n) ||
+      (p.integer && !Number.isInteger(n)) ||
+      (p.min !== undefined && n < p.min) ||
+      (p.max !== undefined && n > p.max)
+    ) {
       return { error: this.t('badNumber', { name: p.attr, value: text, min: p.min ?? '−∞', max: p.max ?? '∞' }) };
     }
     return { value: n };
@@ -256,7 +267,8 @@ export class NlFigure extends NlElement {
     this._wrap.setAttribute('aria-label', this.t('name'));
     for (const [key, c] of Object.entries(this._controls)) {
       c.text.textContent = this.t(toCamel(this.constructor.params[key].attr));
-      for (const input of [c.range, c.box, c.select]) input?.setAttribute('aria-label', this.t(toCamel(this.constructor.params[key].attr)));
+      for (const input of [c.range, c.box, c.select])
+        input?.setAttribute('aria-label', this.t(toCamel(this.constructor.params[key].attr)));
       if (c.select) for (const o of c.select.options) o.textContent = this.t(`choice_${o.value}`);
     }
     for (const b of this._buttons ?? []) b.textContent = this.t(b.dataset.label);
@@ -283,7 +295,11 @@ export class NlFigure extends NlElement {
     this._coreError = '';
     if (this._attrErrors.size === 0) {
       try {
-        this._state = Object.freeze({ ...structuredClone(this._values), ...this.compute(this._core, this._values), error: null });
+        this._state = Object.freeze({
+          ...structuredClone(this._values),
+          ...this.compute(this._core, this._values),
+          error: null,
+        });
       } catch (e) {
         this._coreError = this.coreMessage(e);
       }
@@ -312,7 +328,11 @@ export class NlFigure extends NlElement {
   }
 
   renderState() {
-    return { ...super.renderState(), error: this._error?.textContent ?? '', description: this._desc?.textContent ?? '' };
+    return {
+      ...super.renderState(),
+      error: this._error?.textContent ?? '',
+      description: this._desc?.textContent ?? '',
+    };
   }
 
   // ---- helpers for subclasses ----------------------------------------------------------

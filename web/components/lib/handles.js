@@ -40,7 +40,15 @@ export function fmtFixed(fig, v, digits, min = 0) {
   const locale = numberLocale(fig.lang);
   const key = `${locale}:${digits}:${min}`;
   let f = fixedFormats.get(key);
-  if (!f) fixedFormats.set(key, (f = new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: min, signDisplay: 'negative' })));
+  if (!f)
+    fixedFormats.set(
+      key,
+      (f = new Intl.NumberFormat(locale, {
+        maximumFractionDigits: digits,
+        minimumFractionDigits: min,
+        signDisplay: 'negative',
+      })),
+    );
   return f.format(v);
 }
 
@@ -102,28 +110,38 @@ export class DragHandle {
     this.axes = axes;
     this.frame = null;
     this.node = el('g', { class: `handle ${cls}`, tabindex: 0, role: 'application' });
-    this.node.append(el('circle', { class: 'hit', r: 17 }), el('circle', { class: 'ring', r: 10 }), el('circle', { class: 'dot', r: 6.5 }));
-    onDrag(this.node, (e) => {
-      if (!this.frame) return null;
-      const [px, py] = this._userPoint(e);
-      const dx = this.px - px, dy = this.py - py; // where on the dot it was taken
-      fig._dragging = this;
-      return (ev) => {
-        if (!this.frame) return;
-        const [qx, qy] = this._userPoint(ev);
-        const [lx, hx] = this.frame.bounds[0], [ly, hy] = this.frame.bounds[1];
-        const [a, b] = this.frame.toValue(qx + dx, qy + dy);
-        const cur = this.get();
-        const v = [
-          this.axes === 'y' ? cur[0] : Math.min(hx, Math.max(lx, snap(a, this.step))),
-          this.axes === 'x' ? cur[1] : Math.min(hy, Math.max(ly, snap(b, this.step))),
-        ];
-        if (v[0] !== cur[0] || v[1] !== cur[1]) this.set(v);
-      };
-    }, () => {
-      fig._dragging = null;
-      fig.render(); // refit the frame that was held still during the drag
-    });
+    this.node.append(
+      el('circle', { class: 'hit', r: 17 }),
+      el('circle', { class: 'ring', r: 10 }),
+      el('circle', { class: 'dot', r: 6.5 }),
+    );
+    onDrag(
+      this.node,
+      (e) => {
+        if (!this.frame) return null;
+        const [px, py] = this._userPoint(e);
+        const dx = this.px - px,
+          dy = this.py - py; // where on the dot it was taken
+        fig._dragging = this;
+        return (ev) => {
+          if (!this.frame) return;
+          const [qx, qy] = this._userPoint(ev);
+          const [lx, hx] = this.frame.bounds[0],
+            [ly, hy] = this.frame.bounds[1];
+          const [a, b] = this.frame.toValue(qx + dx, qy + dy);
+          const cur = this.get();
+          const v = [
+            this.axes === 'y' ? cur[0] : Math.min(hx, Math.max(lx, snap(a, this.step))),
+            this.axes === 'x' ? cur[1] : Math.min(hy, Math.max(ly, snap(b, this.step))),
+          ];
+          if (v[0] !== cur[0] || v[1] !== cur[1]) this.set(v);
+        };
+      },
+      () => {
+        fig._dragging = null;
+        fig.render(); // refit the frame that was held still during the drag
+      },
+    );
     this.node.addEventListener('keydown', (e) => {
       const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowDown: [0, -1], ArrowUp: [0, 1] };
       const m = moves[e.key];
@@ -157,7 +175,10 @@ export class DragHandle {
  * so a dragged point always has room to move outward.
  */
 export function paddedAxis(fig, flat, attrs = {}) {
-  const pts = fig.op('linear_map', { W: { shape: [2, 2], data: [1.25, 0, 0, 1.25] }, points: { shape: [flat.length / 2, 2], data: flat } });
+  const pts = fig.op('linear_map', {
+    W: { shape: [2, 2], data: [1.25, 0, 0, 1.25] },
+    points: { shape: [flat.length / 2, 2], data: flat },
+  });
   const a = fig.axis([...flat, ...pts], { symmetric: true, count: 4, ...attrs });
   return a;
 }
@@ -186,10 +207,17 @@ export function squareFrame(fig, W, domain, ticks, { left = 34, top = 30, right 
   const q = scale(domain, [top + size, top]);
   const f = (v) => fig.fmt(v, 3);
   return {
-    p, q, size, height: top + size + 22,
+    p,
+    q,
+    size,
+    height: top + size + 22,
     // the corner's value is read once, on the y axis (two labels there touched)
-    axes: [xAxis(ticks, p, top, top + size, (v) => (v === domain[0] ? '' : f(v))), yAxis(ticks, q, left, left + size, f)],
-    pInv: scale([left, left + size], domain), qInv: scale([top + size, top], domain),
+    axes: [
+      xAxis(ticks, p, top, top + size, (v) => (v === domain[0] ? '' : f(v))),
+      yAxis(ticks, q, left, left + size, f),
+    ],
+    pInv: scale([left, left + size], domain),
+    qInv: scale([top + size, top], domain),
     bounds: [domain, domain],
   };
 }

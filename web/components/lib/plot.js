@@ -31,9 +31,12 @@ export function xAxis(ticks, x, y0, y1, fmt) {
 /** An arrow from (x1, y1) to (x2, y2) with a head of `size` pixels. */
 export function arrow(x1, y1, x2, y2, cls, size = 8) {
   const len = Math.hypot(x2 - x1, y2 - y1) || 1;
-  const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-  const hx = x2 - ux * size, hy = y2 - uy * size;
-  const d = `M${x1.toFixed(1)},${y1.toFixed(1)}L${x2.toFixed(1)},${y2.toFixed(1)}` +
+  const ux = (x2 - x1) / len,
+    uy = (y2 - y1) / len;
+  const hx = x2 - ux * size,
+    hy = y2 - uy * size;
+  const d =
+    `M${x1.toFixed(1)},${y1.toFixed(1)}L${x2.toFixed(1)},${y2.toFixed(1)}` +
     `M${(hx - uy * size * 0.5).toFixed(1)},${(hy + ux * size * 0.5).toFixed(1)}L${x2.toFixed(1)},${y2.toFixed(1)}` +
     `L${(hx + uy * size * 0.5).toFixed(1)},${(hy - ux * size * 0.5).toFixed(1)}`;
   return el('path', { class: `arrow ${cls}`, d });
@@ -41,13 +44,23 @@ export function arrow(x1, y1, x2, y2, cls, size = 8) {
 
 /** A polyline through points [[x, y], ...]. */
 export function line(points, cls) {
-  return el('path', { class: cls, d: points.map(([x, y], i) => `${i ? 'L' : 'M'}${x.toFixed(1)},${y.toFixed(1)}`).join('') });
+  return el('path', {
+    class: cls,
+    d: points.map(([x, y], i) => `${i ? 'L' : 'M'}${x.toFixed(1)},${y.toFixed(1)}`).join(''),
+  });
 }
 
 /** A bar from the zero line to value v. */
 export function bar(x, width, y, v, cls) {
   const top = Math.min(y(v), y(0));
-  const r = el('rect', { class: cls, x: x.toFixed(1), width: width.toFixed(1), y: top.toFixed(1), height: Math.abs(y(v) - y(0)).toFixed(1), rx: 2 });
+  const r = el('rect', {
+    class: cls,
+    x: x.toFixed(1),
+    width: width.toFixed(1),
+    y: top.toFixed(1),
+    height: Math.abs(y(v) - y(0)).toFixed(1),
+    rx: 2,
+  });
   r.dataset.value = String(v);
   return r;
 }

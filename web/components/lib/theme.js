@@ -135,7 +135,8 @@ export function watchTheme(el) {
     for (const f of figures) if (themeOf(f) !== f._theme) applyTheme(f);
   });
   const doc = el.ownerDocument;
-  for (const n of [doc.documentElement, doc.body]) if (n) observer.observe(n, { attributes: true, attributeFilter: WATCHED });
+  for (const n of [doc.documentElement, doc.body])
+    if (n) observer.observe(n, { attributes: true, attributeFilter: WATCHED });
 }
 
 /** Stop following it (disconnected). */
