@@ -88,6 +88,7 @@ double run_call(double at, double header, double text_bytes) {
 /// Give the last call's results back (JS has copied them); a large arena too.
 void release() {
   results.clear();
+  std::vector<double>().swap(listing);
   if (arena.capacity > kArenaKeep) drop_arena();
 }
 

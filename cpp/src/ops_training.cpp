@@ -28,31 +28,40 @@ Tensor floats(const std::vector<double>& v, Shape shape) {
 }
 
 // layer_norm_backward / rms_norm_backward: x and dy [..., D], weight [D].
+// Row by row, in double, from the inputs in place into dx: beside x, dy and dx
+// a call holds three rows and the parameter gradients, so any input within the
+// element limit fits (a whole-tensor double copy of [4096, 4096] once needed
+// ~900 MB and ran out of memory).
 void norm_backward_op(Call& c, bool rms) {
-  const Tensor& x = c.in("x");
-  c.expect_rank("x", x, 1);
-  const Shape shape = shape_of(x);
-  c.expect_shape("dy", c.in("dy"), shape, "the shape of x");
+  const View& x = c.view("x");
+  c.expect_rank("x", x.shape, 1);
+  const Shape& shape = x.shape;
+  const View& dyv = c.view("dy");
+  c.expect_shape("dy", dyv.shape, shape, "the shape of x");
   const std::size_t w = shape.back(), n = w ? x.size() / w : 0;
   if (w == 0) c.fail(Msg("out_of_range", "x") << "x has no numbers along its last axis");
   std::vector<double> gamma;
-  if (const Tensor* g = c.opt("weight")) {
-    c.expect_shape("weight", *g, {w}, "the last axis of x");
-    gamma = doubles(*g);
+  if (const View* g = c.opt_view("weight")) {
+    c.expect_shape("weight", g->shape, {w}, "the last axis of x");
+    gamma.assign(g->data, g->data + w);
   }
   const double eps = c.num("eps");
   if (!(eps >= 0)) c.fail(Msg("out_of_range", "eps") << "eps must be at least 0 (got " << num_str(eps) << ")");
   c.check_work(double(x.size()) * 40, "the backward pass");
-  const std::vector<double> xd = doubles(x), dy = doubles(c.in("dy"));
-  std::vector<double> y(xd.size()), xhat(xd.size()), inv(n), dx(xd.size(), 0.0), dg(w, 0.0), db(w, 0.0);
-  norm_forward(xd.data(), n, w, rms, eps, nullptr, nullptr, y.data(), xhat.data(), inv.data());
-  for (std::size_t r = 0; r < n; ++r)
-    if (!std::isfinite(inv[r]))
+  std::vector<double> xr(w), dyr(w), y(w), xhat(w), dxr(w), dg(w, 0.0), db(w, 0.0);
+  double inv = 0;
+  float* dx = c.output("dx", shape);
+  for (std::size_t r = 0; r < n; ++r) {
+    const float *xs = x.data + r * w, *ds = dyv.data + r * w;
+    for (std::size_t i = 0; i < w; ++i) xr[i] = xs[i], dyr[i] = ds[i], dxr[i] = 0;
+    norm_forward(xr.data(), 1, w, rms, eps, nullptr, nullptr, y.data(), xhat.data(), &inv);
+    if (!std::isfinite(inv))
       c.fail(Msg("zero_spread", "eps") << "row " << std::to_string(r)
                                        << " has zero spread and eps is 0, so its gradient is undefined");
-  norm_backward(dy.data(), xhat.data(), inv.data(), n, w, rms, gamma.empty() ? nullptr : gamma.data(), dx.data(),
-                dg.data(), db.data());
-  c.out("dx", floats(dx, shape));
+    norm_backward(dyr.data(), xhat.data(), &inv, 1, w, rms, gamma.empty() ? nullptr : gamma.data(), dxr.data(),
+                  dg.data(), db.data());
+    for (std::size_t i = 0; i < w; ++i) dx[r * w + i] = static_cast<float>(dxr[i]);
+  }
   c.out("dweight", floats(dg, {w}));
   if (!rms) c.out("dbias", floats(db, {w}));
 }
@@ -136,8 +145,9 @@ double step_work(const Model& m, std::size_t N) {
 
 void check_memory(const Call& c, const Model& m, std::size_t N) {
   if (double(m.L + 1) * double(N) * double(m.W) > 262144.0)
-    c.fail(Msg("too_large", "x") << "depth x points x width is " << num_str(double(m.L) * double(N) * double(m.W))
-                                 << "; at most 262144 activations are kept for the backward pass");
+    c.fail(Msg("too_large", "x") << "(depth + 1) x points x width is "
+                                 << num_str(double(m.L + 1) * double(N) * double(m.W))
+                                 << " activations; at most 262144 are kept for the backward pass");
 }
 
 // act_norm[l]: the root mean square of the residual stream h_l; grad_norm[l]:

@@ -150,13 +150,17 @@ void Outputs::finish() {
   pending_size_.clear();
 }
 
+// Capacity goes back too: a small block kept between calls could sit between
+// two large ones and split the heap's free space for good (emmalloc does not
+// move blocks).
 void Outputs::clear() {
-  list.clear();
-  targets.clear();
-  inputs.clear();
-  owned_.clear();
-  pending_.clear();
-  pending_size_.clear();
+  owned_.clear();  // the large buffers first
+  std::vector<Output>().swap(list);
+  std::vector<Target>().swap(targets);
+  std::vector<std::pair<const float*, std::size_t>>().swap(inputs);
+  std::vector<std::unique_ptr<float[]>>().swap(owned_);
+  std::vector<std::pair<float*, const float*>>().swap(pending_);
+  std::vector<std::size_t>().swap(pending_size_);
 }
 
 // ---- Call --------------------------------------------------------------
@@ -250,15 +254,18 @@ void Call::expect_shape(const std::string& input, const Tensor& t, const Shape& 
   expect_shape(input, Shape(t.shape().begin(), t.shape().end()), want, what);
 }
 
-void Call::expect_rank(const std::string& input, const Tensor& t, std::size_t lo, std::size_t hi) const {
-  const std::size_t r = t.dimension();
+void Call::expect_rank(const std::string& input, const Shape& shape, std::size_t lo, std::size_t hi) const {
+  const std::size_t r = shape.size();
   if (r < lo || (hi && r > hi)) {
     std::string want = hi == lo ? std::to_string(lo)
                        : hi     ? std::to_string(lo) + " to " + std::to_string(hi)
                                 : "at least " + std::to_string(lo);
-    fail(Msg("bad_shape", input) << input << " must have rank " << want << " but has shape "
-                                 << shape_str(Shape(t.shape().begin(), t.shape().end())));
+    fail(Msg("bad_shape", input) << input << " must have rank " << want << " but has shape " << shape_str(shape));
   }
+}
+
+void Call::expect_rank(const std::string& input, const Tensor& t, std::size_t lo, std::size_t hi) const {
+  expect_rank(input, Shape(t.shape().begin(), t.shape().end()), lo, hi);
 }
 
 float* Call::output_over(const std::string& name, const View& x) {

@@ -615,7 +615,7 @@ export interface OpAttrs {
     momentum?: number;
     /** Default 0.9. */
     beta1?: number;
-    /** Default 9.99. */
+    /** Default 0.999. */
     beta2?: number;
     /** Default 0. */
     clip?: number;
@@ -1520,7 +1520,7 @@ export interface TrainStepOptions<
   momentum?: number;
   /** Default 0.9. */
   beta1?: number;
-  /** Default 9.99. */
+  /** Default 0.999. */
   beta2?: number;
   /** Default 0. */
   clip?: number;

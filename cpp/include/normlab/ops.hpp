@@ -125,6 +125,7 @@ class Call {
   void expect_shape(const std::string& input, const Shape& got, const Shape& want, const std::string& what) const;
   void expect_shape(const std::string& input, const Tensor& t, const Shape& want, const std::string& what) const;
   void expect_rank(const std::string& input, const Tensor& t, std::size_t lo, std::size_t hi = 0) const;
+  void expect_rank(const std::string& input, const Shape& shape, std::size_t lo, std::size_t hi = 0) const;
 
   /// Fails when an operation would do more than kMaxWork arithmetic.
   void check_work(double work, const std::string& what) const;
