@@ -65,6 +65,10 @@ export class NlElement extends HTMLElement {
    */
   theme: 'light' | 'dark' | 'auto' | null;
   renderState(): FigureRenderState;
+  /** Resolves (true) once no update is queued: changes made in one task are computed and drawn together. */
+  readonly updateComplete: Promise<boolean>;
+  /** Queue an update: a recompute and a drawing (`compute` false: a drawing only). */
+  requestUpdate(compute?: boolean): void;
 }
 
 

@@ -132,15 +132,17 @@ test('bad attributes show a message in place and the figure recovers (vector, sh
           c();
         });
         el.setAttribute(a, b);
+        await el.updateComplete; // attribute changes are drawn in one batched update
         return el.shadowRoot.querySelector('.error').textContent;
       },
       [tag, attr, bad],
     );
     assert.match(msg, pattern, `${tag} ${attr}=${bad}`);
     const after = await run(
-      ([t, a, g]) => {
+      async ([t, a, g]) => {
         const el = document.querySelector(t);
         el.setAttribute(a, g);
+        await el.updateComplete;
         return { error: el.shadowRoot.querySelector('.error').textContent, state: el.state.error };
       },
       [tag, attr, good],

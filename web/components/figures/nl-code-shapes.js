@@ -468,7 +468,7 @@ pre {
     }
     this._code.replaceChildren(...frag); // a few hundred nodes at most
     if (focused) this._exprNodes.find((x) => x.dataset.id === focused)?.focus();
-    if (this._state) this.render();
+    if (this._state) this.requestUpdate(false);
   }
 
   _wireExpr(node, k) {

@@ -131,9 +131,60 @@ export class NlElement extends Base {
     return this;
   }
 
-  /** The figure's current numbers and error (read-only). */
+  /**
+   * The figure's current numbers and error (read-only). An update still queued
+   * (see requestUpdate) is done first, so a value set a moment ago is in it.
+   */
   get state() {
+    this._flushUpdate();
     return this._state;
+  }
+
+  /**
+   * Ask for an update: property, attribute and language changes made in one
+   * task share it. It runs once, in a microtask (before the browser paints),
+   * recomputing when any of the requests asked for it (`compute`), else only
+   * drawing again. A reader's own input updates at once (updateNow).
+   */
+  requestUpdate(compute = true) {
+    this._pendingCompute ||= compute;
+    if (this._pending) return;
+    this._pending = true;
+    this._updated = new Promise((resolve) =>
+      queueMicrotask(() => {
+        this._flushUpdate();
+        resolve(true);
+      }),
+    );
+  }
+
+  /** Resolves once no update is queued (true): await it after setting values, as with Lit. */
+  get updateComplete() {
+    return this._pending ? this._updated : Promise.resolve(true);
+  }
+
+  /** Recompute and draw now, folding in any queued update. */
+  updateNow() {
+    this._pending = false;
+    this._pendingCompute = false;
+    this.performUpdate();
+  }
+
+  _flushUpdate() {
+    if (!this._pending) return;
+    const compute = this._pendingCompute;
+    this._pending = false;
+    this._pendingCompute = false;
+    if (compute) this.performUpdate();
+    else this.render();
+  }
+
+  /** Compute the state and draw it (subclasses); refresh() queues it. */
+  performUpdate() {}
+
+  /** Queue a recompute and a drawing (see requestUpdate). */
+  refresh() {
+    this.requestUpdate(true);
   }
 
   constructor() {
@@ -247,7 +298,7 @@ export class NlElement extends Base {
         this._trainer = trainer;
         this._core = core;
         this.showStatus('');
-        this.refresh();
+        this.updateNow();
       },
       (err) => {
         this._started = false;

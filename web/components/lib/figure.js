@@ -117,13 +117,13 @@ export class NlFigure extends NlElement {
     const r = this.parseValue(key, text);
     if (r.error) {
       this._setBad(key, text, r.error);
-      this.refresh();
+      this.updateNow();
       return;
     }
     this._attrErrors.delete(key);
     this._values[key] = r.value;
     this.reflect(p.attr, text);
-    this.refresh();
+    this.updateNow();
     this.emitChange();
   }
 
@@ -151,7 +151,7 @@ export class NlFigure extends NlElement {
         const w = Math.round(entry.contentRect.width);
         if (w !== last && (last = w)) {
           this._widths?.clear(); // measure each chart again at the new width
-          if (this._state) this.render();
+          if (this._state) this.requestUpdate(false);
         }
       });
       this._resize.observe(this._view);
@@ -240,7 +240,7 @@ export class NlFigure extends NlElement {
     b.addEventListener('click', () => {
       if (!this._core) return;
       fn();
-      this.refresh();
+      this.updateNow();
       this.emitChange();
     });
     (this._buttons ??= []).push(b);
@@ -273,7 +273,7 @@ export class NlFigure extends NlElement {
     }
     for (const b of this._buttons ?? []) b.textContent = this.t(b.dataset.label);
     this.languageChanged?.();
-    if (this._state) this.render();
+    if (this._state) this.requestUpdate(false);
   }
 
   _syncControls() {
@@ -288,7 +288,7 @@ export class NlFigure extends NlElement {
   }
 
   // ---- computation and drawing ------------------------------------------------------
-  refresh() {
+  performUpdate() {
     if (!this._built) return;
     this._syncControls();
     if (!this._core) return;
