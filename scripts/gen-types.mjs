@@ -9,12 +9,11 @@
 // what this script generates. The hand-written rest of the API (Core, run,
 // describe, NlTensor, ...) is web/core/normlab.d.ts, which re-exports this file.
 //
-// The registry does not say everything the types need: its outputs are bare
-// names (not whether they hold integers, nor whether an op may leave one
-// out), an attribute without a default shows as `required` even when the op
-// does without it, and a string attribute's values are checked in the op's
-// body. FACTS holds those few things; checkFacts() confirms each of them
-// against the core with a small call before anything is written.
+// The registry says everything the types need: which outputs hold integers
+// and which come only with optional inputs (outputSpecs), which attributes the
+// op does without (optional, with a note), and a string attribute's values.
+// checkSpecs() confirms those flags against the core with small probe calls
+// before anything is written.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadCore, loadTrainer } from '../web/core/normlab.js';
@@ -27,34 +26,12 @@ const camel = (s) => s.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 const snake = (s) => s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
 const pascal = (s) => camel(s).replace(/^./, (c) => c.toUpperCase());
 
-/** What the registry does not declare; each entry is checked against the core (checkFacts). */
-export const FACTS = {
-  /** Outputs that hold integers (they come back as number[]). */
-  integerOutputs: {
-    broadcast_shape: ['shape'],
-    reduce_shape: ['shape'],
-    reduction_group: ['members'],
-    train_step: ['status'],
-  },
-  /** Outputs an op gives only when the listed inputs are given. */
-  conditionalOutputs: {
-    batch_norm: { outputs: ['running_mean', 'running_var'], when: ['running_mean', 'running_var'] },
-    conditional_batch_norm: { outputs: ['running_mean', 'running_var'], when: ['running_mean', 'running_var'] },
-  },
-  /** Attributes without a default (the registry marks them required) that the op does without, with a note. */
-  optionalAttrs: {
-    reduction_group: { num_groups: 'only method group_norm takes it (and needs it)' },
-    scaled_dot_product_attention: { scale: 'by default 1/sqrt(d_k), d_k the last size of q' },
-  },
-  /** The values of string attributes; 'described' means the ops the registry marks as described. */
-  stringValues: {
-    reduction_group: { method: 'described' },
-    residual_block: { placement: ['pre', 'post'], norm: ['layer_norm', 'rms_norm'] },
-    score_spread: { mode: ['raw', 'scaled', 'qk_norm'] },
-  },
-};
+/** An output's flags as the registry declares them (spec.outputSpecs). */
+const outputSpec = (s, o) => s.outputSpecs.find((x) => x.name === o) ?? {};
+/** The optional inputs an op's conditional outputs come with, in order (none: []). */
+const whenGiven = (s) => [...new Set(s.outputSpecs.flatMap((o) => o.when ?? []))];
 
-// Small calls that succeed, for checkFacts: inputs by shape (filled with 1, 2, 3, ...).
+// Small calls that succeed, for checkSpecs: inputs by shape (filled with 1, 2, 3, ...).
 const PROBES = {
   broadcast_shape: { attrs: { a: [2, 1], b: [3] } },
   reduce_shape: { attrs: { shape: [2, 3], axes: [0] } },
@@ -87,62 +64,62 @@ function probe(core, op, { inputs = {}, attrs = {}, zeros = [] } = {}, more = {}
   return core.run(op, ins, attrs);
 }
 
-/** Check FACTS against the registry and, by small calls, against the core; throws on the first mismatch. */
-export function checkFacts(core) {
+/**
+ * Check the registry's flags by small calls (PROBES): integer outputs hold
+ * integers, conditional outputs come exactly with their inputs, optional
+ * attributes may be left out, listed string values are taken and others
+ * refused. Throws on the first mismatch.
+ */
+export function checkSpecs(core) {
   const fail = (msg) => {
-    throw new Error(`gen-types: ${msg} — update FACTS in scripts/gen-types.mjs`);
+    throw new Error(`gen-types: ${msg} — the op's table row (cpp/src/ops_*.cpp) and the core disagree`);
   };
-  const spec = (op) => (core.ops.includes(op) ? core.spec(op) : fail(`FACTS names an unknown op '${op}'`));
   const ran = (op, call, more) => {
-    if (!PROBES[op]) fail(`no probe call for ${op}`);
+    if (!PROBES[op]) fail(`no probe call for ${op} in scripts/gen-types.mjs`);
     try {
       return probe(core, op, call, more);
     } catch (e) {
       return fail(`the probe call of ${op} fails: ${e.message}`);
     }
   };
-  for (const [op, names] of Object.entries(FACTS.integerOutputs)) {
-    const s = spec(op);
-    for (const n of names) if (!s.outputs.includes(n)) fail(`${op} has no output '${n}'`);
-    const res = ran(op, PROBES[op]);
-    for (const [n, o] of Object.entries(res)) {
-      if (Array.isArray(o.data) !== names.includes(n))
-        fail(`${op}.${n} ${Array.isArray(o.data) ? 'holds' : 'does not hold'} integers`);
+  for (const op of core.ops) {
+    const s = core.spec(op);
+    const ints = s.outputSpecs.filter((o) => o.integer).map((o) => o.name);
+    const when = whenGiven(s);
+    const optional = s.attrs.filter((a) => a.optional);
+    const strings = s.attrs.filter((a) => a.values);
+    if (!ints.length && !when.length && !optional.length && !strings.length) continue;
+    if (ints.length) {
+      for (const [n, o] of Object.entries(ran(op, PROBES[op])))
+        if (Array.isArray(o.data) !== ints.includes(n))
+          fail(`${op}.${n} ${Array.isArray(o.data) ? 'holds' : 'does not hold'} integers`);
     }
-  }
-  for (const [op, { outputs, when }] of Object.entries(FACTS.conditionalOutputs)) {
-    const s = spec(op);
-    for (const n of outputs) if (!s.outputs.includes(n)) fail(`${op} has no output '${n}'`);
-    for (const n of when) if (!s.inputs.find((i) => i.name === n)?.optional) fail(`${op} has no optional input '${n}'`);
-    const without = ran(op, PROBES[op]);
-    const withInputs = ran(op, PROBES[op], PROBES[op].extra);
-    for (const n of outputs) {
-      if (n in without) fail(`${op} gives ${n} without ${when.join(', ')}`);
-      if (!(n in withInputs)) fail(`${op} does not give ${n} with ${when.join(', ')}`);
+    if (when.length) {
+      for (const n of when)
+        if (!s.inputs.find((i) => i.name === n)?.optional) fail(`${op} has no optional input '${n}'`);
+      const without = ran(op, PROBES[op]);
+      const withInputs = ran(op, PROBES[op], PROBES[op].extra);
+      for (const o of s.outputSpecs.filter((x) => x.when)) {
+        if (o.name in without) fail(`${op} gives ${o.name} without ${o.when.join(', ')}`);
+        if (!(o.name in withInputs)) fail(`${op} does not give ${o.name} with ${o.when.join(', ')}`);
+      }
     }
-  }
-  for (const [op, notes] of Object.entries(FACTS.optionalAttrs)) {
-    const s = spec(op);
-    for (const n of Object.keys(notes)) {
-      if (!s.attrs.find((a) => a.name === n)?.required) fail(`${op} has no attribute '${n}' without a default`);
-      if (PROBES[op].attrs && n in PROBES[op].attrs) fail(`the probe call of ${op} gives ${n}`);
+    for (const a of optional) {
+      if (PROBES[op]?.attrs && a.name in PROBES[op].attrs) fail(`the probe call of ${op} gives ${a.name}`);
+      ran(op, PROBES[op]);
     }
-    ran(op, PROBES[op]);
-  }
-  for (const [op, attrs] of Object.entries(FACTS.stringValues)) {
-    const s = spec(op);
-    for (const [name, values] of Object.entries(attrs)) {
-      if (s.attrs.find((a) => a.name === name)?.kind !== 'string') fail(`${op} has no string attribute '${name}'`);
-      const call = (v) => ({ ...PROBES[op], attrs: { ...PROBES[op].attrs, [name]: v } });
-      if (Array.isArray(values)) for (const v of values) ran(op, call(v));
-      else if (values !== 'described') fail(`${op}.${name}: values must be a list or 'described'`);
+    for (const a of strings) {
+      if (a.kind !== 'string') fail(`${op}.${a.name} lists values but is not a string`);
+      const call = (v) => ({ ...PROBES[op], attrs: { ...PROBES[op]?.attrs, [a.name]: v } });
+      if (Array.isArray(a.values)) for (const v of a.values) ran(op, call(v));
+      else if (a.values !== 'described') fail(`${op}.${a.name}: values must be a list or 'described'`);
       let refused = false;
       try {
         probe(core, op, call('not-a-value'));
       } catch {
         refused = true;
       }
-      if (!refused) fail(`${op} takes any ${name}, not only the listed values`);
+      if (!refused) fail(`${op} takes any ${a.name}, not only the listed values`);
     }
   }
 }
@@ -193,19 +170,20 @@ export async function bothModules() {
 /** The TypeScript text of web/core/ops.generated.d.ts for the registries of both modules (bothModules()). */
 export async function generateTypes(core) {
   core ??= await bothModules();
-  checkFacts(core);
+  checkSpecs(core);
   const specs = core.ops.map((op) => core.spec(op));
+  const byName = Object.fromEntries(specs.map((s) => [s.name, s]));
   const described = specs.filter((s) => s.described).map((s) => s.name);
-  const isInt = (op, o) => (FACTS.integerOutputs[op] ?? []).includes(o);
-  const conditional = (op, o) => (FACTS.conditionalOutputs[op]?.outputs ?? []).includes(o);
-  const attrNote = (op, a) => FACTS.optionalAttrs[op]?.[a.name];
-  const attrOptional = (op, a) => !a.required || attrNote(op, a) !== undefined;
+  const isInt = (op, o) => Boolean(outputSpec(byName[op], o).integer);
+  const conditional = (op, o) => Boolean(outputSpec(byName[op], o).when);
+  const attrNote = (op, a) => (a.optional ? a.note : undefined);
+  const attrOptional = (op, a) => !a.required;
 
   const attrType = (op, a) => {
     if (a.kind === 'boolean') return 'boolean';
     if (a.kind === 'integers') return 'readonly number[]';
     if (a.kind === 'string') {
-      const v = FACTS.stringValues[op]?.[a.name];
+      const v = a.values;
       return v === 'described' ? 'DescribedOpName' : v ? union(v) : 'string';
     }
     return 'number';
@@ -394,7 +372,7 @@ export async function generateTypes(core) {
       }
       return lines;
     }
-    const cond = FACTS.conditionalOutputs[s.name];
+    const when = whenGiven(s);
     const field = (o, present) =>
       `${key(camel(o))}${!present && conditional(s.name, o) ? '?' : ''}: ${isInt(s.name, o) ? 'number[]' : generic ? tp(o) : 'Float32Array'}`;
     const result = (present) => `{ ${s.outputs.map((o) => field(o, present)).join('; ')} }`;
@@ -402,8 +380,8 @@ export async function generateTypes(core) {
     const args = generic ? `<${floatOuts.map(tp).join(', ')}>` : '';
     const listed = s.outputs.map((o) => camel(o) + (conditional(s.name, o) ? '?' : '')).join(', ');
     lines.push(`/** Runs ${s.name}; returns { ${listed} }. */`);
-    if (cond) {
-      const given = cond.when.map((i) => `${camel(i)}: XInput`).join('; ');
+    if (when.length) {
+      const given = when.map((i) => `${camel(i)}: XInput`).join('; ');
       lines.push(`${method}${tps}(${x}${optsReq(`${args} & { ${given} }`)}): ${result(true)};`);
     }
     lines.push(`${method}${tps}(${x}${opts(args)}): ${result(false)};`);

@@ -259,12 +259,28 @@ std::string description_json(const Request& r, const Description& d) {
       .str();
 }
 
-/// Every op's inputs, attributes (kind and default) and outputs, as JSON.
+// "a|b" as a JSON list of strings.
+static std::string listed(const char* text) {
+  std::string out = "[", item;
+  for (const char* p = text;; ++p) {
+    if (*p && *p != '|') {
+      item += *p;
+      continue;
+    }
+    out += (out.size() > 1 ? "," : "") + q(item.c_str());
+    item.clear();
+    if (!*p) break;
+  }
+  return out + "]";
+}
+
+/// Every op's inputs, attributes (kind, default or optional, range, values)
+/// and outputs (with which hold integers and which need optional inputs), as JSON.
 std::string registry_json() {
   std::string all = "{";
   for (const auto& [name, spec] : registry()) {
     const OpSpec& s = *spec;
-    std::string inputs = "[", attrs = "[", outputs = "[";
+    std::string inputs = "[", attrs = "[", outputs = "[", output_specs = "[";
     for (const auto& in : s.inputs)
       inputs += (inputs.size() > 1 ? "," : "") +
                 Obj().add("name", q(in.name)).add("optional", in.optional ? "true" : "false").str();
@@ -274,6 +290,9 @@ std::string registry_json() {
       switch (a.fallback.kind) {
         case Default::None:
           e.add("required", "true");
+          break;
+        case Default::Absent:
+          e.add("optional", "true").add("note", q(a.fallback.text));
           break;
         case Default::Number:
           e.add("default", num_str(a.fallback.number));
@@ -285,15 +304,29 @@ std::string registry_json() {
           e.add("default", q(a.fallback.text));
           break;
       }
+      if (const Range& r = a.range) {
+        Obj range;
+        if (r.has_lo) range.add("lo", num_str(r.lo)).add("loInclusive", r.lo_inclusive ? "true" : "false");
+        if (r.has_hi) range.add("hi", num_str(r.hi)).add("hiInclusive", r.hi_inclusive ? "true" : "false");
+        e.add("range", range.str());
+      }
+      if (a.values) e.add("values", std::strcmp(a.values, kDescribedOps) ? listed(a.values) : q("described"));
       attrs += (attrs.size() > 1 ? "," : "") + e.str();
     }
-    for (const char* o : s.outputs) outputs += (outputs.size() > 1 ? "," : "") + q(o);
+    for (const auto& o : s.outputs) {
+      outputs += (outputs.size() > 1 ? "," : "") + q(o.name);
+      Obj e;
+      e.add("name", q(o.name)).add("integer", o.integer ? "true" : "false");
+      if (o.when) e.add("when", listed(o.when));
+      output_specs += (output_specs.size() > 1 ? "," : "") + e.str();
+    }
     all += (all.size() > 1 ? "," : "") + q(name) + ":" +
            Obj()
                .add("name", q(name))
                .add("inputs", inputs + "]")
                .add("attrs", attrs + "]")
                .add("outputs", outputs + "]")
+               .add("outputSpecs", output_specs + "]")
                .add("described", s.describe ? "true" : "false")
                .str();
   }

@@ -65,8 +65,8 @@ double run_call(double at, double header, double text_bytes) {
     listing.assign(1, double(results.list.size()));
     for (const Output& o : results.list) {
       double index = 0;
-      for (const char* name : spec.outputs) {
-        if (o.name == name) break;
+      for (const auto& out : spec.outputs) {
+        if (o.name == out.name) break;
         ++index;
       }
       listing.push_back(index);

@@ -80,8 +80,8 @@ void clip_grad_norm(Call& c) {
 
 void register_gradient_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
-      {"l2_normalize_jacobian", {{"x"}}, {{"eps", Num, Default(1e-12)}}, {"J"}, l2_jacobian},
-      {"layer_norm_jacobian", {{"x"}}, {{"eps", Num, Default(1e-5)}}, {"J"}, layer_norm_jacobian},
+      {"l2_normalize_jacobian", {{"x"}}, {{"eps", Num, Default(1e-12), at_least(0)}}, {"J"}, l2_jacobian},
+      {"layer_norm_jacobian", {{"x"}}, {{"eps", Num, Default(1e-5), at_least(0)}}, {"J"}, layer_norm_jacobian},
       {"clip_grad_norm",
        {{"g"}},
        {{"max_norm", Num, {}}, {"norm_type", Num, Default(2.0)}},

@@ -211,7 +211,7 @@ void register_preprocessing_ops(Registry& r) {
        {"median", "iqr"},
        robust_fit},
       {"robust_apply", {{"x"}, {"median"}, {"iqr"}}, {}, {"y"}, [](Call& c) { scale_features(c, "median", "iqr"); }},
-      {"whiten", {{"x"}}, {{"eps", Num, Default(1e-5)}}, {"z", "mean", "matrix"}, whiten},
+      {"whiten", {{"x"}}, {{"eps", Num, Default(1e-5), at_least(0)}}, {"z", "mean", "matrix"}, whiten},
   };
   enter(r, ops);
 }

@@ -104,15 +104,18 @@ void register_shape_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
       {"reduction_group",
        {},
-       {{"method", Str, {}}, {"shape", List, {}}, {"index", List, {}}, {"num_groups", Int, {}}},
-       {"members"},
+       {{"method", Str, {}, {}, kDescribedOps},
+        {"shape", List, {}},
+        {"index", List, {}},
+        {"num_groups", Int, Default::optional("only method group_norm takes it (and needs it)"), at_least(1)}},
+       {integers("members")},
        reduction_group},
       {"reduce_shape",
        {},
        {{"shape", List, {}}, {"axes", List, {}}, {"keepdim", Bool, Default(false)}},
-       {"shape"},
+       {integers("shape")},
        reduce_shape},
-      {"broadcast_shape", {}, {{"a", List, {}}, {"b", List, {}}}, {"shape"}, broadcast_shape},
+      {"broadcast_shape", {}, {{"a", List, {}}, {"b", List, {}}}, {integers("shape")}, broadcast_shape},
   };
   enter(r, ops);
 }

@@ -334,7 +334,7 @@ void train_data(Call& c) {
 #define NORMLAB_MODEL_ATTRS                                                              \
   {"depth", Int, {}}, {"width", Int, Default(16.0)}, {"placement", Str, Default("pre")}, \
       {"norm", Str, Default("layer_norm")}, {"gate", Str, Default("none")}, {            \
-    "eps", Num, Default(1e-5)                                                            \
+    "eps", Num, Default(1e-5), at_least(0)                                               \
   }
 
 }  // namespace
@@ -343,12 +343,12 @@ void register_training_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
       {"layer_norm_backward",
        {{"x"}, {"dy"}, {"weight", true}},
-       {{"eps", Num, Default(1e-5)}},
+       {{"eps", Num, Default(1e-5), at_least(0)}},
        {"dx", "dweight", "dbias"},
        layer_norm_backward},
       {"rms_norm_backward",
        {{"x"}, {"dy"}, {"weight", true}},
-       {{"eps", Num, Default(1e-6)}},
+       {{"eps", Num, Default(1e-6), at_least(0)}},
        {"dx", "dweight"},
        rms_norm_backward},
       {"train_init", {}, {NORMLAB_MODEL_ATTRS, {"seed", Int, Default(0.0)}}, {"params", "state"}, train_init},
@@ -371,12 +371,12 @@ void register_training_ops(Registry& r) {
         {"steps", Int, Default(1.0)},
         {"optimizer", Str, Default("adam")},
         {"lr", Num, Default(0.01)},
-        {"momentum", Num, Default(0.9)},
+        {"momentum", Num, Default(0.9), within(0, 1)},
         {"beta1", Num, Default(0.9)},
         {"beta2", Num, Default(0.999)},
         {"clip", Num, Default(0.0)},
         {"warmup", Num, Default(0.0)}},
-       {"params", "state", "loss", "accuracy", "act_norm", "grad_norm", "status"},
+       {"params", "state", "loss", "accuracy", "act_norm", "grad_norm", integers("status")},
        train_step},
       {"train_predict", {{"params"}, {"points"}}, {NORMLAB_MODEL_ATTRS}, {"p"}, train_predict},
   };

@@ -38,12 +38,6 @@ namespace {
 
 bool whole(double v) { return std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9e15; }
 
-std::string names_of(const std::initializer_list<const char*>& v) {
-  std::string s;
-  for (const char* e : v) s += (s.empty() ? "" : ", ") + std::string(e);
-  return s.empty() ? "none" : s;
-}
-
 template <class T>
 std::string names(const std::initializer_list<T>& v) {
   std::string s;
@@ -54,19 +48,22 @@ std::string names(const std::initializer_list<T>& v) {
   return s.empty() ? "none" : s;
 }
 
-// Range rules shared by every operation, by attribute name.
-void check_range(const std::string& op, const std::string& name, double v) {
-  auto bad = [&](const std::string& rule) {
-    (Msg("out_of_range", name) << op << ": " << name << " must be " << rule << " (got " << num_str(v) << ")").raise();
-  };
-  if (name == "eps" && v < 0) bad(">= 0");
-  if (name == "momentum" && (v < 0 || v > 1)) bad("in [0, 1]");
-  if ((name == "num_groups" || name == "virtual_batch_size" || name == "size" || name == "normalized_ndim" ||
-       name == "n_power_iterations") &&
-      v < 1)
-    bad(">= 1");
-  if (name == "n_power_iterations" && v > 10000) bad("<= 10000");
-  if ((name == "r_max" || name == "d_max") && v < (name == "r_max" ? 1 : 0)) bad(name == "r_max" ? ">= 1" : ">= 0");
+// The range an op's table row declares for a number attribute.
+__attribute__((noinline)) void check_declared_range(const std::string& op, const AttrSpec& a, double v) {
+  const Range& r = a.range;
+  const bool low = r.has_lo && !(r.lo_inclusive ? v >= r.lo : v > r.lo);
+  const bool high = r.has_hi && !(r.hi_inclusive ? v <= r.hi : v < r.hi);
+  if (!low && !high) return;
+  Msg m("out_of_range", a.name);
+  m << op << ": " << a.name << " must be ";
+  if (r.interval)
+    m << "in " << (r.lo_inclusive ? "[" : "(") << num_str(r.lo) << ", " << num_str(r.hi)
+      << (r.hi_inclusive ? "]" : ")");
+  else if (low)
+    m << (r.lo_inclusive ? ">= " : "> ") << num_str(r.lo);
+  else
+    m << (r.hi_inclusive ? "<= " : "< ") << num_str(r.hi);
+  (m << " (got " << num_str(v) << ")").raise();
 }
 
 }  // namespace
@@ -461,7 +458,7 @@ Checked check(const Request& r, bool describing) {
                                    << ")")
             .raise();
       if (k == AttrKind::Integer) check_integer_range(op, name, *d);
-      check_range(op, name, *d);
+      if (spec_a->range) check_declared_range(op, *spec_a, *d);
     }
     if (auto* text = std::get_if<std::string>(&v)) {
       if (a.text_length > kMaxName)
@@ -494,7 +491,7 @@ void run_description(Call& call, const OpSpec& spec) {
   Description d;
   spec.describe(call, d);
   const View& x = call.view(spec.inputs.begin()->name);
-  float* y = call.output_over(*spec.outputs.begin(), x);
+  float* y = call.output_over(spec.outputs.begin()->name, x);
   execute(d, x.data, y, x.shape);
 }
 
@@ -507,9 +504,9 @@ void execute_request(const Request& r, Outputs& outs) {
   for (const auto& [name, target] : r.targets) {
     check_name(op + ": ", "output name", name);
     bool known = false;
-    for (const char* o : spec.outputs) known |= name.text == o;
+    for (const auto& o : spec.outputs) known |= name.text == o.name;
     if (!known)
-      (Msg() << op << ": no output named '" << name.text << "' (outputs: " << names_of(spec.outputs) << ")").raise();
+      (Msg() << op << ": no output named '" << name.text << "' (outputs: " << names(spec.outputs) << ")").raise();
     for (const Target& t : outs.targets) {
       if (t.name == name.text) (Msg() << op << ": output " << name.text << " has two targets").raise();
       if (t.data && target.data && t.data < target.data + target.size && target.data < t.data + t.size)
@@ -534,6 +531,12 @@ void execute_request(const Request& r, Outputs& outs) {
     if (!made) (Msg() << op << ": output " << t.name << " has a target but this call does not produce it").raise();
     if (made->integer) (Msg() << op << ": output " << t.name << " holds integers; it takes no target").raise();
   }
+  for (const Output& o : outs.list)  // the table says which outputs hold integers; a body that disagrees is a bug
+    for (const auto& s : spec.outputs)
+      if (o.name == s.name && o.integer != s.integer)
+        (Msg() << op << ": output " << o.name << (o.integer ? " holds" : " does not hold")
+               << " integers, unlike its table row")
+            .raise();
   for (const Output& o : outs.list)
     if (!o.integer && !o.checked)
       if (const std::size_t k = first_non_finite(o.data, o.size()); k < o.size())

@@ -129,11 +129,16 @@ test('docs/ops.md documents every op of both modules as the registry declares it
             const m = a.match(/^(\w+) \((\w+)(, (?:required|optional: [^)]+))?\)( = .+)?$/);
             assert.ok(m, `docs/ops.md: ${op} has an attribute it cannot read: ${a}`);
             assert.ok(!m[3] !== !m[4], `docs/ops.md: ${op}: ${a} needs either a default or 'required' / 'optional: …'`);
-            return { name: m[1], kind: m[2], hasDefault: Boolean(m[4]) };
+            return { name: m[1], kind: m[2], hasDefault: Boolean(m[4]), optional: Boolean(m[3]?.includes('optional')) };
           });
     assert.deepEqual(
       attrs,
-      spec.attrs.map((a) => ({ name: a.name, kind: a.kind, hasDefault: 'default' in a })),
+      spec.attrs.map((a) => ({
+        name: a.name,
+        kind: a.kind,
+        hasDefault: 'default' in a,
+        optional: Boolean(a.optional),
+      })),
       `docs/ops.md: attributes of ${op}`,
     );
   }
@@ -420,4 +425,81 @@ test('resident tensors (core.tensor) are read and written in place and agree wit
   for (const t of [x, y, q, k, v, o, w]) t.free();
   assert.throws(() => core.layerNorm(x), /layer_norm: input x is a resident tensor that was freed/);
   assert.throws(() => x.data, /tensor: this tensor was freed/);
+});
+
+test('core.spec carries ranges, string values, optional attributes and output flags from the op table', async () => {
+  const { loadCore, loadTrainer } = await import('normlab');
+  const core = await loadCore();
+  const trainer = await loadTrainer();
+  const attr = (m, op, name) => m.spec(op).attrs.find((a) => a.name === name);
+  // ranges, by hand from docs/ops.md: eps >= 0, momentum in [0, 1], 1 <= n_power_iterations <= 10000
+  assert.deepEqual(attr(core, 'layer_norm', 'eps').range, { lo: 0, loInclusive: true });
+  assert.deepEqual(attr(core, 'batch_norm', 'momentum').range, { lo: 0, loInclusive: true, hi: 1, hiInclusive: true });
+  assert.deepEqual(attr(core, 'group_norm', 'num_groups').range, { lo: 1, loInclusive: true });
+  assert.deepEqual(attr(core, 'spectral_norm', 'n_power_iterations').range, {
+    lo: 1,
+    loInclusive: true,
+    hi: 10000,
+    hiInclusive: true,
+  });
+  assert.deepEqual(attr(core, 'batch_renorm', 'r_max').range, { lo: 1, loInclusive: true });
+  assert.deepEqual(attr(core, 'batch_renorm', 'd_max').range, { lo: 0, loInclusive: true });
+  assert.deepEqual(attr(trainer, 'train_step', 'momentum').range, {
+    lo: 0,
+    loInclusive: true,
+    hi: 1,
+    hiInclusive: true,
+  });
+  assert.equal(attr(core, 'layer_norm', 'normalized_ndim').range.lo, 1);
+  assert.equal('range' in attr(core, 'min_max_apply', 'low'), false);
+  assert.equal('range' in attr(core, 'batch_norm', 'training'), false);
+  // the door refuses what the range excludes, and takes its ends
+  assert.throws(() => core.batchNorm([1, 2], { shape: [2, 1], momentum: 1.01 }), /momentum must be in \[0, 1\]/);
+  assert.equal(core.batchNorm([1, 2], { shape: [2, 1], momentum: 1 }).y.length, 2);
+  // string values
+  assert.deepEqual(attr(core, 'residual_block', 'placement').values, ['pre', 'post']);
+  assert.deepEqual(attr(core, 'residual_block', 'norm').values, ['layer_norm', 'rms_norm']);
+  assert.deepEqual(attr(core, 'score_spread', 'mode').values, ['raw', 'scaled', 'qk_norm']);
+  assert.equal(attr(core, 'reduction_group', 'method').values, 'described');
+  // optional without a default: not required
+  for (const [op, name] of [
+    ['reduction_group', 'num_groups'],
+    ['scaled_dot_product_attention', 'scale'],
+  ]) {
+    const a = attr(core, op, name);
+    assert.equal(a.optional, true, `${op}.${name}`);
+    assert.equal(a.required, undefined, `${op}.${name}`);
+    assert.equal('default' in a, false, `${op}.${name}`);
+    assert.equal(typeof a.note, 'string');
+  }
+  assert.equal(attr(core, 'group_norm', 'num_groups').required, true);
+  // outputs: integers, and those that need optional inputs (outputSpecs parallels outputs)
+  const flags = (m, op) => m.spec(op).outputSpecs;
+  for (const [m, op] of [
+    [core, 'batch_norm'],
+    [core, 'conditional_batch_norm'],
+    [core, 'reduce_shape'],
+    [trainer, 'train_step'],
+  ])
+    assert.deepEqual(
+      flags(m, op).map((o) => o.name),
+      m.spec(op).outputs,
+    );
+  const when = ['running_mean', 'running_var'];
+  for (const op of ['batch_norm', 'conditional_batch_norm'])
+    assert.deepEqual(flags(core, op), [
+      { name: 'y', integer: false },
+      { name: 'running_mean', integer: false, when },
+      { name: 'running_var', integer: false, when },
+    ]);
+  assert.deepEqual(flags(core, 'broadcast_shape'), [{ name: 'shape', integer: true }]);
+  assert.deepEqual(flags(core, 'reduce_shape'), [{ name: 'shape', integer: true }]);
+  assert.deepEqual(flags(core, 'reduction_group'), [{ name: 'members', integer: true }]);
+  assert.deepEqual(
+    flags(trainer, 'train_step')
+      .filter((o) => o.integer)
+      .map((o) => o.name),
+    ['status'],
+  );
+  assert.deepEqual(flags(core, 'layer_norm'), [{ name: 'y', integer: false }]);
 });

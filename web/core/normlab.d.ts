@@ -60,8 +60,29 @@ export interface AttrSpec {
   readonly kind: 'number' | 'integer' | 'boolean' | 'string' | 'integers';
   /** The value used when the attribute is not given. */
   readonly default?: number | boolean | string;
-  /** No default: the op needs the attribute (or, for a few, computes a value of its own). */
+  /** No default: the op needs the attribute. */
   readonly required?: true;
+  /** No default, and the op does without the attribute; `note` says what it does then. */
+  readonly optional?: true;
+  readonly note?: string;
+  /** The numbers a number or integer attribute may take (the core refuses others, code out_of_range). */
+  readonly range?: {
+    readonly lo?: number;
+    readonly loInclusive?: boolean;
+    readonly hi?: number;
+    readonly hiInclusive?: boolean;
+  };
+  /** The values a string attribute takes; 'described': the name of an op with a description. */
+  readonly values?: readonly string[] | 'described';
+}
+
+/** An output as the registry declares it (core.spec(op).outputSpecs, parallel to outputs). */
+export interface OutputSpec {
+  readonly name: string;
+  /** It holds integers: number[] in the result, and it takes no target. */
+  readonly integer: boolean;
+  /** Given only when these optional inputs are given. */
+  readonly when?: readonly string[];
 }
 
 /** An operation as the registry declares it (core.spec). */
@@ -70,6 +91,8 @@ export interface OpSpec {
   readonly inputs: ReadonlyArray<{ readonly name: string; readonly optional: boolean }>;
   readonly attrs: readonly AttrSpec[];
   readonly outputs: readonly string[];
+  /** Each output's flags, in the order of outputs. */
+  readonly outputSpecs: readonly OutputSpec[];
   /** Whether core.describe knows the op. */
   readonly described: boolean;
 }

@@ -20,7 +20,9 @@ enum class AttrKind { Number, Integer, Bool, String, IntList };
 /// A default attribute value as plain data (the registry is a table of
 /// literals: no strings or variants to build at start-up, little code).
 struct Default {
-  enum Kind : unsigned char { None, Number, Flag, Text } kind = None;  // None: required
+  // None: required. Absent: optional without a default (the op does without
+  // it; `text` says what then happens).
+  enum Kind : unsigned char { None, Absent, Number, Flag, Text } kind = None;
   double number = 0;
   bool flag = false;
   const char* text = nullptr;
@@ -28,20 +30,84 @@ struct Default {
   constexpr Default(double v) : kind(Number), number(v) {}
   constexpr Default(bool v) : kind(Flag), flag(v) {}
   constexpr Default(const char* s) : kind(Text), text(s) {}
-  explicit operator bool() const { return kind != None; }
+  /// No default, and the op does without the attribute: `note` says how.
+  static constexpr Default optional(const char* note) {
+    Default d;
+    d.kind = Absent;
+    d.text = note;
+    return d;
+  }
+  /// Whether there is a value to use when the attribute is not given.
+  explicit operator bool() const { return kind >= Number; }
   Attr value() const;
 };
+
+/// The numbers a Number or Integer attribute may take, as the door checks
+/// them: a lower and/or an upper end, each inclusive or not. The door's
+/// message names the end crossed ("eps must be >= 0"), or both ends when the
+/// range is an `interval` ("momentum must be in [0, 1]").
+struct Range {
+  double lo = 0, hi = 0;
+  bool has_lo = false, has_hi = false;
+  bool lo_inclusive = true, hi_inclusive = true;
+  bool interval = false;
+  constexpr Range at_most(double v, bool inclusive = true) const {
+    Range r = *this;
+    r.hi = v;
+    r.has_hi = true;
+    r.hi_inclusive = inclusive;
+    return r;
+  }
+  explicit constexpr operator bool() const { return has_lo || has_hi; }
+};
+
+/// v and up (above v when not inclusive).
+constexpr Range at_least(double v, bool inclusive = true) {
+  Range r;
+  r.lo = v;
+  r.has_lo = true;
+  r.lo_inclusive = inclusive;
+  return r;
+}
+
+/// From lo to hi, both inclusive: the message states the interval.
+constexpr Range within(double lo, double hi) {
+  Range r = at_least(lo).at_most(hi);
+  r.interval = true;
+  return r;
+}
+
+/// The values of a String attribute that stand for "the name of an op with a
+/// description" (reduction_group's method): too many to list in a row.
+inline constexpr char kDescribedOps[] = "(described)";
 
 struct AttrSpec {
   const char* name;
   AttrKind kind;
   Default fallback;
+  Range range = {};              // Number and Integer attributes: checked at the door
+  const char* values = nullptr;  // String attributes: "a|b|c" (checked by the op), or kDescribedOps
 };
 
 struct InputSpec {
   const char* name;
   bool optional = false;
 };
+
+/// An output: its name, whether it holds integers (it comes back as numbers,
+/// takes no target), and the optional inputs ("a|b") it is given only with.
+struct OutputSpec {
+  const char* name;
+  bool integer = false;
+  const char* when = nullptr;
+  constexpr OutputSpec(const char* name, bool integer = false, const char* when = nullptr)
+      : name(name), integer(integer), when(when) {}
+};
+
+/// An output that holds integers.
+constexpr OutputSpec integers(const char* name) { return {name, true}; }
+/// An output given only when the optional inputs `inputs` ("a|b") are given.
+constexpr OutputSpec given_with(const char* name, const char* inputs) { return {name, false, inputs}; }
 
 /// A float output as the door hands it back: in a caller's target (a resident
 /// tensor) or in a buffer the door owns until the caller has copied it.
@@ -157,7 +223,7 @@ struct OpSpec {
   const char* name;
   std::initializer_list<InputSpec> inputs;
   std::initializer_list<AttrSpec> attrs;
-  std::initializer_list<const char*> outputs;
+  std::initializer_list<OutputSpec> outputs;
   void (*body)(Call&);
   void (*describe)(const Call&, Description&) = nullptr;
 };

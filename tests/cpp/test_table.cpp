@@ -1,0 +1,138 @@
+// The op table says what the door enforces: each number attribute's range is
+// declared in its op's row (cpp/src/ops_*.cpp), and the door refuses a value
+// just outside it, naming the op and the attribute, and takes the end value.
+#include <cmath>
+#include <limits>
+
+#include "helpers.hpp"
+
+using namespace normlab;
+using Catch::Contains;
+
+namespace {
+
+// The rules the door applied by attribute name before the table held them
+// (issue 23): every op that has such an attribute keeps exactly this range.
+struct Rule {
+  const char* name;
+  Range range;
+};
+const Rule kRules[] = {
+    {"eps", at_least(0)},
+    {"momentum", within(0, 1)},
+    {"num_groups", at_least(1)},
+    {"virtual_batch_size", at_least(1)},
+    {"size", at_least(1)},
+    {"normalized_ndim", at_least(1)},
+    {"n_power_iterations", at_least(1).at_most(10000)},
+    {"r_max", at_least(1)},
+    {"d_max", at_least(0)},
+};
+
+bool same(const Range& a, const Range& b) {
+  return a.has_lo == b.has_lo && a.has_hi == b.has_hi && a.interval == b.interval &&
+         (!a.has_lo || (a.lo == b.lo && a.lo_inclusive == b.lo_inclusive)) &&
+         (!a.has_hi || (a.hi == b.hi && a.hi_inclusive == b.hi_inclusive));
+}
+
+// A description request with one attribute and no inputs: the door checks the
+// attribute, then stops (no shape to describe, or no description at all).
+Request with(const std::string& op, const std::string& name, double v) {
+  Request r;
+  r.op = {op, double(op.size())};
+  r.attrs.push_back({{name, double(name.size())}, Attr(v), 0});
+  return r;
+}
+
+// The door's message for v on the far side of the end it crosses.
+std::string refusal(const std::string& op, const AttrSpec& a, double v, bool low) {
+  const Range& r = a.range;
+  std::string rule = r.interval ? "in " + std::string(r.lo_inclusive ? "[" : "(") + num_str(r.lo) + ", " +
+                                      num_str(r.hi) + (r.hi_inclusive ? "]" : ")")
+                     : low ? (r.lo_inclusive ? ">= " : "> ") + num_str(r.lo)
+                           : (r.hi_inclusive ? "<= " : "< ") + num_str(r.hi);
+  return op + ": " + a.name + " must be " + rule + " (got " + num_str(v) + ")";
+}
+
+// Just outside an end: the next integer, or the next double.
+double outside(const AttrSpec& a, double end, bool low) {
+  if (a.kind == AttrKind::Integer) return low ? end - 1 : end + 1;
+  return std::nextafter(end, low ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
+}
+
+}  // namespace
+
+TEST_CASE("Table: every number attribute's range is the rule for its name, and only those have one", "[registry]") {
+  std::size_t ranged = 0;
+  for (const auto& [op, spec] : registry())
+    for (const AttrSpec& a : spec->attrs) {
+      const Rule* rule = nullptr;
+      for (const Rule& r : kRules)
+        if (std::string(a.name) == r.name) rule = &r;
+      const bool number = a.kind == AttrKind::Number || a.kind == AttrKind::Integer;
+      INFO(op << "." << a.name);
+      if (rule && number) {
+        CHECK(same(a.range, rule->range));
+        ++ranged;
+      } else {
+        CHECK_FALSE(a.range);
+      }
+    }
+  CHECK(ranged >= 40);  // eps alone is in most normalizations
+}
+
+TEST_CASE("Table: the door refuses a value just outside each declared range and takes the end value", "[registry]") {
+  std::size_t checked = 0;
+  for (const auto& [op, spec] : registry())
+    for (const AttrSpec& a : spec->attrs) {
+      if (!a.range) continue;
+      for (const bool low : {true, false}) {
+        if (low ? !a.range.has_lo : !a.range.has_hi) continue;
+        const double end = low ? a.range.lo : a.range.hi;
+        const double bad = outside(a, end, low);
+        INFO(op << "." << a.name << " = " << num_str(bad));
+        try {
+          describe_request(with(op, a.name, bad));
+          FAIL("accepted");
+        } catch (const InputError& e) {
+          CHECK(std::string(e.code) == "out_of_range");
+          CHECK(e.argument == a.name);
+          CHECK(std::string(e.what()) == refusal(op, a, bad, low));
+        }
+        INFO("the end value " << num_str(end));
+        try {
+          describe_request(with(op, a.name, end));
+        } catch (const InputError& e) {  // stopped later: no shape, or no description
+          CHECK_THAT(std::string(e.what()), !Contains(std::string(a.name) + " must be"));
+          CHECK(std::string(e.code) != "out_of_range");
+        }
+        ++checked;
+      }
+    }
+  CHECK(checked >= 40);
+}
+
+TEST_CASE("Table: the door's range messages, by hand", "[registry]") {
+  auto message = [](const std::string& op, const std::string& name, double v) {
+    try {
+      describe_request(with(op, name, v));
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(message("layer_norm", "eps", -1) == "layer_norm: eps must be >= 0 (got -1)");
+  CHECK(message("batch_norm", "momentum", 1.5) == "batch_norm: momentum must be in [0, 1] (got 1.5)");
+  CHECK(message("conditional_batch_norm", "momentum", -0.5) ==
+        "conditional_batch_norm: momentum must be in [0, 1] (got -0.5)");
+  CHECK(message("train_step", "momentum", 2) == "train_step: momentum must be in [0, 1] (got 2)");
+  CHECK(message("group_norm", "num_groups", 0) == "group_norm: num_groups must be >= 1 (got 0)");
+  CHECK(message("spectral_norm", "n_power_iterations", 0) == "spectral_norm: n_power_iterations must be >= 1 (got 0)");
+  CHECK(message("spectral_norm", "n_power_iterations", 10001) ==
+        "spectral_norm: n_power_iterations must be <= 10000 (got 10001)");
+  CHECK(message("batch_renorm", "r_max", 0.5) == "batch_renorm: r_max must be >= 1 (got 0.5)");
+  CHECK(message("batch_renorm", "d_max", -1) == "batch_renorm: d_max must be >= 0 (got -1)");
+  CHECK(message("local_response_norm", "size", 0) == "local_response_norm: size must be >= 1 (got 0)");
+  // no range declared: the door takes any finite number (the op judges it later)
+  CHECK_THAT(message("min_max_apply", "low", -1e30), !Contains("must be"));
+}
