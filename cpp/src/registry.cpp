@@ -151,7 +151,6 @@ void Outputs::finish() {
 // two large ones and split the heap's free space for good (emmalloc does not
 // move blocks).
 void Outputs::clear() {
-  owned_.clear();  // the large buffers first
   std::vector<Output>().swap(list);
   std::vector<Target>().swap(targets);
   std::vector<std::pair<const float*, std::size_t>>().swap(inputs);
