@@ -44,7 +44,11 @@ const PROBES = {
   scaled_dot_product_attention: { inputs: { q: [1, 2], k: [1, 2], v: [1, 2] } },
   residual_block: { inputs: { x: [2], W: [2, 2] } },
   score_spread: { attrs: { d_k: 2, count: 4 } },
+  standardize_rows: { inputs: { x: [2, 3] } },
+  train_init: { attrs: { depth: 1, width: 2 } },
   // depth 1, width 2: 34 parameters; labels must be 0 or 1 (zeros)
+  train_grad: { inputs: { params: [34], x: [2, 2], labels: [2] }, attrs: { depth: 1, width: 2 }, zeros: ['labels'] },
+  train_predict: { inputs: { params: [34], points: [2, 2] }, attrs: { depth: 1, width: 2 } },
   train_step: {
     inputs: { params: [34], state: [69], x: [2, 2], labels: [2] },
     attrs: { depth: 1, width: 2, lr: 0 },

@@ -153,10 +153,6 @@ void residual_block(Call& c) {
   if (b) c.expect_shape("b", *b, {d}, "[d]");
   const std::string& placement = c.str("placement");
   const std::string& norm = c.str("norm");
-  if (placement != "pre" && placement != "post")
-    c.fail(Msg() << "placement must be \"pre\" or \"post\" (got \"" << placement << "\")");
-  if (norm != "layer_norm" && norm != "rms_norm")
-    c.fail(Msg() << "norm must be \"layer_norm\" or \"rms_norm\" (got \"" << norm << "\")");
   const bool ln = norm == "layer_norm";
   // the d x d map, plus the norm and the sums around it (~32 operations a number)
   c.check_work(double(x.size()) * double(d + 32), "the d x d linear map");

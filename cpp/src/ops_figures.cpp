@@ -43,7 +43,6 @@ void axis_ticks(Call& c) {
     lo -= pad, hi += pad;
   }
   const long long count = c.integer("count");
-  if (count < 1 || count > 50) c.fail(Msg() << "count must be in [1, 50] (got " << std::to_string(count) << ")");
   const double step = nice_step(hi - lo, count);
   const double a = std::floor(lo / step + 1e-9) * step, b = std::ceil(hi / step - 1e-9) * step;
   std::vector<double> ticks;
@@ -67,10 +66,7 @@ double norm2(const float* v, std::size_t n) {
 void log_axis(Call& c) {
   const Tensor& x = c.in("x");
   const double floor_v = c.num("floor");
-  if (!(floor_v > 0)) c.fail(Msg("out_of_range", "floor") << "floor must be positive (got " << num_str(floor_v) << ")");
   const long long count = c.integer("count");
-  if (count < 1 || count > 50)
-    c.fail(Msg("out_of_range", "count") << "count must be in [1, 50] (got " << std::to_string(count) << ")");
   if (x.size() == 0) c.fail(Msg("empty", "x") << "x is empty");
   c.check_work(double(x.size()) * 128, "a logarithm a value");  // ~120 ns a log10 in WASM
   Tensor y = xt::empty<float>(x.shape());
@@ -110,7 +106,6 @@ void random_normal(Call& c) {
   c.check_work(double(n) * 48, "drawing normals");  // ~30 ns a normal in WASM
   Normal g{static_cast<std::uint64_t>(c.integer("seed"))};
   const double mean = c.num("mean"), std = c.num("std");
-  if (std < 0) c.fail(Msg() << "std must be >= 0 (got " << num_str(std) << ")");
   std::vector<double> v(n);
   for (auto& e : v) e = mean + std * g.next();
   c.out("x", from(v, s));
@@ -126,12 +121,7 @@ void random_normal(Call& c) {
 // the call without it.
 void score_spread(Call& c) {
   const long long dk = c.integer("d_k"), count = c.integer("count");
-  if (dk < 1 || dk > 4096) c.fail(Msg() << "d_k must be in [1, 4096] (got " << std::to_string(dk) << ")");
-  if (count < 2 || count > 100000)
-    c.fail(Msg() << "count must be in [2, 100000] (got " << std::to_string(count) << ")");
   const std::string& mode = c.str("mode");
-  if (mode != "raw" && mode != "scaled" && mode != "qk_norm" && mode != "all")
-    c.fail(Msg() << "mode must be \"raw\", \"scaled\", \"qk_norm\" or \"all\" (got \"" << mode << "\")");
   const double g = c.num("g");
   const bool every = c.flag("every_width");
   const std::size_t n = static_cast<std::size_t>(count), widths = every ? static_cast<std::size_t>(dk) : 1;
@@ -243,7 +233,6 @@ void split_perturbation(Call& c) {
 void linspace(Call& c) {
   const double a = c.num("start"), b = c.num("stop");
   const long long n = c.integer("count");
-  if (n < 2 || n > 100000) c.fail(Msg() << "count must be in [2, 100000] (got " << std::to_string(n) << ")");
   std::vector<double> v(n);
   for (long long i = 0; i < n; ++i) v[i] = a + (b - a) * double(i) / double(n - 1);
   c.out("x", from(v, {static_cast<std::size_t>(n)}));
@@ -252,7 +241,6 @@ void linspace(Call& c) {
 // count points (cos t, sin t) around the unit circle, the first at t = 0.
 void unit_circle(Call& c) {
   const long long n = c.integer("count");
-  if (n < 3 || n > 100000) c.fail(Msg() << "count must be in [3, 100000] (got " << std::to_string(n) << ")");
   std::vector<double> v(2 * n);
   for (long long i = 0; i < n; ++i) v[2 * i] = std::cos(2 * M_PI * i / n), v[2 * i + 1] = std::sin(2 * M_PI * i / n);
   c.out("points", from(v, {static_cast<std::size_t>(n), 2}));
@@ -282,10 +270,7 @@ void standardize_rows(const Call& c, Description& d) {
   const Shape& s = c.view("x").shape;
   if (s.size() != 2) c.fail(Msg("bad_shape", "x") << "x must have rank 2 but has shape " << shape_str(s));
   const double eps = c.num("eps");
-  if (!(eps >= 0)) c.fail(Msg("out_of_range", "eps") << "eps must be at least 0 (got " << num_str(eps) << ")");
   const std::string& place = c.str("eps_place");
-  if (place != "inside" && place != "outside")
-    c.fail(Msg("out_of_range", "eps_place") << "eps_place must be \"inside\" or \"outside\" (got \"" << place << "\")");
   const Denominator den = place == "inside" ? Denominator::SqrtPlusEps : Denominator::SqrtThenEps;
   d = {c.op, Group::rows(s[0], s[1]), Measure::MeanVar, {true, den, eps}, {}, {}};
 }
@@ -322,26 +307,31 @@ void register_figure_ops(Registry& r) {
   static constexpr OpSpec ops[] = {
       {"axis_ticks",
        {{"x"}},
-       {{"count", Int, Default(5.0)}, {"include_zero", Bool, Default(true)}, {"symmetric", Bool, Default(false)}},
+       {{"count", Int, Default(5.0), within(1, 50)},
+        {"include_zero", Bool, Default(true)},
+        {"symmetric", Bool, Default(false)}},
        {"domain", "ticks"},
        axis_ticks},
       {"angle_between", {{"a"}, {"b"}}, {}, {"degrees"}, angle_between},
       {"log_axis",
        {{"x"}},
-       {{"floor", Num, Default(1e-12)}, {"count", Int, Default(6.0)}},
+       {{"floor", Num, Default(1e-12), at_least(0, false)}, {"count", Int, Default(6.0), within(1, 50)}},
        {"y", "domain", "ticks"},
        log_axis},
       {"random_normal",
        {},
-       {{"shape", List, {}}, {"seed", Int, Default(0.0)}, {"mean", Num, Default(0.0)}, {"std", Num, Default(1.0)}},
+       {{"shape", List, {}},
+        {"seed", Int, Default(0.0)},
+        {"mean", Num, Default(0.0)},
+        {"std", Num, Default(1.0), at_least(0)}},
        {"x"},
        random_normal},
       {"score_spread",
        {},
-       {{"d_k", Int, {}},
-        {"count", Int, Default(2000.0)},
+       {{"d_k", Int, {}, within(1, 4096)},
+        {"count", Int, Default(2000.0), within(2, 100000)},
         {"seed", Int, Default(0.0)},
-        {"mode", Str, Default("raw"), {}, "raw|scaled|qk_norm"},
+        {"mode", Str, Default("raw"), {}, "raw|scaled|qk_norm|all"},
         {"g", Num, Default(1.0)},
         {"every_width", Bool, Default(false)}},
        {"std", "scores"},
@@ -349,13 +339,17 @@ void register_figure_ops(Registry& r) {
       {"linear_map", {{"W"}, {"points"}}, {}, {"y"}, linear_map},
       {"singular_values", {{"W"}}, {}, {"s"}, singular_values},
       {"covariance", {{"x"}}, {}, {"cov"}, covariance},
-      {"linspace", {}, {{"start", Num, {}}, {"stop", Num, {}}, {"count", Int, Default(50.0)}}, {"x"}, linspace},
-      {"unit_circle", {}, {{"count", Int, Default(64.0)}}, {"points"}, unit_circle},
+      {"linspace",
+       {},
+       {{"start", Num, {}}, {"stop", Num, {}}, {"count", Int, Default(50.0), within(2, 100000)}},
+       {"x"},
+       linspace},
+      {"unit_circle", {}, {{"count", Int, Default(64.0), within(3, 100000)}}, {"points"}, unit_circle},
       {"split_perturbation", {{"x"}, {"delta"}}, {}, {"along", "across", "dy"}, split_perturbation},
       {"moments", {{"x"}}, {}, {"mean", "var", "std", "ms", "rms", "mean_sq"}, moments},
       {"standardize_rows",
        {{"x"}},
-       {{"eps", Num, Default(1e-5), at_least(0)}, {"eps_place", Str, Default("inside")}},
+       {{"eps", Num, Default(1e-5), at_least(0)}, {"eps_place", Str, Default("inside"), {}, "inside|outside"}},
        {"y"},
        nullptr,
        standardize_rows},

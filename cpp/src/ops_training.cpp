@@ -46,7 +46,6 @@ void norm_backward_op(Call& c, bool rms) {
     gamma.assign(g->data, g->data + w);
   }
   const double eps = c.num("eps");
-  if (!(eps >= 0)) c.fail(Msg("out_of_range", "eps") << "eps must be at least 0 (got " << num_str(eps) << ")");
   c.check_work(double(x.size()) * 40, "the backward pass");
   std::vector<double> xr(w), dyr(w), y(w), xhat(w), dxr(w), dg(w, 0.0), db(w, 0.0);
   double inv = 0;
@@ -74,10 +73,6 @@ void rms_norm_backward(Call& c) { norm_backward_op(c, true); }
 Model model_of(const Call& c) {
   Model m;
   const long long depth = c.integer("depth"), width = c.integer("width");
-  if (depth < 1 || depth > 64)
-    c.fail(Msg("out_of_range", "depth") << "depth must be in [1, 64] (got " << std::to_string(depth) << ")");
-  if (width < 2 || width > 64)
-    c.fail(Msg("out_of_range", "width") << "width must be in [2, 64] (got " << std::to_string(width) << ")");
   m.L = std::size_t(depth), m.W = std::size_t(width);
   const std::string& p = c.str("placement");
   if (p == "none")
@@ -86,26 +81,12 @@ Model model_of(const Call& c) {
     m.place = Place::Post;
   else if (p == "pre")
     m.place = Place::Pre;
-  else if (p == "pre_final")
+  else  // the door allows only the values the table lists
     m.place = Place::PreFinal;
-  else
-    c.fail(Msg("out_of_range", "placement")
-           << "placement must be \"none\", \"post\", \"pre\" or \"pre_final\" (got \"" << p << "\")");
-  const std::string& n = c.str("norm");
-  if (n == "rms_norm")
-    m.rms = true;
-  else if (n != "layer_norm")
-    c.fail(Msg("out_of_range", "norm") << "norm must be \"layer_norm\" or \"rms_norm\" (got \"" << n << "\")");
+  m.rms = c.str("norm") == "rms_norm";
   const std::string& g = c.str("gate");
-  if (g == "zero")
-    m.gate = Gate::Zero;
-  else if (g == "layer_scale")
-    m.gate = Gate::LayerScale;
-  else if (g != "none")
-    c.fail(Msg("out_of_range", "gate") << "gate must be \"none\", \"zero\" or \"layer_scale\" (got \"" << g << "\")");
+  m.gate = g == "zero" ? Gate::Zero : g == "layer_scale" ? Gate::LayerScale : Gate::None;
   m.eps = c.num("eps");
-  if (!(m.eps > 0) || m.eps > 1)
-    c.fail(Msg("out_of_range", "eps") << "eps must be in (0, 1] (got " << num_str(m.eps) << ")");
   return m;
 }
 
@@ -192,29 +173,13 @@ void train_step(Call& c) {
   const Data d = data_of(c);
   check_memory(c, m, d.N);
   const long long steps = c.integer("steps");
-  if (steps < 1 || steps > 100000)
-    c.fail(Msg("out_of_range", "steps") << "steps must be in [1, 100000] (got " << std::to_string(steps) << ")");
   c.check_work(double(steps) * step_work(m, d.N), std::to_string(steps) + " forward and backward passes");
   const std::string& opt = c.str("optimizer");
   Optimizer o;
   o.adam = opt == "adam";
-  if (!o.adam && opt != "sgd")
-    c.fail(Msg("out_of_range", "optimizer") << "optimizer must be \"sgd\" or \"adam\" (got \"" << opt << "\")");
   o.lr = c.num("lr"), o.momentum = c.num("momentum"), o.beta1 = c.num("beta1"), o.beta2 = c.num("beta2"),
   o.warmup = c.num("warmup");
   const double clip = c.num("clip");
-  if (!(o.lr >= 0) || o.lr > 100)
-    c.fail(Msg("out_of_range", "lr") << "lr must be in [0, 100] (got " << num_str(o.lr) << ")");
-  if (!(o.momentum >= 0 && o.momentum < 1))
-    c.fail(Msg("out_of_range", "momentum") << "momentum must be in [0, 1) (got " << num_str(o.momentum) << ")");
-  if (!(o.beta1 >= 0 && o.beta1 < 1))
-    c.fail(Msg("out_of_range", "beta1") << "beta1 must be in [0, 1) (got " << num_str(o.beta1) << ")");
-  if (!(o.beta2 >= 0 && o.beta2 < 1))
-    c.fail(Msg("out_of_range", "beta2") << "beta2 must be in [0, 1) (got " << num_str(o.beta2) << ")");
-  if (!(clip >= 0))
-    c.fail(Msg("out_of_range", "clip") << "clip must be at least 0, 0 for no clipping (got " << num_str(clip) << ")");
-  if (!(o.warmup >= 0 && o.warmup <= 1e6))
-    c.fail(Msg("out_of_range", "warmup") << "warmup must be in [0, 1e6] steps (got " << num_str(o.warmup) << ")");
   std::vector<double> P = params_of(c, m);
   const std::size_t n = m.size();
   const Tensor& st = c.in("state");
@@ -309,13 +274,9 @@ void train_init(Call& c) {
 // noise * N(0, 1) on each coordinate (draws in point order, x then y).
 void train_data(Call& c) {
   const long long count = c.integer("count");
-  if (count < 4 || count > 4096 || count % 2)
-    c.fail(Msg("out_of_range", "count") << "count must be even and in [4, 4096] (got " << std::to_string(count) << ")");
+  if (count % 2)  // [4, 4096] at the door
+    c.fail(Msg("out_of_range", "count") << "count must be even (got " << std::to_string(count) << ")");
   const double turns = c.num("turns"), noise = c.num("noise");
-  if (!(turns >= 0 && turns <= 4))
-    c.fail(Msg("out_of_range", "turns") << "turns must be in [0, 4] (got " << num_str(turns) << ")");
-  if (!(noise >= 0 && noise <= 1))
-    c.fail(Msg("out_of_range", "noise") << "noise must be in [0, 1] (got " << num_str(noise) << ")");
   Normal g{static_cast<std::uint64_t>(c.integer("seed"))};
   const std::size_t half = std::size_t(count) / 2;
   std::vector<double> x(2 * static_cast<std::size_t>(count)), y(static_cast<std::size_t>(count));
@@ -331,10 +292,12 @@ void train_data(Call& c) {
   c.out("labels", floats(y, {std::size_t(count)}));
 }
 
-#define NORMLAB_MODEL_ATTRS                                                              \
-  {"depth", Int, {}}, {"width", Int, Default(16.0)}, {"placement", Str, Default("pre")}, \
-      {"norm", Str, Default("layer_norm")}, {"gate", Str, Default("none")}, {            \
-    "eps", Num, Default(1e-5), at_least(0)                                               \
+#define NORMLAB_MODEL_ATTRS                                                        \
+  {"depth", Int, {}, within(1, 64)}, {"width", Int, Default(16.0), within(2, 64)}, \
+      {"placement", Str, Default("pre"), {}, "none|post|pre|pre_final"},           \
+      {"norm", Str, Default("layer_norm"), {}, "layer_norm|rms_norm"},             \
+      {"gate", Str, Default("none"), {}, "none|zero|layer_scale"}, {               \
+    "eps", Num, Default(1e-5), interval(0, 1, false, true)                         \
   }
 
 }  // namespace
@@ -354,9 +317,9 @@ void register_training_ops(Registry& r) {
       {"train_init", {}, {NORMLAB_MODEL_ATTRS, {"seed", Int, Default(0.0)}}, {"params", "state"}, train_init},
       {"train_data",
        {},
-       {{"count", Int, Default(256.0)},
-        {"turns", Num, Default(1.0)},
-        {"noise", Num, Default(0.05)},
+       {{"count", Int, Default(256.0), within(4, 4096)},
+        {"turns", Num, Default(1.0), within(0, 4)},
+        {"noise", Num, Default(0.05), within(0, 1)},
         {"seed", Int, Default(0.0)}},
        {"x", "labels"},
        train_data},
@@ -368,14 +331,14 @@ void register_training_ops(Registry& r) {
       {"train_step",
        {{"params"}, {"state"}, {"x"}, {"labels"}},
        {NORMLAB_MODEL_ATTRS,
-        {"steps", Int, Default(1.0)},
-        {"optimizer", Str, Default("adam")},
-        {"lr", Num, Default(0.01)},
-        {"momentum", Num, Default(0.9), within(0, 1)},
-        {"beta1", Num, Default(0.9)},
-        {"beta2", Num, Default(0.999)},
-        {"clip", Num, Default(0.0)},
-        {"warmup", Num, Default(0.0)}},
+        {"steps", Int, Default(1.0), within(1, 100000)},
+        {"optimizer", Str, Default("adam"), {}, "sgd|adam"},
+        {"lr", Num, Default(0.01), within(0, 100)},
+        {"momentum", Num, Default(0.9), interval(0, 1, true, false)},
+        {"beta1", Num, Default(0.9), interval(0, 1, true, false)},
+        {"beta2", Num, Default(0.999), interval(0, 1, true, false)},
+        {"clip", Num, Default(0.0), at_least(0)},
+        {"warmup", Num, Default(0.0), within(0, 1e6)}},
        {"params", "state", "loss", "accuracy", "act_norm", "grad_norm", integers("status")},
        train_step},
       {"train_predict", {{"params"}, {"points"}}, {NORMLAB_MODEL_ATTRS}, {"p"}, train_predict},

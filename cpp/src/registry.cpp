@@ -319,6 +319,26 @@ std::string shown(const std::string& s) {
   return s.size() > 40 ? out + "..." : out;
 }
 
+// The values an op's table row lists for a string attribute ("a|b|c"):
+// anything else is refused with the list, as `op: mode must be "a", "b" or "c"`.
+__attribute__((noinline)) void check_declared_values(const std::string& op, const AttrSpec& a, const std::string& v) {
+  if (!a.values || !std::strcmp(a.values, kDescribedOps)) return;
+  const std::string list = a.values;
+  std::vector<std::string> options;
+  for (std::size_t at = 0;;) {
+    const std::size_t bar = list.find('|', at);
+    options.push_back(list.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
+    if (options.back() == v) return;
+    if (bar == std::string::npos) break;
+    at = bar + 1;
+  }
+  Msg m("out_of_range", a.name);
+  m << op << ": " << a.name << " must be ";
+  for (std::size_t i = 0; i < options.size(); ++i)
+    m << (i == 0 ? "" : i + 1 == options.size() ? " or " : ", ") << "\"" << options[i] << "\"";
+  (m << " (got \"" << shown(v) << "\")").raise();
+}
+
 __attribute__((noinline)) void check_name(const std::string& prefix, const char* what, const Request::Name& n) {
   if (!(n.length >= 1)) (Msg() << prefix << what << " is empty").raise();
   if (n.length > kMaxName)
@@ -333,18 +353,16 @@ __attribute__((noinline)) void check_name(const std::string& prefix, const char*
 // A size or count from the caller: a whole number from 0 to 2^53.
 bool whole_size(double d) { return d >= 0 && d <= 9007199254740992.0 && std::floor(d) == d; }
 
-// Integers that become sizes: no larger than the element limit, so no
-// conversion can wrap.
-__attribute__((noinline)) void check_integer_range(const std::string& op, const std::string& name, double v) {
-  static const char* sizes[] = {"num_groups", "virtual_batch_size", "size", "normalized_ndim", "count",
-                                "d_k",        "n_power_iterations"};
-  for (const char* s : sizes)
-    if (name == s && v > double(kMaxElements))
-      (Msg("too_large", name) << op << ": " << name << " must be at most " << std::to_string(kMaxElements) << " (got "
+// An integer attribute whose row gives it a lower end of 0 or more and no
+// upper end is a size or a count (num_groups, virtual_batch_size, size,
+// normalized_ndim): no larger than the element limit, so no conversion can wrap.
+// One with no range at all (axis, seed) only has to fit the 2^53 the kind checks.
+__attribute__((noinline)) void check_size_attr(const std::string& op, const AttrSpec& a, double v) {
+  const Range& r = a.range;
+  if (r.has_lo && r.lo >= 0 && !r.has_hi && v > double(kMaxElements))
+    (Msg("too_large", a.name) << op << ": " << a.name << " must be at most " << std::to_string(kMaxElements) << " (got "
                               << num_str(v) << ")")
-          .raise();
-  if (name == "axis" && std::fabs(v) > 2147483647.0)
-    (Msg("out_of_range", "axis") << op << ": axis (" << num_str(v) << ") is out of range").raise();
+        .raise();
 }
 
 }  // namespace
@@ -456,7 +474,7 @@ Checked check(const Request& r, bool describing) {
         (Msg("out_of_range", name) << at << name << " must be an integer from -2^53 to 2^53 (got " << num_str(*d)
                                    << ")")
             .raise();
-      if (k == AttrKind::Integer) check_integer_range(op, name, *d);
+      if (k == AttrKind::Integer) check_size_attr(op, *spec_a, *d);
       if (spec_a->range) check_declared_range(op, *spec_a, *d);
     }
     if (auto* text = std::get_if<std::string>(&v)) {
@@ -467,17 +485,17 @@ Checked check(const Request& r, bool describing) {
       for (unsigned char ch : *text)
         if (ch < 0x20 || ch == 0x7f)
           (Msg() << at << name << " '" << shown(*text) << "' holds a control character").raise();
+      check_declared_values(op, *spec_a, *text);
     }
     if (auto* l = std::get_if<std::vector<double>>(&v)) {
       if (a.text_length > kMaxList)
         (Msg() << at << name << " holds " << num_str(a.text_length) << " integers; lists hold at most "
                << std::to_string(kMaxList))
             .raise();
-    }
-    if (auto* l = std::get_if<std::vector<double>>(&v))
       for (double e : *l)
         if (!whole(e))
           (Msg() << at << name << " must hold integers from -2^53 to 2^53 (got " << num_str(e) << ")").raise();
+    }
     c.attrs[name] = v;
   }
   for (const auto& s : spec.attrs)

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -65,13 +66,29 @@ std::size_t dim(Bytes& b) {
   return k % 9;  // 0..8
 }
 
-const char* kStrings[] = {"pre",        "post",   "layer_norm",  "rms_norm",  "batch_norm", "instance_norm",
-                          "group_norm", "raw",    "scaled",      "qk_norm",   "",           "middle",
-                          "none",       "zero",   "layer_scale", "pre_final", "adam",       "sgd",
-                          "all",        "inside", "outside"};
+// A string attribute's value: mostly one its op's table row lists (so the
+// fuzzer reaches every branch behind the door), sometimes one the door must refuse.
+std::string text(Bytes& b, const AttrSpec& a) {
+  static const char* kBad[] = {"", "middle", "LAYER_NORM", "pre "};
+  const std::uint8_t k = b.next();
+  if (k < 32 || !a.values) return kBad[k % (sizeof kBad / sizeof *kBad)];
+  if (!std::strcmp(a.values, kDescribedOps)) {  // the name of an op, described or not
+    const Registry& reg = registry();
+    auto it = reg.begin();
+    std::advance(it, b.next() % reg.size());
+    return it->first;
+  }
+  std::vector<std::string> options;
+  for (const char *p = a.values, *bar;; p = bar + 1) {
+    bar = std::strchr(p, '|');
+    options.emplace_back(p, bar ? bar - p : std::strlen(p));
+    if (!bar) break;
+  }
+  return options[k % options.size()];
+}
 
-Attr attribute(Bytes& b, AttrKind kind) {
-  switch (kind) {
+Attr attribute(Bytes& b, const AttrSpec& a) {
+  switch (a.kind) {
     case AttrKind::Number:
       return number(b);
     case AttrKind::Integer: {
@@ -82,7 +99,7 @@ Attr attribute(Bytes& b, AttrKind kind) {
     case AttrKind::Bool:
       return bool(b.next() & 1);
     case AttrKind::String:
-      return std::string(kStrings[b.next() % (sizeof kStrings / sizeof *kStrings)]);
+      return text(b, a);
     case AttrKind::IntList: {
       std::vector<double> v(b.next() % 5);
       for (auto& e : v) e = double(int(b.next() % 12) - 3);
@@ -131,7 +148,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       r.inputs.push_back(std::move(ri));
     }
     for (const auto& a : spec.attrs)
-      if (b.next() & 1) r.attrs.push_back({{a.name, double(std::string(a.name).size())}, attribute(b, a.kind), 3});
+      if (b.next() & 1) r.attrs.push_back({{a.name, double(std::string(a.name).size())}, attribute(b, a), 3});
     Outputs outs;
     try {
       execute_request(r, outs);
@@ -160,7 +177,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   std::map<std::string, Attr> attrs;
   for (const auto& a : spec.attrs)
-    if (b.next() & 1) attrs[a.name] = attribute(b, a.kind);
+    if (b.next() & 1) attrs[a.name] = attribute(b, a);
   if (flags & 0x80) attrs["bogus"] = 1.0;  // unknown attribute
   if (flags & 0x40) inputs["bogus"] = xt::ones<float>({2});
 

@@ -444,12 +444,23 @@ test('core.spec carries ranges, string values, optional attributes and output fl
   });
   assert.deepEqual(attr(core, 'batch_renorm', 'r_max').range, { lo: 1, loInclusive: true });
   assert.deepEqual(attr(core, 'batch_renorm', 'd_max').range, { lo: 0, loInclusive: true });
+  // the trainer's momentum and betas stop short of 1 (docs/ops.md, train_step); its eps is in (0, 1]
   assert.deepEqual(attr(trainer, 'train_step', 'momentum').range, {
     lo: 0,
     loInclusive: true,
     hi: 1,
-    hiInclusive: true,
+    hiInclusive: false,
   });
+  assert.deepEqual(attr(trainer, 'train_init', 'eps').range, { lo: 0, loInclusive: false, hi: 1, hiInclusive: true });
+  assert.deepEqual(attr(trainer, 'train_step', 'optimizer').values, ['sgd', 'adam']);
+  assert.deepEqual(attr(trainer, 'train_step', 'placement').values, ['none', 'post', 'pre', 'pre_final']);
+  assert.throws(
+    () => trainer.run('train_init', {}, { depth: 1, gate: 'half' }),
+    (e) =>
+      e.code === 'out_of_range' &&
+      e.argument === 'gate' &&
+      e.message === 'train_init: gate must be "none", "zero" or "layer_scale" (got "half")',
+  );
   assert.equal(attr(core, 'layer_norm', 'normalized_ndim').range.lo, 1);
   assert.equal('range' in attr(core, 'min_max_apply', 'low'), false);
   assert.equal('range' in attr(core, 'batch_norm', 'training'), false);
@@ -459,7 +470,7 @@ test('core.spec carries ranges, string values, optional attributes and output fl
   // string values
   assert.deepEqual(attr(core, 'residual_block', 'placement').values, ['pre', 'post']);
   assert.deepEqual(attr(core, 'residual_block', 'norm').values, ['layer_norm', 'rms_norm']);
-  assert.deepEqual(attr(core, 'score_spread', 'mode').values, ['raw', 'scaled', 'qk_norm']);
+  assert.deepEqual(attr(core, 'score_spread', 'mode').values, ['raw', 'scaled', 'qk_norm', 'all']);
   assert.equal(attr(core, 'reduction_group', 'method').values, 'described');
   // optional without a default: not required
   for (const [op, name] of [

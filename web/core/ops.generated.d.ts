@@ -483,7 +483,7 @@ export interface OpAttrs {
     /** An integer, default 0. */
     seed?: number;
     /** Default 'raw'. */
-    mode?: 'raw' | 'scaled' | 'qk_norm';
+    mode?: 'raw' | 'scaled' | 'qk_norm' | 'all';
     /** Default 1. */
     g?: number;
     /** Default false. */
@@ -509,7 +509,7 @@ export interface OpAttrs {
     /** Default 0.00001. */
     eps?: number;
     /** Default 'inside'. */
-    eps_place?: string;
+    eps_place?: 'inside' | 'outside';
   };
   switchable_norm: {
     /** Default 0.00001. */
@@ -554,11 +554,11 @@ export interface OpAttrs {
     /** An integer, default 16. */
     width?: number;
     /** Default 'pre'. */
-    placement?: string;
+    placement?: 'none' | 'post' | 'pre' | 'pre_final';
     /** Default 'layer_norm'. */
-    norm?: string;
+    norm?: 'layer_norm' | 'rms_norm';
     /** Default 'none'. */
-    gate?: string;
+    gate?: 'none' | 'zero' | 'layer_scale';
     /** Default 0.00001. */
     eps?: number;
   };
@@ -568,11 +568,11 @@ export interface OpAttrs {
     /** An integer, default 16. */
     width?: number;
     /** Default 'pre'. */
-    placement?: string;
+    placement?: 'none' | 'post' | 'pre' | 'pre_final';
     /** Default 'layer_norm'. */
-    norm?: string;
+    norm?: 'layer_norm' | 'rms_norm';
     /** Default 'none'. */
-    gate?: string;
+    gate?: 'none' | 'zero' | 'layer_scale';
     /** Default 0.00001. */
     eps?: number;
     /** An integer, default 0. */
@@ -584,11 +584,11 @@ export interface OpAttrs {
     /** An integer, default 16. */
     width?: number;
     /** Default 'pre'. */
-    placement?: string;
+    placement?: 'none' | 'post' | 'pre' | 'pre_final';
     /** Default 'layer_norm'. */
-    norm?: string;
+    norm?: 'layer_norm' | 'rms_norm';
     /** Default 'none'. */
-    gate?: string;
+    gate?: 'none' | 'zero' | 'layer_scale';
     /** Default 0.00001. */
     eps?: number;
   };
@@ -598,17 +598,17 @@ export interface OpAttrs {
     /** An integer, default 16. */
     width?: number;
     /** Default 'pre'. */
-    placement?: string;
+    placement?: 'none' | 'post' | 'pre' | 'pre_final';
     /** Default 'layer_norm'. */
-    norm?: string;
+    norm?: 'layer_norm' | 'rms_norm';
     /** Default 'none'. */
-    gate?: string;
+    gate?: 'none' | 'zero' | 'layer_scale';
     /** Default 0.00001. */
     eps?: number;
     /** An integer, default 1. */
     steps?: number;
     /** Default 'adam'. */
-    optimizer?: string;
+    optimizer?: 'sgd' | 'adam';
     /** Default 0.01. */
     lr?: number;
     /** Default 0.9. */
@@ -1188,7 +1188,7 @@ export interface ScoreSpreadOptions<TStd extends OutTarget = OutTarget, TScores 
   /** An integer, default 0. */
   seed?: number;
   /** Default 'raw'. */
-  mode?: 'raw' | 'scaled' | 'qk_norm';
+  mode?: 'raw' | 'scaled' | 'qk_norm' | 'all';
   /** Default 1. */
   g?: number;
   /** Default false. */
@@ -1274,7 +1274,7 @@ export interface StandardizeRowsOptions {
   /** Default 0.00001. */
   eps?: number;
   /** Default 'inside'. */
-  epsPlace?: string;
+  epsPlace?: 'inside' | 'outside';
   /** Where y goes: a Float32Array of its length, or a resident tensor (returned as it is). */
   out?: OutTarget | null;
 }
@@ -1424,11 +1424,11 @@ export interface TrainGradOptions<
   /** An integer, default 16. */
   width?: number;
   /** Default 'pre'. */
-  placement?: string;
+  placement?: 'none' | 'post' | 'pre' | 'pre_final';
   /** Default 'layer_norm'. */
-  norm?: string;
+  norm?: 'layer_norm' | 'rms_norm';
   /** Default 'none'. */
-  gate?: string;
+  gate?: 'none' | 'zero' | 'layer_scale';
   /** Default 0.00001. */
   eps?: number;
   /** Where loss goes: a Float32Array of its length, or a resident tensor (returned as it is). */
@@ -1448,11 +1448,11 @@ export interface TrainInitOptions<TParams extends OutTarget = OutTarget, TState 
   /** An integer, default 16. */
   width?: number;
   /** Default 'pre'. */
-  placement?: string;
+  placement?: 'none' | 'post' | 'pre' | 'pre_final';
   /** Default 'layer_norm'. */
-  norm?: string;
+  norm?: 'layer_norm' | 'rms_norm';
   /** Default 'none'. */
-  gate?: string;
+  gate?: 'none' | 'zero' | 'layer_scale';
   /** Default 0.00001. */
   eps?: number;
   /** An integer, default 0. */
@@ -1473,11 +1473,11 @@ export interface TrainPredictOptions {
   /** An integer, default 16. */
   width?: number;
   /** Default 'pre'. */
-  placement?: string;
+  placement?: 'none' | 'post' | 'pre' | 'pre_final';
   /** Default 'layer_norm'. */
-  norm?: string;
+  norm?: 'layer_norm' | 'rms_norm';
   /** Default 'none'. */
-  gate?: string;
+  gate?: 'none' | 'zero' | 'layer_scale';
   /** Default 0.00001. */
   eps?: number;
   /** Where p goes: a Float32Array of its length, or a resident tensor (returned as it is). */
@@ -1503,17 +1503,17 @@ export interface TrainStepOptions<
   /** An integer, default 16. */
   width?: number;
   /** Default 'pre'. */
-  placement?: string;
+  placement?: 'none' | 'post' | 'pre' | 'pre_final';
   /** Default 'layer_norm'. */
-  norm?: string;
+  norm?: 'layer_norm' | 'rms_norm';
   /** Default 'none'. */
-  gate?: string;
+  gate?: 'none' | 'zero' | 'layer_scale';
   /** Default 0.00001. */
   eps?: number;
   /** An integer, default 1. */
   steps?: number;
   /** Default 'adam'. */
-  optimizer?: string;
+  optimizer?: 'sgd' | 'adam';
   /** Default 0.01. */
   lr?: number;
   /** Default 0.9. */

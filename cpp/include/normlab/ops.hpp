@@ -77,6 +77,13 @@ constexpr Range within(double lo, double hi) {
   return r;
 }
 
+/// From lo to hi with either end open: "(0, 1]", "[0, 1)".
+constexpr Range interval(double lo, double hi, bool lo_inclusive, bool hi_inclusive) {
+  Range r = at_least(lo, lo_inclusive).at_most(hi, hi_inclusive);
+  r.interval = true;
+  return r;
+}
+
 /// The values of a String attribute that stand for "the name of an op with a
 /// description" (reduction_group's method): too many to list in a row.
 inline constexpr char kDescribedOps[] = "(described)";
@@ -86,7 +93,7 @@ struct AttrSpec {
   AttrKind kind;
   Default fallback;
   Range range = {};              // Number and Integer attributes: checked at the door
-  const char* values = nullptr;  // String attributes: "a|b|c" (checked by the op), or kDescribedOps
+  const char* values = nullptr;  // String attributes: "a|b|c" (checked at the door), or kDescribedOps
 };
 
 struct InputSpec {
