@@ -31,26 +31,32 @@ Tensor from(const std::vector<double>& v, Shape shape) {
   return t;
 }
 
-// domain [lo, hi] covering x (and 0 when include_zero, and -hi..hi when
-// symmetric), rounded out to a nice step; ticks at every step.
-void axis_ticks(Call& c) {
-  const Tensor& x = c.in("x");
-  double lo = xt::amin(x)(), hi = xt::amax(x)();
-  if (c.flag("include_zero")) lo = std::min(lo, 0.0), hi = std::max(hi, 0.0);
-  if (c.flag("symmetric")) hi = std::max(std::fabs(lo), std::fabs(hi)), lo = -hi;
+// domain [lo, hi] covering [lo, hi] (and 0 when include_zero, and -hi..hi
+// when symmetric), rounded out to a nice step; ticks at every step.
+std::vector<double> nice_axis(double lo, double hi, long long count, bool include_zero, bool symmetric,
+                              std::vector<double>& ticks) {
+  if (include_zero) lo = std::min(lo, 0.0), hi = std::max(hi, 0.0);
+  if (symmetric) hi = std::max(std::fabs(lo), std::fabs(hi)), lo = -hi;
   if (hi - lo < 1e-12 * std::max(1.0, std::fabs(hi))) {  // constant data: widen by 1, or by 0.1% far from zero
     const double pad = std::max(1.0, 1e-3 * std::fabs(hi));
     lo -= pad, hi += pad;
   }
-  const long long count = c.integer("count");
   const double step = nice_step(hi - lo, count);
   const double a = std::floor(lo / step + 1e-9) * step, b = std::ceil(hi / step - 1e-9) * step;
-  std::vector<double> ticks;
+  ticks.clear();
   for (long long k = 0; a + k * step <= b + step * 1e-9; ++k) {
     const double t = a + k * step;
     ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
   }
-  c.out("domain", from({a, b}, {2}));
+  return {a, b};
+}
+
+void axis_ticks(Call& c) {
+  const Tensor& x = c.in("x");
+  std::vector<double> ticks;
+  const auto domain =
+      nice_axis(xt::amin(x)(), xt::amax(x)(), c.integer("count"), c.flag("include_zero"), c.flag("symmetric"), ticks);
+  c.out("domain", from(domain, {2}));
   c.out("ticks", from(ticks, {ticks.size()}));
 }
 
@@ -301,6 +307,77 @@ void row_entropy(Call& c) {
   c.out("max", from(mx, {n}));
 }
 
+// The bar comparison's numbers in one call: the input scale * x + offset (in
+// float32, as the figure shows it) and, for both x and that input, L2
+// normalization, LayerNorm and RMSNorm over the whole vector with one eps (the
+// descriptions those ops run, through the engine); how far each output moved
+// (Euclidean distance, in double); LayerNorm's pieces for the input (mean,
+// population variance, input - mean); sqrt(d), the largest |value| RMSNorm
+// gives (a one-hot vector), which bounds LayerNorm's too; and four axes with
+// about 4 ticks: inputs (x and input), outputs (+-sqrt(d)), centering (input
+// and centered) and dividing (centered and LayerNorm's output), each with 0.
+void bar_compare(Call& c) {
+  const View& x = c.view("x");
+  c.expect_rank("x", x.shape, 1, 1);
+  const std::size_t d = x.size();
+  c.check_work(double(d) * 256, "seven passes over x and eight outputs of its size");  // up to 2^22 numbers
+  const double scale = c.num("scale"), offset = c.num("offset"), eps = c.num("eps");
+  const Shape row{1, d}, rows{3, d};
+  float* input = c.output("input", {d});
+  for (std::size_t i = 0; i < d; ++i) input[i] = static_cast<float>(scale * x.data[i] + offset);
+  for (std::size_t i = 0; i < d; ++i)
+    if (!std::isfinite(input[i]))
+      c.fail(Msg("overflow", "scale") << "scale * x + offset overflows float32 at index " << std::to_string(i));
+  // l2_normalize, layer_norm and rms_norm over the whole vector, as those ops describe themselves
+  const Measure measures[3] = {Measure::SumSquare, Measure::MeanVar, Measure::MeanSquare};
+  const char* names[3] = {": l2_normalize", ": layer_norm", ": rms_norm"};  // a zero spread is named by its part
+  Description nd{c.op, Group::rows(1, d), Measure::MeanVar, {false, Denominator::MaxSqrtEps, eps}, {}, {}};
+  float *ref = c.output("reference", rows), *cur = c.output("current", rows);
+  Stats st;
+  for (std::size_t k = 0; k < 3; ++k) {
+    nd.measure = measures[k];
+    nd.op = c.op + names[k];
+    nd.transform.center = k == 1;
+    if (k) nd.transform.denominator = Denominator::SqrtPlusEps;
+    execute(nd, x.data, ref + k * d, row);
+    execute(nd, input, cur + k * d, row, k == 1 ? &st : nullptr);
+  }
+  std::vector<double> change(3);
+  for (std::size_t k = 0; k < 3; ++k) {
+    double s2 = 0;
+    for (std::size_t i = 0; i < d; ++i)
+      s2 += (double(cur[k * d + i]) - ref[k * d + i]) * (double(cur[k * d + i]) - ref[k * d + i]);
+    change[k] = std::sqrt(s2);
+  }
+  const double mean = st.center[0];
+  float* centered = c.output("centered", {d});
+  for (std::size_t i = 0; i < d; ++i) centered[i] = static_cast<float>(input[i] - mean);
+  const double bound = std::sqrt(double(d));
+  c.out("change", from(change, {3}));
+  c.out("mean", from({mean}, {1}));
+  c.out("variance", from({st.spread[0]}, {1}));
+  c.out("bound", from({bound}, {1}));
+  // the axes: each covers the extremes of two float32 arrays
+  auto extent = [d](const float* a, const float* b, double& lo, double& hi) {
+    lo = 1e300, hi = -1e300;
+    for (const float* p : {a, b})
+      for (std::size_t i = 0; i < d; ++i) lo = std::min(lo, double(p[i])), hi = std::max(hi, double(p[i]));
+  };
+  auto axis = [&c](const char* domain_name, const char* ticks_name, double lo, double hi, bool symmetric) {
+    std::vector<double> ticks;
+    c.out(domain_name, from(nice_axis(lo, hi, 4, true, symmetric, ticks), {2}));
+    c.out(ticks_name, from(ticks, {ticks.size()}));
+  };
+  double lo, hi;
+  extent(x.data, input, lo, hi);
+  axis("input_domain", "input_ticks", lo, hi, false);
+  axis("output_domain", "output_ticks", 0, bound, true);
+  extent(input, centered, lo, hi);
+  axis("centering_domain", "centering_ticks", lo, hi, false);
+  extent(centered, cur + d, lo, hi);
+  axis("dividing_domain", "dividing_ticks", lo, hi, false);
+}
+
 }  // namespace
 
 void register_figure_ops(Registry& r) {
@@ -354,6 +431,13 @@ void register_figure_ops(Registry& r) {
        nullptr,
        standardize_rows},
       {"row_entropy", {{"p"}}, {}, {"entropy", "max"}, row_entropy},
+      {"bar_compare",
+       {{"x"}},
+       {{"scale", Num, Default(1.0)}, {"offset", Num, Default(0.0)}, {"eps", Num, Default(1e-5), at_least(0)}},
+       {"input", "reference", "current", "change", "mean", "variance", "centered", "bound", "input_domain",
+        "input_ticks", "output_domain", "output_ticks", "centering_domain", "centering_ticks", "dividing_domain",
+        "dividing_ticks"},
+       bar_compare},
   };
   enter(r, ops);
 }

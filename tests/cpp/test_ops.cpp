@@ -266,3 +266,52 @@ TEST_CASE("log_axis: decades by hand, the floor for zeros, at most count + 1 tic
   CHECK_THROWS_WITH(nt::run("log_axis", {{"x", nt::vec({1.0f})}}, {{"floor", 0.0}}),
                     Catch::Contains("log_axis") && Catch::Contains("floor"));
 }
+
+TEST_CASE("bar_compare: the article's (1, 2, 3) under +100 and x10, by hand", "[figures]") {
+  const double s14 = std::sqrt(14.0), r = std::sqrt(1.5);  // |(1,2,3)|; LayerNorm's ±sqrt(3/2)
+  auto at = [](const std::vector<float>& v, std::size_t row) {
+    return std::vector<float>(v.begin() + row * 3, v.begin() + row * 3 + 3);
+  };
+  // eps 0: exact values. Offset 100: (101, 102, 103).
+  const auto o = run("bar_compare", {{"x", vec({1, 2, 3})}}, {{"offset", 100.0}, {"eps", 0.0}});
+  expect_close(o.at("input").f, std::vector<double>{101, 102, 103});
+  expect_close(at(o.at("reference").f, 0), std::vector<double>{1 / s14, 2 / s14, 3 / s14}, 1e-6);
+  expect_close(at(o.at("reference").f, 1), std::vector<double>{-r, 0, r}, 1e-6);
+  const double rms = std::sqrt(14.0 / 3);  // RMS of (1, 2, 3)
+  expect_close(at(o.at("reference").f, 2), std::vector<double>{1 / rms, 2 / rms, 3 / rms}, 1e-6);
+  const double n101 = std::sqrt(101.0 * 101 + 102.0 * 102 + 103.0 * 103);
+  expect_close(at(o.at("current").f, 0), std::vector<double>{101 / n101, 102 / n101, 103 / n101}, 1e-6);
+  expect_close(at(o.at("current").f, 1), std::vector<double>{-r, 0, r}, 1e-5);  // LayerNorm ignores the offset
+  // |L2(101..103) - L2(1..3)|: a large move; LayerNorm's: none
+  double d2 = 0;
+  for (int i = 0; i < 3; ++i) d2 += std::pow((101.0 + i) / n101 - (1.0 + i) / s14, 2);
+  CHECK(o.at("change").f[0] == Approx(std::sqrt(d2)).epsilon(1e-5));
+  CHECK(o.at("change").f[1] < 1e-5);
+  expect_close(o.at("mean").f, std::vector<double>{102}, 1e-9);
+  expect_close(o.at("variance").f, std::vector<double>{2.0 / 3}, 1e-6);
+  expect_close(o.at("centered").f, std::vector<double>{-1, 0, 1});
+  expect_close(o.at("bound").f, std::vector<double>{std::sqrt(3.0)}, 1e-7);
+  // axes: inputs 0..103 with about 4 ticks: step 50 -> [0, 150]; outputs ±sqrt(3) with step 1 -> [-2, 2]
+  expect_close(o.at("input_domain").f, std::vector<double>{0, 150});
+  expect_close(o.at("input_ticks").f, std::vector<double>{0, 50, 100, 150});
+  expect_close(o.at("output_domain").f, std::vector<double>{-2, 2});
+  expect_close(o.at("output_ticks").f, std::vector<double>{-2, -1, 0, 1, 2});
+  // centering: (101..103) and (-1, 0, 1) -> [-1, 103], step 50 -> [-50, 150]
+  expect_close(o.at("centering_domain").f, std::vector<double>{-50, 150});
+  // dividing: (-1, 0, 1) and ±1.2247 -> [-1.2247, 1.2247], step 1 -> [-2, 2]
+  expect_close(o.at("dividing_domain").f, std::vector<double>{-2, 2});
+  // scale 10: every output is unchanged (up to float32 rounding)
+  const auto t = run("bar_compare", {{"x", vec({1, 2, 3})}}, {{"scale", 10.0}, {"eps", 0.0}});
+  expect_close(t.at("input").f, std::vector<double>{10, 20, 30});
+  for (std::size_t k = 0; k < 3; ++k) CHECK(t.at("change").f[k] < 1e-6);
+  // eps reaches all three: LayerNorm of (1, 2, 3) with eps 1 divides by sqrt(2/3 + 1)
+  const auto e = run("bar_compare", {{"x", vec({1, 2, 3})}}, {{"eps", 1.0}});
+  CHECK(e.at("reference").f[5] == Approx(1 / std::sqrt(2.0 / 3 + 1)).epsilon(1e-6));
+  CHECK(e.at("reference").f[8] == Approx(3 / std::sqrt(14.0 / 3 + 1)).epsilon(1e-6));
+  CHECK(e.at("reference").f[2] == Approx(3 / s14).epsilon(1e-6));  // L2: max(|x|, eps), |x| > 1
+  // bad input, named
+  CHECK_THROWS_WITH(run("bar_compare", {{"x", tensor({1, 3}, {1, 2, 3})}}), Contains("bar_compare") && Contains("x"));
+  CHECK_THROWS_WITH(run("bar_compare", {{"x", vec({2, 2, 2})}}, {{"eps", 0.0}}), Contains("bar_compare"));
+  CHECK_THROWS_WITH(run("bar_compare", {{"x", vec({1, 2})}}, {{"scale", 1e38}, {"offset", 1e38}}),
+                    Contains("bar_compare") && Contains("overflow"));
+}

@@ -46,11 +46,10 @@
 // Parts: figure, controls, slider, number, button, view, chart, panel, axis,
 //   bar-reference, bar-current, handle, steps, steps-chart, steps-caption,
 //   table, description, error.
-// Ops used (every number comes from the WASM core): film (input = scale ·
-//   vector + offset; current − reference), l2_normalize, layer_norm, rms_norm,
-//   clip_grad_norm (its total_norm: the distance), z_score_fit (mean),
-//   z_score_apply (x − mean), covariance (σ²), axis_ticks, rms_norm of a
-//   one-hot vector (the ±√d output axis).
+// Ops used (every number comes from the WASM core): bar_compare, one call per
+//   update: the input scale · vector + offset in float32, L2, LayerNorm and
+//   RMSNorm of the original and the current input, the distances, LayerNorm's
+//   mean, σ² and x − mean, and the four axes (docs/ops.md, "Figure helpers").
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale as linear } from '../lib/plot.js';
@@ -325,53 +324,40 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
   }
 
   // ---- computation (every number from the core) -------------------------------------
-  _normalize(x, eps) {
-    const t = { x: vec(x) };
+  /** One call to the core's bar_compare: the input, both sets of outputs, the distances, LayerNorm's pieces, the axes. */
+  compute(core, { vector, scale, offset, eps }) {
+    const out = core.run('bar_compare', { x: vec(vector) }, { scale, offset, eps });
+    const d = vector.length;
+    const a = (name) => Array.from(out[name].data);
+    const rows = (name) => {
+      const all = a(name);
+      return Object.fromEntries(OUTPUTS.map((p, k) => [p, all.slice(k * d, (k + 1) * d)]));
+    };
+    const input = a('input');
+    const change = Object.fromEntries(OUTPUTS.map((p, k) => [p, out.change.data[k]]));
+    const axis = (name) => ({ domain: a(`${name}_domain`), ticks: a(`${name}_ticks`) });
+    const current = { input, ...rows('current') };
     return {
-      input: x,
-      l2: this.op('l2_normalize', t, { eps }),
-      layer_norm: this.op('layer_norm', t, { eps }),
-      rms_norm: this.op('rms_norm', t, { eps }),
+      input,
+      reference: { input: [...vector], ...rows('reference') }, // the page's or the reader's own numbers
+      current,
+      change,
+      steps: {
+        mean: out.mean.data[0],
+        variance: out.variance.data[0],
+        centered: a('centered'),
+        output: current.layer_norm,
+      },
+      axes: { input: axis('input'), output: axis('output'), centering: axis('centering'), dividing: axis('dividing') },
     };
   }
 
-  compute(core, { vector, scale, offset, eps }) {
-    const d = vector.length;
-    const row = (data) => ({ shape: [1, d], data });
-    const same = (v) => row(new Array(d).fill(v));
-    // input = scale · vector + offset, by the core's FiLM; the original goes through the same float32 path
-    const input = this.op('film', { x: row(vector), gamma: same(scale), beta: same(offset) });
-    const original = this.op('film', { x: row(vector), gamma: same(1), beta: same(0) });
-    const reference = this._normalize(original, eps);
-    const current = this._normalize(input, eps);
-    // how far each output moved: ‖current − reference‖₂ (film: −1 · reference + current)
-    const change = {};
-    for (const p of OUTPUTS) {
-      const diff = this.op('film', { x: row(reference[p]), gamma: same(-1), beta: row(current[p]) });
-      change[p] = this.op('clip_grad_norm', { g: vec(diff) }, { max_norm: 1e30 }, 'total_norm')[0];
-    }
-    // LayerNorm's pieces: the mean, x − mean, the variance σ²; its output is layer_norm's
-    const column = { shape: [d, 1], data: input };
-    const mean = this.op('z_score_fit', { x: column }, {}, 'mean');
-    const centered = this.op('z_score_apply', { x: column, mean: vec(mean), std: vec([1]) });
-    const variance = this.op('covariance', { x: column })[0];
-    // the shared output axis: ±max of RMSNorm(one-hot) = ±√d, the largest value RMSNorm or LayerNorm can give
-    const oneHot = new Array(d).fill(0);
-    oneHot[0] = 1;
-    const bound = this.op('rms_norm', { x: vec(oneHot) }, { eps: 0 });
-    return {
-      input,
-      reference,
-      current,
-      change,
-      steps: { mean: mean[0], variance, centered, output: current.layer_norm },
-      axes: {
-        input: this.axis([...original, ...input], { include_zero: true }),
-        output: this.axis(bound, { symmetric: true }),
-        centering: this.axis([...input, ...centered], { include_zero: true }),
-        dividing: this.axis([...centered, ...current.layer_norm], { include_zero: true }),
-      },
-    };
+  /** bar_compare names the part that failed ("bar_compare: layer_norm: …"): the reader sees that op's name. */
+  coreMessage(e) {
+    const part = /^bar_compare: ([a-z0-9_]+): /.exec(e?.message ?? '');
+    if (!part) return super.coreMessage(e);
+    const message = e.message.slice('bar_compare: '.length);
+    return super.coreMessage({ code: e.code, op: part[1], argument: e.argument, detail: e.detail, message });
   }
 
   // ---- formatting: one formatter per quantity -----------------------------------------
