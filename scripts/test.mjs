@@ -90,16 +90,23 @@ await tier('native', async () => {
   return { passed: total - failed, failed, ok: r.status === 0 && total > 0 };
 });
 
-await tier('sanitize', async () => {
-  // The Catch2 suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer.
-  let r = await run('cmake', [
+// The sanitize and fuzz tiers share one build of the sources (clang, ASan + UBSan, and
+// libFuzzer's coverage): build/asan holds the Catch2 suite and the fuzzer.
+const configureAsan = () =>
+  run('cmake', [
     '-S',
     '.',
     '-B',
     'build/asan',
     '-DNORMLAB_SANITIZE=ON',
+    '-DNORMLAB_FUZZ=ON',
+    '-DCMAKE_CXX_COMPILER=clang++',
     '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
   ]);
+
+await tier('sanitize', async () => {
+  // The Catch2 suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer.
+  let r = await configureAsan();
   if (r.status === 0) r = await run('cmake', ['--build', 'build/asan', '-j2', '--target', 'normlab_tests']);
   if (r.status !== 0) return { passed: 0, failed: 1, ok: false };
   r = await run('build/asan/normlab_tests', [], {
@@ -125,24 +132,16 @@ await tier('sanitize', async () => {
 await tier('fuzz', async () => {
   // libFuzzer over run_op: every past crash input, then a bounded run from the committed corpus.
   const seconds = Number(process.env.FUZZ_SECONDS ?? 30);
-  let r = await run('cmake', [
-    '-S',
-    '.',
-    '-B',
-    'build/fuzz',
-    '-DNORMLAB_FUZZ=ON',
-    '-DCMAKE_CXX_COMPILER=clang++',
-    '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
-  ]);
-  if (r.status === 0) r = await run('cmake', ['--build', 'build/fuzz', '-j2', '--target', 'fuzz_ops']);
+  let r = await configureAsan();
+  if (r.status === 0) r = await run('cmake', ['--build', 'build/asan', '-j2', '--target', 'fuzz_ops']);
   if (r.status !== 0) return { passed: 0, failed: 1, ok: false };
   const regressions = readdirSync(join(root, 'tests/fuzz/regressions')).map((f) => join('tests/fuzz/regressions', f));
-  const reg = await run('build/fuzz/fuzz_ops', regressions);
+  const reg = await run('build/asan/fuzz_ops', regressions);
   const work = mkdtempSync(join(tmpdir(), 'normlab-fuzz-'));
   cpSync(join(root, 'tests/fuzz/corpus'), work, { recursive: true });
   // -timeout: the core keeps every op at its work limit near a second in the release build;
   // under ASan + UBSan at -O1 that is up to ~15 s, so 30 s still flags a real hang.
-  const f = await run('build/fuzz/fuzz_ops', [
+  const f = await run('build/asan/fuzz_ops', [
     work,
     `-max_total_time=${seconds}`,
     '-timeout=30',
@@ -170,7 +169,7 @@ await tier('fuzz', async () => {
     detail.push(...report(text));
     const artifact = (text.match(/Test unit written to (\S+)/) ?? [])[1];
     if (artifact) {
-      const show = spawnSync('build/fuzz/fuzz_ops', [artifact], {
+      const show = spawnSync('build/asan/fuzz_ops', [artifact], {
         cwd: root,
         encoding: 'utf8',
         env: { ...process.env, NORMLAB_FUZZ_SHOW: '1' },
@@ -219,8 +218,9 @@ await tier('browser', async () => {
     await shared.close();
   }
 });
-// The two files install, build and serve different sites: mostly npm's network and disk time.
-await tier('package', () => nodeTests(['tests/package/'], { concurrency: 2 }));
+// The three files install, build and serve different sites: mostly npm's network and disk
+// time, so all three at once (Sphinx no longer waits for a Node site to finish).
+await tier('package', () => nodeTests(['tests/package/'], { concurrency: 3 }));
 
 console.log('\n=== results ===');
 for (const r of results) {

@@ -275,7 +275,9 @@ TEST_CASE("The SIMD attention heads match a long-double reference, with and with
         for (std::size_t i = 0; i < tq; ++i) {
           std::vector<long double> s(tk);
           long double m = -INFINITY, z = 0;
-          auto visible = [&](std::size_t j) { return (!causal || j <= i) && (!use_mask || bits[i * tk + j] != 0); };
+          auto visible = [&, tk = tk](std::size_t j) {
+            return (!causal || j <= i) && (!use_mask || bits[i * tk + j] != 0);
+          };
           for (std::size_t j = 0; j < tk; ++j) {
             if (!visible(j)) continue;
             long double dot = 0;

@@ -3,7 +3,7 @@
 // huge and tiny numbers, zero and huge sizes) and attributes. Bad input must
 // come back as InputError; any other exception, crash, leak, hang or
 // sanitizer report is a bug.
-//   build: cmake -S . -B build/fuzz -DNORMLAB_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++
+//   build: cmake -S . -B build/asan -DNORMLAB_SANITIZE=ON -DNORMLAB_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
