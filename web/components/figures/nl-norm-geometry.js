@@ -71,6 +71,8 @@ const RAY = 2.3,
   WIDE = 2.45,
   TOP = 2.75,
   BOTTOM = 1.95;
+// distances (px beyond a point's clearance) at which a label is tried, nearest first; past the third a leader line joins it to its point
+const RINGS = [2, 10, 20, 32, 46, 62];
 const LABEL = 12,
   LINE = 14; // label font size (--nl-label-size) and line height, px
 
@@ -166,6 +168,9 @@ button { min-height: 44px; }
 .dot.rms_norm { fill: var(--nl-rms-norm); }
 .dot.layer_norm { fill: var(--nl-layer-norm); }
 .origin { fill: var(--nl-muted); }
+.leader { stroke-width: 1; fill: none; stroke: var(--nl-muted); }
+.leader.l2 { stroke: var(--nl-l2); } .leader.rms_norm { stroke: var(--nl-rms-norm); }
+.leader.layer_norm { stroke: var(--nl-layer-norm); } .leader.input { stroke: var(--nl-input); }
 .label { font-size: var(--nl-label-size); paint-order: stroke; stroke: var(--nl-bg); stroke-width: 3.5px; stroke-linejoin: round; }
 .label.input { fill: var(--nl-input); font-weight: 600; }
 .label.ones { fill: var(--nl-muted); }
@@ -479,7 +484,7 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
     const sc = this._scene;
     if (!sc) return;
     const w0 = this.widthOf(this._svg) || 560;
-    const H = Math.round(Math.min(480, Math.max(340, w0 * 1.0)));
+    const H = Math.round(Math.min(540, Math.max(340, w0 * 1.0)));
     const W = this.fit(this._svg, 560, H);
     const unit = Math.min((W - 16) / (2 * WIDE), (H - 36) / (TOP + BOTTOM));
     const cx = W / 2,
@@ -535,6 +540,7 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
       layerOf(end.z).push(seg);
     }
     layerOf(top.z).push(arrowHead(O, top, `ones head${top.z < 0 ? ' back' : ''}`));
+    obstacles.push({ x: top.x - 6, y: top.y - 6, w: 12, h: 12 });
 
     // LayerNorm's circle, cut where it passes behind the origin's plane of depth.
     let run = [];
@@ -569,6 +575,7 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
       const end = P(dir, RAY);
       const cls = `ray${end.z < 0 ? ' back' : ''}`;
       layerOf(end.z).push(el('path', { class: cls, d: path([O, end]) }), arrowHead(O, end, cls));
+      obstacles.push({ x: end.x - 6, y: end.y - 6, w: 12, h: 12 }); // the arrowhead: no label over it
       labels.push({
         cls: 'input',
         bold: true,
@@ -580,16 +587,21 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
       });
     }
     // The (1, 1, 1) label at the axis' upper end.
-    labels.push({ cls: 'ones', at: top, clear: 4, prefer: -Math.PI / 2, lines: [this.t('onesLabel')], rank: 1 });
+    labels.push({
+      cls: 'ones',
+      at: top,
+      clear: 4,
+      prefer: 0, // beside the tip: above it is where a ray along (1, 1, 1) puts its input's label
+      lines: [this.t('onesLabel'), this.t('onesNote')],
+      rank: 1,
+    });
 
     // Output points, far to near, each group of coinciding outputs one point with one label.
     const dots = [];
     for (const m of METHODS) {
       for (const group of NlNormGeometry.groups(s, m)) {
         const p = P(sc.inputs[group[0]][m]);
-        const who =
-          group.length === INPUTS.length ? this.t('allThree') : group.map((k) => name(k)).join(this.t('listSep'));
-        dots.push({ m, p, who });
+        dots.push({ m, p, all: group.length === INPUTS.length });
       }
     }
     const rMax = R.rms_norm;
@@ -600,19 +612,22 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
       layerOf(d.p.z).push(
         el('circle', { class: `dot ${d.m}${d.p.z < 0 ? ' back' : ''}`, cx: f(d.p.x), cy: f(d.p.y), r: f(rad) }),
       );
-      obstacles.push({ x: d.p.x - rad, y: d.p.y - rad, w: 2 * rad, h: 2 * rad, weight: 40 });
-      const out = Math.atan2(d.p.y - O.y, d.p.x - O.x);
+      const m = rad + 2.5; // the point, its outline and a hair of air
+      obstacles.push({ x: d.p.x - m, y: d.p.y - m, w: 2 * m, h: 2 * m });
       labels.push({
         cls: d.m,
         at: d.p,
         clear: rad + 2,
-        prefer: d.m === 'l2' ? out + Math.PI : out, // L2's inside its sphere, the others outside theirs
-        lines: [this.t('dotLabel', { method: this.t(d.m), who: d.who })],
+        // beside the point, on the side away from the (1, 1, 1) axis (LayerNorm's: away from the origin)
+        prefer: d.m === 'layer_norm' ? Math.atan2(d.p.y - O.y, d.p.x - O.x) : d.p.x < top.x - 0.5 ? Math.PI : 0,
+        // a point sits on its input's ray, which names the input: its label names the method, and
+        // says so when all three inputs share the point
+        lines: [d.all ? this.t('dotLabelAll', { method: this.t(d.m) }) : this.t(d.m)],
         bold: d.m === 'layer_norm',
         rank: d.m === 'layer_norm' ? 0 : 2,
       });
     }
-    obstacles.push({ x: O.x - 3, y: O.y - 3, w: 6, h: 6 });
+    obstacles.push({ x: O.x - 3, y: O.y - 3, w: 6, h: 6, weight: 8 });
     this._layers[0].replaceChildren(...back);
     this._layers[1].replaceChildren(...discs);
     this._layers[2].replaceChildren(...front);
@@ -626,61 +641,102 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
     this._drawTable(s);
   }
 
-  /**
-   * Labels around their points: each tries directions around its preferred one
-   * and takes the first free of every placed label, point and the picture's
-   * edge (else the least overlapping). LayerNorm's point and the inputs first.
-   */
-  _placeLabels(labels, obstacles, W, H) {
+  /** One greedy placement of the labels in `order`: {out (the SVG nodes), total (its cost), clash, placed}. */
+  _placeOrder(order, obstacles, W, H) {
     const placed = [];
     const overlap = (a, b) =>
       Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) *
       Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+    const frame = { x: 2, y: 2, w: W - 4, h: H - 4 };
+    const HARD = 1000; // per px² over another label, a point or the picture's edge: worse than any distance
     const out = [];
-    const order = [...labels].sort((a, b) => a.rank - b.rank);
+    let total = 0,
+      clash = 0;
     for (const lab of order) {
-      const w = Math.max(...lab.lines.map((l) => labelWidth(l, LABEL * (lab.bold ? 1.06 : 1)))) + 8;
-      const h = lab.lines.length * LINE + 2;
+      // the box holds the text with 4 px on every side, so two boxes apart keep 8 px between texts
+      const w = Math.max(...lab.lines.map((l) => labelWidth(l, LABEL * (lab.bold ? 1.14 : 1)))) + 8;
+      const h = lab.lines.length * LINE + 8;
       let best = null;
-      for (const ring of [0, 12, 26]) {
+      for (const ring of RINGS) {
         for (let k = 0; k < 16; k++) {
           const step = Math.ceil(k / 2) * (k % 2 ? 1 : -1);
           const a = lab.prefer + (step * Math.PI) / 8;
           const ca = Math.cos(a),
             sa = Math.sin(a);
-          const d = lab.clear + 3 + ring;
+          const d = lab.clear + ring;
           const box = {
             x: lab.at.x + ca * d - w / 2 + (ca * w) / 2,
             y: lab.at.y + sa * d - h / 2 + (sa * h) / 2,
             w,
             h,
           };
-          const edge =
-            box.w * box.h - overlap(box, { x: 2, y: 2, w: W - 4, h: H - 4 }); /* the part outside the picture */
-          let cost = edge * 50 + Math.abs(step) * 2 + ring * 3;
-          for (const o of placed) cost += overlap(box, o) * 40;
-          for (const o of obstacles) cost += overlap(box, o) * (o.weight ?? 8);
-          if (!best || cost < best.cost) best = { box, cost };
+          let hard = w * h - overlap(box, frame); // the part outside the picture
+          for (const o of placed) hard += overlap(box, o);
+          let soft = Math.abs(step) * 2 + ring * 3;
+          for (const o of obstacles) {
+            const v = overlap(box, o);
+            if (o.weight) soft += v * o.weight;
+            else hard += v;
+          }
+          const cost = hard * HARD + soft;
+          if (!best || cost < best.cost) best = { box, cost, ring, hard };
         }
-        if (best.cost < 40 + ring * 3) break; // free enough: nearer rings first
+        if (best.cost < HARD) break; // nothing hard in the way: nearer rings win
       }
+      total += best.cost;
+      clash += best.hard;
       placed.push(best.box);
+      const b = best.box;
+      if (best.ring > RINGS[2]) {
+        // far from its point: a thin leader from the point to the nearest point of the box
+        const nx = Math.max(b.x + 4, Math.min(lab.at.x, b.x + b.w - 4)),
+          ny = Math.max(b.y + 4, Math.min(lab.at.y, b.y + b.h - 4));
+        const len = Math.hypot(nx - lab.at.x, ny - lab.at.y) || 1;
+        const sx = lab.at.x + ((nx - lab.at.x) * lab.clear) / len,
+          sy = lab.at.y + ((ny - lab.at.y) * lab.clear) / len;
+        out.push(
+          el('path', {
+            class: `leader ${lab.cls}`,
+            d: `M${sx.toFixed(1)},${sy.toFixed(1)}L${nx.toFixed(1)},${ny.toFixed(1)}`,
+          }),
+        );
+      }
       lab.lines.forEach((line, i) =>
         out.push(
           el(
             'text',
-            {
-              class: `label ${lab.cls}`,
-              x: (best.box.x + 4).toFixed(1),
-              y: (best.box.y + (i + 1) * LINE - 3).toFixed(1),
-            },
+            { class: `label ${lab.cls}`, x: (b.x + 4).toFixed(1), y: (b.y + 4 + (i + 1) * LINE - 3).toFixed(1) },
             line,
           ),
         ),
       );
     }
-    this._labelBoxes = placed;
-    return out;
+    return { out, total, clash, placed };
+  }
+
+  /**
+   * Labels around their points: each tries 16 directions from its preferred one
+   * at growing distances and takes the cheapest: nothing over another label, a
+   * point or the picture's edge if at all possible, then as near and as little
+   * over a line as may be; far ones get a leader line. Greedy, so a few orders
+   * are tried (by rank, then the mean's axis first, then the points first) and
+   * the cheapest whole placement is drawn.
+   */
+  _placeLabels(labels, obstacles, W, H) {
+    const byRank = [...labels].sort((a, b) => a.rank - b.rank);
+    const orders = [
+      byRank,
+      [...byRank.filter((l) => l.cls === 'ones'), ...byRank.filter((l) => l.cls !== 'ones')],
+      [...byRank.filter((l) => l.cls !== 'input'), ...byRank.filter((l) => l.cls === 'input')],
+    ];
+    let best = null;
+    for (const order of orders) {
+      const r = this._placeOrder(order, obstacles, W, H);
+      if (!best || r.total < best.total) best = r;
+      if (best.clash === 0) break; // nothing over anything: no need to try another order
+    }
+    this._labelBoxes = best.placed;
+    return best.out;
   }
 
   _drawLegend(s) {
