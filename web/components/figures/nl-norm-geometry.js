@@ -99,7 +99,7 @@ export class NlNormGeometry extends NlFigure {
   static catalog = 'normGeometry';
   static summary =
     'x, x + 100 and 10x in 3-D with the unit sphere (L2), the √3 sphere (RMSNorm) and the LayerNorm circle ⊥ (1, 1, 1).';
-  static minHeight = 900; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 916; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc =
     '`inputs` (`{x, shifted, scaled}`, each `{input, norm, mean, angle, l2, rms_norm, layer_norm, dropped}`), `change`, `between`, `radii`, `ones`'; // `state` keys beyond the attributes (README)
   static params = {
@@ -177,7 +177,7 @@ button { min-height: 44px; }
 .label.l2 { fill: var(--nl-l2); }
 .label.rms_norm { fill: var(--nl-rms-norm); }
 .label.layer_norm { fill: var(--nl-layer-norm); font-weight: 600; }
-.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: var(--nl-small-size); color: var(--nl-muted); margin: 4px 0 0; }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: var(--nl-small-size); color: var(--nl-muted); margin: 4px 0 0; padding: 0; list-style: none; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 4px; vertical-align: -1px; }
 .swatch.l2 { background: var(--nl-l2); }
 .swatch.rms_norm { background: var(--nl-rms-norm); }
@@ -232,7 +232,8 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
     this._svg = el('svg', { 'aria-hidden': 'true' });
     this._layers = ['back', 'discs', 'front', 'labels'].map((name) => el('g', { class: `layer-${name}` }));
     this._svg.append(...this._layers);
-    this._legend = el('p', { class: 'legend', part: 'legend' });
+    // a list: each entry a line of its own in the still picture too (normlab/render)
+    this._legend = el('ul', { class: 'legend', part: 'legend' });
     this._hint = el('p', { class: 'hint' }); // how to use it (a still picture leaves it out)
     this._table = el('table', { class: 'readout', part: 'readout' });
     const tableBox = el('div', { class: 'table-box' });
@@ -741,7 +742,7 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
 
   _drawLegend(s) {
     const item = (cls, text) => {
-      const span = el('span');
+      const span = el('li');
       span.append(el('span', { class: `swatch ${cls}` }), text);
       return span;
     };
