@@ -203,7 +203,7 @@ test('the text follows the state as the sliders move: each claim holds for the d
 });
 
 test('arrow keys turn the view, with a change event; the drawing moves and the numbers do not', async () => {
-  const view = fig.page.locator(TAG).locator('[part=view]');
+  const view = fig.page.locator(TAG).locator('[part=stage]');
   const before = await state();
   const lnDot = () =>
     fig.page.evaluate((t) => {
@@ -241,7 +241,7 @@ test('dragging the view turns it, with one change event per drag; Reset restores
   await loc.getByRole('button', { name: 'Reset' }).click();
   const s0 = await state();
   assert.deepEqual([s0.yaw, s0.pitch, s0.offset, s0.scale], [-60, 20, 100, 10]);
-  const box = await loc.locator('[part=view]').boundingBox();
+  const box = await loc.locator('[part=stage]').boundingBox();
   const changes = await recordChanges();
   await fig.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await fig.page.mouse.down();

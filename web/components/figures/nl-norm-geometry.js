@@ -42,7 +42,7 @@
 // CSS custom properties: --nl-input (inputs), --nl-l2, --nl-rms-norm,
 //   --nl-layer-norm (outputs and their sphere or circle), --nl-muted (the
 //   (1, 1, 1) axis), and the shared --nl-* theme.
-// Parts: figure, controls, slider, number, button, view, legend, readout,
+// Parts: figure, controls, slider, number, button, view, stage (the picture), legend, readout,
 //   description, error.
 // Ops used (every number comes from the core): film (x + offset, scale·x,
 //   differences), l2_normalize, rms_norm, layer_norm, z_score_fit and
@@ -150,9 +150,9 @@ export class NlNormGeometry extends NlFigure {
 .control input[type=range] { width: min(160px, 36vw); min-height: 44px; }
 .control input[type=number] { min-height: 44px; }
 button { min-height: 44px; }
-.view { touch-action: pan-y; cursor: grab; user-select: none; -webkit-user-select: none; border-radius: 6px; }
-.view:active { cursor: grabbing; }
-.view svg { max-width: 620px; margin: 0 auto; }
+.stage { touch-action: pan-y; cursor: grab; user-select: none; -webkit-user-select: none; border-radius: 6px; }
+.stage:active { cursor: grabbing; }
+.stage svg { max-width: 620px; margin: 0 auto; }
 .disc { stroke-width: 1.5; }
 .disc.l2 { fill: var(--nl-l2); fill-opacity: 0.1; stroke: var(--nl-l2); }
 .disc.rms_norm { fill: var(--nl-rms-norm); fill-opacity: 0.07; stroke: var(--nl-rms-norm); stroke-opacity: 0.8; }
@@ -227,8 +227,10 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
 
   // ---- view -------------------------------------------------------------------
   buildView(view) {
-    view.setAttribute('tabindex', '0');
-    view.setAttribute('role', 'img');
+    // The stage (the picture) is what turns: focusable, dragged. The legend, hint and table
+    // sit below it in the view, so they too stay hidden until the first drawing (figureCss)
+    // and nothing moves when the picture takes its height.
+    this._stage = el('div', { class: 'stage', part: 'stage', tabindex: 0, role: 'img' });
     this._svg = el('svg', { 'aria-hidden': 'true' });
     this._layers = ['back', 'discs', 'front', 'labels'].map((name) => el('g', { class: `layer-${name}` }));
     this._svg.append(...this._layers);
@@ -238,10 +240,9 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
     this._table = el('table', { class: 'readout', part: 'readout' });
     const tableBox = el('div', { class: 'table-box' });
     tableBox.append(this._table);
-    view.append(this._svg);
-    // the legend, hint and table sit below the view, outside the drag area
-    view.after(this._legend, this._hint, tableBox);
-    this._wireView(view);
+    this._stage.append(this._svg);
+    view.append(this._stage, this._legend, this._hint, tableBox);
+    this._wireView(this._stage);
   }
 
   _wireView(v) {
@@ -634,7 +635,7 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
     this._layers[2].replaceChildren(...front);
     this._layers[3].replaceChildren(...this._placeLabels(labels, obstacles, W, H));
 
-    this._view.setAttribute(
+    this._stage.setAttribute(
       'aria-label',
       this.t('viewLabel', { yaw: this.fmt(Math.round(s.yaw)), pitch: this.fmt(Math.round(s.pitch)) }),
     );
