@@ -311,6 +311,8 @@ export class NlEpsilon extends NlFigure<EpsilonState> { eps: '0' | '1e-12' | '1e
 export class NlFiveQuestions extends NlFigure<FiveQuestionsState> { method: 'layer_norm' | 'rms_norm' | 'batch_norm_train' | 'batch_norm_eval' | 'instance_norm' | 'group_norm' | 'l2_normalize' | 'l1_normalize' | 'max_normalize' | 'scale_norm' | 'softmax' | 'ada_layer_norm' | 'adaptive_rms_norm'; index: number[]; }
 /** <nl-l2-jacobian>: A change of x split along and across x, and J·δ. */
 export class NlL2Jacobian extends NlFigure<L2JacobianState> { x: number[]; delta: number[]; }
+/** <nl-norm-geometry>: x, x + 100 and 10x in 3-D with the unit sphere (L2), the √3 sphere (RMSNorm) and the LayerNorm circle ⊥ (1, 1, 1). */
+export class NlNormGeometry extends NlFigure<Readonly<Record<string, unknown>>> { vector: number[]; offset: number; scale: number; eps: number; yaw: number; pitch: number; }
 /** <nl-prepost-norm>: The residual stream's norm through L layers: Post-Norm, Pre-Norm and Pre-Norm + final norm. */
 export class NlPrepostNorm extends NlFigure<PrepostNormState> { layers: number; norm: 'layer_norm' | 'rms_norm'; seed: number; }
 /** <nl-qk-norm>: Growing q and k norms sharpen attention; QK-Norm keeps it the same. */
@@ -346,6 +348,7 @@ export const elements: {
   'nl-epsilon': typeof NlEpsilon;
   'nl-five-questions': typeof NlFiveQuestions;
   'nl-l2-jacobian': typeof NlL2Jacobian;
+  'nl-norm-geometry': typeof NlNormGeometry;
   'nl-prepost-norm': typeof NlPrepostNorm;
   'nl-qk-norm': typeof NlQkNorm;
   'nl-residual-turn': typeof NlResidualTurn;
@@ -372,6 +375,7 @@ declare global {
     'nl-epsilon': NlEpsilon;
     'nl-five-questions': NlFiveQuestions;
     'nl-l2-jacobian': NlL2Jacobian;
+    'nl-norm-geometry': NlNormGeometry;
     'nl-prepost-norm': NlPrepostNorm;
     'nl-qk-norm': NlQkNorm;
     'nl-residual-turn': NlResidualTurn;

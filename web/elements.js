@@ -12,6 +12,7 @@ import { NlDkScaling } from './components/figures/nl-dk-scaling.js';
 import { NlEpsilon } from './components/figures/nl-epsilon.js';
 import { NlFiveQuestions } from './components/figures/nl-five-questions.js';
 import { NlL2Jacobian } from './components/figures/nl-l2-jacobian.js';
+import { NlNormGeometry } from './components/figures/nl-norm-geometry.js';
 import { NlPrepostNorm } from './components/figures/nl-prepost-norm.js';
 import { NlQkNorm } from './components/figures/nl-qk-norm.js';
 import { NlResidualTurn } from './components/figures/nl-residual-turn.js';
@@ -36,6 +37,7 @@ export {
   NlEpsilon,
   NlFiveQuestions,
   NlL2Jacobian,
+  NlNormGeometry,
   NlPrepostNorm,
   NlQkNorm,
   NlResidualTurn,
@@ -65,6 +67,7 @@ export const elements = {
   'nl-epsilon': NlEpsilon,
   'nl-five-questions': NlFiveQuestions,
   'nl-l2-jacobian': NlL2Jacobian,
+  'nl-norm-geometry': NlNormGeometry,
   'nl-prepost-norm': NlPrepostNorm,
   'nl-qk-norm': NlQkNorm,
   'nl-residual-turn': NlResidualTurn,

@@ -3,7 +3,7 @@
 // React 19 sets a prop as the element's property when it has one, else as an attribute: write attributes
 // as their text or properties as values. Each figure fires `change` after a reader's change.
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlBnVariants, NlCausalLeak, NlCodeShapes, NlDepthTraining, NlDkScaling, NlEpsilon, NlFiveQuestions, NlL2Jacobian, NlPrepostNorm, NlQkNorm, NlResidualTurn, NlRmsDecomposition, NlScalers, NlSharedStats, NlSoftmaxSharpness, NlSpectral, NlVectorNorms, NlWhitening } from './elements.js';
+import type { NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlBnVariants, NlCausalLeak, NlCodeShapes, NlDepthTraining, NlDkScaling, NlEpsilon, NlFiveQuestions, NlL2Jacobian, NlNormGeometry, NlPrepostNorm, NlQkNorm, NlResidualTurn, NlRmsDecomposition, NlScalers, NlSharedStats, NlSoftmaxSharpness, NlSpectral, NlVectorNorms, NlWhitening } from './elements.js';
 
 /** What every figure takes besides its own attributes. */
 interface NlCommon {
@@ -39,6 +39,8 @@ declare module 'react' {
       'nl-five-questions': Figure<NlFiveQuestions, { 'method'?: 'layer_norm' | 'rms_norm' | 'batch_norm_train' | 'batch_norm_eval' | 'instance_norm' | 'group_norm' | 'l2_normalize' | 'l1_normalize' | 'max_normalize' | 'scale_norm' | 'softmax' | 'ada_layer_norm' | 'adaptive_rms_norm'; 'index'?: string | number[]; }>;
       /** A change of x split along and across x, and J·δ. */
       'nl-l2-jacobian': Figure<NlL2Jacobian, { 'x'?: string | number[]; 'delta'?: string | number[]; }>;
+      /** x, x + 100 and 10x in 3-D with the unit sphere (L2), the √3 sphere (RMSNorm) and the LayerNorm circle ⊥ (1, 1, 1). */
+      'nl-norm-geometry': Figure<NlNormGeometry, { 'vector'?: string | number[]; 'offset'?: number | string; 'scale'?: number | string; 'eps'?: number | string; 'yaw'?: number | string; 'pitch'?: number | string; }>;
       /** The residual stream's norm through L layers: Post-Norm, Pre-Norm and Pre-Norm + final norm. */
       'nl-prepost-norm': Figure<NlPrepostNorm, { 'layers'?: number | string; 'norm'?: 'layer_norm' | 'rms_norm'; 'seed'?: number | string; }>;
       /** Growing q and k norms sharpen attention; QK-Norm keeps it the same. */
