@@ -47,6 +47,7 @@ const CYCLES = 400;
 
 test('connecting and disconnecting each element 400 times releases observers, listeners and memory', async () => {
   const { page } = await openPage(env.browser, env.url + 'web/index.html');
+  await page.evaluate((tags) => import('/dist/page.js').then((m) => m.defineAll(tags)), TAGS); // every figure's code
   await page.evaluate(instrument);
   const result = await page.evaluate(
     async ([tags, CYCLES]) => {
@@ -86,6 +87,7 @@ test('connecting and disconnecting each element 400 times releases observers, li
 
 test('markup in any attribute is shown as text, never parsed', async () => {
   const { page } = await openPage(env.browser, env.url + 'web/index.html');
+  await page.evaluate((tags) => import('/dist/page.js').then((m) => m.defineAll(tags)), TAGS); // every figure's code
   const payload = '<img src=x onerror="window.__pwned=1"><b>bold</b>';
   const report = await page.evaluate(
     async ([tags, payload]) => {
