@@ -171,7 +171,8 @@ async function pageWithout(file, tag) {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(env.url + 'web/index.html');
   await page.locator(tag).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => /could not start/.test(document.querySelector(t).shadowRoot.textContent), tag);
+  // (no shadow root until the figure's code, loaded as it nears the view, has defined it)
+  await page.waitForFunction((t) => /could not start/.test(document.querySelector(t).shadowRoot?.textContent), tag);
   return { context, page, errors, status: await page.locator(tag).locator('.status').textContent() };
 }
 
