@@ -1,102 +1,170 @@
 // Figure timings in Chromium, for `npm run bench`: input-to-DOM latency of
 // every control of every figure (median and p95 over 500 inputs), cold loads
-// (first figure drawn, typeset math painted, layout shift; desktop and a
-// throttled phone profile; median of 9 fresh contexts each), and the bytes the article page loads for the figures (raw
-// and gzip; WASM, JS, CSS; math fonts excluded).
+// (first paint, first figure interactive, layout shift; desktop and a
+// throttled phone profile; median of 9 fresh contexts each, served with gzip as
+// a static host serves it), the phone's waterfall, and the bytes the article
+// page loads for the figures (raw and gzip; WASM, JS, CSS; math fonts excluded).
+//   --cold           the cold loads and the waterfall only (nothing written)
+//   --runs=N         fresh contexts per profile (default 9)
+//   --compare=DIR    also cold-load the article of another built tree (a checkout with its dist/), the two
+//                    interleaved in one run and printed side by side
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { launch } from '../scripts/browser.mjs';
 import { startServer } from '../scripts/serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 // --only=nl-dk-scaling,nl-qk-norm: the input-to-DOM rows of those figures alone (no cold loads, nothing written)
-const only = process.argv
-  .find((a) => a.startsWith('--only='))
-  ?.slice(7)
-  .split(',');
-const { server, url } = await startServer({ port: 0 });
+const only = arg('only')?.split(',');
+const coldOnly = process.argv.includes('--cold');
+const RUNS = Number(arg('runs') ?? 9);
+const compare = arg('compare');
+const { server, url } = await startServer({ port: 0, compress: true });
+const trees = [{ name: 'this tree', url, server }];
+if (compare) {
+  const other = await startServer({ port: 0, compress: true, root: compare });
+  trees.push({ name: basename(resolve(compare)), url: other.url, server: other.server });
+}
 const browser = await launch();
-const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-const loaded = [];
-page.on('response', (r) => loaded.push(new URL(r.url()).pathname));
-await page.goto(url + 'web/index.html');
 
-// First figure drawn: when the first figure publishes a state, polled every
-// millisecond; cold loads in fresh contexts (no HTTP cache), median of 9.
-const drawnAt = (p) =>
-  p.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const check = () => {
-          const f = [...document.querySelectorAll('figure > :first-child')].find((el) => el.state);
-          if (f) resolve({ tag: f.localName, ms: performance.now() });
-          else setTimeout(check, 1);
-        };
-        check();
-      }),
-  );
-// A cold load in a fresh context: when the first figure is drawn, when the
-// typeset math is first painted (first contentful paint: the math is HTML from
-// the build), and the layout shift until then plus a second (figures reserve
-// their height, so drawing them moves nothing). `slow` is a phone profile:
-// 4x CPU throttling and a 200 KB/s, 150 ms network.
-async function coldLoad(slow) {
+// The phone profile: a Lighthouse-like mobile (4x CPU slowdown; 1.6 Mbit/s down, 750 kbit/s up, 150 ms).
+const PHONE = { rate: 4, latency: 150, downloadThroughput: 200000, uploadThroughput: 93750 };
+// A cold load in a fresh context (no HTTP cache): first contentful paint, when
+// the first figure of the article is interactive (it publishes a state: drawn
+// from the core, its controls live; polled every millisecond), the layout
+// shift until then plus a second (figures reserve their height, so drawing
+// them moves nothing), and every resource's timing. On the phone the reader
+// goes straight to the first figure, which sits below the table of contents:
+// the page is scrolled to it at first paint (its time still counts from navigation).
+async function coldLoad(base, slow) {
   const context = await browser.newContext({
     viewport: slow ? { width: 360, height: 740 } : { width: 1200, height: 900 },
+    ...(slow ? { isMobile: true, hasTouch: true } : {}),
   });
   const p = await context.newPage();
   if (slow) {
     const cdp = await context.newCDPSession(p);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.rate });
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 150,
-      downloadThroughput: 200 * 1024,
-      uploadThroughput: 100 * 1024,
-    });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, ...PHONE });
   }
-  await p.addInitScript(() => {
+  await p.addInitScript((scroll) => {
     window.__cls = 0;
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
     }).observe({ type: 'layout-shift', buffered: true });
-  });
-  await p.goto(url + 'web/index.html');
-  // A figure starts when it comes into view: on a phone the first one sits below the
-  // table of contents, so the reader scrolls to it (its time still counts from navigation).
-  if (slow) await p.evaluate(() => document.querySelector('figure.figure > :first-child').scrollIntoView());
-  const drawn = await drawnAt(p);
+    window.__interactive = new Promise((resolve) => {
+      const check = () => {
+        const f = document.querySelector('figure.figure > :first-child');
+        if (f?.state) resolve({ tag: f.localName, ms: performance.now() });
+        else setTimeout(check, 1);
+      };
+      check();
+    });
+    if (scroll)
+      new PerformanceObserver((list, observer) => {
+        if (!list.getEntriesByName('first-contentful-paint').length) return;
+        observer.disconnect();
+        const go = () => {
+          const f = document.querySelector('figure.figure > :first-child');
+          if (f) f.scrollIntoView();
+          else setTimeout(go, 10);
+        };
+        go();
+      }).observe({ type: 'paint', buffered: true });
+  }, slow);
+  await p.goto(base + 'web/index.html', { waitUntil: 'commit' });
+  const drawn = await p.evaluate(() => window.__interactive);
   await p.waitForTimeout(1000);
-  const paint = await p.evaluate(() => ({
+  const info = await p.evaluate(() => ({
     fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
     math: document.querySelectorAll('.math .katex-html').length,
     cls: window.__cls,
+    resources: [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')].map(
+      (e) => ({
+        name: new URL(e.name).pathname,
+        bytes: e.encodedBodySize,
+        raw: e.decodedBodySize,
+        start: e.startTime,
+        end: e.responseEnd,
+      }),
+    ),
   }));
   await context.close();
-  return { tag: drawn.tag, ms: drawn.ms, fcp: paint.fcp, math: paint.math, cls: paint.cls };
+  return { tag: drawn.tag, ms: drawn.ms, fcp: info.fcp, math: info.math, cls: info.cls, resources: info.resources };
 }
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const loads = {};
+const waterfalls = {};
 for (const slow of only ? [] : [false, true]) {
-  const runs = [];
-  for (let i = 0; i < 9; i++) {
-    runs.push(await coldLoad(slow));
-    process.stderr.write(
-      `cold load ${slow ? 'phone' : 'desktop'} ${i + 1}/9: first figure ${runs[i].ms.toFixed(0)} ms\n`,
-    );
+  const profile = slow ? 'phone (4x CPU, 1.6 Mbit/s, 150 ms)' : 'desktop';
+  const runs = trees.map(() => []);
+  for (let i = 0; i < RUNS; i++) {
+    for (const [k, tree] of trees.entries()) {
+      const r = await coldLoad(tree.url, slow);
+      runs[k].push(r);
+      process.stderr.write(
+        `cold load ${profile} ${tree.name} ${i + 1}/${RUNS}: first paint ${r.fcp.toFixed(0)} ms, ` +
+          `first figure ${r.ms.toFixed(0)} ms\n`,
+      );
+    }
   }
-  loads[slow ? 'phone (4x CPU, 200 KB/s)' : 'desktop'] = {
-    tag: runs[0].tag,
-    firstDrawn: median(runs.map((r) => r.ms)),
-    mathPainted: median(runs.map((r) => r.fcp)),
-    maxShift: Math.max(...runs.map((r) => r.cls)),
-    formulas: runs[0].math,
-    samples: runs.length,
-  };
+  for (const [k, tree] of trees.entries()) {
+    const rs = runs[k];
+    const mid = [...rs].sort((a, b) => a.ms - b.ms)[rs.length >> 1];
+    // on the critical path: what had arrived by the time the first figure was interactive
+    const critical = mid.resources.filter((r) => r.end <= mid.ms);
+    loads[`${profile}${trees.length > 1 ? `, ${tree.name}` : ''}`] = {
+      tag: rs[0].tag,
+      firstInteractive: median(rs.map((r) => r.ms)),
+      firstPaint: median(rs.map((r) => r.fcp)),
+      maxShift: Math.max(...rs.map((r) => r.cls)),
+      formulas: rs[0].math,
+      criticalBytes: critical.reduce((n, r) => n + r.bytes, 0),
+      criticalRequests: critical.length,
+      samples: rs.length,
+    };
+    if (slow) waterfalls[tree.name] = mid;
+  }
 }
-const firstDrawn = only ? null : { tag: loads.desktop.tag, ms: loads.desktop.firstDrawn, samples: 9 };
+if (!only) {
+  console.log(
+    `\n| cold load (median of ${RUNS}, compressed) | first paint ms | first figure interactive ms | on the critical path | layout shift (worst) |\n|---|---|---|---|---|`,
+  );
+  for (const [k, v] of Object.entries(loads))
+    console.log(
+      `| ${k} | ${v.firstPaint.toFixed(0)} | ${v.firstInteractive.toFixed(0)} (${v.tag}) | ` +
+        `${(v.criticalBytes / 1000).toFixed(1)} KB compressed in ${v.criticalRequests} requests | ${v.maxShift.toFixed(4)} |`,
+    );
+  for (const [name, w] of Object.entries(waterfalls)) {
+    console.log(
+      `\nPhone waterfall (${name}; the median run: first paint ${w.fcp.toFixed(0)} ms, ` +
+        `first figure interactive ${w.ms.toFixed(0)} ms):\n\n| resource | size (compressed) | start ms | end ms |\n|---|---|---|---|`,
+    );
+    const kb = (b) => (b >= 1000 ? `${(b / 1000).toFixed(1)} KB` : `${b} B`);
+    for (const r of [...w.resources].sort((a, b) => a.start - b.start).filter((r) => r.start <= w.ms + 1000))
+      console.log(
+        `| ${r.name.replace(/^\/(web|dist)\//, '$1/')} | ${kb(r.bytes)} | ${r.start.toFixed(0)} | ${r.end.toFixed(0)} |`,
+      );
+  }
+}
+if (coldOnly) {
+  await browser.close();
+  for (const t of trees) t.server.close();
+  process.exit(0);
+}
+const desktop = Object.values(loads)[0];
+const firstDrawn = only
+  ? null
+  : { tag: desktop.tag, ms: desktop.firstInteractive, firstPaint: desktop.firstPaint, samples: RUNS };
+
+const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+const loaded = [];
+page.on('response', (r) => loaded.push(new URL(r.url()).pathname));
+await page.goto(url + 'web/index.html');
 
 // Every control of every figure: sliders by input events, number boxes and
 // selects by change events, the cube's rotation by arrow keys; each 500 times.
@@ -167,15 +235,8 @@ for (const p of files) {
   bytes[kind][1] += gzipSync(data, { level: 9 }).length;
 }
 await browser.close();
-server.close();
+for (const t of trees) t.server.close();
 
-console.log(
-  '\n| cold load (median of 9) | first figure drawn ms | typeset math painted ms | layout shift (worst) |\n|---|---|---|---|',
-);
-for (const [k, v] of Object.entries(loads))
-  console.log(
-    `| ${k} | ${v.firstDrawn.toFixed(0)} (${v.tag}) | ${v.mathPainted.toFixed(0)} (${v.formulas} formulas in the HTML) | ${v.maxShift.toFixed(4)} |`,
-  );
 console.log('\n| figure | control | input→DOM median ms | p95 ms |\n|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.tag} | ${r.control} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} |`);
 console.log('\n| bytes for the figures | raw | gzip |\n|---|---|---|');

@@ -12,7 +12,9 @@
 //    a lazy image that is never shown is never fetched.
 //  - opens the page in Chromium and measures each figure's final height at three
 //    widths, in English and Chinese, and writes dist/figure-space.css, so each
-//    figure keeps its place while scripts load (no layout shift when it draws).
+//    figure keeps its place while scripts load (no layout shift when it draws);
+//    and each section's, the room it keeps while off screen and not laid out
+//    (content-visibility: auto), so the scroll bar and anchors hold.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderFigure } from '../web/render/index.js';
@@ -43,7 +45,8 @@ export async function buildFallbacks() {
   const { server, url } = await startServer({ port: 0 });
   const browser = await launch();
   try {
-    const heights = {};
+    const heights = {},
+      sectionHeights = {};
     for (const [width, , lang] of WIDTHS.flatMap(([w, q]) => [
       [w, q, 'en'],
       [w, q, 'zh'],
@@ -73,6 +76,16 @@ export async function buildFallbacks() {
         }));
         ((heights[id] ??= {})[lang] ??= {})[width] = height;
       }
+      // each section's height with its figures drawn, laid out whether in view or not (with the
+      // containment content-visibility: auto keeps while it is: its margins stay inside)
+      const sections = await page.evaluate(() =>
+        [...document.querySelectorAll('article > section[id]')].map((s) => {
+          s.style.contentVisibility = 'visible';
+          s.style.contain = 'layout style paint';
+          return [s.id, s.getBoundingClientRect().height];
+        }),
+      );
+      for (const [id, height] of sections) ((sectionHeights[id] ??= {})[lang] ??= {})[width] = height;
       await page.close();
     }
     // the standalone pictures, drawn by normlab render with each figure's attributes on the page
@@ -100,6 +113,11 @@ export async function buildFallbacks() {
       for (const [id, h] of Object.entries(heights)) {
         css += `  #${id} > :first-child { min-height: ${h.en[width]}px; }\n`;
         css += `  :root:lang(zh) #${id} > :first-child { min-height: ${h.zh[width]}px; }\n`;
+      }
+      // the room an off-screen section keeps (content-visibility: auto in page.css)
+      for (const [id, h] of Object.entries(sectionHeights)) {
+        css += `  #${id} { contain-intrinsic-height: auto ${h.en[width].toFixed(1)}px; }\n`;
+        css += `  :root:lang(zh) #${id} { contain-intrinsic-height: auto ${h.zh[width].toFixed(1)}px; }\n`;
       }
       css += '}\n';
     }

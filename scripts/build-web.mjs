@@ -2,7 +2,7 @@
 // modules, so pages need no bundler and no CDN. Skips when up to date.
 import { build } from 'esbuild';
 import { apparatus } from './apparatus.mjs';
-import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -83,23 +83,65 @@ await bundleWeb('web/auto.js', single, {
   banner: { js: '/* normlab single-file build: the figures and the WASM core in one classic script. */' },
 });
 
-// The article page as one minified module: one request instead of a waterfall
-// of 25 imports. Prism stays a separate file, loaded when needed.
-await bundleWeb('web/page.js', root + 'dist/page.js', {
-  format: 'esm',
-  plugins: [
-    {
-      name: 'vendor-external',
-      setup(b) {
-        b.onResolve({ filter: /dist\/vendor\/prism\.js$/ }, (a) => ({
-          path: './vendor/' + a.path.split('/').pop(),
-          external: true,
-        }));
+// The article page as minified modules split per figure: dist/page.js (the
+// page script and the core's loader) and dist/page/, one chunk per figure plus
+// the code they share, each imported when its figure nears the view (web/page.js).
+// Prism stays a separate file, loaded when needed.
+const pageChunks = root + 'dist/page/';
+if (!existsSync(root + 'dist/page.js') || statSync(root + 'dist/page.js').mtimeMs < inputTime) {
+  rmSync(pageChunks, { recursive: true, force: true }); // no chunk of an earlier build stays behind
+  const result = await build({
+    entryPoints: [root + 'web/page.js'],
+    outdir: root + 'dist',
+    entryNames: '[name]',
+    chunkNames: 'page/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    minify: true,
+    target: 'es2020',
+    metafile: true,
+    absWorkingDir: root, // the metafile's paths: dist/…
+    logLevel: 'warning', // an import dropped as free of side effects is a warning
+    plugins: [
+      {
+        name: 'vendor-external',
+        setup(b) {
+          // every chunk that imports it sits in dist/page/
+          b.onResolve({ filter: /dist\/vendor\/prism\.js$/ }, (a) => ({
+            path: '../vendor/' + a.path.split('/').pop(),
+            external: true,
+          }));
+        },
       },
-    },
-  ],
-  banner: { js: '/* normlab article page: the figures and the page script (source: web/page.js). */' },
-});
+    ],
+    banner: { js: '/* normlab article page: the page script and the figures (source: web/page.js). */' },
+  });
+  // The files each figure's chunk and the page script import (the chunks they share): the article
+  // links the page's and its first figure's for an early fetch, with no round trip per import.
+  const outputs = result.metafile.outputs;
+  const closure = (file) => {
+    const seen = new Set([file]);
+    const walk = (f) => {
+      for (const i of outputs[f]?.imports ?? [])
+        if (i.kind === 'import-statement' && !i.external && !seen.has(i.path)) {
+          seen.add(i.path);
+          walk(i.path);
+        }
+    };
+    walk(file);
+    return [...seen].map((f) => f.slice('dist/'.length));
+  };
+  const chunkOf = { page: closure('dist/page.js') };
+  for (const [file, o] of Object.entries(outputs)) {
+    const m = o.entryPoint?.match(/^web\/define\/(nl-[a-z0-9-]+)\.js$/);
+    if (m) chunkOf[m[1]] = closure(file);
+  }
+  if (Object.keys(chunkOf).length < 2) throw new Error('build-web: no figure chunk in the split page bundle');
+  writeFileSync(root + 'dist/page-chunks.json', JSON.stringify(chunkOf, null, 1) + '\n');
+  const size = Object.keys(outputs).reduce((n, f) => n + statSync(root + f).size, 0);
+  console.log(`build-web: dist/page.js + dist/page/ (${Object.keys(outputs).length} files, ${size} bytes)`);
+}
 
 // The article page, typeset: web/index.html with every TeX span rendered by
 // KaTeX here, in Node (HTML + MathML), and line breaks between Chinese
@@ -115,6 +157,7 @@ async function buildArticle() {
     fileURLToPath(import.meta.url),
     root + 'package-lock.json',
     root + 'scripts/build-fallbacks.mjs',
+    root + 'dist/page-chunks.json', // the chunks it links
   ];
   // Up to date when the page is newer than its sources and its fallbacks newer than the figures' code.
   if (
@@ -175,6 +218,23 @@ async function buildArticle() {
     '<!doctype html>',
     '<!doctype html>\n<!-- Built from web/index.html by scripts/build-web.mjs: math typeset by KaTeX at build time. -->',
   );
+  // The page script runs async (the core starts compiling while the page is parsed), and so does the
+  // article's first figure, a module of its own that defines it: it upgrades as soon as it is parsed.
+  // The modules both import are fetched at once beside them: without these links each import is
+  // found only when the one before it has arrived.
+  const chunks = JSON.parse(readFileSync(root + 'dist/page-chunks.json', 'utf8'));
+  const first = html.match(/<figure class="figure" id="[^"]+">\s*<(nl-[a-z0-9-]+)/)?.[1];
+  if (!chunks[first]) throw new Error(`build-web: no chunk for the first figure (${first})`);
+  const [firstChunk, ...shared] = chunks[first];
+  const preload = [...new Set([...chunks.page, ...shared])].filter((f) => f !== 'page.js');
+  html = html.replace(
+    '<script type="module" async src="../dist/page.js"></script>',
+    (tag) =>
+      `${tag}\n` +
+      `  <script type="module" async src="../dist/${firstChunk}"></script>` +
+      preload.map((f) => `\n  <link rel="modulepreload" href="../dist/${f}">`).join(''),
+  );
+  if (!html.includes('rel="modulepreload"')) throw new Error('build-web: the page script tag moved');
   writeFileSync(out, html);
   const { buildFallbacks } = await import('./build-fallbacks.mjs');
   const figures = await buildFallbacks();
@@ -210,8 +270,10 @@ async function buildSite() {
     banner: { js: '/* normlab article page, self-contained: the figures and the WASM core (source: web/page.js). */' },
   });
   const html = readFileSync(root + 'dist/index.html', 'utf8')
-    .replace('<script type="module" src="../dist/page.js"></script>', '<script defer src="page.js"></script>')
+    .replace('<script type="module" async src="../dist/page.js"></script>', '<script defer src="page.js"></script>')
+    .replace(/\s*<script type="module" async src="\.\.\/dist\/page\/[^"]*"><\/script>/, '')
     .replace(/\s*<link rel="preload" href="\.\.\/dist\/normlab-core\.wasm"[^>]*>/, '')
+    .replace(/\s*<link rel="modulepreload" href="\.\.\/dist\/[^"]*">/g, '')
     .replace('href="styles/page.css"', 'href="page.css"')
     .replace('href="../dist/vendor/katex/katex.min.css"', 'href="katex/katex.min.css"')
     .replace('href="../dist/math.css"', 'href="math.css"')

@@ -350,8 +350,8 @@ export async function measureHeights(tags) {
   try {
     for (const lang of ['en', 'zh']) {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-      await page.goto(url + 'web/index.html'); // the article defines every figure
-      await page.waitForFunction((t) => t.every((x) => customElements.get(x)), tags);
+      await page.goto(url + 'web/index.html'); // the article, with every figure's code loaded now
+      await page.evaluate((t) => import('/dist/page.js').then((m) => m.defineAll(t)), tags);
       const h = await page.evaluate(
         async ([tags, lang]) => {
           document.body.replaceChildren();

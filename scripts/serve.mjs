@@ -1,13 +1,30 @@
 // A small static server for the article page: localhost only, no network,
 // correct MIME types (application/wasm), and the strict Content-Security-Policy
-// the figures are meant to work under.
-//   node scripts/serve.mjs [--port 8080]
+// the figures are meant to work under. With `compress` (the command line's
+// default) it sends brotli or gzip as the request accepts, as a static host does,
+// each file compressed once per version.
+//   node scripts/serve.mjs [--port 8080] [--no-compress]
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const ownRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+// Text and WASM compress; pictures and fonts are compressed already.
+const compressible = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.json', '.svg']);
+const compressed = new Map(); // `${file} ${mtime} ${encoding}` → bytes
+function encode(file, mtime, body, encoding) {
+  const key = `${file} ${mtime} ${encoding}`;
+  if (!compressed.has(key))
+    compressed.set(
+      key,
+      encoding === 'br'
+        ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })
+        : gzipSync(body, { level: 9 }),
+    );
+  return compressed.get(key);
+}
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -28,9 +45,11 @@ const served = ['web', 'dist'];
 // The article page is sent as built (dist/index.html: math typeset at build
 // time, scripts/build-web.mjs) at the address of its source, web/index.html,
 // so its relative links hold.
-const article = join(root, 'dist', 'index.html');
 
-export function startServer({ port = 8080, host = '127.0.0.1', headers = {} } = {}) {
+// `root`: the tree to serve (another checkout, for a bench of two builds side by side).
+export function startServer({ port = 8080, host = '127.0.0.1', headers = {}, compress = false, root = ownRoot } = {}) {
+  root = resolve(root);
+  const article = join(root, 'dist', 'index.html');
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://localhost');
@@ -45,11 +64,23 @@ export function startServer({ port = 8080, host = '127.0.0.1', headers = {} } = 
         throw new Error('not served');
       const info = await stat(file);
       if (!info.isFile()) throw new Error('not a file');
-      const body = await readFile(file);
+      let body = await readFile(file);
+      const accepted = String(req.headers['accept-encoding'] ?? '');
+      const encoding =
+        !compress || !compressible.has(extname(file))
+          ? null
+          : /\bbr\b/.test(accepted)
+            ? 'br'
+            : /\bgzip\b/.test(accepted)
+              ? 'gzip'
+              : null;
+      if (encoding) body = encode(file, info.mtimeMs, body, encoding);
       res.writeHead(200, {
         'Content-Type': types[extname(file)] ?? 'application/octet-stream',
         'Content-Security-Policy': CSP,
         'Cache-Control': 'no-cache',
+        ...(encoding ? { 'Content-Encoding': encoding, Vary: 'Accept-Encoding' } : {}),
+        'Content-Length': body.length,
         ...headers,
       });
       res.end(body);
@@ -73,6 +104,6 @@ export function startServer({ port = 8080, host = '127.0.0.1', headers = {} } = 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf('--port');
   const port = Number(i > 0 ? process.argv[i + 1] : (process.env.PORT ?? 8080));
-  const { url } = await startServer({ port });
+  const { url } = await startServer({ port, compress: !process.argv.includes('--no-compress') });
   console.log(`normlab: serving the article at ${url}web/index.html (Ctrl-C to stop)`);
 }

@@ -51,6 +51,7 @@ const FRESH = 8; // elements per tag, each connected and disconnected three time
 
 test('connecting and disconnecting each element releases observers, listeners, the element and memory', async () => {
   const { page } = await openPage(env.browser, env.url + 'web/index.html');
+  await page.evaluate((tags) => import('/dist/page.js').then((m) => m.defineAll(tags)), TAGS); // every figure's code
   await page.evaluate(instrument);
   const result = await page.evaluate(
     async ([tags, CYCLES, FRESH]) => {
@@ -111,6 +112,7 @@ test('connecting and disconnecting each element releases observers, listeners, t
 
 test('markup in any attribute is shown as text, never parsed', async () => {
   const { page } = await openPage(env.browser, env.url + 'web/index.html');
+  await page.evaluate((tags) => import('/dist/page.js').then((m) => m.defineAll(tags)), TAGS); // every figure's code
   const payload = '<img src=x onerror="window.__pwned=1"><b>bold</b>';
   const report = await page.evaluate(
     async ([tags, payload]) => {
@@ -194,7 +196,8 @@ async function pageWithout(file, tag) {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(env.url + 'web/index.html');
   await page.locator(tag).scrollIntoViewIfNeeded();
-  await page.waitForFunction((t) => /could not start/.test(document.querySelector(t).shadowRoot.textContent), tag);
+  // (no shadow root until the figure's code, loaded as it nears the view, has defined it)
+  await page.waitForFunction((t) => /could not start/.test(document.querySelector(t).shadowRoot?.textContent), tag);
   return { context, page, errors, status: await page.locator(tag).locator('.status').textContent() };
 }
 

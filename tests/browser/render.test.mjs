@@ -14,7 +14,8 @@ before(async () => {
   env = await setup();
   page = await env.browser.newPage({ viewport: { width: 1100, height: 900 } });
   await page.goto(env.url + 'web/index.html');
-  await page.waitForFunction((tags) => tags.every((t) => customElements.get(t)), FIGURE_TAGS);
+  // the article loads a figure's code as it nears the view (web/page.js): every one now
+  await page.evaluate((tags) => import('/dist/page.js').then((m) => m.defineAll(tags)), FIGURE_TAGS);
 });
 after(() => env.close());
 

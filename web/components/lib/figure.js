@@ -156,6 +156,11 @@ export class NlFigure extends NlElement {
       });
       this._resize.observe(this._view);
     }
+    // The controls show the attributes' values (and hide what they do not apply to) before the
+    // first drawing, so the figure does not change its layout when it draws. A page that defines a
+    // figure after its attributes are set (the article loads each figure's code as it nears the
+    // view) gets no attribute change to do this later.
+    this._syncControls();
   }
 
   connectedCallback() {
