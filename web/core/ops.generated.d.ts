@@ -115,7 +115,7 @@ export interface OpOutputs {
   adaptive_rms_norm: { y: TensorOutput };
   angle_between: { degrees: TensorOutput };
   axis_ticks: { domain: TensorOutput; ticks: TensorOutput };
-  bar_compare: { input: TensorOutput; reference: TensorOutput; current: TensorOutput; change: TensorOutput; mean: TensorOutput; variance: TensorOutput; centered: TensorOutput; bound: TensorOutput; input_domain: TensorOutput; input_ticks: TensorOutput; output_domain: TensorOutput; output_ticks: TensorOutput; centering_domain: TensorOutput; centering_ticks: TensorOutput; dividing_domain: TensorOutput; dividing_ticks: TensorOutput };
+  bar_compare: { input: TensorOutput; reference: TensorOutput; current: TensorOutput; change: TensorOutput; mean: TensorOutput; variance: TensorOutput; centered: TensorOutput; bound: TensorOutput };
   batch_norm: { y: TensorOutput; running_mean?: TensorOutput; running_var?: TensorOutput };
   batch_renorm: { y: TensorOutput };
   broadcast_shape: { shape: IntOutput };
@@ -705,14 +705,6 @@ export interface BarCompareOptions<
   TVariance extends OutTarget = OutTarget,
   TCentered extends OutTarget = OutTarget,
   TBound extends OutTarget = OutTarget,
-  TInputDomain extends OutTarget = OutTarget,
-  TInputTicks extends OutTarget = OutTarget,
-  TOutputDomain extends OutTarget = OutTarget,
-  TOutputTicks extends OutTarget = OutTarget,
-  TCenteringDomain extends OutTarget = OutTarget,
-  TCenteringTicks extends OutTarget = OutTarget,
-  TDividingDomain extends OutTarget = OutTarget,
-  TDividingTicks extends OutTarget = OutTarget,
 > {
   /** Shape of x when it is given as a flat array. */
   shape?: readonly number[];
@@ -738,22 +730,6 @@ export interface BarCompareOptions<
   outCentered?: TCentered | null;
   /** Where bound goes: a Float32Array of its length, or a resident tensor (returned as it is). */
   outBound?: TBound | null;
-  /** Where input_domain goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outInputDomain?: TInputDomain | null;
-  /** Where input_ticks goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outInputTicks?: TInputTicks | null;
-  /** Where output_domain goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outOutputDomain?: TOutputDomain | null;
-  /** Where output_ticks goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outOutputTicks?: TOutputTicks | null;
-  /** Where centering_domain goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outCenteringDomain?: TCenteringDomain | null;
-  /** Where centering_ticks goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outCenteringTicks?: TCenteringTicks | null;
-  /** Where dividing_domain goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outDividingDomain?: TDividingDomain | null;
-  /** Where dividing_ticks goes: a Float32Array of its length, or a resident tensor (returned as it is). */
-  outDividingTicks?: TDividingTicks | null;
 }
 
 /** Options of core.batchNorm. */
@@ -1635,7 +1611,7 @@ export interface NamedFunctions {
     x: XInput,
     options?: AxisTicksOptions<TDomain, TTicks>,
   ): { domain: TDomain; ticks: TTicks };
-  /** Runs bar_compare; returns { input, reference, current, change, mean, variance, centered, bound, inputDomain, inputTicks, outputDomain, outputTicks, centeringDomain, centeringTicks, dividingDomain, dividingTicks }. */
+  /** Runs bar_compare; returns { input, reference, current, change, mean, variance, centered, bound }. */
   barCompare<
     TInput extends OutTarget = Float32Array,
     TReference extends OutTarget = Float32Array,
@@ -1645,18 +1621,10 @@ export interface NamedFunctions {
     TVariance extends OutTarget = Float32Array,
     TCentered extends OutTarget = Float32Array,
     TBound extends OutTarget = Float32Array,
-    TInputDomain extends OutTarget = Float32Array,
-    TInputTicks extends OutTarget = Float32Array,
-    TOutputDomain extends OutTarget = Float32Array,
-    TOutputTicks extends OutTarget = Float32Array,
-    TCenteringDomain extends OutTarget = Float32Array,
-    TCenteringTicks extends OutTarget = Float32Array,
-    TDividingDomain extends OutTarget = Float32Array,
-    TDividingTicks extends OutTarget = Float32Array,
   >(
     x: XInput,
-    options?: BarCompareOptions<TInput, TReference, TCurrent, TChange, TMean, TVariance, TCentered, TBound, TInputDomain, TInputTicks, TOutputDomain, TOutputTicks, TCenteringDomain, TCenteringTicks, TDividingDomain, TDividingTicks>,
-  ): { input: TInput; reference: TReference; current: TCurrent; change: TChange; mean: TMean; variance: TVariance; centered: TCentered; bound: TBound; inputDomain: TInputDomain; inputTicks: TInputTicks; outputDomain: TOutputDomain; outputTicks: TOutputTicks; centeringDomain: TCenteringDomain; centeringTicks: TCenteringTicks; dividingDomain: TDividingDomain; dividingTicks: TDividingTicks };
+    options?: BarCompareOptions<TInput, TReference, TCurrent, TChange, TMean, TVariance, TCentered, TBound>,
+  ): { input: TInput; reference: TReference; current: TCurrent; change: TChange; mean: TMean; variance: TVariance; centered: TCentered; bound: TBound };
   /** Runs batch_norm; returns { y, runningMean?, runningVar? }. */
   batchNorm<
     TY extends OutTarget = Float32Array,

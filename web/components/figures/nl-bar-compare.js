@@ -46,10 +46,11 @@
 // Parts: figure, controls, slider, number, button, view, chart, panel, axis,
 //   bar-reference, bar-current, handle, steps, steps-chart, steps-caption,
 //   table, description, error.
-// Ops used (every number comes from the WASM core): bar_compare, one call per
+// Ops used (every number comes from the WASM core): bar_compare, once per
 //   update: the input scale · vector + offset in float32, L2, LayerNorm and
 //   RMSNorm of the original and the current input, the distances, LayerNorm's
-//   mean, σ² and x − mean, and the four axes (docs/ops.md, "Figure helpers").
+//   mean, σ² and x − mean (docs/ops.md, "Figure helpers"); axis_ticks for the
+//   four axes.
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale as linear } from '../lib/plot.js';
@@ -324,7 +325,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
   }
 
   // ---- computation (every number from the core) -------------------------------------
-  /** One call to the core's bar_compare: the input, both sets of outputs, the distances, LayerNorm's pieces, the axes. */
+  /** The core's bar_compare (the input, both sets of outputs, the distances, LayerNorm's pieces) and four axis_ticks. */
   compute(core, { vector, scale, offset, eps }) {
     const out = core.run('bar_compare', { x: vec(vector) }, { scale, offset, eps });
     const d = vector.length;
@@ -335,20 +336,21 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     };
     const input = a('input');
     const change = Object.fromEntries(OUTPUTS.map((p, k) => [p, out.change.data[k]]));
-    const axis = (name) => ({ domain: a(`${name}_domain`), ticks: a(`${name}_ticks`) });
     const current = { input, ...rows('current') };
+    const reference = { input: [...vector], ...rows('reference') }; // the page's or the reader's own numbers
+    const centered = a('centered');
     return {
       input,
-      reference: { input: [...vector], ...rows('reference') }, // the page's or the reader's own numbers
+      reference,
       current,
       change,
-      steps: {
-        mean: out.mean.data[0],
-        variance: out.variance.data[0],
-        centered: a('centered'),
-        output: current.layer_norm,
+      steps: { mean: out.mean.data[0], variance: out.variance.data[0], centered, output: current.layer_norm },
+      axes: {
+        input: this.axis([...reference.input, ...input], { include_zero: true }),
+        output: this.axis([out.bound.data[0]], { symmetric: true }),
+        centering: this.axis([...input, ...centered], { include_zero: true }),
+        dividing: this.axis([...centered, ...current.layer_norm], { include_zero: true }),
       },
-      axes: { input: axis('input'), output: axis('output'), centering: axis('centering'), dividing: axis('dividing') },
     };
   }
 
