@@ -239,12 +239,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
   /** Set several parameters at once (the buttons); the base then recomputes and fires `change`. */
   _setPreset(values) {
     this._stopPlay();
-    for (const [key, v] of Object.entries(values)) {
-      const p = this.constructor.params[key];
-      this._values[key] = Array.isArray(v) ? [...v] : v;
-      this._attrErrors.delete(key);
-      this.reflect(p.attr, Array.isArray(v) ? v.join(',') : String(v));
-    }
+    this.setValues(values);
   }
 
   // ---- view ------------------------------------------------------------------

@@ -212,17 +212,7 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
       this._controls[key].range.min = String(p.range[0]);
       this._controls[key].range.max = String(p.range[1]);
     }
-    box.append(this.button('reset', () => this._setValues(this.pageValues)));
-  }
-
-  /** Set several parameters at once, reflected to their attributes (Reset, a turn of the view). */
-  _setValues(values) {
-    for (const [key, v] of Object.entries(values)) {
-      const p = this.constructor.params[key];
-      this._values[key] = Array.isArray(v) ? [...v] : v;
-      this._attrErrors.delete(key);
-      this.reflect(p.attr, Array.isArray(v) ? v.join(',') : String(v));
-    }
+    box.append(this.button('reset', () => this.setValues(this.pageValues)));
   }
 
   // ---- view -------------------------------------------------------------------
@@ -284,7 +274,7 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
     const v = this._values;
     const yaw = Math.round((((v.yaw + dYaw + 540) % 360) - 180) * 100) / 100;
     const pitch = Math.round(Math.max(-89, Math.min(89, v.pitch + dPitch)) * 100) / 100;
-    this._setValues({ yaw, pitch });
+    this.setValues({ yaw, pitch });
     this.updateNow();
   }
 

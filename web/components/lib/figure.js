@@ -111,6 +111,16 @@ export class NlFigure extends NlElement {
   }
 
   /** The reader changed a parameter: validate, reflect, recompute, fire `change`. */
+  /** Set several parameters at once, each reflected to its attribute (presets, Reset); one update follows. */
+  setValues(values) {
+    for (const [key, v] of Object.entries(values)) {
+      const p = this.constructor.params[key];
+      this._values[key] = Array.isArray(v) ? [...v] : v;
+      this._attrErrors.delete(key);
+      this.reflect(p.attr, Array.isArray(v) ? v.join(',') : String(v));
+    }
+  }
+
   setByUser(key, value) {
     const p = this.constructor.params[key];
     const text = Array.isArray(value) ? value.join(',') : String(value);
