@@ -264,7 +264,9 @@ export class NlElement extends Base {
     }
     watchTheme(this); // the site's light/dark toggle, live
     this.setAttribute('role', 'figure');
-    this.applyLanguage();
+    // A figure moved (or reconnected by a framework) draws again only if its language changed
+    // with the move: its numbers and width are unchanged (the ResizeObserver sees a new width).
+    this.applyLanguage(this._drawnLang !== undefined && this._drawnLang === this.lang);
     if (this._started) return;
     // Start work when the figure scrolls into view.
     if (typeof IntersectionObserver !== 'undefined') {
@@ -322,11 +324,11 @@ export class NlElement extends Base {
   }
 
   /** Subclasses: set every text from the catalog. */
-  applyLanguage() {
+  applyLanguage(drawn = false) {
     this.setAttribute('aria-label', this.t('name'));
     if (this._loadError) this.showStatus(this.t('loadFailed', { reason: this._loadError }));
     else if (this._started && !this._core) this.showStatus(this.t('loading'));
-    if (this._core) this.refresh();
+    if (this._core && !drawn) this.refresh();
   }
 
   showStatus(text) {

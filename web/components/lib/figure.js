@@ -339,6 +339,7 @@ export class NlFigure extends NlElement {
     }
     // The view and description are shown from the first drawing on (figureCss).
     this._wrap.classList.add('drawn');
+    this._drawnLang = this.lang;
     this._desc.textContent = errors.length ? '' : this.describe(this._state);
   }
 

@@ -115,6 +115,7 @@ export function applyTheme(el) {
   const root = el.shadowRoot;
   if (!root || typeof CSSStyleSheet === 'undefined') return null;
   const theme = themeOf(el);
+  if (el._theme === theme) return theme; // unchanged: setting the sheets again would restyle the figure
   const sheets = forcedSheets();
   const rest = root.adoptedStyleSheets.filter((s) => s !== sheets.light && s !== sheets.dark);
   root.adoptedStyleSheets = theme ? [...rest, sheets[theme]] : rest;
@@ -129,14 +130,24 @@ let observer = null;
 /** Follow the site's theme from now on (a figure calls this when connected). */
 export function watchTheme(el) {
   figures.add(el);
-  applyTheme(el);
-  if (observer || typeof MutationObserver === 'undefined') return;
-  observer = new MutationObserver(() => {
-    for (const f of figures) if (themeOf(f) !== f._theme) applyTheme(f);
+  if (!observer && typeof MutationObserver !== 'undefined') {
+    observer = new MutationObserver(() => {
+      for (const f of figures) if (themeOf(f) !== f._theme) applyTheme(f);
+    });
+    const doc = el.ownerDocument;
+    for (const n of [doc.documentElement, doc.body])
+      if (n) observer.observe(n, { attributes: true, attributeFilter: WATCHED });
+  }
+  // In a microtask (still before the browser paints): reading the page's computed color-scheme
+  // makes the browser restyle the page, once per connection. A figure moved several times in
+  // one task (a framework's re-render, the leak test's thousands of connections) pays it once,
+  // and not at all if it is no longer connected.
+  if (el._themeQueued) return;
+  el._themeQueued = true;
+  queueMicrotask(() => {
+    el._themeQueued = false;
+    if (figures.has(el) && el.isConnected) applyTheme(el);
   });
-  const doc = el.ownerDocument;
-  for (const n of [doc.documentElement, doc.body])
-    if (n) observer.observe(n, { attributes: true, attributeFilter: WATCHED });
 }
 
 /** Stop following it (disconnected). */
