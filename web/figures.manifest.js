@@ -265,7 +265,7 @@ export const figures = [
     catalog: "residualTurn",
     summary: "The angle one residual update turns a state by, for a short and a long state.",
     trainer: false,
-    minHeight: 390,
+    minHeight: 471,
     events: ["change"],
     state: "`small`/`large`: `{start, end, angle}` (degrees)",
     attributes: [
@@ -313,7 +313,7 @@ export const figures = [
     catalog: "sharedStats",
     summary: "Tokens share parameters, a token's coordinates share statistics; the affine step cannot restore the scale.",
     trainer: false,
-    minHeight: 392,
+    minHeight: 394,
     events: ["change"],
     state: "`stats`, `normalized`, `output`, `sameNormalized`, `sameOutput`",
     attributes: [

@@ -84,7 +84,7 @@ test('"Multiply by 10 only": all three outputs return to their references up to 
 });
 
 test('eps is shown and settable; a large eps makes the x10 difference visible', async () => {
-  const box = page.locator('nl-bar-compare').getByRole('spinbutton', { name: 'eps' });
+  const box = page.locator('nl-bar-compare').getByRole('spinbutton', { name: 'ε' });
   assert.equal(Number(await box.inputValue()), 1e-5);
   await box.fill('10');
   await box.press('Enter');
@@ -307,7 +307,7 @@ test("LayerNorm's two steps: Play walks input → x − mean → divided, with t
   [-r, 0, r].forEach((w, i) => assert.ok(Math.abs(s.steps.output[i] - w) < 1e-5, `${s.steps.output}`));
   assert.match(
     await caption.textContent(),
-    /Step 2 of 2: divide by √\(σ² \+ eps\), with σ² = 0\.6667 and eps = 0\.00001: \(-1\.225, 0, 1\.225\), the LayerNorm output\./,
+    /Step 2 of 2: divide by √\(σ² \+ ε\), with σ² = 0\.6667 and ε = 10⁻⁵: \(-1\.225, 0, 1\.225\), the LayerNorm output\./,
   );
   assert.equal(await fig.getByRole('button', { name: 'Back to the input' }).count(), 1);
   await page
@@ -402,4 +402,51 @@ test('Reset returns to what the page last set, not to the first values', async (
   await clickButton('Reset');
   s = await state();
   assert.deepEqual([s.vector, s.offset], [[1, 2, 3], 0]);
+});
+
+test('ε is written ε; distances read at one precision (5.96 × 10⁻⁸, not 0.0000000596); the mean label speaks Chinese', async () => {
+  const fig = page.locator('nl-bar-compare');
+  await page.evaluate(() => document.querySelector('nl-bar-compare').setAttribute('lang', 'en'));
+  await clickButton('Reset');
+  assert.equal((await fig.locator('label.control.eps > span').first().textContent()).trim(), 'ε');
+  // The rule, written here: 3 significant digits; below 0.001 a power of ten (mantissa × 10ⁿ, 10ⁿ for mantissa 1).
+  const SUP = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+  const readable = (v) => {
+    if (v === 0 || Math.abs(v) >= 1e-3)
+      return new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }).format(v);
+    const [m, e] = v.toExponential(2).split('e');
+    const power = `10${[...String(Number(e))].map((c) => SUP[c]).join('')}`;
+    return Number(m) === 1 ? power : `${Number(m)} × ${power}`;
+  };
+  const cells = () =>
+    page.evaluate(() =>
+      [...document.querySelector('nl-bar-compare').shadowRoot.querySelectorAll('td.change')].map((t) => t.textContent),
+    );
+  for (const button of ['Add 100 only', 'Multiply by 10 only']) {
+    await clickButton(button);
+    const s = await state();
+    const shown = await cells();
+    assert.deepEqual(
+      shown,
+      ['l2', 'layer_norm', 'rms_norm'].map((p) => readable(s.change[p])),
+      button,
+    );
+    for (const t of shown) assert.doesNotMatch(t, /0\.000/, `${button}: "${t}" is a run of zeros`);
+  }
+  // ×10 at ε = 10⁻⁵: L2 and RMSNorm move by float32 rounding and ε's share only (well below 0.001)
+  assert.ok(
+    (await cells()).some((t) => / × 10⁻|^10⁻/.test(t)),
+    'a tiny distance in powers of ten',
+  );
+  assert.match(await fig.locator('.table-note').textContent(), /at most 10⁻⁴\./);
+  await page.evaluate(() => document.querySelector('nl-bar-compare').setAttribute('lang', 'zh'));
+  await clickButton('重置');
+  assert.equal((await fig.locator('label.control.eps > span').first().textContent()).trim(), 'ε');
+  const labels = await page.evaluate(() =>
+    [...document.querySelector('nl-bar-compare').shadowRoot.querySelectorAll('text.mean-label')].map(
+      (t) => t.textContent,
+    ),
+  );
+  assert.deepEqual(labels, ['mean 为 2'], 'the mean of (1, 2, 3) is 2, in a Chinese phrase');
+  await page.evaluate(() => document.querySelector('nl-bar-compare').setAttribute('lang', 'en'));
 });

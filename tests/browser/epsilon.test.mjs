@@ -44,25 +44,42 @@ function check(sn, where) {
     close(st.outside[i], outside(s, eps), 2e-5 * Math.max(1, outside(s, eps)), `${where} outside at ${s}`);
   });
   close(st.reference, inside(10, eps), 1e-5, `${where}: the widest row`);
-  for (const place of ['inside', 'outside']) {
-    const ys = st[place];
-    const kept = st.spreads.filter((s, i) => f4(ys[i]) === f4(ys[0])).at(-1);
+  // where each curve departs: the first spread whose output (from the float64 oracle) is more than 1% from
+  // the widest row's; it keeps it down to the spread before
+  for (const [place, oracle] of [
+    ['inside', inside],
+    ['outside', outside],
+  ]) {
+    const ys = st.spreads.map((s) => oracle(s, eps));
+    const out = ys.findIndex((v) => Math.abs(v / ys[0] - 1) > 0.01);
+    const kept = out === -1 ? st.spreads.at(-1) : st.spreads[out - 1];
+    const departs = out === -1 ? null : st.spreads[out];
     const collapsed = st.spreads.find((s, i) => ys[i] < 0.1) ?? null;
-    assert.deepEqual(st.summary[place], { kept, collapsed }, `${where} ${place}`);
+    assert.deepEqual(st.summary[place], { kept, departs, collapsed }, `${where} ${place}`);
   }
   const e =
     st.eps === '0'
       ? '0'
       : `10⁻${{ 12: '¹²', 8: '⁸', 6: '⁶', 5: '⁵', 4: '⁴', 3: '³', 2: '²', 1: '¹' }[st.eps.slice(3)]}`;
-  const { kept: ki, collapsed: ci } = st.summary.inside;
+  const { kept: ki, departs: di, collapsed: ci } = st.summary.inside;
+  const ref = f4(st.reference);
   assert.ok(
     sn.desc.startsWith(
-      ci === null
-        ? `With ε = ${e} inside the root, every row down to spread ${LABEL[ki]} comes out as the widest row does (${f4(st.reference)}).`
-        : `With ε = ${e} inside the root, rows down to spread ${LABEL[ki]} come out as the widest row does (${f4(st.reference)}); from spread ${LABEL[ci]} down the output is below 0.1`,
+      di === null
+        ? `With ε = ${e} inside the root, every row, down to spread ${LABEL[ki]}, comes out within 1% of the widest row (${ref}).`
+        : ci === null
+          ? `With ε = ${e} inside the root, rows down to spread ${LABEL[ki]} come out within 1% of the widest row (${ref}); from spread ${LABEL[di]} down ε lowers the output.`
+          : `With ε = ${e} inside the root, rows down to spread ${LABEL[ki]} come out within 1% of the widest row (${ref}); from spread ${LABEL[ci]} down the output is below 0.1`,
     ),
     `${where}: ${sn.desc}`,
   );
+  const o = st.summary.outside;
+  const outRef = f4(st.outside[0]);
+  const outText =
+    o.departs === null
+      ? `Outside the root every row, down to spread ${LABEL[o.kept]}, stays within 1% of ${outRef}.`
+      : `rows down to ${LABEL[o.kept]} stay within 1% of ${outRef}, and from ${LABEL[o.collapsed ?? o.departs]} down the output ${o.collapsed === null ? 'drops' : 'is below 0.1'}.`;
+  assert.ok(sn.desc.includes(outText), `${where}: "${outText}" in ${sn.desc}`);
   if (eps === 0) {
     assert.equal(st.constant, null);
     assert.match(st.constantError, /standardize_rows/);
@@ -114,5 +131,31 @@ test('hand-derived: at ε = 10⁻² the row of spread 0.1 gives 0.1/√(0.02/3 +
     f.setAttribute('lang', 'en');
   }, TAG);
   assert.equal((await snap()).error, '');
+  assert.deepEqual(fig.problems, []);
+});
+
+test('ε = 10⁻⁸: the text names the spread where each curve leaves its widest row (hand-derived), and the select does not repeat "ε"', async () => {
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('eps', '1e-8'), TAG);
+  const sn = await snap();
+  // outside: s/(s·√(2/3) + 10⁻⁸) is 1.2099 at s = 10⁻⁶, 1.2% below √1.5 = 1.2247; at 3·10⁻⁶, 1.2197 (−0.4%)
+  assert.deepEqual(sn.state.summary.outside, { kept: 3e-6, departs: 1e-6, collapsed: null });
+  assert.ok(
+    sn.desc.includes('rows down to 3·10⁻⁶ stay within 1% of 1.225, and from 10⁻⁶ down the output drops.'),
+    sn.desc,
+  );
+  // inside: s/√(2s²/3 + 10⁻⁸) is 1.2156 at s = 10⁻³ (−0.7%), 1.1338 at 3·10⁻⁴ (−7%), 0.0995 at 10⁻⁵
+  assert.deepEqual(sn.state.summary.inside, { kept: 0.001, departs: 3e-4, collapsed: 1e-5 });
+  assert.ok(!/10⁻⁴ keep/.test(sn.desc), sn.desc);
+  const options = await fig.page.evaluate(
+    (t) => [...document.querySelector(t).shadowRoot.querySelectorAll('select option')].map((o) => o.textContent),
+    TAG,
+  );
+  assert.deepEqual(options, ['0', '10⁻¹²', '10⁻⁸', '10⁻⁶', '10⁻⁵', '10⁻⁴', '10⁻³', '10⁻²', '10⁻¹']);
+  const label = await fig.page.evaluate(
+    (t) => document.querySelector(t).shadowRoot.querySelector('label.control').textContent,
+    TAG,
+  );
+  assert.equal((label.match(/ε/g) ?? []).length, 1, `one ε in the control: "${label}"`);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('eps', '1e-5'), TAG);
   assert.deepEqual(fig.problems, []);
 });

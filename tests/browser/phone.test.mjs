@@ -1,7 +1,8 @@
 // Phones: on the article page at a 360 px viewport, in both languages, every
 // label of every figure renders at least 10 CSS px tall, no figure is
 // wider than the screen or overflows its own box, and every control is a
-// comfortable touch target.
+// comfortable touch target: every button, slider, select and number box at
+// least 44 px tall.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FIGURE_TAGS, openPage, setup } from './helpers.mjs';
@@ -54,11 +55,26 @@ function measure(el) {
       return c.type === 'range' ? r.width < 44 : r.height < 24 || r.width < 24;
     })
     .map((c) => `${c.localName}[${c.getAttribute('aria-label') ?? c.type ?? ''}]`);
-  return { width: box.width, right: box.right, small, wide: [...new Set(wide)].slice(0, 5), tiny: tiny.slice(0, 5) };
+  // every button, slider, select and number box is at least 44 px tall on a phone (checkboxes have their own rule)
+  const short = [...root.querySelectorAll('button, select, input')]
+    .filter((c) => c.getClientRects().length && !c.closest('[hidden]') && !['checkbox', 'radio'].includes(c.type))
+    .filter((c) => c.getBoundingClientRect().height < 44)
+    .map(
+      (c) =>
+        `${c.localName}[${c.getAttribute('aria-label') ?? c.type ?? ''}] ${c.getBoundingClientRect().height.toFixed(0)} px tall`,
+    );
+  return {
+    width: box.width,
+    right: box.right,
+    small,
+    wide: [...new Set(wide)].slice(0, 5),
+    tiny: tiny.slice(0, 5),
+    short: [...new Set(short)].slice(0, 5),
+  };
 }
 
 for (const lang of ['en', 'zh']) {
-  test(`360 px, ${lang}: labels >= 10 px, no figure wider than the screen, touch-sized controls`, async () => {
+  test(`360 px, ${lang}: labels >= 10 px, no figure wider than the screen, controls >= 44 px tall`, async () => {
     const { page, context, problems } = await openPage(env.browser, env.url + 'web/index.html', {
       viewport: { width: 360, height: 740 },
       isMobile: true,
@@ -85,6 +101,7 @@ for (const lang of ['en', 'zh']) {
       ...r.small.map((s) => `${tag}: ${s}`),
       ...r.wide.map((s) => `${tag}: ${s} sticks out`),
       ...r.tiny.map((s) => `${tag}: small control ${s}`),
+      ...r.short.map((s) => `${tag}: control under 44 px: ${s}`),
     ]);
     assert.deepEqual(bad, []);
     assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 360, 'the page scrolls sideways');

@@ -179,3 +179,31 @@ test('bad attributes keep the last drawing with a message', async () => {
   assert.equal((await snap()).error, '');
   assert.deepEqual(fig.problems, []);
 });
+
+test('token IDs: nothing in the figure or its caption offers a value to drag', async () => {
+  await fig.page.locator(`${TAG} >> select`).selectOption('token_ids');
+  const r = await fig.page.evaluate((t) => {
+    const f = document.querySelector(t),
+      root = f.shadowRoot;
+    void f.state;
+    const shown = [...root.querySelectorAll('svg text, [part=description], label')]
+      .filter((e) => e.getClientRects().length && !e.closest('[hidden]'))
+      .map((e) => e.textContent)
+      .join(' ');
+    const handle = root.querySelector('.handle');
+    return {
+      shown,
+      handle: !!handle && !handle.hasAttribute('hidden') && handle.getAttribute('display') !== 'none',
+      caption: f.closest('figure').querySelector('figcaption [data-lang=en]').textContent,
+    };
+  }, TAG);
+  assert.doesNotMatch(r.shown, /\bdrag the\b/i, r.shown);
+  assert.match(r.shown, /8 token IDs, fixed: nothing to drag/);
+  assert.equal(r.handle, false, 'no handle');
+  // the caption does not promise a draggable value whatever the data: it says when there is one
+  assert.doesNotMatch(r.caption, /^Eight ordinary values and one you can drag/);
+  assert.match(r.caption, /As token IDs there is nothing to move/);
+  await fig.page.locator(`${TAG} >> select`).selectOption('measurements');
+  assert.match((await snap()).svg.join(' '), /drag the large dot/);
+  assert.deepEqual(fig.problems, []);
+});

@@ -151,3 +151,42 @@ test('tokens that differ by more than a scale; Chinese; a bad cell', async () =>
   assert.equal((await snap()).error, '');
   assert.deepEqual(fig.problems, []);
 });
+
+test('wide: labels at least 12 px, the drawing uses the width, and the legend is keyed to the cells’ colours', async () => {
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('cell', '0,0'), TAG);
+  const r = await fig.page.evaluate((t) => {
+    const f = document.querySelector(t);
+    void f.state;
+    const root = f.shadowRoot,
+      svgEl = root.querySelector('svg');
+    const box = svgEl.getBoundingClientRect();
+    const texts = [...svgEl.querySelectorAll('text')].filter((x) => x.textContent.trim());
+    const sizes = texts.map((x) => [x.textContent, parseFloat(getComputedStyle(x).fontSize)]);
+    const right = Math.max(
+      ...[...svgEl.querySelectorAll('text, rect.cell')].map((x) => x.getBoundingClientRect().right),
+    );
+    const paint = (el) => {
+      const s = getComputedStyle(el);
+      return `${s.fill} ${s.stroke}`;
+    };
+    const keys = [...svgEl.querySelectorAll('rect.cell-key')].map((k) => {
+      const kind = ['chosen', 'stats', 'params'].find((c) => k.classList.contains(c));
+      const cell = svgEl.querySelector(`rect.cell.${kind}`);
+      return { kind, key: paint(k), cell: cell && paint(cell), label: k.nextElementSibling?.textContent };
+    });
+    return { width: box.width, left: box.left, right, sizes, keys };
+  }, TAG);
+  assert.ok(r.width > 800, `a wide figure (${r.width} px)`);
+  const small = r.sizes.filter(([, px]) => px < 12);
+  assert.deepEqual(small, [], 'no label under 12 px');
+  assert.ok(r.right - r.left > 0.85 * r.width, `drawing ends at ${(r.right - r.left).toFixed(0)} of ${r.width} px`);
+  assert.deepEqual(
+    r.keys.map((k) => k.kind),
+    ['chosen', 'stats', 'params'],
+  );
+  for (const k of r.keys) {
+    assert.equal(k.key, k.cell, `${k.kind}: the swatch is painted as the cells it names`);
+    assert.ok(k.label, `${k.kind}: a label follows its swatch`);
+  }
+  assert.deepEqual(fig.problems, []);
+});

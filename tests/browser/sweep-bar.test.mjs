@@ -23,6 +23,21 @@ const formats = {
   zh: new Intl.NumberFormat('zh-CN', { maximumSignificantDigits: 4, useGrouping: false }),
 };
 
+// Distances, the threshold and ε: 3 significant digits, and below 0.001 a power of ten written as a reader
+// writes it (5.96 × 10⁻⁸, 10⁻⁴), never a run of zeros.
+const formats3 = {
+  en: new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3, useGrouping: false }),
+  zh: new Intl.NumberFormat('zh-CN', { maximumSignificantDigits: 3, useGrouping: false }),
+};
+const SUP = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+function small(v, lang) {
+  if (v === 0 || Math.abs(v) >= 1e-3) return formats3[lang].format(v === 0 ? 0 : v);
+  const [m, e] = v.toExponential(2).split('e');
+  const mantissa = String(Number(m)); // 1.00 → 1
+  const power = `10${[...String(Number(e))].map((c) => SUP[c]).join('')}`;
+  return mantissa === '1' ? power : `${mantissa} × ${power}`;
+}
+
 let env, page, problems;
 before(async () => {
   env = await setup();
@@ -100,6 +115,7 @@ function check(snap, where) {
   checks++;
   const { state: s, lang } = snap;
   const f = (v) => formats[lang].format(v === 0 ? 0 : v);
+  const g = (v) => small(v, lang);
   const list = (a) => a.map(f).join(', ');
   assert.deepEqual(snap.bad, [], `${where}: no NaN/Infinity in the SVG`);
   const d = s.vector.length;
@@ -149,7 +165,10 @@ function check(snap, where) {
       ? `Input (${list(s.input)}) = ${f(s.scale)} × (${list(s.vector)}) + ${f(s.offset)}.`
       : `输入 (${list(s.input)}) = ${f(s.scale)} × (${list(s.vector)}) + ${f(s.offset)}。`;
   assert.ok(snap.desc.startsWith(intro), `${where}: "${snap.desc}" starts with "${intro}"`);
-  assert.ok(snap.desc.includes(f(TOL)), `${where}: the tolerance ${f(TOL)} is stated`);
+  assert.ok(
+    snap.desc.includes(`${lang === 'en' ? 'within a distance of ' : '距离不超过 '}10⁻⁴`),
+    `${where}: the tolerance 10⁻⁴ is stated`,
+  );
   const said = claims(snap.desc, lang);
   for (const p of OUTPUTS) {
     const dist = Math.sqrt(sum(s.current[p].map((v, i) => (v - s.reference[p][i]) ** 2)));
@@ -175,7 +194,7 @@ function check(snap, where) {
   });
   assert.deepEqual(
     snap.changes,
-    OUTPUTS.map((p) => ({ panel: p, text: f(s.change[p]) })),
+    OUTPUTS.map((p) => ({ panel: p, text: g(s.change[p]) })),
     `${where}: distances`,
   );
 
@@ -210,7 +229,7 @@ function check(snap, where) {
       snap.caption.startsWith(lang === 'en' ? 'Step 2 of 2: divide by ' : '第 2 步'),
       `${where}: ${snap.caption}`,
     );
-    for (const part of [`σ² = ${f(st.variance)}`, `eps = ${f(s.eps)}`, `(${list(st.output)})`])
+    for (const part of [`σ² = ${f(st.variance)}`, `ε = ${g(s.eps)}`, `(${list(st.output)})`])
       assert.ok(snap.caption.includes(part), `${where}: "${part}" in ${snap.caption}`);
   }
 }
@@ -273,7 +292,7 @@ test('sweep in English: scale and offset sliders and boxes, eps, every input bar
   // eps at scale 10: L2 and RMSNorm are scale-free only while eps is small next to the vector's size
   await setAttrs({ scale: '10' });
   await sweepBox(
-    'eps',
+    'ε',
     'eps',
     [0, 1e-12, 1e-8, 1e-6, 1e-5, 3e-5, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.3, 0.6667, 1, 2, 5, 10, 50, 100, 500, 1000, 1e-5],
   );
@@ -329,7 +348,7 @@ test('sweep in Chinese: the sliders, eps and the step button, with the Chinese s
   await sweepSlider('共同偏移', linspace(-200, 200, 21));
   await setAttrs({ offset: '0', scale: '10' });
   await sweepBox(
-    'eps',
+    'ε',
     'eps',
     [0, 1e-9, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 0.2, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256, 1000],
   );

@@ -24,6 +24,14 @@ const fmt = (v, digits, lang = 'en') => {
     nf.set(key, new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-US', { maximumSignificantDigits: digits }));
   return nf.get(key).format(v);
 };
+// a softmax weight as printed: 5 significant digits, below 0.001 a power of ten (4.5398 × 10⁻⁵)
+const SUP = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+const fmtW = (v) => {
+  if (v === 0 || Math.abs(v) >= 1e-3) return fmt(v, 5);
+  const [m, e] = v.toExponential(4).split('e');
+  const power = `10${[...String(Number(e))].map((c) => SUP[c]).join('')}`;
+  return Number(m) === 1 ? power : `${Number(m)} × ${power}`;
+};
 const list = (vs, d) => `(${vs.map((v) => fmt(v, d)).join(', ')})`;
 const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg ?? ''}: ${a} vs ${b}`);
 
@@ -70,8 +78,8 @@ function checkSoftmax(sn, where) {
   // leaders as printed: weights with the same 5 digits as the largest
   let top = 0;
   for (let i = 1; i < n; i++) if (s.weights[i] > s.weights[top]) top = i;
-  const shown = fmt(s.weights[top], 5);
-  const lead = s.weights.map((w, i) => (fmt(w, 5) === shown ? i : -1)).filter((i) => i >= 0);
+  const shown = fmtW(s.weights[top]);
+  const lead = s.weights.map((w, i) => (fmtW(w) === shown ? i : -1)).filter((i) => i >= 0);
   const w = shown;
   assert.ok(!/stays the most attended/.test(sn.desc), `${where}: old claim`);
   if (lead.length === n) {
@@ -91,7 +99,7 @@ function checkSoftmax(sn, where) {
   if (n >= 2 && Math.abs(s.weights[0] - s.weights[1]) < 1e-9 && top <= 1)
     assert.match(sn.desc, /tie/, `${where}: |w1 - w2| < 1e-9 must read as a tie`);
   // the weights line prints the same digits
-  assert.ok(sn.numbers.includes(`weights (${s.weights.map((v) => fmt(v, 5)).join(', ')})`), `${where}: weights line`);
+  assert.ok(sn.numbers.includes(`weights (${s.weights.map(fmtW).join(', ')})`), `${where}: weights line`);
   if (n === 2) {
     assert.ok(sn.desc.includes(`gap is ${fmt(s.gap, 4)}:`), `${where}: gap`);
     const w1 = s.weights[0];

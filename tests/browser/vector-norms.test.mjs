@@ -157,3 +157,40 @@ test('Chinese words and bad attributes', async () => {
   assert.equal((await snap()).error, '');
   assert.deepEqual(fig.problems, []);
 });
+
+test('on a phone (360 px) the four panels are a 2 × 2 grid, under 900 px tall, with titles inside their panels', async () => {
+  const context = await fig.env.browser.newContext({
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+  });
+  const page = await context.newPage();
+  await page.goto(fig.env.url + 'web/index.html');
+  await page.locator(TAG).scrollIntoViewIfNeeded();
+  await page.waitForFunction((t) => document.querySelector(t)?.state, TAG);
+  await page.waitForTimeout(100);
+  const r = await page.locator(TAG).evaluate((el) => {
+    void el.state;
+    const panels = [...el.shadowRoot.querySelectorAll('.vn-panels > svg')].map((s) => s.getBoundingClientRect());
+    const spill = [];
+    for (const s of el.shadowRoot.querySelectorAll('.vn-panels > svg')) {
+      const b = s.getBoundingClientRect();
+      for (const t of s.querySelectorAll('.panel-title, .panel-sub')) {
+        const tb = t.getBoundingClientRect();
+        if (tb.right > b.right + 1 || tb.left < b.left - 1) spill.push(t.textContent);
+      }
+    }
+    return {
+      height: el.getBoundingClientRect().height,
+      rows: [...new Set(panels.map((p) => Math.round(p.top)))].length,
+      cols: [...new Set(panels.map((p) => Math.round(p.left)))].length,
+      spill,
+    };
+  });
+  assert.equal(r.rows, 2, 'two rows');
+  assert.equal(r.cols, 2, 'two columns');
+  assert.ok(r.height <= 900, `${r.height.toFixed(0)} px tall`);
+  assert.deepEqual(r.spill, [], 'titles stay inside their panels');
+  await context.close();
+});

@@ -51,7 +51,7 @@
 //   RMSNorm of the original and the current input, the distances, LayerNorm's
 //   mean, σ² and x − mean (docs/ops.md, "Figure helpers"); axis_ticks for the
 //   four axes.
-import { el } from '../lib/base.js';
+import { el, formatPower } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale as linear } from '../lib/plot.js';
 import { onDrag } from '../lib/handles.js';
@@ -232,7 +232,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     const input = el('input', { type: 'number', min: p.min, max: p.max, step: 'any', part: 'number' });
     input.addEventListener('change', () => this.setByUser(key, input.value));
     label.append(text, input);
-    this._controls[key] = { text, box: input };
+    this._controls[key] = { text, box: input, note: this.invalidNote(key, input) };
     return label;
   }
 
@@ -285,7 +285,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
       this._swatched('reference', this.t('legendBefore')),
       this._swatched('layer-norm', this.t('legendAfter')),
     );
-    this._tableNote.textContent = this.t('tableNote', { tol: this.num(UNCHANGED_TOL) });
+    this._tableNote.textContent = this.t('tableNote', { tol: this.dist(UNCHANGED_TOL) });
     this._layout = null; // titles and labels are text in the SVG
     this._stepLayout = null;
   }
@@ -368,6 +368,16 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     return formatter(this.lang, { maximumSignificantDigits: 4, useGrouping: false }).format(v === 0 ? 0 : v);
   }
 
+  /**
+   * A distance, the threshold or ε: 3 significant digits, in powers of ten below 0.001 (5.96 × 10⁻⁸, not
+   * 0.0000000596), so a row of distances reads at one precision however far apart they are.
+   */
+  dist(v) {
+    const a = Math.abs(v);
+    if (a !== 0 && a < 1e-3) return formatPower(v, this.lang, 3);
+    return formatter(this.lang, { maximumSignificantDigits: 3, useGrouping: false }).format(v === 0 ? 0 : v);
+  }
+
   list(values) {
     return values.map((v) => this.num(v)).join(', ');
   }
@@ -404,7 +414,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
         vector: this.list(s.vector),
         offset: this.num(s.offset),
       }),
-      this.t('compare', { tol: this.num(UNCHANGED_TOL), claims: claims.join(this.t('sentenceSep')) }),
+      this.t('compare', { tol: this.dist(UNCHANGED_TOL), claims: claims.join(this.t('sentenceSep')) }),
     ].join(this.t('space'));
   }
 
@@ -412,7 +422,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     const st = s.steps;
     if (s.step === 0) return this.t('step0', { values: this.list(s.input), mean: this.num(st.mean) });
     if (s.step === 1) return this.t('step1', { mean: this.num(st.mean), values: this.list(st.centered) });
-    return this.t('step2', { variance: this.num(st.variance), eps: this.num(s.eps), values: this.list(st.output) });
+    return this.t('step2', { variance: this.num(st.variance), eps: this.dist(s.eps), values: this.list(st.output) });
   }
 
   // ---- drawing: a function of state ----------------------------------------------------
@@ -741,7 +751,7 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
     const last = el('tr', { class: 'distance' });
     last.append(el('th', { scope: 'row' }, this.t('changeColumn')), el('td'));
     for (const p of OUTPUTS) {
-      const td = el('td', { class: 'change' }, this.num(s.change[p]));
+      const td = el('td', { class: 'change' }, this.dist(s.change[p]));
       td.dataset.panel = p;
       last.append(td);
     }

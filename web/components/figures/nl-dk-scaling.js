@@ -28,6 +28,33 @@
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { line, scale, svg, xAxis, yAxis } from '../lib/plot.js';
+import { textWidth } from '../lib/text.js';
+
+const LABEL_SIZE = 11; // --nl-small-size, the reference labels' font size
+
+/**
+ * Where a curve's drawn points [[x, y], ...] (x increasing) pass between x0 and x1: [lowest, highest] y in
+ * pixels, or null when it does not reach there. Layout only: pixel positions, no shown number.
+ */
+function spanOver(points, x0, x1) {
+  let lo = Infinity,
+    hi = -Infinity;
+  const take = (y) => {
+    lo = Math.min(lo, y);
+    hi = Math.max(hi, y);
+  };
+  for (let i = 0; i < points.length; i++) {
+    const [x, y] = points[i];
+    if (x >= x0 && x <= x1) take(y);
+    const next = points[i + 1];
+    if (!next) continue;
+    // where a segment crosses either edge of the box
+    for (const edge of [x0, x1]) {
+      if ((x - edge) * (next[0] - edge) < 0) take(y + ((next[1] - y) * (edge - x)) / (next[0] - x));
+    }
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
 
 const vec = NlFigure.vec;
 const GRID = [1, 8, 16, 32, 48, 64, 96, 128, 160, 192, 224, 256];
@@ -273,32 +300,61 @@ export class NlDkScaling extends NlFigure {
     items.push(yAxis(axis.ticks, y, m.l, W - m.r, (v) => this.fmt(v, 3)));
     items.push(xAxis(W < 300 ? [0, 128, 256] : [0, 64, 128, 192, 256], x, m.t, H - m.b, (v) => this.fmt(v)));
     items.push(el('text', { class: 'tick', x: W - m.r, y: H - 4, 'text-anchor': 'end' }, 'd_k'));
+    const curves = lines.map(([, values]) => s.series.dks.map((d, i) => [x(d), y(values[i])]));
+    const marker = [x(s.dk), y(markAt)];
+    const labels = [];
     for (const [values, label, below] of refs) {
-      items.push(
-        line(
-          s.series.dks.map((d, i) => [x(d), y(values[i])]),
-          's-ref',
-        ),
-      );
-      const last = values[values.length - 1];
-      items.push(
-        el(
-          'text',
-          { class: 'ref-label', x: W - m.r - 2, y: (y(last) + (below ? 11 : -5)).toFixed(1), 'text-anchor': 'end' },
-          label,
-        ),
-      );
+      const pts = s.series.dks.map((d, i) => [x(d), y(values[i])]);
+      items.push(line(pts, 's-ref'));
+      labels.push(this._refLabel(label, pts, below, curves, marker, W, m, H - m.b));
     }
-    for (const [mode, values] of lines)
-      items.push(
-        line(
-          s.series.dks.map((d, i) => [x(d), y(values[i])]),
-          `s-${mode}`,
-        ),
-      );
-    const v = markAt;
-    items.push(el('circle', { class: `mk m-${s.mode}`, cx: x(s.dk).toFixed(1), cy: y(v).toFixed(1), r: 6 }));
+    for (const [k, [mode]] of lines.entries()) items.push(line(curves[k], `s-${mode}`));
+    items.push(el('circle', { class: `mk m-${s.mode}`, cx: marker[0].toFixed(1), cy: marker[1].toFixed(1), r: 6 }));
+    items.push(...labels); // over the curves, but placed clear of them
     svgEl.replaceChildren(...items);
+  }
+
+  /**
+   * A reference line's label, beside its line in the plot (above the x axis) where no curve and not the
+   * marker passes: tried by the line's end, its start, its middle and its quarters, at every height between
+   * the curves there; the clear place nearest the line wins (by the line's end on a tie, on the side
+   * `below` asks for), else the place right by the line's end.
+   */
+  _refLabel(label, pts, below, curves, marker, W, m, bottom) {
+    const w = textWidth(label, LABEL_SIZE) + 4,
+      h = LABEL_SIZE + 1;
+    const [mx, my] = marker;
+    let best = null;
+    [1, 0, 0.5, 0.25, 0.75].forEach((at, k) => {
+      const x0 = m.l + 4 + at * (W - m.r - 6 - w - (m.l + 4)),
+        x1 = x0 + w;
+      const line = spanOver(pts, x0, x1); // the reference line under the box
+      // what the box must not touch there: the curves, the marker, its own line (2 px around each)
+      const blocks = [...curves.map((c) => spanOver(c, x0 - 2, x1 + 2)), line];
+      if (mx + 8 > x0 && mx - 8 < x1) blocks.push([my - 8, my + 8]);
+      const free = (top) =>
+        top >= m.t - 14 && top + h <= bottom - 2 && blocks.every((b) => !b || b[1] < top - 2 || b[0] > top + h + 2);
+      // heights to try: right by the line, and right by each obstacle's edges
+      const tops = [line[1] + 3, line[0] - 3 - h];
+      for (const b of blocks) if (b) tops.push(b[1] + 3, b[0] - 3 - h);
+      for (const top of tops) {
+        if (!free(top)) continue;
+        const side = top > line[1] ? 1 : -1;
+        const score = Math.abs(top + h / 2 - (line[0] + line[1]) / 2) + 8 * k + (side === (below ? 1 : -1) ? 0 : 4);
+        if (!best || score < best.score) best = { score, x0, x1, y1: top + h };
+      }
+    });
+    if (!best) {
+      const x0 = W - m.r - 2 - w,
+        line = spanOver(pts, x0, x0 + w);
+      best = { x0, y1: below ? line[1] + 3 + h : line[0] - 3 };
+    }
+    const b = best;
+    return el(
+      'text',
+      { class: 'ref-label', x: (b.x0 + 2).toFixed(1), y: (b.y1 - 2).toFixed(1), 'text-anchor': 'start' },
+      label,
+    );
   }
 
   draw(s) {

@@ -10,18 +10,22 @@
 // Properties: eps; state (read-only): {eps, spreads, inside, outside (the last
 //   coordinate of each row's output, the constant row last), reference (the
 //   widest row's output), constant: {inside, outside} (the constant row's
-//   output, or null with `constantError` when ε = 0), kept / collapsed
-//   ({inside, outside}: the smallest spread whose output reads as that curve's
-//   widest row, the largest that reads below 0.1), axis, error}.
+//   output, or null with `constantError` when ε = 0), summary: {inside,
+//   outside}: {kept, departs, collapsed} (the narrowest spread down to which
+//   every row is within DEPART of that curve's widest row, the first spread
+//   past it or null, the widest spread whose output is below 0.1 or null),
+//   axis, error}.
 // Events: change (the reader chose ε). Keyboard: the ε select.
 // Colours: --nl-layer-norm ε inside the root (LayerNorm's choice), --nl-update
 //   ε outside it, --nl-reference the value without ε.
 // Parts: figure, controls, select, view, description, error.
-// Numbers from the core: film (the rows), standardize_rows, axis_ticks.
+// Numbers from the core: film (the rows), standardize_rows, z_score_apply
+//   (each output's relative distance from the widest row), log_axis, axis_ticks.
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale, svg, yAxis } from '../lib/plot.js';
 
+const vec = NlFigure.vec;
 export const EPS = ['0', '1e-12', '1e-8', '1e-6', '1e-5', '1e-4', '1e-3', '1e-2', '1e-1'];
 const SPREADS = [10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001, 3e-4, 1e-4, 3e-5, 1e-5, 3e-6, 1e-6];
 // how each spread is written (its own spelling, no arithmetic)
@@ -42,6 +46,8 @@ const SPREAD_LABELS = [
   '3·10⁻⁶',
   '10⁻⁶',
 ];
+/** A curve "departs" from its widest row where an output is more than 1% away from it (2 px on the chart). */
+export const DEPART = 0.01;
 const EXPONENTS = [1, 0, -1, -2, -3, -4, -5, -6]; // decade ticks of the spread axis, 10^k
 const sup = (text) => [...text].map((c) => (c === '-' ? '⁻' : '⁰¹²³⁴⁵⁶⁷⁸⁹'[c])).join('');
 
@@ -97,12 +103,17 @@ export class NlEpsilon extends NlFigure {
       constantError = this.coreMessage(err);
     }
     const ref = inside[0];
-    const reads = (v) => this.fmtOut(v);
-    // each curve against its own widest row: down to which spread it still reads the same, from which it is below 0.1
-    const summary = (ys) => ({
-      kept: SPREADS.filter((s, i) => reads(ys[i]) === reads(ys[0])).at(-1),
-      collapsed: SPREADS.find((s, i) => ys[i] < 0.1) ?? null,
-    });
+    // each curve against its own widest row: down to which spread it stays within 1% of it (the relative
+    // distances (y − y₀)/y₀ from the core), from which spread it departs, from which it is below 0.1
+    const summary = (ys) => {
+      const rel = this.op('z_score_apply', { x: { shape: [n, 1], data: ys }, mean: vec([ys[0]]), std: vec([ys[0]]) });
+      const out = rel.findIndex((r) => r > DEPART || r < -DEPART);
+      return {
+        kept: out === -1 ? SPREADS.at(-1) : SPREADS[out - 1],
+        departs: out === -1 ? null : SPREADS[out],
+        collapsed: SPREADS.find((s, i) => ys[i] < 0.1) ?? null,
+      };
+    };
     // positions on the logarithmic spread axis: log10 of each spread, from the core
     const spreadLog = this.op('log_axis', { x: { shape: [n], data: SPREADS } }, {}, 'y');
     return {
@@ -208,14 +219,15 @@ export class NlEpsilon extends NlFigure {
     const sum = (p) => s.summary[p];
     const parts = [];
     for (const place of ['inside', 'outside']) {
-      const { kept, collapsed } = sum(place);
+      const { kept, departs, collapsed } = sum(place);
       const vars = {
         eps: this.fmtEps(s.eps),
         ref: this.fmtOut(s[place][0]),
         kept: f(kept),
+        departs: departs === null ? '' : f(departs),
         collapsed: collapsed === null ? '' : f(collapsed),
       };
-      const key = collapsed === null ? 'describeNever' : 'describeCollapse';
+      const key = departs === null ? 'describeAll' : collapsed === null ? 'describeDeparts' : 'describeCollapse';
       parts.push(this.t(`${key}_${place}`, vars));
     }
     parts.push(

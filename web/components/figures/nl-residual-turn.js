@@ -8,8 +8,10 @@
 // Events: change (the reader moved a handle or the slider).
 // Pointer: drag the tip of x (blue) or the tip of x + u, which moves u
 //   (violet), in the left panel; mouse and touch.
-// When u is drawn shorter than 24 px (a long k·x), the panel repeats its tip
-//   magnified in an inset, in the corner farthest from the arrows.
+// The second panel repeats its tip in a strip below its chart, magnified when
+//   u is drawn shorter than 24 px (a long k·x), so that no inset covers its
+//   grid; the first panel (a short x) needs one only when x is dragged long,
+//   and then has it in the corner farthest from the arrows.
 // Keyboard: the scale slider; the two handles are focusable: arrow keys move
 //   them by 0.1, Shift + arrow by 1.
 // Colours: x and k·x --nl-input, u --nl-update, the result x + u --nl-fg
@@ -51,7 +53,7 @@ const MAGNIFY_BELOW = 24;
 export class NlResidualTurn extends NlFigure {
   static catalog = 'residualTurn';
   static summary = 'The angle one residual update turns a state by, for a short and a long state.';
-  static minHeight = 390; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 471; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`small`/`large`: `{start, end, angle}` (degrees)'; // `state` keys beyond the attributes (README)
   static params = {
     x: { attr: 'x', kind: 'vector', length: 2, default: [1, 0], doc: 'the state x (draggable)' },
@@ -136,9 +138,16 @@ export class NlResidualTurn extends NlFigure {
           xName,
         ),
       );
-      const inset = this._inset(c, fr, k);
-      if (inset) items.push(...inset);
-      else
+      let inset;
+      if (k === 1) {
+        // the strip under the second chart: as wide as the chart, below its tick labels
+        const h = Math.max(64, Math.round(fr.size * 0.3));
+        const strip = { x: fr.p(c.domain[0]), y: fr.height + 8, w: fr.size, h };
+        inset = this._inset(c, fr, k, strip);
+        panel.svg.setAttribute('viewBox', `0 0 ${W} ${strip.y + h + 2}`);
+      } else inset = this._inset(c, fr, k);
+      if (inset) items.push(...inset.items);
+      if (!inset?.magnified)
         items.push(
           el('text', { class: 'label update', x: p(c.end[0]) + 12, y: (q(c.start[1]) + q(c.end[1])) / 2 + 4 }, 'u'),
         );
@@ -170,12 +179,14 @@ export class NlResidualTurn extends NlFigure {
   // When u is drawn shorter than MAGNIFY_BELOW px (a long x on a wide axis),
   // the tip of the panel again, magnified, in the corner farthest from the
   // arrows: the same u, and the old and new directions barely apart.
-  _inset(c, fr, panel) {
+  // `strip` ({x, y, w, h}): the place below the chart, always drawn, magnified only when needed.
+  _inset(c, fr, panel, strip) {
     const { p, q, size } = fr;
     const ux = p(c.end[0]) - p(c.start[0]),
       uy = q(c.end[1]) - q(c.start[1]);
     const shown = Math.hypot(ux, uy);
-    if (!(shown < MAGNIFY_BELOW) || shown < 0.01) return null;
+    const magnified = shown < MAGNIFY_BELOW && shown >= 0.01;
+    if (!magnified && !strip) return null;
     const L = Math.round(size * 0.4),
       pad = 6;
     const left = p(c.domain[0]),
@@ -194,13 +205,15 @@ export class NlResidualTurn extends NlFigure {
       [right - pad - L, bottom - pad - L],
     ];
     const clear = ([cx, cy]) => Math.min(...pts.map(([a, b]) => Math.hypot(a - (cx + L / 2), b - (cy + L / 2))));
-    const [bx, by] = corners.reduce((best, cn) => (clear(cn) > clear(best) ? cn : best));
-    // inset pixels: the tip's neighbourhood, u about half the inset long
-    const zoom = (L * 0.5) / shown,
+    const [bx, by] = strip ? [strip.x, strip.y] : corners.reduce((best, cn) => (clear(cn) > clear(best) ? cn : best));
+    const Lw = strip ? strip.w : L,
+      Lh = strip ? strip.h : L;
+    // inset pixels: the tip's neighbourhood, u about half the inset high (never shrunk)
+    const zoom = magnified ? (Lh * 0.5) / shown : 1,
       mx = (p(c.start[0]) + p(c.end[0])) / 2,
       my = (q(c.start[1]) + q(c.end[1])) / 2;
-    const ip = (px) => L / 2 + (px - mx) * zoom,
-      iq = (py) => L / 2 + (py - my) * zoom;
+    const ip = (px) => Lw / 2 + (px - mx) * zoom,
+      iq = (py) => Lh / 2 + (py - my) * zoom;
     const [[ox, oy], [sx, sy], [ex, ey]] = pts.map(([a, b]) => [ip(a), iq(b)]);
     // drawn through a clip of the inset: the arrows start far outside it, at the origin
     const id = `clip-inset-${panel}`;
@@ -212,12 +225,26 @@ export class NlResidualTurn extends NlFigure {
       arrow(sx, sy, ex, ey, 'update'),
       el('text', { class: 'label update', x: ((sx + ex) / 2 + 8).toFixed(1), y: ((sy + ey) / 2 + 4).toFixed(1) }, 'u'),
     );
-    view.append(clipRect(id, 0, 0, L, L), inside);
-    return [
-      el('rect', { class: 'inset-frame', x: bx, y: by, width: L, height: L, rx: 4 }),
-      view,
-      el('text', { class: 'inset-label', x: bx + 4, y: by + L - 5 }, this.t('magnified')),
-    ];
+    view.append(clipRect(id, 0, 0, Lw, Lh), inside);
+    return {
+      magnified,
+      items: [
+        el('rect', { class: 'inset-frame', x: bx, y: by, width: Lw, height: Lh, rx: 4 }),
+        view,
+        // the strip's label at its far end from the origin's side, where the arrows come in
+        strip
+          ? el(
+              'text',
+              {
+                class: 'inset-label',
+                ...(ox < Lw / 2 ? { x: bx + Lw - 4, 'text-anchor': 'end' } : { x: bx + 4 }),
+                y: by + Lh - 5,
+              },
+              this.t(magnified ? 'magnified' : 'tip'),
+            )
+          : el('text', { class: 'inset-label', x: bx + 4, y: by + Lh - 5 }, this.t('magnified')),
+      ],
+    };
   }
 
   describe(s) {

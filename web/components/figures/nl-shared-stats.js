@@ -29,7 +29,7 @@ export class NlSharedStats extends NlFigure {
   static catalog = 'sharedStats';
   static summary =
     "Tokens share parameters, a token's coordinates share statistics; the affine step cannot restore the scale.";
-  static minHeight = 392; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 394; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc = '`stats`, `normalized`, `output`, `sameNormalized`, `sameOutput`'; // `state` keys beyond the attributes (README)
   static params = {
     a: { attr: 'a', kind: 'vector', length: 3, default: [1, 2, 3], doc: 'token A' },
@@ -68,16 +68,19 @@ export class NlSharedStats extends NlFigure {
 .grid { cursor: pointer; outline: none; }
 .grid:focus-visible .frame { stroke: var(--nl-focus); stroke-width: 2.5; }
 .frame { fill: none; stroke: none; }
-.cell { fill: var(--nl-bg); stroke: var(--nl-grid); stroke-width: 1.5; }
-.cell.stats { fill: var(--nl-group); fill-opacity: 0.18; stroke: var(--nl-group); }
-.cell.params { fill: var(--nl-update); fill-opacity: 0.16; stroke: var(--nl-update); }
-.cell.chosen { fill: var(--nl-chosen); fill-opacity: 0.12; stroke: var(--nl-chosen); stroke-width: 3; }
+:is(.cell, .cell-key) { fill: var(--nl-bg); stroke: var(--nl-grid); stroke-width: 1.5; }
+:is(.cell, .cell-key).stats { fill: var(--nl-group); fill-opacity: 0.18; stroke: var(--nl-group); }
+:is(.cell, .cell-key).params { fill: var(--nl-update); fill-opacity: 0.16; stroke: var(--nl-update); }
+:is(.cell, .cell-key).chosen { fill: var(--nl-chosen); fill-opacity: 0.12; stroke: var(--nl-chosen); stroke-width: 3; }
 .val { font-size: var(--nl-label-size); text-anchor: middle; pointer-events: none; } /* a click on the number reaches its cell */
 .row-label { font-size: var(--nl-label-size); font-weight: 600; }
-.stat { font-size: var(--nl-small-size); fill: var(--nl-group); }
-.par { font-size: var(--nl-small-size); fill: var(--nl-update); text-anchor: middle; }
+.stat { font-size: var(--nl-label-size); fill: var(--nl-group); }
+.par { font-size: var(--nl-label-size); fill: var(--nl-update); text-anchor: middle; }
 .out { font-size: var(--nl-label-size); fill: var(--nl-layer-norm); }
-.head { font-size: var(--nl-small-size); fill: var(--nl-muted); }
+.head { font-size: var(--nl-label-size); fill: var(--nl-muted); }
+/* wide: the grid uses the whole width, its labels a size up */
+.wide .val, .wide .row-label, .wide .out { font-size: 15px; }
+.wide .stat, .wide .par, .wide .head { font-size: 13px; }
 `;
 
   /** γ₁ and β₁ sliders edit the first entries of gamma and beta. */
@@ -167,24 +170,27 @@ export class NlSharedStats extends NlFigure {
     const f = (v) => this.fmt(v, 4);
     // wide: labels left of the rows, outputs right of them; narrow (a phone): labels above, outputs below
     const narrow = W < 560;
+    this._svg.classList.toggle('wide', !narrow);
+    // wide: token labels on the left, the three cells across the middle, the outputs in the right part (room
+    // for "(-2.449, 0, 1.225)" at 15 px)
     const left = narrow ? 8 : 150,
-      cw = narrow ? (W - 16) / 3 : Math.min(110, (W - left - 20) / 4.2),
-      ch = 46;
-    const rowH = narrow ? ch + 52 : ch + 22,
-      top = narrow ? 70 : 56;
+      cw = narrow ? (W - 16) / 3 : Math.min(190, (W - left - 230) / 3),
+      ch = narrow ? 46 : 54;
+    const rowH = narrow ? ch + 52 : ch + 24,
+      top = narrow ? 70 : 66;
     const [ct, ci] = s.cell;
     const items = [];
     // the heading in two lines on a phone: it would not fit in one
     const head = this.t('inputHead').split('\n');
     if (narrow) head.forEach((line, k) => items.push(el('text', { class: 'head', x: 8, y: 14 + k * 14 }, line)));
     else items.push(el('text', { class: 'head', x: 8, y: 16 }, joinLines(head)));
-    if (!narrow) items.push(el('text', { class: 'head', x: left + 3 * cw + 16, y: 36 }, this.t('outputHead')));
+    if (!narrow) items.push(el('text', { class: 'head', x: left + 3 * cw + 20, y: 40 }, this.t('outputHead')));
     for (let i = 0; i < 3; i++) {
       const sub = '₁₂₃'[i],
         x = left + (i + 0.5) * cw;
       items.push(
-        el('text', { class: 'par', x, y: narrow ? 44 : 38 }, `γ${sub} = ${f(s.gamma[i])}`),
-        el('text', { class: 'par', x, y: narrow ? 58 : 52 }, `β${sub} = ${f(s.beta[i])}`),
+        el('text', { class: 'par', x, y: narrow ? 44 : 40 }, `γ${sub} = ${f(s.gamma[i])}`),
+        el('text', { class: 'par', x, y: narrow ? 58 : 56 }, `β${sub} = ${f(s.beta[i])}`),
       );
     }
     [s.a, s.b].forEach((row, t) => {
@@ -198,8 +204,8 @@ export class NlSharedStats extends NlFigure {
         );
       } else {
         items.push(
-          el('text', { class: 'row-label', x: 8, y: y0 + 20 }, label),
-          el('text', { class: 'stat', x: 8, y: y0 + 38 }, stat),
+          el('text', { class: 'row-label', x: 8, y: y0 + 22 }, label),
+          el('text', { class: 'stat', x: 8, y: y0 + 42 }, stat),
         );
       }
       row.forEach((v, i) => {
@@ -219,14 +225,24 @@ export class NlSharedStats extends NlFigure {
         );
       else
         items.push(
-          el('text', { class: 'out', x: left + 3 * cw + 16, y: y0 + ch / 2 + 5, 'text-anchor': 'start' }, out),
+          el('text', { class: 'out', x: left + 3 * cw + 20, y: y0 + ch / 2 + 5, 'text-anchor': 'start' }, out),
         );
     });
-    const end = top + 2 * rowH + (narrow ? 14 : 6);
-    this.t('legend')
-      .split('\n')
-      .forEach((line, k) => items.push(el('text', { class: 'head', x: 8, y: end + k * 16 }, line)));
-    const H = end + 16 * (this.t('legend').split('\n').length - 1) + 10;
+    // the legend, each line after a swatch drawn as the cells it names (chosen, tinted row, tinted column);
+    // wide, the three side by side
+    const end = top + 2 * rowH + (narrow ? 14 : 10);
+    const keys = ['chosen', 'stats', 'params'];
+    const lines = this.t('legend').split('\n');
+    const colW = (W - 16) / keys.length;
+    lines.forEach((line, k) => {
+      const x = narrow ? 8 : 8 + k * colW,
+        y = narrow ? end + k * 20 : end;
+      items.push(
+        el('rect', { class: `cell-key ${keys[k]}`, x, y: y - 11, width: 22, height: 14, rx: 3 }),
+        el('text', { class: 'head', x: x + 30, y }, line),
+      );
+    });
+    const H = (narrow ? end + 20 * (lines.length - 1) : end) + 10;
     items.unshift(el('rect', { class: 'frame', x: 1, y: 1, width: W - 2, height: H - 2, rx: 6 }));
     this._svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     this._svg.replaceChildren(...items);

@@ -17,7 +17,8 @@
 // Parts: figure, controls, slider, number, button, view, numbers,
 //   description, error.
 // The sentences name ties as ties: keys whose weights print the same (5
-// significant digits, the digits shown everywhere) are reported together.
+// significant digits, the digits shown everywhere; below 0.001 as a power of
+// ten) are reported together.
 // Numbers from the core: film (the scaling), softmax, linear_map (the gap),
 // linspace and axis_ticks.
 import { el } from '../lib/base.js';
@@ -125,8 +126,9 @@ export class NlSoftmaxSharpness extends NlFigure {
   }
 
   // ---- one formatter per quantity -------------------------------------------------
+  /** A weight: 5 significant digits, below 0.001 as a power of ten (4.5398 × 10⁻⁵, not 0.000045398). */
   fmtW(v) {
-    return this.fmt(v, 5);
+    return this.fmtSig(v, 5);
   }
   fmtScore(v) {
     return this.fmt(v, 4);
@@ -154,7 +156,9 @@ export class NlSoftmaxSharpness extends NlFigure {
       m = { l: 36, r: 10, t: 10, b: 34 };
     const y = scale([0, 1], [H - m.b, m.t]);
     // weights per key: gray at factor 1, coloured at the chosen factor
-    this._barsTitle.textContent = this.t('weightsTitle', { factor: this.fmtFactor(s.factor) });
+    // at scale 1 the gray bars are the coloured ones: the title names one scale
+    this._barsTitle.textContent =
+      s.factor === 1 ? this.t('weightsTitleOne') : this.t('weightsTitle', { factor: this.fmtFactor(s.factor) });
     const W = this.fit(this._barsSvg, 320, H);
     const n = s.weights.length;
     const gw = (W - m.l - m.r) / n,

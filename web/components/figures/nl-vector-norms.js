@@ -49,6 +49,9 @@ export class NlVectorNorms extends NlFigure {
   };
   static css = `${figureCss}${handleCss}
 .vn-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 300px), 1fr)); gap: 10px; }
+/* a phone: a 2 × 2 grid, not four panels stacked 1,800 px tall */
+@container (max-width: 620px) { .vn-panels { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6px; } }
+.panel-sub { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 .ball { fill: none; stroke: var(--nl-muted); stroke-width: 1.5; stroke-dasharray: 4 3; }
 .arrow.fg { stroke: var(--nl-fg); }
 .label.fg { fill: var(--nl-fg); }
@@ -111,9 +114,12 @@ export class NlVectorNorms extends NlFigure {
     };
     METHODS.forEach((m, k) => {
       const panel = this._panels[k];
-      const W = fitSquare(this, panel.svg, 260);
+      // two panels a row on a phone: a narrow panel's title takes two lines (the method, then the set)
+      const narrow = (this.widthOf(panel.svg) || 260) < 240;
+      const margins = narrow ? { left: 30, top: 40, right: 6 } : undefined;
+      const W = fitSquare(this, panel.svg, 260, margins);
       const held = this._dragging && k === 0 && this._frame0;
-      const fr = held || squareFrame(this, W, s.domain, s.ticks);
+      const fr = held || squareFrame(this, W, s.domain, s.ticks, margins);
       if (k === 0) this._frame0 = fr;
       const { p, q } = fr;
       const pts = shapes[m];
@@ -135,13 +141,14 @@ export class NlVectorNorms extends NlFigure {
           ),
         );
       }
-      items.push(
-        el(
-          'text',
-          { class: 'panel-title', x: fr.p(s.domain[0]), y: 18 },
-          this.t(`title_${m}`, { g: this.fmt(s.g, 3) }),
-        ),
-      );
+      const title = this.t(`title_${m}`, { g: this.fmt(s.g, 3) });
+      const cut = narrow ? title.search(/[:：]/) : -1;
+      if (cut < 0) items.push(el('text', { class: 'panel-title', x: fr.p(s.domain[0]), y: 18 }, title));
+      else
+        items.push(
+          el('text', { class: 'panel-title', x: 2, y: 14 }, title.slice(0, cut)),
+          el('text', { class: 'panel-sub', x: 2, y: 30 }, title.slice(cut + 1).trim()),
+        );
       panel.plot.replaceChildren(...items);
     });
     const fr = this._frame0;

@@ -65,6 +65,11 @@ button, input, select {
 }
 button { padding: 4px 12px; cursor: pointer; }
 input[type=range] { max-width: 36vw; }
+/* A phone: every button, slider, select and number box is a 44 px touch target, whatever a figure's own
+   sheet sets for wider screens (checkboxes and radios keep their own size). */
+@media (max-width: 480px) {
+  button, select, input:not([type=checkbox]):not([type=radio]) { min-height: 44px !important; }
+}
 label { max-width: 100%; }
 button:hover { border-color: var(--nl-muted); }
 :focus-visible { outline: 2px solid var(--nl-focus); outline-offset: 2px; }
@@ -92,6 +97,30 @@ export function formatNumber(value, lang, digits = 4, notation = 'standard') {
   let f = formatters.get(key);
   if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, { maximumSignificantDigits: digits, notation })));
   return f.format(value);
+}
+
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+/**
+ * A number in scientific notation as a reader writes it, `digits` significant digits: 5.96 × 10⁻⁸, 10⁻⁴
+ * (Intl's own digits, only respelled: no arithmetic on the value).
+ */
+export function formatPower(value, lang, digits = 3) {
+  formatNumber(value, lang, digits, 'scientific'); // makes the formatter
+  const f = formatters.get(`${numberLocale(lang)}:${digits}:scientific`);
+  const parts = f.formatToParts(value);
+  const at = parts.findIndex((q) => q.type === 'exponentSeparator');
+  const mantissa = parts
+    .slice(0, at)
+    .map((q) => q.value)
+    .join('');
+  const exponent = parts
+    .slice(at + 1)
+    .map((q) => q.value)
+    .join('')
+    .replace(/[−-]/, '-');
+  const power = `10${[...exponent].map((c) => SUPERSCRIPT[c] ?? c).join('')}`;
+  if (exponent === '0') return mantissa;
+  return mantissa === '1' ? power : mantissa === '-1' ? `−${power}` : `${mantissa} × ${power}`;
 }
 
 /** Create an element (HTML or SVG) with attributes and text, never parsing markup. */
@@ -251,6 +280,15 @@ export class NlElement extends Base {
 
   fmt(v, digits) {
     return formatNumber(v, this.lang, digits);
+  }
+
+  /**
+   * `digits` significant digits however small or large: plain from 0.001 to 10⁶ (0.0123), in powers of ten
+   * outside (5.96 × 10⁻⁸), never a row of zeros. 0 is 0.
+   */
+  fmtSig(v, digits = 3) {
+    const a = Math.abs(v);
+    return a !== 0 && (a < 1e-3 || a >= 1e6) ? formatPower(v, this.lang, digits) : this.fmt(v, digits);
   }
 
   connectedCallback() {

@@ -31,6 +31,7 @@ export class NlFigure extends NlElement {
     const params = this.constructor.params;
     this._values = Object.fromEntries(Object.entries(params).map(([k, p]) => [k, p.default]));
     this._attrErrors = new Map();
+    this._inputErrors = new Set(); // keys of _attrErrors a reader typed into a control (shown beside it)
     this._coreError = '';
     this._state = null;
     this._controls = {};
@@ -95,6 +96,7 @@ export class NlFigure extends NlElement {
   _parseAttribute(key, value) {
     const p = this.constructor.params[key];
     this._attrErrors.delete(key);
+    this._inputErrors.delete(key);
     if (value === null) {
       this._values[key] = p.default;
       return;
@@ -117,6 +119,7 @@ export class NlFigure extends NlElement {
       const p = this.constructor.params[key];
       this._values[key] = Array.isArray(v) ? [...v] : v;
       this._attrErrors.delete(key);
+      this._inputErrors.delete(key);
       this.reflect(p.attr, Array.isArray(v) ? v.join(',') : String(v));
     }
   }
@@ -126,11 +129,16 @@ export class NlFigure extends NlElement {
     const text = Array.isArray(value) ? value.join(',') : String(value);
     const r = this.parseValue(key, text);
     if (r.error) {
-      this._setBad(key, text, r.error);
+      // A number typed into a control: a reader's message beside it, naming the range in the reader's words
+      // (the attribute's message is for page authors). The figure keeps the last good drawing meanwhile.
+      const note = this._controls[key]?.note;
+      this._setBad(key, text, note ? this.inputMessage(key) : r.error);
+      if (note) this._inputErrors.add(key);
       this.updateNow();
       return;
     }
     this._attrErrors.delete(key);
+    this._inputErrors.delete(key);
     this._values[key] = r.value;
     this.reflect(p.attr, text);
     this.updateNow();
@@ -231,8 +239,31 @@ export class NlFigure extends NlElement {
     range.addEventListener('input', () => this.setByUser(key, range.value));
     box.addEventListener('change', () => this.setByUser(key, box.value));
     label.append(text, range, box);
-    this._controls[key] = { text, range, box };
+    this._controls[key] = { text, range, box, note: this.invalidNote(key, box) };
     return label;
+  }
+
+  /**
+   * The place beside a typed input where a value it refuses is explained (`inputMessage`): the input is
+   * marked aria-invalid and points at the note while it shows. Returns the note, placed after `input`.
+   */
+  invalidNote(key, input) {
+    const id = `invalid-${key}`;
+    const note = el('span', { class: 'invalid-note', part: 'invalid', id, role: 'alert', hidden: '' });
+    input.setAttribute('aria-errormessage', id);
+    input.after(note);
+    return note;
+  }
+
+  /** A reader's message for a refused typed number: the control's name and the range it takes. */
+  inputMessage(key) {
+    const p = this.constructor.params[key];
+    const range = {
+      label: this.t(toCamel(p.attr)),
+      min: p.min === undefined ? '−∞' : this.fmt(p.min, 6),
+      max: p.max === undefined ? '∞' : this.fmt(p.max, 6),
+    };
+    return this.t(p.integer ? 'inputWhole' : 'inputRange', range);
   }
 
   /** A labelled select over a choice parameter. */
@@ -275,7 +306,7 @@ export class NlFigure extends NlElement {
     for (const key of [...this._attrErrors.keys()]) {
       if (!this.constructor.params[key] || !this._badText?.has(key)) continue; // a figure's own keys are its own to redo
       const r = this.parseValue(key, this._badText.get(key));
-      if (r.error) this._attrErrors.set(key, r.error);
+      if (r.error) this._attrErrors.set(key, this._inputErrors.has(key) ? this.inputMessage(key) : r.error);
     }
     super.applyLanguage();
     if (!this._wrap) return;
@@ -308,7 +339,8 @@ export class NlFigure extends NlElement {
     this._syncControls();
     if (!this._core) return;
     this._coreError = '';
-    if (this._attrErrors.size === 0) {
+    // A refused typed value leaves the last good one in _values: the figure still computes (other controls work).
+    if ([...this._attrErrors.keys()].every((k) => this._inputErrors.has(k))) {
       try {
         this._state = Object.freeze({
           ...structuredClone(this._values),
@@ -325,7 +357,21 @@ export class NlFigure extends NlElement {
   }
 
   render() {
-    const errors = [...this._attrErrors.values(), ...(this._coreError ? [this._coreError] : [])];
+    // A value a reader typed and the figure refused is explained beside its control, which is marked invalid;
+    // the charts stay as they were (the last good value's) and undimmed. Every other error is the figure's line.
+    const errors = [
+      ...[...this._attrErrors].filter(([k]) => !this._inputErrors.has(k)).map(([, m]) => m),
+      ...(this._coreError ? [this._coreError] : []),
+    ];
+    for (const [key, c] of Object.entries(this._controls)) {
+      if (!c.note) continue;
+      const bad = this._inputErrors.has(key) && this._attrErrors.has(key);
+      c.note.textContent = bad ? this._attrErrors.get(key) : '';
+      c.note.hidden = !bad;
+      // the box holds the refused text; the slider still shows the value in use
+      if (bad) c.box?.setAttribute('aria-invalid', 'true');
+      else c.box?.removeAttribute('aria-invalid');
+    }
     this._error.textContent = errors.join(' ');
     this._wrap.classList.toggle('has-error', errors.length > 0);
     if (!this._state) return;
@@ -410,6 +456,9 @@ export const figureCss = `
 .control { display: flex; align-items: center; gap: 6px; }
 .control input[type=range] { width: 150px; }
 .control input[type=number] { width: 84px; padding: 2px 6px; }
+.control input[aria-invalid=true] { border-color: var(--nl-error); outline: 1px solid var(--nl-error); }
+.control:has(> .invalid-note:not([hidden])) { flex-wrap: wrap; }
+.invalid-note { color: var(--nl-error); font-size: var(--nl-label-size); font-weight: 600; flex-basis: 100%; }
 select { padding: 2px 6px; }
 .panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: 10px; }
 .panel-title { font-size: var(--nl-title-size); font-weight: 600; }
