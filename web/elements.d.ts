@@ -209,9 +209,9 @@ export interface CausalLeakState {
 }
 
 export interface RmsDecompositionState {
-  x: number[]; shift: number; shifted: number[]; mean: number; variance: number; std: number; meanSquare: number; rms: number; meanSq: number;
-  layerNorm: number[]; rmsNorm: number[]; inDomain: number[]; inTicks: number[]; outDomain: number[]; outTicks: number[];
-  legDomain: number[]; legTicks: number[]; error: string | null;
+  x: number[]; shift: number; shifted: number[]; mean: number; absMean: number; variance: number; std: number; meanSquare: number; rms: number; meanSq: number;
+  /** θ = atan(σ / |μ|) in degrees, and (cos θ, sin θ); null when x + c is all zeros */ theta: number | null; unit: number[] | null;
+  layerNorm: number[]; rmsNorm: number[]; inDomain: number[]; inTicks: number[]; outDomain: number[]; outTicks: number[]; error: string | null;
 }
 
 export interface ScalersState {
@@ -319,7 +319,7 @@ export class NlPrepostNorm extends NlFigure<PrepostNormState> { layers: number; 
 export class NlQkNorm extends NlFigure<QkNormState> { alpha: number; g: number; seed: number; }
 /** <nl-residual-turn>: The angle one residual update turns a state by, for a short and a long state. */
 export class NlResidualTurn extends NlFigure<ResidualTurnState> { x: number[]; u: number[]; scale: number; }
-/** <nl-rms-decomposition>: RMS² = σ² + μ² as a triangle; a shift of the mean changes RMSNorm, not LayerNorm. */
+/** <nl-rms-decomposition>: RMS² = σ² + μ² as the angle θ = atan(σ/|μ|); a shift c of the mean changes RMSNorm, not LayerNorm. */
 export class NlRmsDecomposition extends NlFigure<RmsDecompositionState> { x: number[]; shift: number; }
 /** <nl-scalers>: Min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts. */
 export class NlScalers extends NlFigure<ScalersState> { values: number[]; outlier: number; data: 'measurements' | 'token_ids'; ids: number[]; }

@@ -279,14 +279,14 @@ export const figures = [
     module: "components/figures/nl-rms-decomposition.js",
     className: "NlRmsDecomposition",
     catalog: "rmsDecomposition",
-    summary: "RMS² = σ² + μ² as a triangle; a shift of the mean changes RMSNorm, not LayerNorm.",
+    summary: "RMS² = σ² + μ² as the angle θ = atan(σ/|μ|); a shift c of the mean changes RMSNorm, not LayerNorm.",
     trainer: false,
     minHeight: 442,
     events: ["change"],
-    state: "`shifted`, `mean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `layerNorm`, `rmsNorm`",
+    state: "`shifted`, `mean`, `absMean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `theta`, `unit`, `layerNorm`, `rmsNorm`",
     attributes: [
       {"name":"x","property":"x","type":"vector","default":[1,2,3],"minLength":2,"maxLength":8,"description":"the input vector"},
-      {"name":"shift","property":"shift","type":"number","default":0,"min":-110,"max":110,"description":"a common shift m added to x"},
+      {"name":"shift","property":"shift","type":"number","default":100,"min":-110,"max":110,"description":"a common shift c added to every coordinate of x"},
     ],
   },
   {

@@ -47,7 +47,7 @@ declare module 'react' {
       'nl-qk-norm': Figure<NlQkNorm, { 'alpha'?: number | string; 'g'?: number | string; 'seed'?: number | string; }>;
       /** The angle one residual update turns a state by, for a short and a long state. */
       'nl-residual-turn': Figure<NlResidualTurn, { 'x'?: string | number[]; 'u'?: string | number[]; 'scale'?: number | string; }>;
-      /** RMS² = σ² + μ² as a triangle; a shift of the mean changes RMSNorm, not LayerNorm. */
+      /** RMS² = σ² + μ² as the angle θ = atan(σ/|μ|); a shift c of the mean changes RMSNorm, not LayerNorm. */
       'nl-rms-decomposition': Figure<NlRmsDecomposition, { 'x'?: string | number[]; 'shift'?: number | string; }>;
       /** Min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts. */
       'nl-scalers': Figure<NlScalers, { 'values'?: string | number[]; 'outlier'?: number | string; 'data'?: 'measurements' | 'token_ids'; 'ids'?: string | number[]; }>;

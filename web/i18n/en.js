@@ -460,25 +460,30 @@ export default {
       '{methods} left the outputs of tokens 1 to {last} exactly as they were, bit for bit: their statistics stay inside each token.',
   },
   rmsDecomposition: {
-    name: 'RMS² = σ² + μ²: shifting the mean changes RMSNorm and not LayerNorm',
-    shift: 'Add m to every coordinate',
+    name: 'RMS² = σ² + μ² as an angle: a shift c changes RMSNorm and not LayerNorm',
+    shift: 'Add c to every coordinate',
     presetSmall: 'Use (1, 2, 3)',
     presetLarge: 'Use (101, 102, 103)',
     presetCentered: 'Use mean 0: (−1, 0, 1)',
-    inputTitle: 'x + m, m = {m}',
-    triangleTitle: 'RMS² = σ² + μ²',
+    inputTitle: 'x + c, c = {c}',
+    triangleTitle: 'RMS² = σ² + μ², θ = atan(σ / |μ|)',
+    thetaLine: 'θ = {theta}°, cos θ = |μ| / RMS = {cos}',
+    thetaNone: 'x + c is all zeros: no angle',
     identity: 'RMS² {ms} = σ² {v} + μ² {m2}',
     outputTitle: 'Outputs',
     sentenceSep: ' ',
     describeStats:
-      'x + m = {x} has mean μ = {mean}, standard deviation σ = {std} and RMS {rms}: RMS² = σ² + μ² reads {ms} = {v} + {m2}.',
-    describeCentered: 'With mean 0 the RMS equals σ, so RMSNorm and LayerNorm agree: {ln} and {rn}.',
+      'x + c = {x} has mean μ = {mean}, standard deviation σ = {std} and RMS {rms}; RMS² = σ² + μ² reads {ms} = {v} + {m2}.',
+    describeTheta:
+      'The hypotenuse RMS makes the angle θ = atan(σ / |μ|) = {theta}° with the leg |μ|, so |μ| is cos θ = {cos} of the RMS.',
+    describeZero: 'Every coordinate of x + c is 0: there is nothing to normalize and no angle.',
+    describeCentered: 'With mean 0 the RMS is all spread, so RMSNorm and LayerNorm agree: {ln} and {rn}.',
     describeMeanWins:
-      'Here |μ| is larger than σ, so the RMS mostly measures the mean: RMSNorm gives {rn}, all of one sign, while LayerNorm, which removes μ before dividing by σ, gives {ln} for every shift.',
+      'θ is under 45°, so the RMS is mostly the mean, RMS = |μ| / cos θ, and RMSNorm gives {rn}, all of one sign, while LayerNorm, which removes μ before dividing by σ, gives {ln} at every shift.',
     describeMeanWinsMixed:
-      'Here |μ| is larger than σ, so the RMS mostly measures the mean: RMSNorm gives {rn}, while LayerNorm, which removes μ before dividing by σ, gives {ln} for every shift.',
+      'θ is under 45°, so the RMS is mostly the mean, RMS = |μ| / cos θ, and RMSNorm gives {rn}, while LayerNorm, which removes μ before dividing by σ, gives {ln} at every shift.',
     describeSpreadWins:
-      "Here σ is at least |μ|, so the RMS still mostly measures the spread: RMSNorm gives {rn}, close to LayerNorm's {ln}, which stays the same for every shift.",
+      'θ is at least 45°, so the RMS is mostly spread: RMSNorm gives {rn}, which keeps more of the pattern that LayerNorm gives at every shift, {ln}.',
   },
   scalers: {
     name: 'Min-max, z-score and robust scaling of one feature with an outlier, and why token IDs are not scaled',

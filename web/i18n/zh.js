@@ -438,25 +438,29 @@ export default {
     describeSealed: '{methods} 让 tokens 1 到 {last} 的输出与原来逐位完全相同：它们的统计量只在每个 token 内部计算。',
   },
   rmsDecomposition: {
-    name: 'RMS² = σ² + μ²：平移 mean 会改变 RMSNorm，不会改变 LayerNorm',
-    shift: '每个坐标加上 m',
+    name: '把 RMS² = σ² + μ² 看作一个角：平移 c 会改变 RMSNorm，不会改变 LayerNorm',
+    shift: '每个坐标加上平移量 c',
     presetSmall: '取 (1, 2, 3)',
     presetLarge: '取 (101, 102, 103)',
     presetCentered: '取 mean 为 0：(−1, 0, 1)',
-    inputTitle: 'x + m，m = {m}',
-    triangleTitle: 'RMS² = σ² + μ²',
+    inputTitle: 'x + c，c = {c}',
+    triangleTitle: 'RMS² = σ² + μ²，θ = atan(σ / |μ|)',
+    thetaLine: 'θ = {theta}°，cos θ = |μ| / RMS = {cos}',
+    thetaNone: 'x + c 全为 0：没有角度',
     identity: 'RMS² {ms} = σ² {v} + μ² {m2}',
     outputTitle: '输出',
     sentenceSep: '',
     describeStats:
-      'x + m = {x} 的 mean μ = {mean}，标准差 σ = {std}，RMS 为 {rms}：RMS² = σ² + μ² 即 {ms} = {v} + {m2}。',
-    describeCentered: '当 mean 为 0 时，RMS 等于 σ，所以 RMSNorm 与 LayerNorm 一致：{ln} 与 {rn}。',
+      'x + c = {x} 的 mean μ = {mean}，标准差 σ = {std}，RMS 为 {rms}；RMS² = σ² + μ² 即 {ms} = {v} + {m2}。',
+    describeTheta: '直角边 |μ| 与斜边 RMS 的夹角为 θ = atan(σ / |μ|) = {theta}°，所以 |μ| 是 RMS 的 cos θ = {cos} 倍。',
+    describeZero: 'x + c 的每个坐标都是 0：没有可归一化的内容，也没有角度。',
+    describeCentered: '当 mean 为 0 时，RMS 全部来自离散程度，所以 RMSNorm 与 LayerNorm 一致：{ln} 与 {rn}。',
     describeMeanWins:
-      '此时 |μ| 大于 σ，RMS 主要反映 mean：RMSNorm 给出 {rn}，符号全部相同；LayerNorm 先去掉 μ 再除以 σ，无论怎样平移都给出 {ln}。',
+      'θ 小于 45°，RMS 主要就是 mean，RMS = |μ| / cos θ，RMSNorm 给出 {rn}，符号全部相同；LayerNorm 先去掉 μ 再除以 σ，无论怎样平移都给出 {ln}。',
     describeMeanWinsMixed:
-      '此时 |μ| 大于 σ，RMS 主要反映 mean：RMSNorm 给出 {rn}；LayerNorm 先去掉 μ 再除以 σ，无论怎样平移都给出 {ln}。',
+      'θ 小于 45°，RMS 主要就是 mean，RMS = |μ| / cos θ，RMSNorm 给出 {rn}；LayerNorm 先去掉 μ 再除以 σ，无论怎样平移都给出 {ln}。',
     describeSpreadWins:
-      '此时 σ 不小于 |μ|，RMS 主要反映离散程度：RMSNorm 给出 {rn}，与 LayerNorm 的 {ln} 接近；后者无论怎样平移都不变。',
+      'θ 不小于 45°，RMS 主要来自离散程度：RMSNorm 给出 {rn}，保留了较多 LayerNorm 在任何平移下都给出的模式 {ln}。',
   },
   scalers: {
     name: '带 outlier 的单个 feature 的 min-max、z-score 与 robust 缩放，以及为什么不缩放 token ID',
