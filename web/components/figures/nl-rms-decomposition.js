@@ -33,7 +33,7 @@ const sigFormats = new Map();
 export class NlRmsDecomposition extends NlFigure {
   static catalog = 'rmsDecomposition';
   static summary = 'RMS² = σ² + μ² as the angle θ = atan(σ/|μ|); a shift c of the mean changes RMSNorm, not LayerNorm.';
-  static minHeight = 442; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 516; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc =
     '`shifted`, `mean`, `absMean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `theta`, `unit`, `layerNorm`, `rmsNorm`'; // `state` keys beyond the attributes (README)
   static params = {
