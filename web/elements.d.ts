@@ -209,9 +209,9 @@ export interface CausalLeakState {
 }
 
 export interface RmsDecompositionState {
-  x: number[]; shift: number; shifted: number[]; mean: number; variance: number; std: number; meanSquare: number; rms: number; meanSq: number;
-  layerNorm: number[]; rmsNorm: number[]; inDomain: number[]; inTicks: number[]; outDomain: number[]; outTicks: number[];
-  legDomain: number[]; legTicks: number[]; error: string | null;
+  x: number[]; shift: number; shifted: number[]; mean: number; absMean: number; variance: number; std: number; meanSquare: number; rms: number; meanSq: number;
+  /** θ = atan(σ / |μ|) in degrees, and (cos θ, sin θ); null when x + c is all zeros */ theta: number | null; unit: number[] | null;
+  layerNorm: number[]; rmsNorm: number[]; inDomain: number[]; inTicks: number[]; outDomain: number[]; outTicks: number[]; error: string | null;
 }
 
 export interface ScalersState {
@@ -255,9 +255,12 @@ export interface SharedStatsState {
 }
 
 export interface BnVariantsState {
-  vbs: '2' | '4' | '8'; rmax: number; bnLogit: number; batch: number[]; running: { mean: number[]; var: number[] };
-  outputs: Record<'train' | 'eval' | 'ghost' | 'renorm' | 'switchable', number[]>; mix: number[]; chunk: number[][];
-  axis: { domain: number[]; ticks: number[] }; error: string | null;
+  steps: number; vbs: '2' | '4' | '8'; rmax: number; mix: 'equal' | 'in' | 'ln' | 'bn'; shape: number[]; batch: number[];
+  batchMean: number[]; batchVar: number[]; unbiasedVar: number[];
+  /** per step 0..steps, per channel */ trace: { mean: number[][]; var: number[][] }; running: { mean: number[]; var: number[] };
+  /** example 1: channel 1's three positions, then channel 2's */ outputs: Record<'train' | 'eval' | 'ghost' | 'renorm' | 'switchable', number[]>;
+  chunks: { first: number; last: number; mean: number[] }[]; weights: number[]; components: { in: number[]; ln: number; bn: number[] };
+  axes: Record<'batch' | 'out' | 'steps' | 'mean' | 'var', { domain: number[]; ticks: number[] }>; error: string | null;
 }
 
 export interface DepthTrainingVariant {
@@ -295,8 +298,8 @@ export class NlAxisCube extends NlFigure<AxisCubeState> { shape: number[]; metho
 export class NlBarCompare extends NlFigure<BarCompareState> { vector: number[]; scale: number; offset: number; eps: number; step: number; }
 /** <nl-batch-dependence>: BatchNorm in training and evaluation, and its running statistics. */
 export class NlBatchDependence extends NlFigure<BatchDependenceState> { batch: number[]; companions: number[]; chosen: number; momentum: number; }
-/** <nl-bn-variants>: Ghost BN, Batch Renorm and Switchable Norm against plain BatchNorm on one batch. */
-export class NlBnVariants extends NlFigure<BnVariantsState> { vbs: '2' | '4' | '8'; rmax: number; bnLogit: number; }
+/** <nl-bn-variants>: A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example. */
+export class NlBnVariants extends NlFigure<BnVariantsState> { steps: number; vbs: '2' | '4' | '8'; rmax: number; mix: 'equal' | 'in' | 'ln' | 'bn'; }
 /** <nl-causal-leak>: Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm. */
 export class NlCausalLeak extends NlFigure<CausalLeakState> { tokens: number[]; edit: number; value: number | null; }
 /** <nl-code-shapes>: PyTorch normalization code with the shape of each expression. */
@@ -319,7 +322,7 @@ export class NlPrepostNorm extends NlFigure<PrepostNormState> { layers: number; 
 export class NlQkNorm extends NlFigure<QkNormState> { alpha: number; g: number; seed: number; }
 /** <nl-residual-turn>: The angle one residual update turns a state by, for a short and a long state. */
 export class NlResidualTurn extends NlFigure<ResidualTurnState> { x: number[]; u: number[]; scale: number; }
-/** <nl-rms-decomposition>: RMS² = σ² + μ² as a triangle; a shift of the mean changes RMSNorm, not LayerNorm. */
+/** <nl-rms-decomposition>: RMS² = σ² + μ² as the angle θ = atan(σ/|μ|); a shift c of the mean changes RMSNorm, not LayerNorm. */
 export class NlRmsDecomposition extends NlFigure<RmsDecompositionState> { x: number[]; shift: number; }
 /** <nl-scalers>: Min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts. */
 export class NlScalers extends NlFigure<ScalersState> { values: number[]; outlier: number; data: 'measurements' | 'token_ids'; ids: number[]; }

@@ -1,7 +1,10 @@
-// <nl-bn-variants> as a reader uses it: the chunk size, r_max and the
-// Switchable weight by keyboard over their ranges; after each step the first
-// example's outputs under all five variants against float64 oracles written
-// here from the definitions in docs/ops.md, and every sentence against the state.
+// <nl-bn-variants> as a reader uses it: the steps, the chunk size, r_max and
+// Switchable Norm's weights by keyboard over their ranges; after each step the
+// running statistics traced step by step, the chunks' means and example 1's
+// outputs under all five variants against float64 oracles written here from
+// the definitions in docs/ops.md, and every sentence against the state. Plus
+// hand-derived numbers for the batch this figure draws, the default (early in
+// training, where the variants disagree), the language switch and a phone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onArticlePage } from './helpers.mjs';
@@ -14,111 +17,305 @@ const f3 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }
 const L = (v) => `(${v.map(f3).join(', ')})`;
 const EPS = 1e-5;
 const clip = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
-const stats = (vs) => {
-  const m = vs.reduce((a, b) => a + b) / vs.length;
-  return [m, vs.reduce((a, b) => a + (b - m) ** 2, 0) / vs.length];
+const meanOf = (vs) => vs.reduce((a, b) => a + b) / vs.length;
+const varOf = (vs) => {
+  const m = meanOf(vs);
+  return vs.reduce((a, b) => a + (b - m) ** 2, 0) / vs.length;
 };
+const LOGITS = { equal: [0, 0, 0], in: [2, 0, 0], ln: [0, 2, 0], bn: [0, 0, 2] };
 
+/** Everything the figure shows, from the definitions, for x [8, 2, 3] laid out as state.batch. */
 function oracle(s) {
-  const X = [];
-  for (let n = 0; n < 8; n++) X.push([s.batch[2 * n], s.batch[2 * n + 1]]);
-  const col = (rows, c) => rows.map((r) => r[c]);
-  const out = { train: [], eval: [], ghost: [], renorm: [], switchable: [] };
-  const w = [0, 0, s.bnLogit].map(Math.exp),
+  const at = (n, c, l) => s.batch[(n * 2 + c) * 3 + l];
+  const ns = [...Array(8).keys()],
+    ls = [0, 1, 2];
+  const chan = (c, rows = ns) => rows.flatMap((n) => ls.map((l) => at(n, c, l)));
+  const bm = [0, 1].map((c) => meanOf(chan(c))),
+    bv = [0, 1].map((c) => varOf(chan(c)));
+  const uv = bv.map((v) => (v * 24) / 23);
+  // running statistics: from (0, 1), running = 0.9 · running + 0.1 · batch (unbiased variance), once per step
+  let rm = [0, 0],
+    rv = [1, 1];
+  for (let t = 0; t < s.steps; t++) {
+    rm = rm.map((m, c) => 0.9 * m + 0.1 * bm[c]);
+    rv = rv.map((v, c) => 0.9 * v + 0.1 * uv[c]);
+  }
+  const size = Number(s.vbs);
+  const chunk = ns.slice(0, size);
+  const w = LOGITS[s.mix].map(Math.exp),
     z = w.reduce((a, b) => a + b),
     mix = w.map((v) => v / z);
-  for (let c = 0; c < 2; c++) {
-    const x = X[0][c];
-    const [mB, vB] = stats(col(X, c));
-    out.train.push((x - mB) / Math.sqrt(vB + EPS));
-    out.eval.push((x - s.running.mean[c]) / Math.sqrt(s.running.var[c] + EPS));
-    const [mG, vG] = stats(col(X.slice(0, Number(s.vbs)), c));
-    out.ghost.push((x - mG) / Math.sqrt(vG + EPS));
-    const sB = Math.sqrt(vB + EPS),
-      sR = Math.sqrt(s.running.var[c] + EPS);
-    const r = clip(sB / sR, 1 / s.rmax, s.rmax),
-      d = clip((mB - s.running.mean[c]) / sR, -5, 5);
-    out.renorm.push(((x - mB) / sB) * r + d);
-    // Switchable: IN over one value (mean x, variance 0), LN over the example's two features, BN over the eight examples
-    const [mL, vL] = stats(X[0]);
-    const mean = mix[0] * x + mix[1] * mL + mix[2] * mB,
-      variance = mix[1] * vL + mix[2] * vB;
-    out.switchable.push((x - mean) / Math.sqrt(variance + EPS));
+  const ex1 = [...chan(0, [0]), ...chan(1, [0])];
+  const out = { train: [], eval: [], ghost: [], renorm: [], switchable: [] };
+  for (let c = 0; c < 2; c++)
+    for (const l of ls) {
+      const x = at(0, c, l);
+      const sB = Math.sqrt(bv[c] + EPS),
+        sR = Math.sqrt(rv[c] + EPS);
+      out.train.push((x - bm[c]) / sB);
+      out.eval.push((x - rm[c]) / sR);
+      const g = chan(c, chunk);
+      out.ghost.push((x - meanOf(g)) / Math.sqrt(varOf(g) + EPS));
+      const r = clip(sB / sR, 1 / s.rmax, s.rmax),
+        d = clip((bm[c] - rm[c]) / sR, -5, 5);
+      out.renorm.push(((x - bm[c]) / sB) * r + d);
+      // Switchable: IN over example 1's channel c (3 positions), LN over example 1's 6 numbers, BN over channel c's 24
+      const inV = chan(c, [0]);
+      const mean = mix[0] * meanOf(inV) + mix[1] * meanOf(ex1) + mix[2] * bm[c];
+      const variance = mix[0] * varOf(inV) + mix[1] * varOf(ex1) + mix[2] * bv[c];
+      out.switchable.push((x - mean) / Math.sqrt(variance + EPS));
+    }
+  const chunks = [];
+  for (let f = 0; f < 8; f += size) {
+    const rows = ns.slice(f, f + size);
+    chunks.push({ first: f + 1, last: f + size, mean: [0, 1].map((c) => meanOf(chan(c, rows))) });
   }
-  return { out, mix };
+  return { bm, bv, uv, rm, rv, out, mix, chunks, inMean: meanOf(chan(0, [0])), lnMean: meanOf(ex1) };
 }
 
 function check(sn, where) {
   const s = sn.state;
   assert.equal(sn.error, '', where);
   assert.deepEqual(sn.bad, [], where);
-  const { out, mix } = oracle(s);
-  for (const k of Object.keys(out)) out[k].forEach((v, c) => close(s.outputs[k][c], v, 1e-4, `${where} ${k}[${c}]`));
-  mix.forEach((v, i) => close(s.mix[i], v, 1e-6, `${where} mix`));
+  const o = oracle(s);
+  o.bm.forEach((v, c) => close(s.batchMean[c], v, 1e-5, `${where} batch mean`));
+  o.uv.forEach((v, c) => close(s.unbiasedVar[c], v, 1e-4, `${where} unbiased variance`));
+  o.rm.forEach((v, c) => close(s.running.mean[c], v, 1e-4, `${where} running mean`));
+  o.rv.forEach((v, c) => close(s.running.var[c], v, 1e-4, `${where} running variance`));
+  assert.equal(s.trace.mean.length, s.steps + 1, `${where}: a point per step and the start`);
+  assert.deepEqual(s.trace.mean[0], [0, 0]);
+  assert.deepEqual(s.trace.var[0], [1, 1]);
+  assert.equal(s.chunks.length, o.chunks.length, where);
+  o.chunks.forEach((ch, i) => {
+    assert.equal(s.chunks[i].first, ch.first, where);
+    assert.equal(s.chunks[i].last, ch.last, where);
+    ch.mean.forEach((v, c) => close(s.chunks[i].mean[c], v, 1e-5, `${where} chunk ${i} mean`));
+  });
+  for (const k of Object.keys(o.out))
+    o.out[k].forEach((v, i) => close(s.outputs[k][i], v, 2e-4, `${where} ${k}[${i}]`));
+  o.mix.forEach((v, i) => close(s.weights[i], v, 1e-6, `${where} weights`));
+  const two = (k) => [L(s.outputs[k].slice(0, 3)), L(s.outputs[k].slice(3))];
+  const [t1, t2] = two('train'),
+    [e1, e2] = two('eval'),
+    [g1, g2] = two('ghost'),
+    [r1, r2] = two('renorm'),
+    [w1, w2] = two('switchable');
   assert.ok(
     sn.desc.startsWith(
-      `In training, BatchNorm normalizes example (1, 10) with the statistics of all eight examples: ${L(s.outputs.train)}; in evaluation it uses the running statistics: ${L(s.outputs.eval)}.`,
+      `The batch holds 8 examples with 2 channels at 3 positions each. BatchNorm in training pools each channel over its 24 numbers (means ${L(s.batchMean)}), so example 1, channel 1 (1, 2, 3) and channel 2 (10, 20, 30), becomes ${t1} and ${t2}.`,
     ),
     `${where}: ${sn.desc}`,
   );
   assert.ok(
     sn.desc.includes(
-      s.vbs === '8'
-        ? `Ghost BN with a chunk of 8 is plain BatchNorm: ${L(s.outputs.ghost)}.`
-        : `Ghost BN with chunks of ${s.vbs} uses only `,
+      s.steps === 0
+        ? `No training step has run yet, so the running statistics are still mean (0, 0) and variance (1, 1), and evaluation, which uses them, gives ${e1} and ${e2}.`
+        : `after ${s.steps} steps they are mean ${L(s.running.mean)} and variance ${L(s.running.var)}, and evaluation, which uses them, gives ${e1} and ${e2}.`,
     ),
-    where,
+    `${where}: running`,
   );
-  assert.equal(
-    sn.desc.includes('nothing is clipped, so it gives what evaluation gives'),
-    L(s.outputs.renorm) === L(s.outputs.eval),
-    `${where}: "nothing is clipped" exactly when renorm reads as evaluation`,
+  assert.ok(
+    sn.desc.includes(
+      s.vbs === '8'
+        ? `Ghost BN with a chunk of 8 uses the whole batch, as BatchNorm does: ${g1} and ${g2}.`
+        : `Ghost BN with chunks of ${s.vbs} normalizes example 1 with its own chunk, examples 1 to ${s.vbs} (channel means ${L(s.chunks[0].mean)}): ${g1} and ${g2}.`,
+    ),
+    `${where}: ghost`,
   );
-  assert.ok(sn.desc.endsWith(`weights ${L(s.mix)}: ${L(s.outputs.switchable)}.`), where);
+  // "nothing is clipped" exactly when r and d are inside their limits (then renorm is evaluation's output)
+  const sB = o.bv.map((v) => Math.sqrt(v + EPS)),
+    sR = o.rv.map((v) => Math.sqrt(v + EPS));
+  const clipped = [0, 1].some(
+    (c) =>
+      sB[c] / sR[c] > s.rmax + 1e-4 ||
+      sB[c] / sR[c] < 1 / s.rmax - 1e-4 ||
+      Math.abs(o.bm[c] - o.rm[c]) / sR[c] > 5 + 1e-4,
+  );
+  const near = [0, 1].some((c) => Math.abs(sB[c] / sR[c] - s.rmax) < 2e-3); // at the limit itself rounding may go either way
+  if (!near)
+    assert.equal(
+      sn.desc.includes(
+        `with r_max = ${f3(s.rmax)} nothing is clipped, so it gives what evaluation gives: ${r1} and ${r2}.`,
+      ),
+      !clipped,
+      `${where}: "nothing is clipped" exactly when nothing is`,
+    );
+  assert.ok(sn.desc.includes(`${r1} and ${r2}.`), where);
+  assert.ok(
+    sn.desc.endsWith(
+      `Switchable Norm mixes three means and variances: weight ${f3(s.weights[0])} for InstanceNorm's (one example's channel over its 3 positions; example 1, channel 1: mean ${f3(o.inMean)}), ${f3(s.weights[1])} for LayerNorm's (one example's 6 numbers: mean ${f3(o.lnMean)}) and ${f3(s.weights[2])} for BatchNorm's (one channel's 24 numbers: mean ${f3(o.bm[0])}). It gives ${w1} and ${w2}.`,
+    ),
+    `${where}: switchable`,
+  );
+  // the picture: one box per chunk, the running panel titled with the steps, a strip per variant
+  assert.ok(sn.svg.includes(`Running statistics after ${s.steps} steps`), `${where}: running title`);
+  assert.ok(sn.svg.includes(`Ghost BN · ${s.vbs === '8' ? 'one chunk of 8' : `its chunk of ${s.vbs}`}`), where);
+  assert.ok(sn.svg.includes(`Batch Renorm · r_max ${f3(s.rmax)}`), where);
 }
 
-test('the chunk size, r_max and the Switchable weight by keyboard: five variants against the definitions', async () => {
+test('hand-derived: the batch, its chunks, five steps of running statistics and example 1, at the default', async () => {
+  const sn = await snap();
+  const s = sn.state;
+  assert.deepEqual([s.steps, s.vbs, s.rmax, s.mix], [5, '2', 1.2, 'equal'], 'the default');
+  // channel 1 sums by example: 6, 15, 3, 12, 21, 21, 9, 21 = 108 over 24 numbers: mean 4.5; channel 2: 522 / 24 = 21.75
+  close(s.batchMean[0], 4.5, 1e-6, 'channel 1 mean');
+  close(s.batchMean[1], 21.75, 1e-6, 'channel 2 mean');
+  // chunks of 2: channel 1 (6 + 15) / 6 = 3.5, (3 + 12) / 6 = 2.5, 42 / 6 = 7, 30 / 6 = 5; channel 2 19, 18, 26, 24
+  assert.deepEqual(
+    s.chunks.map((c) => c.mean.map((v) => Math.round(v * 1e4) / 1e4)),
+    [
+      [3.5, 19],
+      [2.5, 18],
+      [7, 26],
+      [5, 24],
+    ],
+  );
+  // running mean after k steps on one batch, from 0 with momentum 0.1: μ (1 − 0.9^k); k = 5: 4.5 · 0.40951 = 1.842795
+  close(s.running.mean[0], 1.842795, 1e-5, 'running mean, channel 1');
+  close(s.running.mean[1], 8.906843, 1e-4, 'running mean, channel 2: 21.75 · 0.40951');
+  // Σx² of channel 1 is 628, so Σ(x − 4.5)² = 628 − 24 · 20.25 = 142; unbiased variance 142 / 23 = 6.173913;
+  // running variance 0.9^5 · 1 + 0.40951 · 6.173913 = 0.59049 + 2.528282 = 3.118772
+  close(s.running.var[0], 3.118772, 1e-4, 'running variance, channel 1');
+  close(s.trace.mean[1][0], 0.45, 1e-6, 'after one step: 0.1 · 4.5');
+  // example 1's first number, 1: training (1 − 4.5) / √(142/24) = −1.43889; evaluation (1 − 1.842795) / √3.118772 = −0.47723;
+  // Ghost BN over examples 1–2, channel 1 = 1..6: (1 − 3.5) / √(35/12) = −1.46385
+  close(s.outputs.train[0], -1.43889, 1e-4, 'training');
+  close(s.outputs.eval[0], -0.47723, 1e-4, 'evaluation');
+  close(s.outputs.ghost[0], -1.46385, 1e-4, 'Ghost BN');
+  // Switchable's components for example 1, channel 1 (1, 2, 3): IN mean 2, LN mean (6 + 60) / 6 = 11, BN mean 4.5
+  assert.deepEqual(s.components.in, [2, 20]);
+  assert.equal(s.components.ln, 11);
+  // the aha: the five disagree here (Batch Renorm clipped: r = 2.4324 / 1.7660 = 1.377 > r_max 1.2)
+  const firsts = Object.values(s.outputs).map((v) => f3(v[0]));
+  assert.equal(new Set(firsts).size, 5, `five different outputs: ${firsts}`);
+  assert.ok(sn.desc.includes('but r_max = 1.2 or d_max = 5 clips the correction'), sn.desc);
+  check(sn, 'default');
+});
+
+test('steps, chunk size, r_max and the weights by keyboard: everything against the definitions', async () => {
   let n = 0;
-  const select = fig.page.locator(`${TAG} >> select`);
-  await select.focus();
-  for (const key of ['Home', 'ArrowDown', 'ArrowDown', 'ArrowUp']) {
+  const sliders = fig.page.locator(`${TAG} >> input[type=range]`);
+  const selects = fig.page.locator(`${TAG} >> select`);
+  await sliders.nth(0).focus();
+  for (const key of ['Home', 'ArrowRight', 'ArrowRight', 'PageUp', 'End', 'PageDown', 'ArrowLeft']) {
     await fig.page.keyboard.press(key);
-    check(await snap(), `vbs ${key}`);
+    check(await snap(), `steps ${key}`);
     n++;
   }
-  const sliders = fig.page.locator(`${TAG} >> input[type=range]`);
   for (const k of [0, 1]) {
-    await sliders.nth(k).focus();
-    for (const key of ['Home', 'ArrowRight', 'PageUp', 'PageUp', 'End', 'PageDown', 'ArrowLeft', 'PageDown']) {
+    await selects.nth(k).focus();
+    for (const key of ['Home', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowUp']) {
       await fig.page.keyboard.press(key);
-      check(await snap(), `slider ${k} ${key}`);
+      check(await snap(), `select ${k} ${key}`);
       n++;
     }
+  }
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('steps', '2'), TAG); // early: d is clipped at 5
+  await sliders.nth(1).focus();
+  for (const key of ['Home', 'ArrowRight', 'PageUp', 'PageUp', 'End', 'PageDown', 'ArrowLeft', 'PageDown']) {
+    await fig.page.keyboard.press(key);
+    check(await snap(), `r_max ${key}`);
+    n++;
   }
   assert.ok(n >= 20, `${n} positions`);
   assert.deepEqual(fig.problems, []);
 });
 
-test('hand-derived: the batch column (1, 3, 5, 2, 4, 6, 0, 7) has mean 3.5 and variance 5.25; the running statistics give (1 − 3)/2 = −1', async () => {
+test('late in training evaluation and Batch Renorm agree; Chinese words; a bad value keeps the drawing', async () => {
   await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
-    f.setAttribute('vbs', '2');
+    f.setAttribute('steps', '50');
     f.setAttribute('rmax', '3');
-    f.setAttribute('bn-logit', '0');
+    f.setAttribute('vbs', '8');
   }, TAG);
-  const s = (await snap()).state;
-  close(s.outputs.train[0], (1 - 3.5) / Math.sqrt(5.25), 1e-5, 'BatchNorm'); // −1.0911
-  close(s.outputs.eval[0], -1, 1e-5, 'evaluation');
-  close(s.outputs.ghost[0], -1, 1e-5, 'Ghost BN over (1, 3): ±1');
-  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'zh'), TAG);
-  assert.match((await snap()).desc, /^训练模式下，BatchNorm 用全部八个 examples 的统计量标准化 example \(1, 10\)：/);
-  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('vbs', '3'), TAG);
-  assert.match((await snap()).error, /vbs/);
+  let sn = await snap();
+  check(sn, 'late');
+  // 0.9^50 = 0.00515: the running mean is 4.5 · 0.99485 = 4.47682
+  close(sn.state.running.mean[0], 4.47682, 1e-4, 'after 50 steps');
+  sn.state.outputs.ghost.forEach((v, i) => close(v, sn.state.outputs.train[i], 1e-5, 'a chunk of 8 is BatchNorm'));
+  assert.match(sn.desc, /nothing is clipped, so it gives what evaluation gives/);
   await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
-    f.setAttribute('vbs', '2');
-    f.setAttribute('lang', 'en');
+    f.setAttribute('steps', '0');
+    f.setAttribute('lang', 'zh');
+  }, TAG);
+  sn = await snap();
+  assert.match(sn.desc, /^这个 batch 有 8 个 examples，每个有 2 个 channels、各 3 个位置。/);
+  assert.match(sn.desc, /还没有训练过一步，running statistics 仍是 mean \(0, 0\)、variance \(1, 1\)/);
+  const good = sn.state;
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('vbs', '3'), TAG);
+  sn = await snap();
+  assert.match(sn.error, /vbs/);
+  assert.deepEqual(sn.state.outputs, good.outputs, 'the last good drawing stays');
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('steps', '7.5'), TAG);
+  assert.match((await snap()).error, /steps/);
+  await fig.page.evaluate((t) => {
+    const f = document.querySelector(t);
+    for (const [k, v] of Object.entries({ steps: '5', vbs: '2', rmax: '1.2', mix: 'equal', lang: 'en' }))
+      f.setAttribute(k, v);
   }, TAG);
   assert.equal((await snap()).error, '');
+  assert.deepEqual(fig.problems, []);
+});
+
+test('at 360 px, in both languages, early and late: labels ≥ 10 px, no two labels overlap, controls ≥ 44 px', async () => {
+  const page = fig.page;
+  await page.setViewportSize({ width: 360, height: 740 });
+  try {
+    for (const lang of ['en', 'zh'])
+      for (const attrs of [
+        { steps: '5', vbs: '2', rmax: '1.2', mix: 'equal' },
+        { steps: '0', vbs: '4', rmax: '1', mix: 'in' },
+        { steps: '50', vbs: '8', rmax: '5', mix: 'bn' },
+      ]) {
+        const where = `${lang} ${JSON.stringify(attrs)}`;
+        await page.evaluate(
+          ([t, lang, attrs]) => {
+            const f = document.querySelector(t);
+            f.setAttribute('lang', lang);
+            for (const [k, v] of Object.entries(attrs)) f.setAttribute(k, v);
+          },
+          [TAG, lang, attrs],
+        );
+        await page.waitForTimeout(80); // the redraw at the new width
+        const r = await page.evaluate((t) => {
+          const host = document.querySelector(t),
+            root = host.shadowRoot;
+          const texts = [...root.querySelectorAll('svg text')].filter((e) => e.textContent.trim());
+          const small = texts
+            .map((e) => [e.textContent, parseFloat(getComputedStyle(e).fontSize) * Math.abs(e.getScreenCTM().a)])
+            .filter(([, px]) => px < 10);
+          const boxes = texts.map((e) => [e.textContent, e.getBoundingClientRect()]);
+          const overlaps = [];
+          for (let i = 0; i < boxes.length; i++)
+            for (let j = i + 1; j < boxes.length; j++) {
+              const [a, A] = boxes[i],
+                [b, B] = boxes[j];
+              const w = Math.min(A.right, B.right) - Math.max(A.left, B.left),
+                h = Math.min(A.bottom, B.bottom) - Math.max(A.top, B.top);
+              if (w > 1 && h > 1) overlaps.push(`"${a}" / "${b}"`);
+            }
+          const box = host.getBoundingClientRect();
+          const outside = boxes.filter(([, b]) => b.right > box.right + 1 || b.left < box.left - 1).map(([s]) => s);
+          const tiny = [...root.querySelectorAll('button, select, input')]
+            .map((e) => [e.getAttribute('aria-label') ?? e.textContent, e.getBoundingClientRect()])
+            .filter(([, b]) => b.height < 44 || b.width < 44)
+            .map(([n, b]) => `${n} ${b.width.toFixed(0)}×${b.height.toFixed(0)}`);
+          return { small, overlaps, tiny, outside, right: box.right };
+        }, TAG);
+        assert.deepEqual(r.small, [], `${where}: small labels`);
+        assert.deepEqual(r.overlaps, [], `${where}: overlapping labels`);
+        assert.deepEqual(r.outside, [], `${where}: labels past the figure's edge`);
+        assert.deepEqual(r.tiny, [], `${where}: small touch targets`);
+        assert.ok(r.right <= 360.5, `${where}: right edge ${r.right}`);
+      }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.evaluate((t) => {
+      const f = document.querySelector(t);
+      for (const [k, v] of Object.entries({ steps: '5', vbs: '2', rmax: '1.2', mix: 'equal', lang: 'en' }))
+        f.setAttribute(k, v);
+    }, TAG);
+  }
   assert.deepEqual(fig.problems, []);
 });

@@ -1,39 +1,89 @@
-// <nl-bn-variants> — one batch of eight examples with two features, and what
-// the BatchNorm family does to the first example, (1, 10): plain BatchNorm in
-// training (statistics of all eight) and in evaluation (the running
-// statistics), Ghost BatchNorm (statistics of small chunks of the batch),
-// Batch Renorm (training statistics corrected toward the running ones, the
-// correction clipped by r_max and d_max) and Switchable Norm (a learned mix of
-// the InstanceNorm, LayerNorm and BatchNorm statistics).
+// <nl-bn-variants> — one batch x [8, 2, 3] (8 examples, 2 channels, 3
+// positions each) drawn row by row, and what the BatchNorm family does to
+// example 1: BatchNorm in training (each channel's 24 numbers), in evaluation
+// (running statistics, traced from their start at mean 0 and variance 1 over
+// the training steps so far), Ghost BatchNorm (the statistics of the example's
+// own chunk of the batch, outlined in the drawing with each chunk's means),
+// Batch Renorm (the batch statistics corrected toward the running ones, the
+// correction clipped by r_max and d_max = 5) and Switchable Norm (a mix of the
+// InstanceNorm, LayerNorm and BatchNorm statistics; with 3 positions each of
+// the three pools something). The default is early in training (5 steps, r_max
+// 1.2), where the five disagree.
 //
-// Attributes: vbs (Ghost BN's virtual batch size: "2", "4" or "8"), rmax
-//   (Batch Renorm's r_max, 3; 1..5), bn-logit (Switchable Norm's logit for the
-//   BatchNorm statistics, 0; −4..4; the other two are 0), lang.
-// Properties: vbs, rmax, bnLogit; state (read-only): {vbs, rmax, bnLogit, batch
-//   [8·2], running: {mean, var}, outputs: {train, eval, ghost, renorm,
-//   switchable} (the first example's two outputs), mix (Switchable's weights
-//   for IN, LN, BN), chunk (the examples in the first example's ghost batch),
-//   axis, error}.
-// Events: change (the reader moved a control). Keyboard: the select and sliders.
-// Colours: --nl-batch-norm the training-time variants, --nl-reference
-//   evaluation with the running statistics.
+// Attributes: steps (training steps taken on this batch, 5; 0..50), vbs (Ghost
+//   BN's virtual batch size: "2", "4" or "8"), rmax (Batch Renorm's r_max, 1.2;
+//   1..5), mix (Switchable Norm's weights: "equal", or leaning 0.79 toward "in",
+//   "ln" or "bn"), lang.
+// Properties: steps, vbs, rmax, mix; state (read-only): {steps, vbs, rmax, mix,
+//   shape, batch [48], batchMean, batchVar (population), unbiasedVar, trace
+//   ({mean, var}: per step 0..steps, per channel), running ({mean, var} after
+//   `steps`), outputs ({train, eval, ghost, renorm, switchable}: example 1's six
+//   outputs, channel 1's three positions then channel 2's), chunks ([{first,
+//   last, mean}]: examples 1-based), weights (Switchable's for IN, LN, BN),
+//   components ({in: example 1's channel means, ln: example 1's mean, bn: the
+//   channel means}), axes, error}.
+// Events: change (the reader moved a control). Keyboard: the selects and sliders.
+// Colours: --nl-input the batch, --nl-group Ghost BN's chunks and their means,
+//   --nl-batch-norm the batch's means and the training-time variants,
+//   --nl-reference the running statistics and evaluation with them.
 // Parts: figure, controls, slider, number, select, view, description, error.
-// Numbers from the core: batch_norm, ghost_batch_norm, batch_renorm,
-// switchable_norm, softmax (Switchable's weights), axis_ticks.
+// Numbers from the core: batch_norm (training, evaluation, every step's running
+// statistics; momentum 1 gives the unbiased variance they approach),
+// ghost_batch_norm, batch_renorm, switchable_norm, moments (every mean drawn),
+// softmax (Switchable's weights), axis_ticks.
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
-import { scale, svg, yAxis } from '../lib/plot.js';
+import { scale, svg, xAxis, yAxis, line } from '../lib/plot.js';
+import { textWidth } from '../lib/text.js';
 
-const BATCH = [1, 10, 3, 20, 5, 30, 2, 12, 4, 18, 6, 25, 0, 8, 7, 33];
-const RUNNING = { mean: [3, 15], var: [4, 60] }; // saved from earlier batches
+// x[n][c][l]: channel 1 is example n's small numbers, channel 2 its large ones.
+const CH1 = [
+  [1, 2, 3],
+  [4, 5, 6],
+  [0, 2, 1],
+  [3, 5, 4],
+  [6, 8, 7],
+  [5, 7, 9],
+  [2, 4, 3],
+  [8, 6, 7],
+];
+const CH2 = [
+  [10, 20, 30],
+  [14, 18, 22],
+  [12, 16, 14],
+  [20, 24, 22],
+  [26, 30, 28],
+  [18, 22, 32],
+  [16, 20, 18],
+  [30, 34, 26],
+];
+const N = 8,
+  C = 2,
+  L = 3;
+const BATCH = CH1.flatMap((row, n) => [...row, ...CH2[n]]);
+const LOGITS = { equal: [0, 0, 0], in: [2, 0, 0], ln: [0, 2, 0], bn: [0, 0, 2] };
 const VARIANTS = ['train', 'eval', 'ghost', 'renorm', 'switchable'];
+const MAX_STEPS = 50;
 
 export class NlBnVariants extends NlFigure {
   static catalog = 'bnVariants';
-  static summary = 'Ghost BN, Batch Renorm and Switchable Norm against plain BatchNorm on one batch.';
-  static minHeight = 477; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static stateDoc = '`outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `mix`, `chunk`'; // `state` keys beyond the attributes (README)
+  static summary =
+    'A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example.';
+  static minHeight = 923; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc =
+    '`batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `chunks`, `weights`, `components`'; // `state` keys beyond the attributes (README)
   static params = {
+    steps: {
+      attr: 'steps',
+      kind: 'number',
+      default: 5,
+      min: 0,
+      max: MAX_STEPS,
+      step: 1,
+      integer: true,
+      control: 'slider',
+      doc: 'training steps taken on this batch, each updating the running statistics',
+    },
     vbs: {
       attr: 'vbs',
       kind: 'choice',
@@ -45,133 +95,335 @@ export class NlBnVariants extends NlFigure {
     rmax: {
       attr: 'rmax',
       kind: 'number',
-      default: 3,
+      default: 1.2,
       min: 1,
       max: 5,
       step: 0.1,
       control: 'slider',
       doc: "Batch Renorm's r_max",
     },
-    bnLogit: {
-      attr: 'bn-logit',
-      kind: 'number',
-      default: 0,
-      min: -4,
-      max: 4,
-      step: 0.1,
-      control: 'slider',
-      doc: "Switchable Norm's logit for the BatchNorm statistics (the other two are 0)",
+    mix: {
+      attr: 'mix',
+      kind: 'choice',
+      default: 'equal',
+      choices: ['equal', 'in', 'ln', 'bn'],
+      control: 'select',
+      doc: "Switchable Norm's weights: equal, or leaning toward InstanceNorm, LayerNorm or BatchNorm",
     },
   };
   static css = `${figureCss}
-.bar.train, .bar.ghost, .bar.renorm, .bar.switchable { fill: var(--nl-batch-norm); }
-.bar.eval { fill: var(--nl-reference); }
-.bar.f2 { fill: none; stroke-width: 2; }
-.bar.f2.train, .bar.f2.ghost, .bar.f2.renorm, .bar.f2.switchable { stroke: var(--nl-batch-norm); } .bar.f2.eval { stroke: var(--nl-reference); }
-.vlabel { font-size: var(--nl-small-size); fill: var(--nl-fg); text-anchor: middle; }
-.vnote { font-size: var(--nl-small-size); fill: var(--nl-muted); text-anchor: middle; }
+.bn-top { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 10px; margin-bottom: 10px; }
+.pt { stroke-width: 1.6; }
+.pt.c1 { fill: var(--nl-input); stroke: var(--nl-input); } .pt.c2 { fill: var(--nl-bg); stroke: var(--nl-input); }
+.pt.train.c1, .pt.ghost.c1, .pt.renorm.c1, .pt.switchable.c1 { fill: var(--nl-batch-norm); }
+.pt.train, .pt.ghost, .pt.renorm, .pt.switchable { stroke: var(--nl-batch-norm); }
+.pt.eval { stroke: var(--nl-reference); } .pt.eval.c1 { fill: var(--nl-reference); }
+.chunk { fill: var(--nl-group); fill-opacity: 0.07; stroke: var(--nl-group); stroke-width: 1.4; }
+.chunk.mine { stroke-width: 2.4; fill-opacity: 0.14; }
+.cmean { stroke: var(--nl-group); stroke-width: 3; stroke-linecap: round; }
+.bmean { stroke: var(--nl-batch-norm); stroke-width: 1.6; stroke-dasharray: 5 3; }
+.rmean { stroke: var(--nl-reference); stroke-width: 1.6; stroke-dasharray: 1.5 2.5; stroke-linecap: round; }
+.trace { fill: none; stroke: var(--nl-reference); stroke-width: 2; }
+.trace.c2 { stroke-dasharray: 5 3; }
+.target { stroke: var(--nl-batch-norm); stroke-width: 1.4; stroke-dasharray: 1.5 2.5; }
+.now { fill: var(--nl-reference); stroke: var(--nl-bg); stroke-width: 1.5; }
+.rowlab { font-size: var(--nl-small-size); fill: var(--nl-muted); text-anchor: end; }
+.rowlab.mine { fill: var(--nl-fg); font-weight: 600; }
+.vlabel { font-size: var(--nl-small-size); fill: var(--nl-fg); }
 .key { font-size: var(--nl-small-size); fill: var(--nl-muted); }
+.key.group { fill: var(--nl-group); } .key.bn { fill: var(--nl-batch-norm); } .key.ref { fill: var(--nl-reference); }
+.strip { stroke: var(--nl-grid); }
+@container (max-width: 520px) {
+  button, select, input[type=number] { min-height: 44px; }
+  input[type=range] { height: 44px; }
+}
 `;
 
   buildView(view) {
-    this._svg = svg(640, 256, 'variants');
-    view.append(this._svg);
+    const top = el('div', { class: 'bn-top' });
+    this._svgs = [svg(420, 250, 'batch'), svg(420, 250, 'running'), svg(640, 270, 'variants')];
+    top.append(this._svgs[0], this._svgs[1]);
+    view.append(top, this._svgs[2]);
   }
 
-  compute(core, { vbs, rmax, bnLogit }) {
-    const x = { shape: [8, 2], data: BATCH };
-    const rm = NlFigure.vec(RUNNING.mean),
-      rv = NlFigure.vec(RUNNING.var);
-    const first = (y) => Array.from(y.slice(0, 2));
-    const logits = NlFigure.vec([0, 0, bnLogit]);
-    const x4 = { shape: [8, 2, 1, 1], data: BATCH };
+  compute(core, { steps, vbs, rmax, mix }) {
+    const x = { shape: [N, C, L], data: BATCH };
+    const vec = NlFigure.vec;
+    const mean = (vs) => core.run('moments', { x: vec(vs) }).mean.data[0];
+    const first = (y) => Array.from(y.slice(0, C * L)); // example 1: channel 1's positions, then channel 2's
+    const chan = (c, rows = CH1.map((_, n) => n)) => rows.flatMap((n) => (c ? CH2 : CH1)[n]);
+    const bmom = [0, 1].map((c) => core.run('moments', { x: vec(chan(c)) }));
+    const batchMean = bmom.map((m) => m.mean.data[0]),
+      batchVar = bmom.map((m) => m.var.data[0]);
+    // momentum 1 stores the batch's own statistics: the unbiased variance the running one approaches
+    const unbiasedVar = this.op(
+      'batch_norm',
+      { x, running_mean: vec([0, 0]), running_var: vec([0, 0]) },
+      { training: true, momentum: 1 },
+      'running_var',
+    );
+    // the running statistics, from PyTorch's start (mean 0, variance 1), one training step at a time
+    let rm = [0, 0],
+      rv = [1, 1];
+    const trace = { mean: [rm], var: [rv] };
+    for (let t = 0; t < steps; t++) {
+      const o = core.run(
+        'batch_norm',
+        { x, running_mean: vec(rm), running_var: vec(rv) },
+        { training: true, momentum: 0.1 },
+      );
+      rm = Array.from(o.running_mean.data);
+      rv = Array.from(o.running_var.data);
+      trace.mean.push(rm);
+      trace.var.push(rv);
+    }
+    const running = { running_mean: vec(rm), running_var: vec(rv) };
+    const logits = vec(LOGITS[mix]);
+    const size = Number(vbs);
     const outputs = {
       train: first(this.op('batch_norm', { x }, { training: true }, 'y')),
-      eval: first(this.op('batch_norm', { x, running_mean: rm, running_var: rv }, { training: false }, 'y')),
-      ghost: first(this.op('ghost_batch_norm', { x }, { virtual_batch_size: Number(vbs) })),
-      renorm: first(this.op('batch_renorm', { x, running_mean: rm, running_var: rv }, { r_max: rmax, d_max: 5 })),
-      switchable: first(this.op('switchable_norm', { x: x4, mean_logits: logits, var_logits: logits })),
+      eval: first(this.op('batch_norm', { x, ...running }, { training: false }, 'y')),
+      ghost: first(this.op('ghost_batch_norm', { x }, { virtual_batch_size: size })),
+      renorm: first(this.op('batch_renorm', { x, ...running }, { r_max: rmax, d_max: 5 })),
+      switchable: first(
+        this.op('switchable_norm', {
+          x: { shape: [N, C, L, 1], data: BATCH },
+          mean_logits: logits,
+          var_logits: logits,
+        }),
+      ),
     };
-    const mix = this.op('softmax', { x: logits });
-    const chunk = Array.from({ length: Number(vbs) }, (_, i) => [BATCH[2 * i], BATCH[2 * i + 1]]);
+    const chunks = [];
+    for (let s = 0; s < N; s += size) {
+      const rows = Array.from({ length: size }, (_, i) => s + i);
+      chunks.push({ first: s + 1, last: s + size, mean: [0, 1].map((c) => mean(chan(c, rows))) });
+    }
+    const components = {
+      in: [CH1[0], CH2[0]].map(mean), // one example's channel over its 3 positions
+      ln: mean([...CH1[0], ...CH2[0]]), // one example's 6 numbers
+      bn: batchMean, // one channel's 24 numbers
+    };
+    const flatTrace = (k) => trace[k].flat();
     return {
+      shape: [N, C, L],
       batch: BATCH,
-      running: RUNNING,
+      batchMean,
+      batchVar,
+      unbiasedVar,
+      trace,
+      running: { mean: rm, var: rv },
       outputs,
-      mix,
-      chunk,
-      axis: this.axis([...Object.values(outputs).flat(), -1.5, 1.5], { symmetric: true, count: 4 }),
+      chunks,
+      weights: this.op('softmax', { x: logits }),
+      components,
+      axes: {
+        batch: this.axis([...BATCH], { include_zero: true, count: 5 }),
+        out: this.axis([...Object.values(outputs).flat(), -2, 2], { symmetric: true, count: 4 }),
+        steps: this.axis([0, steps, 10], { count: 5 }), // the steps so far, at least ten
+        mean: this.axis([...flatTrace('mean'), ...batchMean], { include_zero: true, count: 3 }),
+        var: this.axis([...flatTrace('var'), ...unbiasedVar], { include_zero: true, count: 3 }),
+      },
     };
+  }
+
+  /** Key items [text, class] in rows that fit `W` from `x0`. */
+  _keys(items, x0, y0, W) {
+    const out = [];
+    let x = x0,
+      y = y0;
+    for (const [text, cls] of items) {
+      const w = textWidth(text, 11);
+      if (x > x0 && x + w > W - 4) {
+        x = x0;
+        y += 15;
+      }
+      out.push(el('text', { class: `key ${cls}`, x: x.toFixed(1), y }, text));
+      x += w + 14;
+    }
+    return { items: out, bottom: y };
   }
 
   draw(s) {
-    const W = this.fit(this._svg, 640, 276);
-    const narrow = W < 520; // a phone: short names under the bars, the notes left to the description
-    const left = 40,
-      right = 10,
-      top = 56,
-      bottom = 212;
-    const y = scale(s.axis.domain, [bottom, top]);
-    const slot = (W - left - right) / VARIANTS.length,
-      bw = Math.min(26, slot / 3);
-    const items = [
-      yAxis(s.axis.ticks, y, left, W - right, (v) => this.fmt(v, 3)),
-      el('line', { class: 'zero', x1: left, x2: W - right, y1: y(0), y2: y(0) }),
-    ];
-    VARIANTS.forEach((k, j) => {
-      const cx = left + (j + 0.5) * slot;
-      s.outputs[k].forEach((v, f) => {
+    const tick = (v) => this.fmt(v, 3);
+    const pt = (cx, cy, cls) => el('circle', { class: `pt ${cls}`, cx: cx.toFixed(1), cy: cy.toFixed(1), r: 4.2 });
+    // 1. the batch: a row per example, channel 1 filled, channel 2 hollow; chunks, and three kinds of mean
+    {
+      const svgEl = this._svgs[0];
+      const W = this.fit(svgEl, 420, 250);
+      const left = 34,
+        right = 10;
+      const keys = this._keys(
+        [
+          [this.t('keyShape'), ''],
+          [this.t('keyChannels'), ''],
+          [this.t('keyChunk'), 'group'],
+          [this.t('keyBatchMean'), 'bn'],
+          [this.t('keyRunningMean'), 'ref'],
+        ],
+        8,
+        33,
+        W,
+      );
+      const top = keys.bottom + 14,
+        rowH = 20,
+        bottom = top + N * rowH;
+      const xs = scale(s.axes.batch.domain, [left + 6, W - right - 6]);
+      const rowY = (n) => top + (n + 0.5) * rowH;
+      const items = [
+        el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('batchTitle')),
+        ...keys.items,
+        xAxis(s.axes.batch.ticks, xs, top, bottom, tick),
+      ];
+      s.chunks.forEach((ch, i) => {
+        const y0 = top + (ch.first - 1) * rowH + 2,
+          y1 = top + ch.last * rowH - 2;
         items.push(
           el('rect', {
-            class: `bar ${k}${f ? ' f2' : ''}`,
-            x: (cx - bw + f * bw).toFixed(1),
-            width: (bw - 2).toFixed(1),
-            y: Math.min(y(v), y(0)).toFixed(1),
-            height: Math.abs(y(v) - y(0)).toFixed(1),
-            rx: 2,
+            class: `chunk${i === 0 ? ' mine' : ''}`,
+            x: left,
+            y: y0,
+            width: W - right - left,
+            height: y1 - y0,
+            rx: 5,
           }),
         );
+        for (const m of ch.mean)
+          items.push(el('line', { class: 'cmean', x1: xs(m), x2: xs(m), y1: y0 + 3, y2: y1 - 3 }));
       });
-      items.push(
-        el('text', { class: 'vlabel', x: cx.toFixed(1), y: bottom + 18 }, this.t(`${narrow ? 'short' : 'v'}_${k}`)),
+      for (let c = 0; c < C; c++) {
+        items.push(
+          el('line', { class: 'bmean', x1: xs(s.batchMean[c]), x2: xs(s.batchMean[c]), y1: top - 4, y2: bottom + 2 }),
+          el('line', {
+            class: 'rmean',
+            x1: xs(s.running.mean[c]),
+            x2: xs(s.running.mean[c]),
+            y1: top - 4,
+            y2: bottom + 2,
+          }),
+        );
+      }
+      for (let n = 0; n < N; n++) {
+        items.push(el('text', { class: `rowlab${n ? '' : ' mine'}`, x: left - 6, y: rowY(n) + 4 }, String(n + 1)));
+        for (let c = 0; c < C; c++)
+          for (let l = 0; l < L; l++) items.push(pt(xs(s.batch[(n * C + c) * L + l]), rowY(n), `c${c + 1}`));
+      }
+      svgEl.setAttribute('viewBox', `0 0 ${W} ${bottom + 22}`);
+      svgEl.replaceChildren(...items);
+    }
+    // 2. the running statistics over the steps so far, with the values they approach
+    {
+      const svgEl = this._svgs[1];
+      const W = this.fit(svgEl, 420, 250);
+      const left = 40,
+        right = 12;
+      const keys = this._keys(
+        [
+          [this.t('keyTrace1'), 'ref'],
+          [this.t('keyTrace2'), 'ref'],
+          [this.t('keyTarget'), 'bn'],
+        ],
+        8,
+        33,
+        W,
       );
-      if (!narrow) items.push(el('text', { class: 'vnote', x: cx.toFixed(1), y: bottom + 33 }, this._note(s, k)));
-    });
-    items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('title')));
-    items.push(
-      el('text', { class: 'key', x: left, y: 31 }, this.t('keyBars')),
-      el('text', { class: 'key', x: left, y: 46 }, this.t('key')),
-    );
-    this._svg.setAttribute('viewBox', `0 0 ${W} ${bottom + 44}`);
-    this._svg.replaceChildren(...items);
+      const items = [
+        el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('runningTitle', { k: this.fmt(s.steps, 3) })),
+        ...keys.items,
+        el('text', { class: 'key', x: 8, y: keys.bottom + 15 }, this.t('keyRule')),
+      ];
+      const xs = scale(s.axes.steps.domain, [left, W - right]);
+      let y0 = keys.bottom + 30;
+      const plotH = 84;
+      for (const [k, target, label] of [
+        ['mean', s.batchMean, 'runningMean'],
+        ['var', s.unbiasedVar, 'runningVar'],
+      ]) {
+        const ys = scale(s.axes[k].domain, [y0 + plotH, y0 + 14]);
+        items.push(
+          el('text', { class: 'vlabel', x: left, y: y0 + 8 }, this.t(label)),
+          yAxis(s.axes[k].ticks, ys, left, W - right, tick),
+        );
+        for (let c = 0; c < C; c++) {
+          items.push(el('line', { class: 'target', x1: left, x2: W - right, y1: ys(target[c]), y2: ys(target[c]) }));
+          const pts = s.trace[k].map((v, t) => [xs(t), ys(v[c])]);
+          items.push(line(pts, `trace c${c + 1}`));
+          const [px, py] = pts[pts.length - 1];
+          items.push(el('circle', { class: 'now', cx: px.toFixed(1), cy: py.toFixed(1), r: 4 }));
+        }
+        y0 += plotH + 8;
+      }
+      items.push(xAxis(s.axes.steps.ticks, xs, y0 - 8, y0 - 8, tick));
+      items.push(el('text', { class: 'key', x: W - right, y: y0 + 22, 'text-anchor': 'end' }, this.t('stepsAxis')));
+      svgEl.setAttribute('viewBox', `0 0 ${W} ${y0 + 28}`);
+      svgEl.replaceChildren(...items);
+    }
+    // 3. example 1 under each variant: a strip of its six outputs per variant
+    {
+      const svgEl = this._svgs[2];
+      const W = this.fit(svgEl, 640, 270);
+      const left = 12,
+        right = 12;
+      const xs = scale(s.axes.out.domain, [left + 6, W - right - 6]);
+      const keys = this._keys([[this.t('keyOut'), '']], 8, 33, W);
+      const top = keys.bottom + 10,
+        rowH = 40,
+        bottom = top + VARIANTS.length * rowH;
+      const items = [
+        el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('outTitle')),
+        ...keys.items,
+        xAxis(s.axes.out.ticks, xs, top, bottom, tick),
+      ];
+      VARIANTS.forEach((k, j) => {
+        const y = top + j * rowH;
+        items.push(
+          el('text', { class: 'vlabel', x: left, y: y + 14 }, `${this.t(`v_${k}`)} · ${this._note(s, k)}`),
+          el('line', { class: 'strip', x1: left, x2: W - right, y1: y + 28, y2: y + 28 }),
+        );
+        s.outputs[k].forEach((v, i) => items.push(pt(xs(v), y + 28, `${k} c${i < L ? 1 : 2}`)));
+      });
+      svgEl.setAttribute('viewBox', `0 0 ${W} ${bottom + 22}`);
+      svgEl.replaceChildren(...items);
+    }
   }
 
   _note(s, k) {
     const f = (v) => this.fmt(v, 2);
-    if (k === 'ghost') return this.t('n_ghost', { vbs: s.vbs });
+    if (k === 'eval') return this.t('n_eval', { k: this.fmt(s.steps, 3) });
+    if (k === 'ghost') return this.t(s.vbs === '8' ? 'n_ghostAll' : 'n_ghost', { vbs: s.vbs });
     if (k === 'renorm') return this.t('n_renorm', { r: this.fmt(s.rmax, 2) });
-    if (k === 'switchable') return this.t('n_switchable', { w: f(s.mix[2]) });
+    if (k === 'switchable') return this.t('n_switchable', { w: s.weights.map(f).join(this.t('listSep')) });
     return this.t(`n_${k}`);
   }
 
   describe(s) {
-    const L = (v) => this.fmtList(v, 3);
+    const L3 = (v) => this.fmtList(v, 3);
+    const two = (k) => ({ [`${k}1`]: L3(s.outputs[k].slice(0, L)), [`${k}2`]: L3(s.outputs[k].slice(L)) });
     const vars = {
-      train: L(s.outputs.train),
-      eval: L(s.outputs.eval),
-      ghost: L(s.outputs.ghost),
-      renorm: L(s.outputs.renorm),
-      sw: L(s.outputs.switchable),
+      ...two('train'),
+      ...two('eval'),
+      ...two('ghost'),
+      ...two('renorm'),
+      ...two('switchable'),
+      bm: L3(s.batchMean),
+      k: this.fmt(s.steps, 3),
+      rm: L3(s.running.mean),
+      rv: L3(s.running.var),
       vbs: s.vbs,
-      chunk: s.chunk.map((c) => L(c)).join(this.t('listSep')),
+      cm: L3(s.chunks[0].mean),
       r: this.fmt(s.rmax, 2),
-      mix: L(s.mix),
+      wIN: this.fmt(s.weights[0], 3),
+      wLN: this.fmt(s.weights[1], 3),
+      wBN: this.fmt(s.weights[2], 3),
+      inMean: this.fmt(s.components.in[0], 3),
+      lnMean: this.fmt(s.components.ln, 3),
+      bnMean: this.fmt(s.components.bn[0], 3),
     };
-    const renormKey = vars.renorm === vars.eval ? 'describeRenormSame' : 'describeRenorm'; // nothing clipped: the running statistics' output
+    const same = vars.renorm1 === vars.eval1 && vars.renorm2 === vars.eval2; // nothing clipped: evaluation's output
     return [
-      this.t('describeBase', vars),
+      this.t('describeBatch', vars),
+      this.t(s.steps === 0 ? 'describeRunning0' : 'describeRunning', vars),
       this.t(s.vbs === '8' ? 'describeGhostAll' : 'describeGhost', vars),
-      this.t(renormKey, vars),
+      this.t(same ? 'describeRenormSame' : 'describeRenorm', vars),
       this.t('describeSwitch', vars),
     ].join(this.t('sentenceSep'));
   }

@@ -1,70 +1,82 @@
-// <nl-rms-decomposition> — RMS² = σ² + μ² as a right triangle. Shifting every
-// coordinate of x by m moves the mean μ and leaves the spread σ alone, so the
-// triangle's horizontal leg grows while its vertical one stays: RMSNorm, which
-// divides by the hypotenuse, changes with the shift, and LayerNorm, which
-// subtracts μ and divides by σ, does not.
+// <nl-rms-decomposition> — RMS² = σ² + μ² read as an angle. The vector (|μ|, σ)
+// has length RMS, so the identity is a right triangle with legs |μ| and σ; its
+// angle θ = atan(σ / |μ|) says how much of the RMS is spread. Shifting every
+// coordinate of x by c moves the mean and leaves σ alone: at c = 100 the angle
+// is under half a degree, the RMS is |μ| to five digits, and RMSNorm divides by
+// little more than the mean, while LayerNorm, which removes μ first, does not
+// change at all. The triangle is drawn with its hypotenuse at one fixed length,
+// so it never runs off the panel; when the σ leg is too short to see, a
+// magnifier shows the corner where it stands.
 //
-// Attributes: x ("1,2,3"; 2..8 numbers), shift (0; −110..110), lang.
-// Properties: x, shift; state (read-only): {x, shift, shifted (x + m), mean,
-//   variance, std, meanSquare (RMS²), rms, meanSq (μ²), layerNorm, rmsNorm,
-//   inDomain, inTicks, outDomain, outTicks, legDomain, legTicks, error}.
+// Attributes: x ("1,2,3"; 2..8 numbers), shift (100; −110..110), lang.
+// Properties: x, shift; state (read-only): {x, shift, shifted (x + c), mean,
+//   absMean (|μ|), variance, std, meanSquare (RMS²), rms, meanSq (μ²), theta (θ in
+//   degrees; null when x + c is all zeros), unit ((|μ|, σ) / RMS = (cos θ, sin θ)),
+//   layerNorm, rmsNorm, inDomain, inTicks, outDomain, outTicks, error}.
 // Events: change (the reader moved the slider or pressed a preset).
 // Keyboard: the shift slider; presets "(1, 2, 3)", "(101, 102, 103)" (the
 //   article's pair) and "mean 0: (−1, 0, 1)".
-// Colours: --nl-input x + m, --nl-fg the mean (line and μ leg: a measurement, not a method),
+// Colours: --nl-input x + c, --nl-fg the mean (line and μ leg: a measurement, not a method),
 //   --nl-layer-norm the σ leg and LayerNorm's output, --nl-rms-norm the RMS
 //   hypotenuse and RMSNorm's output.
 // Parts: figure, controls, slider, number, button, view, description, error.
-// Numbers from the core: film (x + m), moments (μ, σ², σ, RMS², RMS, μ²),
-// layer_norm, rms_norm, axis_ticks.
+// Numbers from the core: film (x + c), moments (μ, |μ|, σ², σ, RMS², RMS, μ²),
+// angle_between (θ), l2_normalize (cos θ, sin θ), layer_norm, rms_norm, axis_ticks.
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
-import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
+import { scale, svg, yAxis } from '../lib/plot.js';
+import { numberLocale } from '../../i18n/index.js';
+
+const SIG = 5; // significant digits of the three terms of RMS² = σ² + μ² and of cos θ, all alike
+const sigFormats = new Map();
 
 export class NlRmsDecomposition extends NlFigure {
   static catalog = 'rmsDecomposition';
-  static summary = 'RMS² = σ² + μ² as a triangle; a shift of the mean changes RMSNorm, not LayerNorm.';
-  static minHeight = 442; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static stateDoc = '`shifted`, `mean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `layerNorm`, `rmsNorm`'; // `state` keys beyond the attributes (README)
+  static summary = 'RMS² = σ² + μ² as the angle θ = atan(σ/|μ|); a shift c of the mean changes RMSNorm, not LayerNorm.';
+  static minHeight = 516; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc =
+    '`shifted`, `mean`, `absMean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `theta`, `unit`, `layerNorm`, `rmsNorm`'; // `state` keys beyond the attributes (README)
   static params = {
     x: { attr: 'x', kind: 'vector', minLength: 2, maxLength: 8, default: [1, 2, 3], doc: 'the input vector' },
     shift: {
       attr: 'shift',
       kind: 'number',
-      default: 0,
+      default: 100,
       min: -110,
       max: 110,
       step: 0.5,
       control: 'slider',
-      doc: 'a common shift m added to x',
+      doc: 'a common shift c added to every coordinate of x',
     },
   };
   static css = `${figureCss}
-.rms-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(230px, 1fr)); gap: 10px; }
+.rms-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 10px; }
 .bar.input { fill: var(--nl-input); } .bar.layer_norm { fill: var(--nl-layer-norm); } .bar.rms_norm { fill: var(--nl-rms-norm); }
 .mean-line { stroke: var(--nl-fg); stroke-width: 2; stroke-dasharray: 5 3; }
 .leg { stroke-width: 3.5; stroke-linecap: round; fill: none; }
-.leg.mu { stroke: var(--nl-fg); } .leg.sigma { stroke: var(--nl-layer-norm); } .leg.rms { stroke: var(--nl-rms-norm); }
+.leg.mu { stroke-width: 6; } /* under the hypotenuse: at a small θ the two lie on one another, both seen */
+.leg.mu { stroke: var(--nl-fg); } .leg.rms { stroke-width: 2.5; } .leg.sigma { stroke: var(--nl-layer-norm); } .leg.rms { stroke: var(--nl-rms-norm); }
 .label.mu { fill: var(--nl-fg); } .label.sigma { fill: var(--nl-layer-norm); } .label.rms { fill: var(--nl-rms-norm); }
-.label.mean { fill: var(--nl-fg); }
-.label { font-size: var(--nl-small-size); }
-.identity { font-size: var(--nl-label-size); }
+.label.mean, .label.theta { fill: var(--nl-fg); }
+.label { font-size: var(--nl-label-size); }
+.dial { fill: none; stroke: var(--nl-grid); stroke-width: 1.5; }
+.angle { fill: none; stroke: var(--nl-fg); stroke-width: 1.5; }
+.lens { fill: var(--nl-bg); stroke: var(--nl-muted); stroke-width: 1.2; }
+.lens-mark { fill: none; stroke: var(--nl-muted); stroke-width: 1.2; }
+.leader { stroke: var(--nl-muted); stroke-width: 1; stroke-dasharray: 2 2; }
+.identity { font-size: var(--nl-label-size); font-variant-numeric: tabular-nums; }
 .tok { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 .key { font-size: var(--nl-small-size); }
 .key.layer_norm { fill: var(--nl-layer-norm); } .key.rms_norm { fill: var(--nl-rms-norm); }
+@container (max-width: 520px) {
+  button, select, input[type=number] { min-height: 44px; }
+  input[type=range] { height: 44px; }
+}
 `;
 
   buildControls(box) {
     super.buildControls(box);
-    const preset = (label, x, shift) =>
-      this.button(label, () => {
-        this._values.x = x;
-        this._values.shift = shift;
-        this._attrErrors.delete('x');
-        this._attrErrors.delete('shift');
-        this.reflect('x', x.join(','));
-        this.reflect('shift', shift);
-      });
+    const preset = (label, x, shift) => this.button(label, () => this.setValues({ x, shift }));
     box.append(
       preset('presetSmall', [1, 2, 3], 0),
       preset('presetLarge', [1, 2, 3], 100),
@@ -74,7 +86,7 @@ export class NlRmsDecomposition extends NlFigure {
 
   buildView(view) {
     const box = el('div', { class: 'rms-panels' });
-    this._svgs = ['input', 'triangle', 'outputs'].map((k) => svg(260, 230, k)); // about the drawn height at any width
+    this._svgs = ['input', 'triangle', 'outputs'].map((k) => svg(260, 240, k)); // about the drawn height at any width
     box.append(...this._svgs);
     view.append(box);
   }
@@ -89,38 +101,51 @@ export class NlRmsDecomposition extends NlFigure {
     });
     const m = core.run('moments', { x: NlFigure.vec(shifted) });
     const one = (k) => m[k].data[0];
+    const absMean = core.run('moments', { x: NlFigure.vec([one('mean')]) }).rms.data[0]; // the RMS of one number is its size
+    // (|μ|, σ) has length RMS: its angle to the μ axis is θ, its direction (cos θ, sin θ).
+    const legs = NlFigure.vec([absMean, one('std')]);
+    const flat = one('rms') === 0; // x + c all zeros: no triangle, no angle
+    const theta = flat ? null : this.op('angle_between', { a: legs, b: NlFigure.vec([1, 0]) })[0];
+    const unit = flat ? null : this.op('l2_normalize', { x: legs });
     const layerNorm = this.op('layer_norm', { x: row(shifted) });
     const rmsNorm = this.op('rms_norm', { x: row(shifted) });
     const inAxis = this.axis([...shifted, one('mean')], { include_zero: true, count: 4 });
     const outAxis = this.axis([...layerNorm, ...rmsNorm, -2, 2], { symmetric: true, count: 4 });
-    const legAxis = this.axis([0, one('rms')], { count: 4 });
     return {
       shifted,
       mean: one('mean'),
+      absMean,
       variance: one('var'),
       std: one('std'),
       meanSquare: one('ms'),
       rms: one('rms'),
       meanSq: one('mean_sq'),
+      theta,
+      unit,
       layerNorm,
       rmsNorm,
       inDomain: inAxis.domain,
       inTicks: inAxis.ticks,
       outDomain: outAxis.domain,
       outTicks: outAxis.ticks,
-      legDomain: legAxis.domain,
-      legTicks: legAxis.ticks,
     };
   }
 
-  /** One formatter per quantity: 4 significant digits for the statistics and outputs, */
+  /** 4 significant digits for the statistics, the angle and the outputs, */
   num(v) {
     return this.fmt(v, 4);
   }
 
-  /** and 7 (all a float32 holds) for the three terms of RMS² = σ² + μ², so the sum reads true at any shift. */
-  exact(v) {
-    return this.fmt(v, 7);
+  /** and exactly SIG, trailing zeros kept, for RMS², σ², μ² and cos θ: one precision for the terms of one sum. */
+  sig(v) {
+    const locale = numberLocale(this.lang);
+    let f = sigFormats.get(locale);
+    if (!f)
+      sigFormats.set(
+        locale,
+        (f = new Intl.NumberFormat(locale, { minimumSignificantDigits: SIG, maximumSignificantDigits: SIG })),
+      );
+    return f.format(v);
   }
 
   draw(s) {
@@ -129,11 +154,11 @@ export class NlRmsDecomposition extends NlFigure {
     // 1. the shifted input and its mean
     {
       const svgEl = this._svgs[0];
-      const W = this.fit(svgEl, 260, 230);
+      const W = this.fit(svgEl, 260, 240);
       const left = 42,
         right = 8,
         top = 44,
-        bottom = 196;
+        bottom = 206;
       const y = scale(s.inDomain, [bottom, top]);
       const slot = (W - left - right) / d;
       const items = [
@@ -155,60 +180,147 @@ export class NlRmsDecomposition extends NlFigure {
           el(
             'text',
             { class: 'tok', x: (left + (i + 0.5) * slot).toFixed(1), y: bottom + 16, 'text-anchor': 'middle' },
-            `x${i + 1}`,
+            `x${i + 1} + c`,
           ),
         );
       });
       items.push(
         el('line', { class: 'mean-line', x1: left, x2: W - right, y1: y(s.mean).toFixed(1), y2: y(s.mean).toFixed(1) }),
       );
-      items.push(el('text', { class: 'label mean', x: left, y: 31 }, `μ = ${this.num(s.mean)}`));
-      items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('inputTitle', { m: this.num(s.shift) })));
+      items.push(el('text', { class: 'label mean', x: left, y: 33 }, `μ = ${this.num(s.mean)}`));
+      items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('inputTitle', { c: this.num(s.shift) })));
       svgEl.replaceChildren(...items);
     }
-    // 2. the triangle: legs |μ| (horizontal) and σ (vertical), hypotenuse RMS, on one scale
+    // 2. the triangle of (|μ|, σ) with its hypotenuse RMS at one fixed length R, and the angle θ
     {
       const svgEl = this._svgs[1];
-      const W = this.fit(svgEl, 260, 230);
-      const left = 42,
-        right = 14,
-        top = 46,
-        size = Math.min(W - left - right, 150);
-      const p = scale(s.legDomain, [left, left + size]),
-        q = scale(s.legDomain, [top + size, top]);
-      const mu = Math.abs(s.mean);
-      const items = [xAxis(s.legTicks, p, top, top + size, tick), yAxis(s.legTicks, q, left, left + size, tick)];
-      items.push(
-        el('path', { class: 'leg mu', d: `M${p(0).toFixed(1)},${q(0).toFixed(1)}H${p(mu).toFixed(1)}` }),
-        el('path', { class: 'leg sigma', d: `M${p(mu).toFixed(1)},${q(0).toFixed(1)}V${q(s.std).toFixed(1)}` }),
-        el('path', {
-          class: 'leg rms',
-          d: `M${p(0).toFixed(1)},${q(0).toFixed(1)}L${p(mu).toFixed(1)},${q(s.std).toFixed(1)}`,
-        }),
-        // a key, not labels on the legs: a flat triangle (large mean) has no room beside them
-        el('text', { class: 'label mu', x: 8, y: 31 }, `|μ| = ${this.num(mu)}`),
-        el('text', { class: 'label sigma', x: 86, y: 31 }, `σ = ${this.num(s.std)}`),
-        el('text', { class: 'label rms', x: 164, y: 31 }, `RMS = ${this.num(s.rms)}`),
-      );
-      items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('triangleTitle')));
+      const W = this.fit(svgEl, 260, 240);
+      const left = 14,
+        top = 54,
+        R = Math.max(120, Math.min(W - left - 78, 170)); // room for the RMS label past the tip
+      const ox = left,
+        oy = top + R; // the right angle's far corner O; the μ axis runs right, the σ axis up
+      const items = [
+        el('text', { class: 'panel-title', x: left, y: 16 }, this.t('triangleTitle')),
+        el('text', { class: 'label mu', x: left, y: 33 }, `|μ| = ${this.num(s.absMean)}`),
+        el('text', { class: 'label sigma', x: left + 88, y: 33 }, `σ = ${this.num(s.std)}`),
+        el('path', { class: 'dial', d: `M${ox + R},${oy}A${R},${R} 0 0 0 ${ox},${oy - R}` }),
+        el('line', { class: 'zero', x1: ox, x2: ox + R + 8, y1: oy, y2: oy }),
+        el('line', { class: 'zero', x1: ox, x2: ox, y1: oy, y2: oy - R - 8 }),
+      ];
+      if (s.unit) {
+        const [cx, sy] = s.unit; // cos θ, sin θ from the core
+        const fx = ox + R * cx,
+          py = oy - R * sy; // F, the foot of σ; P = (fx, py), the tip
+        items.push(
+          el('path', { class: 'leg mu', d: `M${ox},${oy}H${fx.toFixed(1)}` }),
+          el('path', { class: 'leg sigma', d: `M${fx.toFixed(1)},${oy}V${py.toFixed(1)}` }),
+          el('path', { class: 'leg rms', d: `M${ox},${oy}L${fx.toFixed(1)},${py.toFixed(1)}` }),
+        );
+        // the angle at O, from the μ axis up to the hypotenuse
+        const r = 32;
+        items.push(
+          el('path', {
+            class: 'angle',
+            d: `M${ox + r},${oy}A${r},${r} 0 0 0 ${(ox + r * cx).toFixed(1)},${(oy - r * sy).toFixed(1)}`,
+          }),
+        );
+        // θ's glyph on the bisector of the angle, never lower than 10 px above the μ leg
+        const bx = 1 + cx,
+          by = sy,
+          bl = Math.hypot(bx, by) || 1;
+        items.push(
+          el(
+            'text',
+            {
+              class: 'label theta',
+              x: (ox + (46 * bx) / bl).toFixed(1),
+              y: Math.min(oy - (46 * by) / bl + 4, oy - 10).toFixed(1),
+              'text-anchor': 'middle',
+            },
+            'θ',
+          ),
+        );
+        items.push(
+          el(
+            'text',
+            // beside the tip: above it, or below it when the tip is high (θ near 90°) and the key is above
+            {
+              class: 'label rms',
+              x: (fx + 8).toFixed(1),
+              y: (sy > 0.6 ? py + 16 : Math.min(py - 6, oy - 22)).toFixed(1),
+            },
+            `RMS = ${this.num(s.rms)}`,
+          ),
+        );
+        const sigmaPx = R * sy;
+        if (sigmaPx >= 18 || s.std === 0) {
+          items.push(
+            el(
+              'text',
+              { class: 'label sigma', x: (fx + 6).toFixed(1), y: (oy - sigmaPx / 2 + 4).toFixed(1) },
+              s.std === 0 ? '' : 'σ',
+            ),
+          );
+        } else {
+          // too short to see: a magnifier over the corner F, the σ leg in it drawn 44 px tall
+          const lr = 34,
+            lx = Math.max(ox + lr + 4, fx - lr - 30),
+            ly = oy - R * 0.5;
+          const k = 44,
+            half = k / 2;
+          items.push(
+            el('circle', { class: 'lens-mark', cx: fx.toFixed(1), cy: oy, r: 6 }),
+            el('line', { class: 'leader', x1: fx.toFixed(1), y1: oy - 6, x2: lx.toFixed(1), y2: ly + lr }),
+            el('circle', { class: 'lens', cx: lx.toFixed(1), cy: ly.toFixed(1), r: lr }),
+            el('path', {
+              class: 'leg mu',
+              d: `M${(lx - lr + 4).toFixed(1)},${(ly + half).toFixed(1)}H${lx.toFixed(1)}`,
+            }),
+            el('path', {
+              class: 'leg sigma',
+              d: `M${lx.toFixed(1)},${(ly + half).toFixed(1)}V${(ly - half).toFixed(1)}`,
+            }),
+            el('path', {
+              class: 'leg rms',
+              d: `M${(lx - lr + 4).toFixed(1)},${(ly - half).toFixed(1)}L${lx.toFixed(1)},${(ly - half).toFixed(1)}`,
+            }),
+            el('text', { class: 'label sigma', x: (lx + 6).toFixed(1), y: (ly + 4).toFixed(1) }, 'σ'),
+          );
+        }
+        items.push(
+          el(
+            'text',
+            { class: 'label mu', x: (ox + R * cx * 0.5).toFixed(1), y: oy + 17, 'text-anchor': 'middle' },
+            '|μ|',
+          ),
+        );
+      }
       items.push(
         el(
           'text',
-          { class: 'identity', x: left, y: top + size + 36 },
-          this.t('identity', { ms: this.exact(s.meanSquare), v: this.exact(s.variance), m2: this.exact(s.meanSq) }),
+          { class: 'identity', x: left, y: oy + 40 },
+          s.theta === null
+            ? this.t('thetaNone')
+            : this.t('thetaLine', { theta: this.num(s.theta), cos: this.sig(s.unit[0]) }),
+        ),
+        el(
+          'text',
+          { class: 'identity', x: left, y: oy + 58 },
+          this.t('identity', { ms: this.sig(s.meanSquare), v: this.sig(s.variance), m2: this.sig(s.meanSq) }),
         ),
       );
-      svgEl.setAttribute('viewBox', `0 0 ${W} ${top + size + 46}`);
+      svgEl.setAttribute('viewBox', `0 0 ${W} ${oy + 66}`);
       svgEl.replaceChildren(...items);
     }
     // 3. LayerNorm and RMSNorm of the shifted input, side by side per coordinate
     {
       const svgEl = this._svgs[2];
-      const W = this.fit(svgEl, 260, 230);
+      const W = this.fit(svgEl, 260, 240);
       const left = 42,
         right = 8,
         top = 44,
-        bottom = 196;
+        bottom = 206;
       const y = scale(s.outDomain, [bottom, top]);
       const slot = (W - left - right) / d,
         bw = Math.min(16, slot * 0.36);
@@ -234,13 +346,13 @@ export class NlRmsDecomposition extends NlFigure {
           );
         });
         items.push(
-          el('text', { class: 'tok', x: cx.toFixed(1), y: bottom + 16, 'text-anchor': 'middle' }, `x${i + 1}`),
+          el('text', { class: 'tok', x: cx.toFixed(1), y: bottom + 16, 'text-anchor': 'middle' }, `x${i + 1} + c`),
         );
       }
       items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('outputTitle')));
       items.push(
-        el('text', { class: 'key layer_norm', x: left, y: 32 }, 'LayerNorm'),
-        el('text', { class: 'key rms_norm', x: left + 80, y: 32 }, 'RMSNorm'),
+        el('text', { class: 'key layer_norm', x: left, y: 33 }, 'LayerNorm'),
+        el('text', { class: 'key rms_norm', x: left + 80, y: 33 }, 'RMSNorm'),
       );
       svgEl.replaceChildren(...items);
     }
@@ -249,22 +361,30 @@ export class NlRmsDecomposition extends NlFigure {
   describe(s) {
     const list = (vs) => this.fmtList(vs, 4);
     const vars = {
+      c: this.num(s.shift),
       x: list(s.shifted),
       mean: this.num(s.mean),
+      absMean: this.num(s.absMean),
       std: this.num(s.std),
       rms: this.num(s.rms),
-      ms: this.exact(s.meanSquare),
-      v: this.exact(s.variance),
-      m2: this.exact(s.meanSq),
+      ms: this.sig(s.meanSquare),
+      v: this.sig(s.variance),
+      m2: this.sig(s.meanSq),
+      theta: s.theta === null ? '' : this.num(s.theta),
+      cos: s.unit ? this.sig(s.unit[0]) : '',
       ln: list(s.layerNorm),
       rn: list(s.rmsNorm),
     };
     const parts = [this.t('describeStats', vars)];
-    if (this.num(s.mean) === this.num(0)) parts.push(this.t('describeCentered', vars));
-    else if (Math.abs(s.mean) <= s.std) parts.push(this.t('describeSpreadWins', vars));
+    if (s.theta === null) parts.push(this.t('describeZero', vars));
     else {
-      const oneSign = s.rmsNorm.every((v) => v > 0) || s.rmsNorm.every((v) => v < 0);
-      parts.push(this.t(oneSign ? 'describeMeanWins' : 'describeMeanWinsMixed', vars));
+      parts.push(this.t('describeTheta', vars));
+      if (this.num(s.mean) === this.num(0)) parts.push(this.t('describeCentered', vars));
+      else if (s.absMean <= s.std) parts.push(this.t('describeSpreadWins', vars));
+      else {
+        const oneSign = s.rmsNorm.every((v) => v > 0) || s.rmsNorm.every((v) => v < 0);
+        parts.push(this.t(oneSign ? 'describeMeanWins' : 'describeMeanWinsMixed', vars));
+      }
     }
     return parts.join(this.t('sentenceSep'));
   }
