@@ -9,6 +9,8 @@
 //   web/elements.js          the imports, `elements` and defineElements()
 //   web/elements.d.ts        the part between its markers: a class per figure, `elements`, the tag map
 //   web/styles/normlab.css   the part between its markers: every tag, with the height it keeps
+//   web/react.d.ts, web/preact.d.ts, web/solid.d.ts, web/vue.d.ts
+//                            the figures' JSX (and Vue template) types for each framework
 //   README.md                the figure table, and the attribute tables of the figures with a section, between markers
 //
 //   node scripts/gen-figures.mjs             rewrite what changed
@@ -158,6 +160,23 @@ function jsxType(a) {
   return 'string';
 }
 
+/** A figure's own attributes as JSX props, written as text or given as property values. */
+const ownProps = (f) => `{ ${f.attributes.map((a) => `'${a.name}'?: ${jsxType(a)};`).join(' ')} }`;
+
+/** The figure classes, imported for their types. */
+const classImport = (figures) => `import type { ${figures.map((f) => f.className).join(', ')} } from './elements.js';`;
+
+/** What every figure takes besides its own attributes. */
+const NL_COMMON = `/** What every figure takes besides its own attributes. */
+interface NlCommon {
+  lang?: string;
+  theme?: 'light' | 'dark' | 'auto';
+}`;
+
+/** One entry per figure, `'nl-…': entry(f);`, under its summary. */
+const intrinsic = (figures, entry, indent) =>
+  figures.map((f) => `${indent}/** ${f.summary} */\n${indent}'${f.tag}': ${entry(f)};`).join('\n');
+
 /** web/react.d.ts: the figures as JSX intrinsic elements of React 19. */
 function reactDts(figures) {
   return `// JSX types of the normlab figures for React 19 (${HEAD}).
@@ -165,25 +184,120 @@ function reactDts(figures) {
 // React 19 sets a prop as the element's property when it has one, else as an attribute: write attributes
 // as their text or properties as values. Each figure fires \`change\` after a reader's change.
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { ${figures.map((f) => f.className).join(', ')} } from './elements.js';
+${classImport(figures)}
 
-/** What every figure takes besides its own attributes. */
-interface NlCommon {
-  lang?: string;
-  theme?: 'light' | 'dark' | 'auto';
-}
+${NL_COMMON}
 type Figure<E, A> = DetailedHTMLProps<HTMLAttributes<E>, E> & NlCommon & A;
 
 declare module 'react' {
   namespace JSX {
     interface IntrinsicElements {
-${figures
-  .map(
-    (f) => `      /** ${f.summary} */
-      '${f.tag}': Figure<${f.className}, { ${f.attributes.map((a) => `'${a.name}'?: ${jsxType(a)};`).join(' ')} }>;`,
-  )
-  .join('\n')}
+${intrinsic(figures, (f) => `Figure<${f.className}, ${ownProps(f)}>`, '      ')}
     }
+  }
+}
+`;
+}
+
+/** web/preact.d.ts: the figures as JSX intrinsic elements of Preact 10. */
+function preactDts(figures) {
+  return `// JSX types of the normlab figures for Preact 10 (${HEAD}).
+// Add \`import type {} from 'normlab/preact';\` once in your app (a .ts or .tsx file the compiler sees), with
+// \`"jsxImportSource": "preact"\`. Preact sets a prop as the element's property when it has one, else as an
+// attribute: write attributes as their text or properties as values. Each figure fires \`change\` after a
+// reader's change (\`onchange\`).
+import type { HTMLAttributes } from 'preact';
+${classImport(figures)}
+
+${NL_COMMON}
+/** Preact's attributes of any element, less those a figure types itself. */
+type Figure<E extends EventTarget, A> = Omit<HTMLAttributes<E>, keyof A | keyof NlCommon> & NlCommon & A;
+
+declare module 'preact' {
+  namespace JSX {
+    interface IntrinsicElements {
+${intrinsic(figures, (f) => `Figure<${f.className}, ${ownProps(f)}>`, '      ')}
+    }
+  }
+}
+`;
+}
+
+/** Solid's property name for a prop on a custom element (dom-expressions' toPropertyName). */
+const solidProperty = (name) => name.toLowerCase().replace(/-([a-z])/g, (_, w) => w.toUpperCase());
+
+/**
+ * A figure's props in Solid. Solid sets a plain prop on a custom element as the property named by its
+ * camel case, so a plain name is typed only where that is the figure's property; every attribute can
+ * also be written as \`attr:name\`, which sets the attribute.
+ */
+function solidProps(f) {
+  const plain = f.attributes
+    .filter((a) => a.property && solidProperty(a.name) === a.property)
+    .map((a) => `'${a.name}'?: ${jsxType(a)};`);
+  const text = (a) =>
+    a.type === 'choice' ? jsxType(a) : a.type === 'number' || a.type === 'integer' ? 'number | string' : 'string';
+  const attr = f.attributes.map((a) => `'attr:${a.name}'?: ${text(a)};`);
+  return `{ ${[...plain, ...attr].join(' ')} }`;
+}
+
+/** web/solid.d.ts: the figures as JSX intrinsic elements of Solid. */
+function solidDts(figures) {
+  return `// JSX types of the normlab figures for Solid 1.x (${HEAD}).
+// Add \`import type {} from 'normlab/solid';\` once in your app (a .ts or .tsx file the compiler sees), with
+// \`"jsxImportSource": "solid-js"\`. Solid sets a plain prop on a custom element as its property (\`num-groups\`
+// sets \`numGroups\`), so a plain prop is typed only where the figure has that property; \`attr:name\` sets
+// the attribute of any name, and \`theme\`, which has no property, is written \`attr:theme\`. Each figure fires
+// \`change\` after a reader's change (\`on:change\`).
+import type { JSX } from 'solid-js';
+${classImport(figures)}
+
+/** What every figure takes besides its own attributes. */
+interface NlCommon {
+  lang?: string;
+  'attr:lang'?: string;
+  'attr:theme'?: 'light' | 'dark' | 'auto';
+}
+/** Solid's attributes of any element, less those a figure types itself. */
+type Figure<E, A> = Omit<JSX.HTMLAttributes<E>, keyof A | keyof NlCommon> & NlCommon & A;
+
+declare module 'solid-js' {
+  namespace JSX {
+    interface IntrinsicElements {
+${intrinsic(figures, (f) => `Figure<${f.className}, ${solidProps(f)}>`, '      ')}
+    }
+  }
+}
+`;
+}
+
+/** web/vue.d.ts: the figures for Vue 3's templates (GlobalComponents) and its JSX (IntrinsicElementAttributes). */
+function vueDts(figures) {
+  return `// Types of the normlab figures for Vue 3.5 (${HEAD}).
+// Add \`import type {} from 'normlab/vue';\` once in your app (a .ts file the compiler sees), and tell Vue the
+// tags are custom elements (\`compilerOptions.isCustomElement: (tag) => tag.startsWith('nl-')\`). Templates
+// checked by vue-tsc read \`GlobalComponents\`, as Vue's guide "Vue and Web Components" describes for elements
+// not built with Vue; TSX (\`"jsx": "preserve"\`, \`"jsxImportSource": "vue"\`) reads \`IntrinsicElementAttributes\`.
+// Vue sets a prop as the element's property when it has one, else as an attribute: write attributes as their
+// text or properties as values. Each figure fires \`change\` after a reader's change (\`@change\`).
+import type { HTMLAttributes, PublicProps } from 'vue';
+${classImport(figures)}
+
+${NL_COMMON}
+/** Vue's attributes of any element, less those a figure types itself. */
+type Props<A> = Omit<HTMLAttributes, keyof A | keyof NlCommon> & NlCommon & A;
+/** A custom element as Vue's template checker reads a component: its props are \`$props\`. */
+type Figure<E, A> = new () => E & {
+  /** @deprecated for template type checking only; not a property of the element. */
+  $props: Props<A> & PublicProps;
+};
+
+declare module 'vue' {
+  interface GlobalComponents {
+${intrinsic(figures, (f) => `Figure<${f.className}, ${ownProps(f)}>`, '    ')}
+  }
+  interface IntrinsicElementAttributes {
+${intrinsic(figures, (f) => `Props<${ownProps(f)}>`, '    ')}
   }
 }
 `;
@@ -306,6 +420,9 @@ export async function outputs() {
       [`web/define/${f.tag}.d.ts`, defineDts(f)],
     ]),
     ['web/react.d.ts', reactDts(figures)],
+    ['web/preact.d.ts', preactDts(figures)],
+    ['web/solid.d.ts', solidDts(figures)],
+    ['web/vue.d.ts', vueDts(figures)],
     [
       'web/elements.d.ts',
       between(
