@@ -25,8 +25,8 @@ declare module 'preact' {
       'nl-bar-compare': Figure<NlBarCompare, { 'vector'?: string | number[]; 'scale'?: number | string; 'offset'?: number | string; 'eps'?: number | string; 'step'?: number | string; }>;
       /** BatchNorm in training and evaluation, and its running statistics. */
       'nl-batch-dependence': Figure<NlBatchDependence, { 'batch'?: string | number[]; 'companions'?: string | number[]; 'chosen'?: number | string; 'momentum'?: number | string; }>;
-      /** Ghost BN, Batch Renorm and Switchable Norm against plain BatchNorm on one batch. */
-      'nl-bn-variants': Figure<NlBnVariants, { 'vbs'?: '2' | '4' | '8'; 'rmax'?: number | string; 'bn-logit'?: number | string; }>;
+      /** A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example. */
+      'nl-bn-variants': Figure<NlBnVariants, { 'steps'?: number | string; 'vbs'?: '2' | '4' | '8'; 'rmax'?: number | string; 'mix'?: 'equal' | 'in' | 'ln' | 'bn'; }>;
       /** Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm. */
       'nl-causal-leak': Figure<NlCausalLeak, { 'tokens'?: string | number[]; 'edit'?: number | string; 'value'?: number | string; }>;
       /** PyTorch normalization code with the shape of each expression. */
@@ -49,7 +49,7 @@ declare module 'preact' {
       'nl-qk-norm': Figure<NlQkNorm, { 'alpha'?: number | string; 'g'?: number | string; 'seed'?: number | string; }>;
       /** The angle one residual update turns a state by, for a short and a long state. */
       'nl-residual-turn': Figure<NlResidualTurn, { 'x'?: string | number[]; 'u'?: string | number[]; 'scale'?: number | string; }>;
-      /** RMS² = σ² + μ² as a triangle; a shift of the mean changes RMSNorm, not LayerNorm. */
+      /** RMS² = σ² + μ² as the angle θ = atan(σ/|μ|); a shift c of the mean changes RMSNorm, not LayerNorm. */
       'nl-rms-decomposition': Figure<NlRmsDecomposition, { 'x'?: string | number[]; 'shift'?: number | string; }>;
       /** Min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts. */
       'nl-scalers': Figure<NlScalers, { 'values'?: string | number[]; 'outlier'?: number | string; 'data'?: 'measurements' | 'token_ids'; 'ids'?: string | number[]; }>;
