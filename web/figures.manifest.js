@@ -28,7 +28,7 @@ export const figures = [
     catalog: "axisCube",
     summary: "The reduction group of one element of a [B, T, D] tensor, in 3-D.",
     trainer: false,
-    minHeight: 782,
+    minHeight: 776,
     events: ["change"],
     state: "`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `multiples` ({method, numGroups, members} for BatchNorm, LayerNorm, InstanceNorm, GroupNorm), `yaw`, `pitch`",
     attributes: [

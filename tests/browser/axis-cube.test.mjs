@@ -459,7 +459,8 @@ function checkAngle(m, tag) {
   for (const a of m.arrows) {
     assert.ok(same(a.from, o), `${at}: arrows start at one point`);
     const edges = m.frame.filter((e) => same(e.from, o) || same(e.to, o));
-    assert.equal(edges.length, 3, `${at}: the start is a corner of the lattice (three edges meet there)`);
+    // (more than three when an axis is seen end-on and two corners fall on one point)
+    assert.ok(edges.length >= 3, `${at}: the start is a corner of the lattice (three edges meet there)`);
     const ux = a.to.x - a.from.x,
       uy = a.to.y - a.from.y;
     if (Math.hypot(ux, uy) < 8) continue; // seen end-on
@@ -493,7 +494,8 @@ for (const width of [360, 1280])
       let angles = 0;
       for (const [shape, reading] of [
         ['3,4,6', 'sequence'],
-        ['12,12,12', 'image'],
+        ['12,2,12', 'image'],
+        ['2,12,12', 'sequence'],
         ['1,1,1', 'sequence'],
         ['2,4,6', 'image'],
         ['1,12,3', 'sequence'],
@@ -514,7 +516,7 @@ for (const width of [360, 1280])
         for (const m of ms) checkAngle(m, `${lang} ${width} ${shape}`);
         angles += ms.length;
       }
-      assert.ok(angles >= 5 * 180, `${angles} angles`);
+      assert.ok(angles >= 6 * 180, `${angles} angles`);
       // And with the real keyboard and pointer, 12 angles more.
       await p.evaluate(() => document.querySelector('nl-axis-cube').setAttribute('shape', '3,4,6'));
       const view = cube.locator('.view');
@@ -627,7 +629,7 @@ const multiples = () =>
       method: b.dataset.method,
       name: b.querySelector('.multiple-name').textContent,
       count: b.querySelector('.multiple-count').textContent,
-      pressed: b.getAttribute('aria-pressed'),
+      pressed: b.querySelector('button').getAttribute('aria-pressed'),
       cells: [...b.querySelectorAll('path.cell')]
         .map((c) => [+c.dataset.b, +c.dataset.t, +c.dataset.d])
         .sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]),

@@ -117,11 +117,11 @@ function inPage(steps) {
       multiples: [...root.querySelectorAll('.multiple')].map((b) => ({
         method: b.dataset.method,
         name: b.querySelector('.multiple-name').textContent,
-        pressed: b.getAttribute('aria-pressed'),
+        pressed: b.querySelector('button').getAttribute('aria-pressed'),
         cells: [...b.querySelectorAll('path.cell')]
           .map((c) => [+c.dataset.b, +c.dataset.t, +c.dataset.d])
           .sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]),
-        labels: [...b.querySelectorAll('svg text')].map((t) => t.textContent),
+        labels: [...b.querySelectorAll('svg text.mini-label')].map((t) => t.textContent),
       })),
       gOptions: [...root.querySelectorAll('.groups option')].map((o) => ({ value: o.value, disabled: o.disabled })),
       indexLabels: [...root.querySelectorAll('.index input')].map((i) => i.getAttribute('aria-label')),

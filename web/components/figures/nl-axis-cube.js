@@ -215,7 +215,7 @@ function placeLabels(labels, W, H, segments) {
 export class NlAxisCube extends NlFigure {
   static catalog = 'axisCube';
   static summary = 'The reduction group of one element of a [B, T, D] tensor, in 3-D.';
-  static minHeight = 782; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 776; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc =
     '`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `multiples` ({method, numGroups, members} for BatchNorm, LayerNorm, InstanceNorm, GroupNorm), `yaw`, `pitch`'; // `state` keys beyond the attributes (README)
   static params = {
@@ -293,11 +293,13 @@ button { min-height: 36px; }
 .multiples-title { font-size: var(--nl-small-size); color: var(--nl-muted); margin: 0 0 6px; }
 .multiples-grid { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 8px; }
 @container (min-width: 560px) { .multiples-grid { grid-template-columns: repeat(4, minmax(0, 1fr)); } }
-.multiple { display: flex; flex-direction: column; align-items: stretch; gap: 2px; padding: 6px; min-height: 44px;
-  text-align: center; border-radius: 8px; }
-.multiple[aria-pressed=true] { border: 2px solid var(--nl-group); padding: 5px; }
-.multiple-name { font-weight: 600; font-size: var(--nl-label-size); }
-.multiple-count { font-size: var(--nl-small-size); color: var(--nl-muted); }
+.multiple { position: relative; padding: 6px; border: 1px solid var(--nl-grid); border-radius: 8px; }
+.multiple:hover { border-color: var(--nl-muted); }
+.multiple.pressed { border: 2px solid var(--nl-group); padding: 5px; }
+.multiple .pick { position: absolute; inset: 0; width: 100%; height: 100%; min-height: 44px; padding: 0; margin: 0;
+  background: transparent; border: none; border-radius: 8px; }
+.multiple-name { font-weight: 600; font-size: var(--nl-label-size); fill: var(--nl-fg); }
+.multiple-count { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 .mini { overflow: visible; }
 .sheet { fill: var(--nl-reference); fill-opacity: 0.1; stroke: var(--nl-muted); stroke-width: 1; stroke-opacity: 0.7; }
 .sheet-grid { fill: none; stroke: var(--nl-reference); stroke-width: 0.6; stroke-opacity: 0.45; }
@@ -506,15 +508,18 @@ button { min-height: 36px; }
     const grid = el('div', { class: 'multiples-grid', role: 'group' });
     this._multGrid = grid;
     this._mults = MULTIPLES.map((method) => {
-      const btn = el('button', { type: 'button', class: 'multiple', part: 'multiple button' });
-      btn.dataset.method = method;
+      // A card: the drawing (with its name, so a picture drawn without JavaScript keeps it) and,
+      // over the whole card, the button that shows the method above.
+      const card = el('div', { class: 'multiple', part: 'multiple' });
+      card.dataset.method = method;
       const svgEl = el('svg', { class: 'mini', viewBox: '0 0 150 100', 'aria-hidden': 'true' });
-      const name = el('span', { class: 'multiple-name' });
-      const count = el('span', { class: 'multiple-count' });
-      btn.append(svgEl, name, count);
+      const name = el('text', { class: 'multiple-name', 'text-anchor': 'middle' });
+      const count = el('text', { class: 'multiple-count', 'text-anchor': 'middle' });
+      const btn = el('button', { type: 'button', class: 'pick', part: 'button' });
       btn.addEventListener('click', () => this._pickMultiple(method));
-      grid.append(btn);
-      return { method, btn, svg: svgEl, name, count };
+      card.append(svgEl, btn);
+      grid.append(card);
+      return { method, card, btn, svg: svgEl, name, count };
     });
     this._multBox.append(this._multTitle, grid);
   }
@@ -1002,7 +1007,8 @@ button { min-height: 36px; }
         }
       }
       const step = sheetH + gap;
-      const H = Math.ceil(tm + B * sheetH + (B - 1) * gap + bm);
+      const sheetsBottom = tm + B * sheetH + (B - 1) * gap + bm;
+      const H = Math.ceil(sheetsBottom + 36); // and the name and count below
       // One user unit per CSS pixel, as fit() does, but for a cube narrower than fit's 160 px floor.
       const W = w0;
       m.svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
@@ -1088,16 +1094,20 @@ button { min-height: 36px; }
       } else {
         nodes.push(el('text', { class: 'mini-label', x: f(xr), y: f(rightTop.y + fs * 0.35) }, `${names[0]} = 1`));
       }
-      m.svg.replaceChildren(...nodes);
-      m.svg.style.height = `${H}px`;
       const label =
         m.method === 'group_norm' ? this.t('groupNormG', { g: this.fmt(g.numGroups) }) : this.t(`choice_${m.method}`);
       m.name.textContent = label;
       m.count.textContent = this.t('cells', { n: this.fmt(g.members.length) });
-      m.btn.setAttribute(
-        'aria-pressed',
-        String(s.method === m.method && (m.method !== 'group_norm' || s.numGroups === g.numGroups)),
-      );
+      m.name.setAttribute('x', f(W / 2));
+      m.name.setAttribute('y', f(sheetsBottom + 16));
+      m.count.setAttribute('x', f(W / 2));
+      m.count.setAttribute('y', f(sheetsBottom + 31));
+      nodes.push(m.name, m.count);
+      m.svg.replaceChildren(...nodes);
+      m.svg.style.height = `${H}px`;
+      const pressed = s.method === m.method && (m.method !== 'group_norm' || s.numGroups === g.numGroups);
+      m.btn.setAttribute('aria-pressed', String(pressed));
+      m.card.classList.toggle('pressed', pressed);
       m.btn.setAttribute('aria-label', this.t('multipleLabel', { method: label, n: this.fmt(g.members.length) }));
     }
   }
