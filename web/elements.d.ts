@@ -94,6 +94,15 @@ export interface AxisCubeState {
   measure: 'mean_var' | 'mean_square';
   /** The G the core accepts for this D. */
   groupChoices: number[];
+  /**
+   * The small multiples: the same element's group under BatchNorm, LayerNorm, InstanceNorm and
+   * GroupNorm (numGroups: GroupNorm's G, else null), from the core.
+   */
+  multiples: Array<{
+    method: 'batch_norm' | 'layer_norm' | 'instance_norm' | 'group_norm';
+    numGroups: number | null;
+    members: Array<[number, number, number]>;
+  }>;
   yaw: number;
   pitch: number;
   error: string | null;

@@ -28,9 +28,9 @@ export const figures = [
     catalog: "axisCube",
     summary: "The reduction group of one element of a [B, T, D] tensor, in 3-D.",
     trainer: false,
-    minHeight: 489,
+    minHeight: 776,
     events: ["change"],
-    state: "`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `yaw`, `pitch`",
+    state: "`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `multiples` ({method, numGroups, members} for BatchNorm, LayerNorm, InstanceNorm, GroupNorm), `yaw`, `pitch`",
     attributes: [
       {"name":"shape","property":"shape","type":"vector","default":[3,4,6],"length":3,"description":"B, T, D, each 1 to 12; D = 6 lets GroupNorm show G = 1, 2, 3 and 6"},
       {"name":"method","property":"method","type":"choice","default":"layer_norm","choices":["batch_norm","layer_norm","rms_norm","instance_norm","group_norm"],"description":"the normalization whose group is shown"},

@@ -1,7 +1,10 @@
 // <nl-axis-cube> in Chromium: for every method, the group's points are exactly
 // the group derived by hand from the definition, for several shapes and
 // indices; rotation changes the view, not the group; keyboard-only use; touch;
-// painter's order with the chosen element on top; colour tokens; errors.
+// painter's order with the chosen element on top; colour tokens; errors; depth
+// cues and the group's box; axis arrows on the lattice's edges and their labels
+// clear of each other at every angle (en, zh, 360 and 1280 px); the small
+// multiples' groups against hand-derived cell sets; sizes on a phone.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -165,7 +168,7 @@ test('keyboard only: choose a method and an element without the mouse', async ()
 test('the image reading renames the axes (N, HW, C) everywhere; Chinese text follows lang', async () => {
   await set({ shape: '3,4,5', method: 'instance_norm', index: '0,1,2', reading: 'image' });
   const cube = page.locator('nl-axis-cube');
-  assert.deepEqual(await cube.locator('svg text').allTextContents(), ['N (3)', 'HW (4)', 'C (5)']);
+  assert.deepEqual(await cube.locator('svg.main text').allTextContents(), ['N (3)', 'HW (4)', 'C (5)']);
   const desc = await cube.locator('[part=description]').textContent();
   assert.match(
     desc,
@@ -363,6 +366,498 @@ test('touch: a horizontal swipe on the view turns the grid, a vertical swipe scr
   assert.deepEqual(phoneProblems, []);
   await context.close();
 });
+
+// ---- legibility: depth, the group's box, axes on the lattice, labels clear at every angle ----------
+
+/**
+ * In the page: rotate the view by arrow keys sent to it (the view's own keydown handling) and
+ * measure after each key the axis labels (screen boxes, font size), the axis arrows (start and
+ * tip on screen) and the lattice's frame edges.
+ */
+function rotateAndMeasure(keys) {
+  const f = document.querySelector('nl-axis-cube');
+  const root = f.shadowRoot;
+  const view = root.querySelector('.view');
+  const svg = root.querySelector('svg.main');
+  const screen = (node, x, y) => {
+    const m = node.getScreenCTM();
+    return { x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f };
+  };
+  const ends = (l) => ({
+    from: screen(l, +l.getAttribute('x1'), +l.getAttribute('y1')),
+    to: screen(l, +l.getAttribute('x2'), +l.getAttribute('y2')),
+  });
+  const measure = () => {
+    const sb = svg.getBoundingClientRect();
+    return {
+      yaw: f.state.yaw,
+      pitch: f.state.pitch,
+      svg: { x0: sb.left, x1: sb.right, y0: sb.top, y1: sb.bottom },
+      labels: [...svg.querySelectorAll('text.axis-label')].map((t) => {
+        const r = t.getBoundingClientRect();
+        return {
+          text: t.textContent,
+          axis: +t.dataset.axis,
+          x0: r.left,
+          x1: r.right,
+          y0: r.top,
+          y1: r.bottom,
+          px: t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize),
+        };
+      }),
+      arrows: [...svg.querySelectorAll('line.axis-line')].map((l) => ({ axis: +l.dataset.axis, ...ends(l) })),
+      frame: [...svg.querySelectorAll('line.frame')].map(ends),
+    };
+  };
+  const out = [measure()];
+  for (const key of keys) {
+    view.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    out.push(measure());
+  }
+  return out;
+}
+
+// Every yaw in 10° steps at pitches 20°, 60°, 89° (the limit) and -30°, -89°: 180 angles.
+const TURN = [
+  ...Array(36).fill('ArrowRight'),
+  ...Array(4).fill('ArrowUp'),
+  ...Array(36).fill('ArrowRight'),
+  ...Array(3).fill('ArrowUp'),
+  ...Array(36).fill('ArrowRight'),
+  ...Array(12).fill('ArrowDown'),
+  ...Array(36).fill('ArrowRight'),
+  ...Array(6).fill('ArrowDown'),
+  ...Array(36).fill('ArrowRight'),
+];
+const apart = (a, b) => a.x1 <= b.x0 || b.x1 <= a.x0 || a.y1 <= b.y0 || b.y1 <= a.y0;
+const distToBox = (p, r) => Math.hypot(Math.max(r.x0 - p.x, 0, p.x - r.x1), Math.max(r.y0 - p.y, 0, p.y - r.y1));
+const same = (p, q, tol = 0.6) => Math.hypot(p.x - q.x, p.y - q.y) <= tol;
+
+/** The checks for one measured angle: labels apart, inside, ≥ 10 px, at their own arrow's tip; arrows on the lattice. */
+function checkAngle(m, tag) {
+  const at = `${tag} yaw ${m.yaw} pitch ${m.pitch}`;
+  assert.equal(m.labels.length, 3, at);
+  for (let i = 0; i < 3; i++)
+    for (let j = i + 1; j < 3; j++)
+      assert.ok(
+        apart(m.labels[i], m.labels[j]),
+        `${at}: "${m.labels[i].text}" and "${m.labels[j].text}" overlap ${JSON.stringify([m.labels[i], m.labels[j]])}`,
+      );
+  for (const L of m.labels) {
+    assert.ok(L.px >= 10, `${at}: "${L.text}" is ${L.px.toFixed(1)} px`);
+    assert.ok(
+      L.x0 >= m.svg.x0 - 1 && L.x1 <= m.svg.x1 + 1 && L.y0 >= m.svg.y0 - 1 && L.y1 <= m.svg.y1 + 1,
+      `${at}: "${L.text}" inside the drawing`,
+    );
+    const arrow = m.arrows.find((a) => a.axis === L.axis);
+    const gap = distToBox(arrow.to, L);
+    assert.ok(gap <= 48, `${at}: "${L.text}" is ${gap.toFixed(0)} px from its arrow's tip`);
+  }
+  // The three arrows start at one corner of the lattice's frame and each runs along a frame edge from it.
+  assert.equal(m.arrows.length, 3, at);
+  const o = m.arrows[0].from;
+  for (const a of m.arrows) {
+    assert.ok(same(a.from, o), `${at}: arrows start at one point`);
+    const edges = m.frame.filter((e) => same(e.from, o) || same(e.to, o));
+    // (more than three when an axis is seen end-on and two corners fall on one point)
+    assert.ok(edges.length >= 3, `${at}: the start is a corner of the lattice (three edges meet there)`);
+    const ux = a.to.x - a.from.x,
+      uy = a.to.y - a.from.y;
+    if (Math.hypot(ux, uy) < 8) continue; // seen end-on
+    const along = edges.some((e) => {
+      const far = same(e.from, o) ? e.to : e.from;
+      const vx = far.x - o.x,
+        vy = far.y - o.y;
+      const cross = Math.abs(ux * vy - uy * vx) / (Math.hypot(ux, uy) * (Math.hypot(vx, vy) || 1));
+      return cross < 0.02 && ux * vx + uy * vy > 0 && Math.hypot(ux, uy) >= Math.hypot(vx, vy) - 0.6;
+    });
+    // An axis seen end-on (its edge under 8 px on screen) has its arrow point outward instead.
+    const endOn = edges.some((e) => Math.hypot(e.to.x - e.from.x, e.to.y - e.from.y) < 8);
+    assert.ok(along || endOn, `${at}: arrow ${a.axis} runs along a lattice edge and past its end`);
+  }
+}
+
+for (const width of [360, 1280])
+  for (const lang of ['en', 'zh'])
+    test(`axis labels never overlap and stay at their arrows at 180 angles (${lang}, ${width} px, five shapes)`, async () => {
+      const {
+        page: p,
+        context,
+        problems: pp,
+      } = await openPage(env.browser, env.url + 'web/index.html', {
+        viewport: { width, height: 900 },
+        ...(width === 360 ? { hasTouch: true, isMobile: true } : {}),
+      });
+      const cube = p.locator('nl-axis-cube');
+      await cube.scrollIntoViewIfNeeded();
+      await p.waitForFunction(() => document.querySelector('nl-axis-cube')?.state?.members?.length);
+      let angles = 0;
+      for (const [shape, reading] of [
+        ['3,4,6', 'sequence'],
+        ['12,2,12', 'image'],
+        ['2,12,12', 'sequence'],
+        ['1,1,1', 'sequence'],
+        ['2,4,6', 'image'],
+        ['1,12,3', 'sequence'],
+      ]) {
+        await p.evaluate(
+          ([s, r, l]) => {
+            const f = document.querySelector('nl-axis-cube');
+            f.setAttribute('lang', l);
+            f.setAttribute('shape', s);
+            f.setAttribute('reading', r);
+            f.setAttribute('index', '0,0,0');
+          },
+          [shape, reading, lang],
+        );
+        await cube.getByRole('button', { name: lang === 'zh' ? '重置视角' : 'Reset view' }).click();
+        await p.waitForFunction(() => document.querySelector('nl-axis-cube').state.yaw === -18);
+        const ms = await p.evaluate(rotateAndMeasure, TURN);
+        for (const m of ms) checkAngle(m, `${lang} ${width} ${shape}`);
+        angles += ms.length;
+      }
+      assert.ok(angles >= 6 * 180, `${angles} angles`);
+      // And with the real keyboard and pointer, 12 angles more.
+      await p.evaluate(() => document.querySelector('nl-axis-cube').setAttribute('shape', '3,4,6'));
+      const view = cube.locator('.view');
+      await view.focus();
+      for (const key of [
+        'ArrowRight',
+        'ArrowRight',
+        'ArrowUp',
+        'ArrowRight',
+        'ArrowRight',
+        'ArrowRight',
+        'ArrowDown',
+      ]) {
+        await p.keyboard.press(key);
+        checkAngle((await p.evaluate(rotateAndMeasure, []))[0], `${lang} ${width} keyboard`);
+      }
+      const box = await view.boundingBox();
+      for (let k = 0; k < 5; k++) {
+        if (width === 360) {
+          const cdp = await context.newCDPSession(p);
+          const y = box.y + box.height / 2;
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: box.x + 40, y }] });
+          for (let s = 1; s <= 6; s++)
+            await cdp.send('Input.dispatchTouchEvent', {
+              type: 'touchMove',
+              touchPoints: [{ x: box.x + 40 + s * 12, y }],
+            });
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+        } else {
+          await p.mouse.move(box.x + 60, box.y + 60);
+          await p.mouse.down();
+          await p.mouse.move(box.x + 130, box.y + 40, { steps: 6 });
+          await p.mouse.up();
+        }
+        checkAngle((await p.evaluate(rotateAndMeasure, []))[0], `${lang} ${width} pointer`);
+      }
+      assert.deepEqual(pp, []);
+      await context.close();
+    });
+
+test('depth cues: nearer points larger and more opaque; the group one shaded box; hidden edges dashed', async () => {
+  await set({ shape: '3,4,6', method: 'instance_norm', index: '1,2,3', reading: 'sequence', lang: 'en' });
+  const cube = page.locator('nl-axis-cube');
+  await cube.locator('.view').focus();
+  for (let k = 0; k < 8; k++) {
+    const m = await page.evaluate(() => {
+      const root = document.querySelector('nl-axis-cube').shadowRoot;
+      const svg = root.querySelector('svg.main');
+      const pts = [...svg.querySelectorAll('circle.point:not(.chosen)')].map((c) => ({
+        member: c.classList.contains('member'),
+        r: +c.getAttribute('r'),
+        o: +c.getAttribute('fill-opacity'),
+        x: +c.getAttribute('cx'),
+        y: +c.getAttribute('cy'),
+      }));
+      const faces = [...svg.querySelectorAll('path.group-face')].map((p) => {
+        const { x, y, width, height } = p.getBBox();
+        return { x, y, width, height };
+      });
+      return {
+        pts,
+        faces,
+        edges: svg.querySelectorAll('line.group-edge').length,
+        hiddenFrame: svg.querySelectorAll('line.frame.hidden').length,
+        frame: svg.querySelectorAll('line.frame').length,
+        dash: getComputedStyle(svg.querySelector('line.frame.hidden') ?? svg).strokeDasharray,
+      };
+    });
+    // Document order is far to near (the painter's-order test): size and opacity never fall along it.
+    for (let i = 1; i < m.pts.length; i++)
+      assert.ok(m.pts[i].r >= m.pts[i - 1].r - 0.051, `radius grows nearer (${i})`);
+    for (const kind of [true, false]) {
+      const o = m.pts.filter((p) => p.member === kind).map((p) => p.o);
+      for (let i = 1; i < o.length; i++) assert.ok(o[i] >= o[i - 1] - 0.0051, `opacity grows nearer (${kind})`);
+    }
+    const rs = m.pts.map((p) => p.r);
+    assert.ok(Math.max(...rs) / Math.min(...rs) > 1.4, 'near points clearly larger than far ones');
+    const os = m.pts.filter((p) => !p.member).map((p) => p.o);
+    assert.ok(Math.max(...os) - Math.min(...os) > 0.3, 'and clearly more opaque');
+    // One box around the group: six faces and twelve edges, enclosing every member.
+    assert.equal(m.faces.length, 6);
+    assert.equal(m.edges, 12);
+    const x0 = Math.min(...m.faces.map((b) => b.x)),
+      x1 = Math.max(...m.faces.map((b) => b.x + b.width)),
+      y0 = Math.min(...m.faces.map((b) => b.y)),
+      y1 = Math.max(...m.faces.map((b) => b.y + b.height));
+    for (const p of m.pts.filter((q) => q.member))
+      assert.ok(
+        p.x > x0 && p.x < x1 && p.y > y0 && p.y < y1,
+        `members inside the shaded box (${k}: ${JSON.stringify([p, x0, x1, y0, y1])})`,
+      );
+    assert.equal(m.frame, 12, "the lattice's twelve edges");
+    assert.ok(m.hiddenFrame >= 1 && m.hiddenFrame <= 5, `${m.hiddenFrame} hidden edges`);
+    assert.notEqual(m.dash, 'none', 'hidden edges dashed');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press(k % 2 ? 'ArrowUp' : 'ArrowLeft');
+    await page.keyboard.press('ArrowRight');
+  }
+});
+
+// ---- the small multiples -------------------------------------------------------------------------------
+
+/** Every (b, t, d) with b in bs, t in ts, d in ds: a hand-written group as ranges. */
+const cells = (bs, ts, ds) => bs.flatMap((b) => ts.flatMap((t) => ds.map((d) => [b, t, d])));
+const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+
+const multiples = () =>
+  page.evaluate(() =>
+    [...document.querySelector('nl-axis-cube').shadowRoot.querySelectorAll('.multiple')].map((b) => ({
+      method: b.dataset.method,
+      name: b.querySelector('.multiple-name').textContent,
+      count: b.querySelector('.multiple-count').textContent,
+      pressed: b.querySelector('button').getAttribute('aria-pressed'),
+      cells: [...b.querySelectorAll('path.cell')]
+        .map((c) => [+c.dataset.b, +c.dataset.t, +c.dataset.d])
+        .sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]),
+      sheets: b.querySelectorAll('path.sheet').length,
+    })),
+  );
+
+test('small multiples: each shaded group is the hand-derived cell set of its method ([B=2, T=4, d=6], element (1, 2, 4))', async () => {
+  await set({
+    shape: '2,4,6',
+    index: '1,2,4',
+    method: 'layer_norm',
+    'num-groups': '1',
+    reading: 'sequence',
+    lang: 'en',
+  });
+  // By hand, element (b, t, d) = (1, 2, 4):
+  //   BatchNorm pools feature d = 4 over both sequences and all four tokens: 2 × 4 = 8 cells;
+  //   LayerNorm takes token (1, 2)'s six features: 6 cells;
+  //   InstanceNorm takes feature 4 of sequence 1 over its four tokens: 4 cells;
+  //   GroupNorm with G = 2 (the smallest G above 1 for d = 6, since the figure's G is 1): features
+  //   split into {0, 1, 2} and {3, 4, 5}, so sequence 1, features 3 to 5, all four tokens: 12 cells.
+  const want = {
+    batch_norm: cells([0, 1], range(0, 3), [4]),
+    layer_norm: cells([1], [2], range(0, 5)),
+    instance_norm: cells([1], range(0, 3), [4]),
+    group_norm: cells([1], range(0, 3), range(3, 5)),
+  };
+  let ms = await multiples();
+  assert.deepEqual(
+    ms.map((m) => m.method),
+    ['batch_norm', 'layer_norm', 'instance_norm', 'group_norm'],
+  );
+  for (const m of ms) {
+    assert.deepEqual(m.cells, want[m.method], m.method);
+    assert.equal(m.sheets, 2, `${m.method}: one [T × d] sheet per b`);
+  }
+  assert.deepEqual(
+    ms.map((m) => [m.name, m.count, m.pressed]),
+    [
+      ['BatchNorm', '8 cells', 'false'],
+      ['LayerNorm', '6 cells', 'true'],
+      ['InstanceNorm', '4 cells', 'false'],
+      ['GroupNorm (G = 2)', '12 cells', 'false'],
+    ],
+  );
+  // The figure's own G when it shows GroupNorm: G = 3 splits d into {0, 1}, {2, 3}, {4, 5}: features 4 and 5.
+  await set({ method: 'group_norm', 'num-groups': '3' });
+  ms = await multiples();
+  assert.deepEqual(ms[3].cells, cells([1], range(0, 3), [4, 5]));
+  assert.equal(ms[3].name, 'GroupNorm (G = 3)');
+  assert.equal(ms[3].pressed, 'true');
+  // G = 1 shown: the whole of sequence 1 (24 cells); G = 6: InstanceNorm's 4 cells.
+  await set({ 'num-groups': '1' });
+  assert.deepEqual((await multiples())[3].cells, cells([1], range(0, 3), range(0, 5)));
+  await set({ 'num-groups': '6' });
+  assert.deepEqual((await multiples())[3].cells, want.instance_norm);
+  // Another element and the image reading: (0, 3, 1) in [N=2, HW=4, C=6], G = 2 for the small cube.
+  await set({ method: 'batch_norm', 'num-groups': '1', index: '0,3,1', reading: 'image' });
+  ms = await multiples();
+  assert.deepEqual(ms[0].cells, cells([0, 1], range(0, 3), [1]));
+  assert.deepEqual(ms[1].cells, cells([0], [3], range(0, 5)));
+  assert.deepEqual(ms[2].cells, cells([0], range(0, 3), [1]));
+  assert.deepEqual(ms[3].cells, cells([0], range(0, 3), range(0, 2)));
+  assert.deepEqual(
+    ms.map((m) => m.pressed),
+    ['true', 'false', 'false', 'false'],
+  );
+  // The same sets in the state, which come from the core.
+  const s = await state();
+  assert.deepEqual(
+    s.multiples.map((m) => [m.method, m.numGroups, m.members]),
+    ms.map((m) => [m.method, m.method === 'group_norm' ? 2 : null, m.cells]),
+  );
+});
+
+test('the description says what the small multiples show, in English and Chinese', async () => {
+  await set({
+    shape: '2,4,6',
+    index: '1,2,4',
+    method: 'layer_norm',
+    'num-groups': '1',
+    reading: 'sequence',
+    lang: 'en',
+  });
+  const desc = () => page.locator('nl-axis-cube').locator('[part=description]').textContent();
+  assert.ok(
+    (await desc()).endsWith(
+      'Below, the same element under four methods: BatchNorm pools 8 cells, LayerNorm pools 6 cells, InstanceNorm pools 4 cells, GroupNorm (G = 2) pools 12 cells.',
+    ),
+    await desc(),
+  );
+  await set({ lang: 'zh' });
+  const zh = await desc();
+  assert.ok(
+    zh.endsWith(
+      '下方是同一元素在四种方法下的组：BatchNorm 汇集 8 个格子、LayerNorm 汇集 6 个格子、InstanceNorm 汇集 4 个格子、GroupNorm（G = 2）汇集 12 个格子。',
+    ),
+    zh,
+  );
+  assert.match(zh, /每组各有自己的统计量：mean 与 variance。/, 'no Latin word glued to Chinese');
+  await set({ lang: 'en' });
+});
+
+test('choosing a small multiple (pointer or keyboard) shows its method above, with its G, and fires change', async () => {
+  await set({ shape: '3,4,6', index: '0,1,2', method: 'layer_norm', 'num-groups': '1', reading: 'sequence' });
+  const cube = page.locator('nl-axis-cube');
+  await page.evaluate(() => {
+    window.__cubeChanges = 0;
+    document.querySelector('nl-axis-cube').addEventListener('change', () => window.__cubeChanges++);
+  });
+  await cube.getByRole('button', { name: /^GroupNorm \(G = 2\)/ }).click();
+  let s = await state();
+  assert.equal(s.method, 'group_norm');
+  assert.equal(s.numGroups, 2);
+  assert.equal(await cube.getAttribute('num-groups'), '2');
+  assert.deepEqual(s.members, expected('group_norm', [3, 4, 6], [0, 1, 2], 2));
+  assert.deepEqual(await drawnOrange(), s.members, 'the large view follows');
+  assert.equal(await page.evaluate(() => window.__cubeChanges), 1);
+  assert.equal(await cube.getByRole('button', { name: /^GroupNorm/ }).getAttribute('aria-pressed'), 'true');
+  // The keyboard: focus BatchNorm's small cube and press Enter.
+  await cube.getByRole('button', { name: /^BatchNorm/ }).focus();
+  await page.keyboard.press('Enter');
+  s = await state();
+  assert.equal(s.method, 'batch_norm');
+  assert.equal(await page.evaluate(() => window.__cubeChanges), 2);
+  assert.equal(await cube.getByRole('button', { name: /^BatchNorm/ }).getAttribute('aria-pressed'), 'true');
+  assert.equal(await cube.getByRole('button', { name: /^GroupNorm/ }).getAttribute('aria-pressed'), 'false');
+  await set({ method: 'layer_norm', 'num-groups': '1' });
+});
+
+for (const lang of ['en', 'zh'])
+  test(`360 px phone (${lang}): small multiples in a 2 × 2 grid, every label ≥ 10 px, every target ≥ 44 px`, async () => {
+    const {
+      page: p,
+      context,
+      problems: pp,
+    } = await openPage(env.browser, env.url + 'web/index.html', {
+      viewport: { width: 360, height: 740 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    const cube = p.locator('nl-axis-cube');
+    await cube.scrollIntoViewIfNeeded();
+    await p.waitForFunction(() => document.querySelector('nl-axis-cube')?.state?.members?.length);
+    for (const [shape, method] of [
+      ['3,4,6', 'layer_norm'],
+      ['12,12,12', 'group_norm'],
+      ['1,1,1', 'batch_norm'],
+    ]) {
+      await p.evaluate(
+        ([l, s, m]) => {
+          const f = document.querySelector('nl-axis-cube');
+          f.setAttribute('lang', l);
+          f.setAttribute('shape', s);
+          f.setAttribute('method', m);
+          f.setAttribute('num-groups', '2');
+        },
+        [lang, shape, method],
+      );
+      await p.waitForTimeout(60);
+      const m = await p.evaluate(() => {
+        const root = document.querySelector('nl-axis-cube').shadowRoot;
+        const texts = [...root.querySelectorAll('svg text')].map((t) => ({
+          text: t.textContent,
+          px: t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize),
+          box: (({ left, right, top, bottom }) => ({ x0: left, x1: right, y0: top, y1: bottom }))(
+            t.getBoundingClientRect(),
+          ),
+          mini: t.closest('.multiple')?.dataset.method ?? null,
+        }));
+        const html = [...root.querySelectorAll('p, span, button, label, option')]
+          .filter((n) => n.textContent.trim() && n.getClientRects().length)
+          .map((n) => ({ text: n.textContent.slice(0, 30), px: parseFloat(getComputedStyle(n).fontSize) }));
+        const targets = [...root.querySelectorAll('select, input, button')]
+          .filter((n) => n.getClientRects().length)
+          .map((n) => {
+            const r = n.getBoundingClientRect();
+            return {
+              name: n.getAttribute('aria-label') ?? n.textContent.slice(0, 20),
+              w: r.width,
+              h: r.height,
+              right: r.right,
+            };
+          });
+        const mults = [...root.querySelectorAll('.multiple')].map((b) => b.getBoundingClientRect().toJSON());
+        return {
+          texts,
+          html,
+          targets,
+          mults,
+          scroll: document.documentElement.scrollWidth,
+          error: document.querySelector('nl-axis-cube').state.error,
+        };
+      });
+      const tag = `${lang} ${shape} ${method}`;
+      assert.equal(m.error, null, tag);
+      for (const t of m.texts) assert.ok(t.px >= 10, `${tag}: "${t.text}" is ${t.px.toFixed(1)} px`);
+      for (const t of m.html) assert.ok(t.px >= 10, `${tag}: "${t.text}" is ${t.px} px`);
+      for (const t of m.targets) {
+        assert.ok(t.h >= 44, `${tag}: "${t.name}" is ${t.h.toFixed(0)} px tall`);
+        assert.ok(t.w >= 44, `${tag}: "${t.name}" is ${t.w.toFixed(0)} px wide`);
+        assert.ok(t.right <= 360, `${tag}: "${t.name}" inside the screen`);
+      }
+      // The four small cubes wrap into two columns and two rows.
+      const xs = new Set(m.mults.map((r) => Math.round(r.x))),
+        ys = new Set(m.mults.map((r) => Math.round(r.y)));
+      assert.equal(xs.size, 2, `${tag}: two columns`);
+      assert.equal(ys.size, 2, `${tag}: two rows`);
+      // The small cubes' labels: inside their own cube, clear of each other.
+      for (const method of ['batch_norm', 'layer_norm', 'instance_norm', 'group_norm']) {
+        const own = m.texts.filter((t) => t.mini === method);
+        assert.ok(own.length >= 3, `${tag}: ${method} names its axes`);
+        const cell = m.mults[['batch_norm', 'layer_norm', 'instance_norm', 'group_norm'].indexOf(method)];
+        for (const t of own)
+          assert.ok(
+            t.box.x0 >= cell.left && t.box.x1 <= cell.right && t.box.y0 >= cell.top && t.box.y1 <= cell.bottom,
+            `${tag}: ${method} "${t.text}" inside its small cube`,
+          );
+        for (let i = 0; i < own.length; i++)
+          for (let j = i + 1; j < own.length; j++)
+            assert.ok(apart(own[i].box, own[j].box), `${tag}: ${method} "${own[i].text}" and "${own[j].text}" overlap`);
+      }
+      assert.ok(m.scroll <= 360, `${tag}: no sideways scroll (${m.scroll})`);
+    }
+    assert.deepEqual(pp, []);
+    await context.close();
+  });
 
 test('no console error, page error or CSP violation on the way', async () => {
   assert.deepEqual(problems, []);

@@ -95,7 +95,7 @@ function inPage(steps) {
   const f = document.querySelector('nl-axis-cube');
   const root = f.shadowRoot;
   const snap = () => {
-    const svg = root.querySelector('svg');
+    const svg = root.querySelector('svg.main');
     const circles = [...svg.querySelectorAll('circle.point')];
     const pts = svg.querySelector('circle.point').parentNode;
     const nan = [...svg.querySelectorAll('*')].flatMap((n) =>
@@ -114,6 +114,15 @@ function inPage(steps) {
         .map((c) => [+c.dataset.b, +c.dataset.t, +c.dataset.d]),
       lastIsChosen: pts.lastElementChild.classList.contains('chosen'),
       labels: [...svg.querySelectorAll('text')].map((t) => t.textContent),
+      multiples: [...root.querySelectorAll('.multiple')].map((b) => ({
+        method: b.dataset.method,
+        name: b.querySelector('.multiple-name').textContent,
+        pressed: b.querySelector('button').getAttribute('aria-pressed'),
+        cells: [...b.querySelectorAll('path.cell')]
+          .map((c) => [+c.dataset.b, +c.dataset.t, +c.dataset.d])
+          .sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]),
+        labels: [...b.querySelectorAll('svg text.mini-label')].map((t) => t.textContent),
+      })),
       gOptions: [...root.querySelectorAll('.groups option')].map((o) => ({ value: o.value, disabled: o.disabled })),
       indexLabels: [...root.querySelectorAll('.index input')].map((i) => i.getAttribute('aria-label')),
       stepperValues: [...root.querySelectorAll('.index input')].map((i) => Number(i.value)),
@@ -175,6 +184,30 @@ function check(snap, { method, reading, shape, index, G }) {
       `${tag}: GroupNorm size`,
     );
   }
+  // The small multiples: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, each shading its group of the same
+  // element, by the definition; GroupNorm's G is the figure's while it shows GroupNorm or while that G is above 1
+  // and divides D, else the smallest divisor of D above 1.
+  const nG = s.numGroups;
+  const gm =
+    method === 'group_norm' || (nG > 1 && shape[2] % nG === 0) ? nG : (divisors(shape[2]).find((g) => g > 1) ?? 1);
+  assert.deepEqual(
+    snap.multiples.map((m) => m.method),
+    ['batch_norm', 'layer_norm', 'instance_norm', 'group_norm'],
+    tag,
+  );
+  for (const m of snap.multiples) {
+    const want = group(m.method, shape, index, m.method === 'group_norm' ? gm : 1);
+    assert.deepEqual(m.cells, want, `${tag}: small multiple ${m.method}`);
+    assert.equal(m.pressed, String(m.method === method), `${tag}: ${m.method} pressed`);
+    assert.ok(m.labels.includes(names[1]) && m.labels.includes(names[2]), `${tag}: small multiple axis names`);
+  }
+  assert.equal(snap.multiples[3].name, `GroupNorm (G = ${gm})`, tag);
+  assert.ok(
+    d.endsWith(
+      `Below, the same element under four methods: BatchNorm pools ${shape[1] * shape[0]} cells, LayerNorm pools ${shape[2]} cells, InstanceNorm pools ${shape[1]} cells, GroupNorm (G = ${gm}) pools ${(shape[1] * shape[2]) / gm} cells.`,
+    ),
+    `${tag}: the small multiples' sentence\n  got  ${d}`,
+  );
   if (exp.count === 1) assert.ok(!/points share/.test(d), `${tag}: a single element is not "points"`);
   if (exp.nGroups === 1) assert.ok(!/splits into/.test(d), tag);
   assert.equal(s.groupCount, exp.nGroups, `${tag}: groupCount`);
@@ -442,8 +475,9 @@ test('360 px phone: labels >= 10 px, nothing wider than the screen, controls tou
     const m = await phone.evaluate(() => {
       const el = document.querySelector('nl-axis-cube');
       const root = el.shadowRoot;
-      const texts = [...root.querySelectorAll('svg text')].map((t) => ({
+      const texts = [...root.querySelectorAll('svg.main text, svg.mini text')].map((t) => ({
         text: t.textContent,
+        main: !!t.closest('svg.main'),
         px: t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize),
         right: t.getBoundingClientRect().right,
         left: t.getBoundingClientRect().left,
@@ -469,7 +503,7 @@ test('360 px phone: labels >= 10 px, nothing wider than the screen, controls tou
     });
     const tag = `${lang} ${reading} ${shape} ${method}`;
     assert.equal(m.error, null, tag);
-    assert.equal(m.texts.length, 3, tag);
+    assert.equal(m.texts.filter((t) => t.main).length, 3, tag);
     for (const t of m.texts) {
       assert.ok(t.px >= 10, `${tag}: "${t.text}" is ${t.px.toFixed(1)} px`);
       assert.ok(
@@ -479,7 +513,7 @@ test('360 px phone: labels >= 10 px, nothing wider than the screen, controls tou
     }
     for (const px of m.html) assert.ok(px >= 10, `${tag}: HTML text ${px} px`);
     for (const c of m.controls) {
-      assert.ok(c.h >= 32, `${tag}: control ${c.h} px tall`);
+      assert.ok(c.h >= 44, `${tag}: control ${c.h} px tall (a finger's size)`);
       assert.ok(c.right <= 360, `${tag}: control inside the screen`);
     }
     assert.ok(m.box <= 360 && m.svgRight <= 360, `${tag}: figure inside 360 px`);

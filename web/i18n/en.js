@@ -166,6 +166,14 @@ export default {
     meaning_image_instance_norm: 'Image reading: one channel of one image, pooled over its positions.',
     meaning_image_group_norm:
       'Image reading: {size} channels of one image (C/G with G = {g}), pooled over all its positions.',
+    multiplesTitle:
+      'Four methods for the same element ({index}), as in the GroupNorm paper: one [{sheet}] sheet per {B}; the shaded cells share one mean and variance. Choose one to show it above.',
+    multiplesLabel: 'The same element under four methods',
+    multipleLabel: '{method}: {n} cells share statistics with the element; show it above',
+    groupNormG: 'GroupNorm (G = {g})',
+    cells: '{n} cells',
+    multiplesSentence: 'Below, the same element under four methods: {list}.',
+    multipleItem: '{method} pools {n} cells',
   },
   codeShapes: {
     name: 'PyTorch code with the shape of each highlighted expression',

@@ -1,6 +1,8 @@
 // <nl-axis-cube> — the elements of a [B, T, D] tensor that share statistics
 // with one chosen element, for BatchNorm, LayerNorm, RMSNorm, InstanceNorm and
-// GroupNorm, drawn as a rotatable 3-D grid of points.
+// GroupNorm, drawn as a rotatable 3-D grid of points with the group's box
+// shaded, and below it the four methods of the GroupNorm paper's Figure 2 side
+// by side as small multiples (one [T × D] sheet per b).
 //
 // Attributes: shape ("3,4,6" = sizes of the three axes; whole numbers 1..12;
 //   the default's last axis has the divisors 1, 2, 3, 6, so GroupNorm has
@@ -19,35 +21,49 @@
 //   ('point' | 'line' | 'plane' | 'block'), groupCount (how many such groups
 //   the tensor has), groupSize (members per group), channelsPerGroup
 //   (GroupNorm's D/G, else null), measure ('mean_var' | 'mean_square'),
-//   groupChoices (the G the core accepts for this D), yaw, pitch (degrees;
-//   -18 and 20 at first and after "Reset view"), error}.
-// Events: change — after the reader picks a method, G, reading or element,
-//   rotates the view or resets it (never after programmatic sets).
+//   groupChoices (the G the core accepts for this D), multiples ({method,
+//   numGroups (GroupNorm's G, else null), members} for batch_norm,
+//   layer_norm, instance_norm, group_norm: the small multiples' groups of the
+//   same element, from the core; GroupNorm's G is the figure's while GroupNorm
+//   is shown or while it is an accepted G above 1, else the smallest accepted
+//   G above 1), yaw, pitch (degrees; -18 and 20 at first and after "Reset
+//   view"), error}.
+// Events: change — after the reader picks a method (also by a small multiple),
+//   G, reading or element, rotates the view or resets it (never after
+//   programmatic sets).
 // Keyboard: the view is focusable; arrow keys rotate it (Shift: small steps).
 //   Method, G (only the values the core accepts) and reading are selects;
 //   the element is three number inputs (arrow keys step them); "Reset view"
-//   restores the angle (animated unless prefers-reduced-motion).
+//   restores the angle (animated unless prefers-reduced-motion); each small
+//   multiple is a button (aria-pressed when it is the method shown above).
 // Pointer: a horizontal drag on the view turns the grid (mouse: vertical drag
 //   tilts it); on touch, vertical swipes scroll the page (touch-action: pan-y
 //   on the view only). Clicking or tapping a point chooses it (the front-most
 //   point under the pointer, else the nearest within a finger's reach).
-// Drawing: points far to near (painter's order); the chosen element last,
-//   larger and outlined, so no point hides it.
+// Drawing: the lattice's box (hidden edges dashed), the group's box (faces
+//   shaded, edges outlined) and the points in depth order, far to near; nearer
+//   points larger and more opaque; the chosen element last, larger and
+//   outlined, so no point hides it. The axis arrows start at the lattice's
+//   corner at index (0, 0, 0) and run along its edges; each label sits by its
+//   arrow's tip, placed so that no two labels overlap at any angle.
 // CSS custom properties: --nl-group (members of the chosen element's group),
 //   --nl-chosen (the chosen element), --nl-reference (the other elements),
 //   --nl-muted (axes), and the shared --nl-* theme.
-// Parts: figure, controls, select, number, button, view, point, description,
-//   error.
-// Ops used: reduction_group (the members), core.describe (group count and
-//   size, the statistics measured, GroupNorm's channels per group), and
-//   reduction_group probes for the G choices (the G the core accepts). No
-//   group is computed here: the view is presentation only (a rotation and an
-//   orthographic projection).
+// Parts: figure, controls, select, number, button, view, point, multiples,
+//   multiple, description, error.
+// Ops used: reduction_group (the members, once for the view and once per
+//   small multiple), core.describe (group count and size, the statistics
+//   measured, GroupNorm's channels per group), and reduction_group probes for
+//   the G choices (the G the core accepts). No group is computed here: the
+//   view is presentation only (a rotation, an orthographic projection, and the
+//   box the core's members fill).
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { onDrag } from '../lib/handles.js';
 
 const METHODS = ['batch_norm', 'layer_norm', 'rms_norm', 'instance_norm', 'group_norm'];
+// The small multiples: the four cubes of Wu & He's GroupNorm paper (its Figure 2).
+const MULTIPLES = ['batch_norm', 'layer_norm', 'instance_norm', 'group_norm'];
 const VIEW = { yaw: -18, pitch: 20 };
 const MAX_SIDE = 12;
 const AXES = { sequence: ['B', 'T', 'd'], image: ['N', 'HW', 'C'] };
@@ -61,12 +77,147 @@ const DESCRIBE_LAYOUT = {
   group_norm: 'bdt',
 };
 
+// ---- geometry of the drawing (presentation only: boxes around the core's members, label places) ----
+const bit = (corner, a, lo, hi) => (corner ? hi[a] : lo[a]);
+const others = (a) => [0, 1, 2].filter((k) => k !== a);
+/** The eight corners of an axis-aligned box in index coordinates. */
+function boxCorners(lo, hi) {
+  return [0, 1, 2, 3, 4, 5, 6, 7].map((k) => [bit(k & 1, 0, lo, hi), bit(k & 2, 1, lo, hi), bit(k & 4, 2, lo, hi)]);
+}
+/** A face with outward side `side` (0: low, 1: high) along `a` faces the reader when `towards` says so. */
+const faces = (a, side, towards) => (side ? 1 : -1) * towards[a] > 1e-9;
+/** The six faces of a box, corners in order around each, and whether each faces the reader. */
+function boxFaces(lo, hi, towards) {
+  const out = [];
+  for (const a of [0, 1, 2])
+    for (const side of [0, 1]) {
+      const [u, w] = others(a);
+      const corners = [
+        [0, 0],
+        [1, 0],
+        [1, 1],
+        [0, 1],
+      ].map(([bu, bw]) => {
+        const c = [0, 0, 0];
+        c[a] = bit(side, a, lo, hi);
+        c[u] = bit(bu, u, lo, hi);
+        c[w] = bit(bw, w, lo, hi);
+        return c;
+      });
+      out.push({ axis: a, side, corners, visible: faces(a, side, towards) });
+    }
+  return out;
+}
+/** The twelve edges of a box; an edge is hidden when neither face it joins faces the reader. */
+function boxEdges(lo, hi, towards) {
+  const out = [];
+  for (const a of [0, 1, 2]) {
+    const [u, w] = others(a);
+    for (const [bu, bw] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ]) {
+      const from = [0, 0, 0];
+      from[u] = bit(bu, u, lo, hi);
+      from[w] = bit(bw, w, lo, hi);
+      const to = [...from];
+      from[a] = lo[a];
+      to[a] = hi[a];
+      out.push({ axis: a, from, to, hidden: !faces(u, bu, towards) && !faces(w, bw, towards) });
+    }
+  }
+  return out;
+}
+/** The index box the members fill ({lo, hi}, inclusive), or null when they do not fill one. */
+function memberBox(members) {
+  if (!members.length) return null;
+  const lo = [0, 1, 2].map((a) => Math.min(...members.map((m) => m[a])));
+  const hi = [0, 1, 2].map((a) => Math.max(...members.map((m) => m[a])));
+  const cells = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
+  return cells === new Set(members.map((m) => m.join(','))).size ? { lo, hi } : null;
+}
+const overlaps = (a, b, m = 0) => a.x0 < b.x1 + m && b.x0 < a.x1 + m && a.y0 < b.y1 + m && b.y0 < a.y1 + m;
+/** Does the segment p–q cross the rectangle r? (Liang–Barsky clipping.) */
+function segmentHitsBox(p, q, r) {
+  let t0 = 0,
+    t1 = 1;
+  const dx = q.x - p.x,
+    dy = q.y - p.y;
+  for (const [pp, qq] of [
+    [-dx, p.x - r.x0],
+    [dx, r.x1 - p.x],
+    [-dy, p.y - r.y0],
+    [dy, r.y1 - p.y],
+  ]) {
+    if (pp === 0) {
+      if (qq < 0) return false;
+      continue;
+    }
+    const t = qq / pp;
+    if (pp < 0) {
+      if (t > t1) return false;
+      if (t > t0) t0 = t;
+    } else {
+      if (t < t0) return false;
+      if (t < t1) t1 = t;
+    }
+  }
+  return true;
+}
+const TURNS = [0, 30, -30, 60, -60, 90, -90, 120, -120, 150, -150, 180];
+/**
+ * Each label beside its anchor (an arrow's tip), on the side its arrow points to when that is
+ * free: candidates turn away from that side and move out step by step; the first inside the
+ * W × H box, clear of every label placed before and of every arrow wins (then clear of labels
+ * only, farther out). Sets cx, cy (the label's centre) and box on each label.
+ */
+function placeLabels(labels, W, H, segments) {
+  const placed = [];
+  for (const L of labels) {
+    const base = Math.atan2(L.dir.y, L.dir.x);
+    let best = null;
+    for (const [strict, gaps] of [
+      [true, [4, 10, 18, 28]],
+      [false, [4, 10, 18, 28, 40, 56, 76, 100, 130]],
+    ]) {
+      for (const g of gaps) {
+        for (const deg of TURNS) {
+          const ang = base + (deg * Math.PI) / 180;
+          const ux = Math.cos(ang),
+            uy = Math.sin(ang);
+          const reach = g + (Math.abs(ux) * L.w) / 2 + (Math.abs(uy) * L.h) / 2;
+          const cx = L.x + ux * reach,
+            cy = L.y + uy * reach;
+          const box = { x0: cx - L.w / 2, x1: cx + L.w / 2, y0: cy - L.h / 2, y1: cy + L.h / 2 };
+          if (box.x0 < 1 || box.y0 < 1 || box.x1 > W - 1 || box.y1 > H - 1) continue;
+          if (placed.some((o) => overlaps(o, box, 3))) continue;
+          if (strict && segments.some(([p, q]) => segmentHitsBox(p, q, box))) continue;
+          best = { cx, cy, box };
+          break;
+        }
+        if (best) break;
+      }
+      if (best) break;
+    }
+    if (!best) {
+      // Nowhere free (a box too small to hold three labels): at the tip, kept inside.
+      const cx = Math.max(L.w / 2 + 1, Math.min(W - L.w / 2 - 1, L.x)),
+        cy = Math.max(L.h / 2 + 1, Math.min(H - L.h / 2 - 1, L.y));
+      best = { cx, cy, box: { x0: cx - L.w / 2, x1: cx + L.w / 2, y0: cy - L.h / 2, y1: cy + L.h / 2 } };
+    }
+    placed.push(best.box);
+    Object.assign(L, best);
+  }
+}
+
 export class NlAxisCube extends NlFigure {
   static catalog = 'axisCube';
   static summary = 'The reduction group of one element of a [B, T, D] tensor, in 3-D.';
-  static minHeight = 489; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 776; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc =
-    '`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `yaw`, `pitch`'; // `state` keys beyond the attributes (README)
+    '`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `multiples` ({method, numGroups, members} for BatchNorm, LayerNorm, InstanceNorm, GroupNorm), `yaw`, `pitch`'; // `state` keys beyond the attributes (README)
   static params = {
     shape: {
       attr: 'shape',
@@ -114,17 +265,50 @@ export class NlAxisCube extends NlFigure {
 .index { flex-wrap: wrap; }
 .control.index input { width: 56px; min-height: 36px; padding: 2px 6px; }
 button { min-height: 36px; }
+/* On a phone every control is a finger's size. */
+@media (max-width: 600px), (pointer: coarse) {
+  .control select, .control.index input, button { min-height: 44px; }
+}
 .view { touch-action: pan-y; cursor: grab; border-radius: 6px; user-select: none; -webkit-user-select: none; }
 .view:active { cursor: grabbing; }
 .view svg { max-width: 560px; margin: 0 auto; }
 .point { stroke: var(--nl-bg); stroke-width: 1; cursor: pointer; }
-.point.other { fill: var(--nl-reference); fill-opacity: 0.45; stroke-opacity: 0.6; }
+.point.other { fill: var(--nl-reference); stroke-opacity: 0.5; }
 .point.member { fill: var(--nl-group); }
 .point.chosen { fill: var(--nl-chosen); stroke: var(--nl-group); stroke-width: 3; }
 .halo { fill: none; stroke: var(--nl-bg); stroke-width: 7; pointer-events: none; }
-.axis-line { stroke: var(--nl-muted); stroke-width: 1.5; }
-.axis-label { font-size: var(--nl-label-size); fill: var(--nl-muted); font-weight: 600; }
+.frame { stroke: var(--nl-muted); stroke-width: 1; stroke-opacity: 0.55; pointer-events: none; }
+.frame.hidden { stroke-dasharray: 3 4; stroke-opacity: 0.35; }
+.group-face { fill: var(--nl-group); fill-opacity: 0.16; stroke: none; pointer-events: none; }
+.group-face.hidden { fill-opacity: 0.08; }
+.group-edge { stroke: var(--nl-group); stroke-width: 1.6; stroke-linecap: round; pointer-events: none; }
+.group-edge.hidden { stroke-dasharray: 3 3; stroke-opacity: 0.55; stroke-width: 1.2; }
+.axis-line { stroke: var(--nl-muted); stroke-width: 1.6; pointer-events: none; }
+.axis-label { font-size: var(--nl-label-size); fill: var(--nl-fg); font-weight: 600; pointer-events: none;
+  paint-order: stroke; stroke: var(--nl-bg); stroke-width: 4px; stroke-linejoin: round; }
 .hint { font-size: var(--nl-small-size); color: var(--nl-muted); margin: 2px 0 0; }
+.wrap:not(.drawn) > .multiples { visibility: hidden; }
+.has-error .multiples { opacity: 0.35; }
+.multiples { margin-top: 10px; container-type: inline-size; }
+.multiples-title { font-size: var(--nl-small-size); color: var(--nl-muted); margin: 0 0 6px; }
+.multiples-grid { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 8px; }
+@container (min-width: 560px) { .multiples-grid { grid-template-columns: repeat(4, minmax(0, 1fr)); } }
+.multiple { position: relative; padding: 6px; border: 1px solid var(--nl-grid); border-radius: 8px; }
+.multiple:hover { border-color: var(--nl-muted); }
+.multiple.pressed { border: 2px solid var(--nl-group); padding: 5px; }
+.multiple .pick { position: absolute; inset: 0; width: 100%; height: 100%; min-height: 44px; padding: 0; margin: 0;
+  background: transparent; border: none; border-radius: 8px; }
+.multiple-name { font-weight: 600; font-size: var(--nl-label-size); fill: var(--nl-fg); }
+.multiple-count { font-size: var(--nl-small-size); fill: var(--nl-muted); }
+.mini { overflow: visible; }
+.sheet { fill: var(--nl-reference); fill-opacity: 0.1; stroke: var(--nl-muted); stroke-width: 1; stroke-opacity: 0.7; }
+.sheet-grid { fill: none; stroke: var(--nl-reference); stroke-width: 0.6; stroke-opacity: 0.45; }
+.post { stroke: var(--nl-muted); stroke-width: 0.8; stroke-dasharray: 2 3; stroke-opacity: 0.6; }
+.cell { fill: var(--nl-group); fill-opacity: 0.85; stroke: var(--nl-group); stroke-width: 0.5; }
+.cells-outline { fill: none; stroke: var(--nl-fg); stroke-width: 1.3; stroke-linejoin: round; }
+.mini-chosen { fill: var(--nl-chosen); stroke: var(--nl-bg); stroke-width: 1; }
+.mini-axis { fill: none; stroke: var(--nl-muted); stroke-width: 1.2; }
+.mini-label { font-size: var(--nl-small-size); fill: var(--nl-muted); font-weight: 600; }
 `;
 
   constructor() {
@@ -204,14 +388,31 @@ button { min-height: 36px; }
   }
 
   // ---- computation: every group comes from the core --------------------------------
+  /** The members of element `index`'s group under `method`, as [b, t, d] triples (reduction_group). */
+  members(core, method, shape, index, numGroups) {
+    const attrs = { method, shape, index };
+    if (method === 'group_norm') attrs.num_groups = numGroups;
+    const flat = core.run('reduction_group', {}, attrs).members.data;
+    const out = [];
+    for (let i = 0; i + 2 < flat.length; i += 3) out.push([flat[i], flat[i + 1], flat[i + 2]]);
+    return out;
+  }
+
+  /**
+   * The G of the GroupNorm small multiple: the figure's own while GroupNorm is shown (or while
+   * it is a G above 1 the core accepts), else the smallest G above 1 the core accepts for D, so
+   * that the small cube shows groups between LayerNorm's and InstanceNorm's (1 when D = 1).
+   */
+  multipleGroups(core, v, D) {
+    const choices = this.groupChoices(core, D);
+    if (v.method === 'group_norm' || (v.numGroups > 1 && choices.includes(v.numGroups))) return v.numGroups;
+    return choices.find((g) => g > 1) ?? 1;
+  }
+
   compute(core, v) {
     const shape = [...v.shape];
     const index = v.index.map((i, a) => Math.min(i, shape[a] - 1));
-    const attrs = { method: v.method, shape, index };
-    if (v.method === 'group_norm') attrs.num_groups = v.numGroups;
-    const flat = core.run('reduction_group', {}, attrs).members.data;
-    const members = [];
-    for (let i = 0; i + 2 < flat.length; i += 3) members.push([flat[i], flat[i + 1], flat[i + 2]]);
+    const members = this.members(core, v.method, shape, index, v.numGroups);
     const [B, T, D] = shape;
     const dShape = DESCRIBE_LAYOUT[v.method] === 'btd' ? [B, T, D] : [B, D, T];
     const desc = core.describe(v.method, {
@@ -236,6 +437,11 @@ button { min-height: 36px; }
       channelsPerGroup: v.method === 'group_norm' ? desc.group.layout[2] : null,
       measure: desc.measure,
       groupChoices: this.groupChoices(core, D),
+      // The four methods side by side, each group from its own reduction_group call.
+      multiples: MULTIPLES.map((method) => {
+        const g = method === 'group_norm' ? this.multipleGroups(core, v, D) : null;
+        return { method, numGroups: g, members: this.members(core, method, shape, index, g) };
+      }),
       yaw: this._yaw,
       pitch: this._pitch,
     };
@@ -276,14 +482,56 @@ button { min-height: 36px; }
   buildView(view) {
     view.setAttribute('tabindex', '0');
     view.setAttribute('role', 'img');
-    this._svg = el('svg', { viewBox: '0 0 460 340', 'aria-hidden': 'true' });
-    this._axesG = el('g');
+    this._svg = el('svg', { class: 'main', viewBox: '0 0 460 340', 'aria-hidden': 'true' });
+    // Back to front: arrows along hidden edges, the lattice's hidden edges, the points with the
+    // group's box in depth order, then the arrows along visible edges and the labels.
+    this._axesBackG = el('g');
+    this._backG = el('g');
     this._pointsG = el('g');
-    this._svg.append(this._axesG, this._pointsG);
+    this._axesG = el('g');
+    this._labels = [0, 1, 2].map((a) =>
+      el('text', { class: 'axis-label', 'data-axis': a, 'text-anchor': 'middle', 'dominant-baseline': 'central' }),
+    );
+    this._svg.append(this._axesBackG, this._backG, this._pointsG, this._axesG);
     view.append(this._svg);
     this._hint = el('p', { class: 'hint' });
     view.after(this._hint); // the base placed the view in the figure already
+    this._buildMultiples();
+    this._hint.after(this._multBox);
     this._wireView(view);
+  }
+
+  /** The small multiples: one button per method, a stack of [T × d] sheets in each. */
+  _buildMultiples() {
+    this._multBox = el('div', { class: 'multiples', part: 'multiples' });
+    this._multTitle = el('p', { class: 'multiples-title' });
+    const grid = el('div', { class: 'multiples-grid', role: 'group' });
+    this._multGrid = grid;
+    this._mults = MULTIPLES.map((method) => {
+      // A card: the drawing (with its name, so a picture drawn without JavaScript keeps it) and,
+      // over the whole card, the button that shows the method above.
+      const card = el('div', { class: 'multiple', part: 'multiple' });
+      card.dataset.method = method;
+      const svgEl = el('svg', { class: 'mini', viewBox: '0 0 150 100', 'aria-hidden': 'true' });
+      const name = el('text', { class: 'multiple-name', 'text-anchor': 'middle' });
+      const count = el('text', { class: 'multiple-count', 'text-anchor': 'middle' });
+      const btn = el('button', { type: 'button', class: 'pick', part: 'button' });
+      btn.addEventListener('click', () => this._pickMultiple(method));
+      card.append(svgEl, btn);
+      grid.append(card);
+      return { method, card, btn, svg: svgEl, name, count };
+    });
+    this._multBox.append(this._multTitle, grid);
+  }
+
+  /** A small multiple chosen: its method (and GroupNorm's G) goes to the large view. */
+  _pickMultiple(method) {
+    const s = this._state;
+    if (!s || !this._core) return;
+    const g = s.multiples.find((m) => m.method === method);
+    this.setValues(method === 'group_norm' ? { method, numGroups: g.numGroups } : { method });
+    this.updateNow();
+    this.emitChange();
   }
 
   _wireView(v) {
@@ -396,6 +644,7 @@ button { min-height: 36px; }
     this._indexLabel.textContent = this.t('element');
     this._resetBtn.textContent = this.t('resetView');
     this._hint.textContent = this.t('hint');
+    this._multGrid.setAttribute('aria-label', this.t('multiplesLabel'));
     this._syncIndex();
     this._syncGroups();
   }
@@ -444,6 +693,36 @@ button { min-height: 36px; }
 
   // ---- drawing -------------------------------------------------------------------------
   draw(s) {
+    this._drawCube(s);
+    // The small multiples do not turn with the view: a rotation redraws the cube only.
+    if (!this._turning || !this._multDrawn) this._drawMultiples(s);
+  }
+
+  /** The label font size in px (the text's computed style; 12 where there is none). */
+  _labelFont() {
+    if (!this._fs) {
+      const px = typeof getComputedStyle === 'function' ? parseFloat(getComputedStyle(this._labels[0]).fontSize) : NaN;
+      if (px > 0) this._fs = px;
+    }
+    return this._fs || 12;
+  }
+
+  /** A label's width in px: measured once per text where the browser lays text out, else a generous estimate. */
+  _labelWidth(node, fs) {
+    const key = `${node.textContent}|${fs}`;
+    this._textW ??= new Map();
+    if (this._textW.has(key)) return this._textW.get(key);
+    let w;
+    try {
+      w = node.getComputedTextLength?.() ?? 0;
+    } catch {
+      w = 0; // not laid out (hidden): estimate
+    }
+    if (w > 0) this._textW.set(key, w);
+    return w > 0 ? w : node.textContent.length * fs * 0.64;
+  }
+
+  _drawCube(s) {
     const svg = this._svg;
     // The width is measured once and kept by the base (a layout of the article
     // page costs milliseconds); the base redraws on width changes.
@@ -453,7 +732,8 @@ button { min-height: 36px; }
       this._size = { W: this.fit(svg, 460, H), H };
     }
     const { W, H } = this._size;
-    const [B, T, D] = s.shape;
+    const sizes = s.shape;
+    const [B, T, D] = sizes;
     const yaw = (s.yaw * Math.PI) / 180,
       pitch = (s.pitch * Math.PI) / 180;
     const cy = Math.cos(yaw),
@@ -469,94 +749,88 @@ button { min-height: 36px; }
         z1 = -sy * X + cy * Z;
       return { x: x1, y: -(cp * Y - sp * z1), depth: sp * Y + cp * z1 };
     };
-    // One arrow per axis, along the grid edge parallel to it that lies
-    // farthest out on screen (so it never runs through the points), pointing
-    // the way the index grows.
-    const sizes = [B, T, D];
-    const at = (a, along, u, v) => {
-      const c = [0, 0, 0];
-      const [i, j] = [0, 1, 2].filter((k) => k !== a);
-      c[a] = along;
-      c[i] = u ? sizes[i] - 1 + 0.7 : -0.7;
-      c[j] = v ? sizes[j] - 1 + 0.7 : -0.7;
-      return rot(...c);
-    };
-    const edges = [0, 1, 2].map((a) => {
-      let best = null;
-      for (const [u, v] of [
-        [0, 0],
-        [0, 1],
-        [1, 0],
-        [1, 1],
-      ]) {
-        const p0 = at(a, -0.3, u, v),
-          p1 = at(a, sizes[a] - 1 + 0.3, u, v);
-        const mx = (p0.x + p1.x) / 2,
-          my = (p0.y + p1.y) / 2;
-        const far = Math.hypot(mx, my);
-        if (!best || far > best.far + 1e-9) best = { p0, p1, far, mx, my };
-      }
-      return best;
+    // The lattice's box (half a cell around the outer points) and its corner at index (0, 0, 0),
+    // where the three axis arrows start.
+    const lo = [-0.5, -0.5, -0.5],
+      hi = sizes.map((n) => n - 0.5);
+    const ends = [0, 1, 2].map((a) => {
+      const c = [...lo];
+      c[a] = hi[a] + 0.8;
+      return c;
     });
-    // Fit the rotated grid and its arrows (labels need room) into W x H.
-    const corners = edges.flatMap((e) => [e.p0, e.p1]);
-    const xs = corners.map((c) => c.x),
-      ys = corners.map((c) => c.y);
+    const fitPts = [...boxCorners(lo, hi), ...ends].map((c) => rot(...c));
+    const xs = fitPts.map((c) => c.x),
+      ys = fitPts.map((c) => c.y);
     const minX = Math.min(...xs),
       maxX = Math.max(...xs),
       minY = Math.min(...ys),
       maxY = Math.max(...ys);
-    const padX = 52,
-      padY = 26;
-    const unit = Math.min((W - 2 * padX) / Math.max(maxX - minX, 1), (H - 2 * padY) / Math.max(maxY - minY, 1), 70);
+    const fs = this._labelFont();
+    const padX = 8 + fs * 4.2,
+      padY = 10 + fs * 1.6;
+    const unit = Math.min((W - 2 * padX) / Math.max(maxX - minX, 1), (H - 2 * padY) / Math.max(maxY - minY, 1), 64);
     const cx = W / 2 - ((minX + maxX) / 2) * unit,
       cyy = H / 2 - ((minY + maxY) / 2) * unit;
     const px = (p) => ({ x: cx + p.x * unit, y: cyy + p.y * unit, depth: p.depth });
-    const span = Math.max(B, T, D, 2);
-    const r0 = Math.max(3.5, Math.min(9, unit * 0.24));
+    const at = (c) => px(rot(...c));
+    const f = (v) => v.toFixed(1);
+    // Depth cue: 0 at the lattice's farthest corner, 1 at its nearest.
+    const cornerDepths = boxCorners(lo, hi).map((c) => rot(...c).depth);
+    const dMin = Math.min(...cornerDepths),
+      dSpan = Math.max(...cornerDepths) - dMin || 1;
+    const near = (depth) => Math.max(0, Math.min(1, (depth - dMin) / dSpan));
+    // Which way each index axis points in depth (> 0: towards the reader).
+    const o = rot(0, 0, 0);
+    const towards = [rot(1, 0, 0), rot(0, 1, 0), rot(0, 0, 1)].map((p) => p.depth - o.depth);
+    const r0 = Math.max(3, Math.min(10, unit * 0.25));
 
-    const axisItems = [];
-    const centre = px({ x: 0, y: 0 });
-    edges.forEach((e, a) => {
-      const S = px(e.p0),
-        E = px(e.p1),
-        M = px({ x: e.mx, y: e.my });
-      const len = Math.hypot(E.x - S.x, E.y - S.y);
-      const ux = len > 1 ? (E.x - S.x) / len : 0,
-        uy = len > 1 ? (E.y - S.y) / len : 0;
-      const olen = Math.hypot(M.x - centre.x, M.y - centre.y) || 1;
-      const ox = (M.x - centre.x) / olen,
-        oy = (M.y - centre.y) / olen;
-      const f = (v) => v.toFixed(1);
-      axisItems.push(el('line', { class: 'axis-line', x1: f(S.x), y1: f(S.y), x2: f(E.x), y2: f(E.y) }));
-      if (len > 10) {
-        const ax = E.x - ux * 7,
-          ay = E.y - uy * 7; // arrowhead
-        axisItems.push(
-          el('path', {
-            class: 'axis-line',
-            fill: 'none',
-            d: `M${f(ax - uy * 4)},${f(ay + ux * 4)}L${f(E.x)},${f(E.y)}L${f(ax + uy * 4)},${f(ay - ux * 4)}`,
-          }),
-        );
+    const back = [];
+    const items = [];
+    // The lattice's edges: hidden ones dashed behind every point, visible ones over them
+    // (a point can never lie in front of an edge of the convex box that holds it).
+    const lattice = boxEdges(lo, hi, towards);
+    for (const e of lattice) {
+      const p = at(e.from),
+        q = at(e.to);
+      const line = el('line', {
+        class: `frame${e.hidden ? ' hidden' : ''}`,
+        x1: f(p.x),
+        y1: f(p.y),
+        x2: f(q.x),
+        y2: f(q.y),
+      });
+      if (e.hidden) back.push(line);
+      else items.push({ depth: Infinity, node: line });
+    }
+    // The group: the box its members fill, shaded (faces) and outlined (edges), drawn in depth
+    // order with the points. A member set that is not a box (no method here gives one) keeps the colours only.
+    const gBox = memberBox(s.members);
+    if (gBox) {
+      const glo = gBox.lo.map((v) => v - 0.42),
+        ghi = gBox.hi.map((v) => v + 0.42);
+      for (const face of boxFaces(glo, ghi, towards)) {
+        const pts = face.corners.map(at);
+        const depth = pts.reduce((sum, p) => sum + p.depth, 0) / pts.length;
+        const d = `M${pts.map((p) => `${f(p.x)},${f(p.y)}`).join('L')}Z`;
+        items.push({ depth, node: el('path', { class: `group-face${face.visible ? '' : ' hidden'}`, d }) });
       }
-      // The label past the arrow's tip, pushed outward.
-      const dx = ux * 8 + ox * 6,
-        dy = uy * 8 + oy * 6;
-      const dl = Math.hypot(dx, dy) || 1;
-      const anchor = dx / dl > 0.4 ? 'start' : dx / dl < -0.4 ? 'end' : 'middle';
-      const ly = E.y + dy + (dy / dl > 0.4 ? 11 : dy / dl < -0.4 ? -2 : 4);
-      axisItems.push(
-        el(
-          'text',
-          { class: 'axis-label', x: f(E.x + dx), y: f(ly), 'text-anchor': anchor },
-          `${s.axes[a]} (${this.fmt(s.shape[a])})`,
-        ),
-      );
-    });
-    this._axesG.replaceChildren(...axisItems); // at most nine items
+      for (const e of boxEdges(glo, ghi, towards)) {
+        const p = at(e.from),
+          q = at(e.to);
+        items.push({
+          depth: (p.depth + q.depth) / 2,
+          node: el('line', {
+            class: `group-edge${e.hidden ? ' hidden' : ''}`,
+            x1: f(p.x),
+            y1: f(p.y),
+            x2: f(q.x),
+            y2: f(q.y),
+          }),
+        });
+      }
+    }
 
-    // Points, far to near (painter's order); the chosen element last, on top.
+    // Points, far to near (painter's order), nearer ones larger and more opaque; the chosen element last, on top.
     const key = s.shape.join('x');
     if (this._pointsKey !== key) {
       this._pointsKey = key;
@@ -572,32 +846,270 @@ button { min-height: 36px; }
     }
     const members = new Set(s.members.map((m) => m.join(',')));
     const chosen = s.index.join(',');
-    const placed = this._points.map((pt) => ({ pt, pos: px(rot(pt.b, pt.t, pt.d)), id: `${pt.b},${pt.t},${pt.d}` }));
-    placed.sort((a, b) => (a.id === chosen) - (b.id === chosen) || a.pos.depth - b.pos.depth);
-    const frag = document.createDocumentFragment();
     this._placed = [];
-    placed.forEach(({ pt, pos, id }, order) => {
-      const isChosen = id === chosen;
-      const scaleR = 1 + (0.18 * pos.depth) / span; // nearer points a little larger
-      const r = isChosen ? r0 * 1.55 : r0 * scaleR;
-      pt.c.setAttribute('cx', pos.x.toFixed(1));
-      pt.c.setAttribute('cy', pos.y.toFixed(1));
-      pt.c.setAttribute('r', r.toFixed(1));
-      pt.c.setAttribute('class', `point ${members.has(id) ? 'member' : 'other'}${isChosen ? ' chosen' : ''}`);
-      if (isChosen) {
-        this._halo.setAttribute('cx', pos.x.toFixed(1));
-        this._halo.setAttribute('cy', pos.y.toFixed(1));
-        this._halo.setAttribute('r', r.toFixed(1));
+    for (const pt of this._points) {
+      const pos = at([pt.b, pt.t, pt.d]);
+      const id = `${pt.b},${pt.t},${pt.d}`;
+      const isChosen = id === chosen,
+        isMember = members.has(id);
+      const k = near(pos.depth);
+      const r = isChosen ? r0 * 1.6 : r0 * (0.7 + 0.5 * k);
+      const c = pt.c;
+      c.setAttribute('cx', f(pos.x));
+      c.setAttribute('cy', f(pos.y));
+      c.setAttribute('r', f(r));
+      c.setAttribute('class', `point ${isMember ? 'member' : 'other'}${isChosen ? ' chosen' : ''}`);
+      if (isChosen) c.removeAttribute('fill-opacity');
+      else c.setAttribute('fill-opacity', (isMember ? 0.5 + 0.5 * k : 0.14 + 0.5 * k).toFixed(2));
+      items.push({ depth: pos.depth, node: c, chosen: isChosen, pt, pos, r });
+    }
+    items.sort((a, b) => !!a.chosen - !!b.chosen || a.depth - b.depth);
+    const frag = document.createDocumentFragment();
+    let order = 0;
+    for (const it of items) {
+      if (it.chosen) {
+        this._halo.setAttribute('cx', f(it.pos.x));
+        this._halo.setAttribute('cy', f(it.pos.y));
+        this._halo.setAttribute('r', f(it.r));
         frag.append(this._halo);
       }
-      frag.append(pt.c);
-      this._placed.push({ x: pos.x, y: pos.y, r: r + 1, order, b: pt.b, t: pt.t, d: pt.d });
-    });
+      frag.append(it.node);
+      if (it.pt)
+        this._placed.push({
+          x: it.pos.x,
+          y: it.pos.y,
+          r: it.r + 1,
+          order: order++,
+          b: it.pt.b,
+          t: it.pt.t,
+          d: it.pt.d,
+        });
+    }
+    this._backG.replaceChildren(...back);
     this._pointsG.replaceChildren(frag);
+
+    // Axes: from the corner at index (0, 0, 0) along the lattice's three edges there, the way
+    // the index grows, a little past the box; each label beside its arrow's tip, placed clear
+    // of the other labels and arrows. An arrow along a hidden edge is drawn behind the points.
+    const origin = at(lo);
+    const arrows = [0, 1, 2].map((a) => {
+      const end = [...lo];
+      end[a] = hi[a];
+      const E = at(end);
+      let ux = E.x - origin.x,
+        uy = E.y - origin.y;
+      const len = Math.hypot(ux, uy);
+      const centre = px({ x: (minX + maxX) / 2, y: (minY + maxY) / 2 });
+      if (len > 6) ((ux /= len), (uy /= len));
+      else {
+        // Seen end-on: the label goes outward from the middle of the picture.
+        const ox = origin.x - centre.x,
+          oy = origin.y - centre.y,
+          ol = Math.hypot(ox, oy) || 1;
+        ux = ox / ol;
+        uy = oy / ol;
+      }
+      const ext = Math.max(12, unit * 0.5);
+      const tip = { x: E.x + ux * ext, y: E.y + uy * ext };
+      const edge = lattice.find((e) => e.axis === a && e.from.every((v, i) => v === lo[i]));
+      return { a, from: origin, tip, ux, uy, len, hidden: edge?.hidden };
+    });
+    const axisBack = [],
+      axisFront = [];
+    for (const ar of arrows) {
+      const items2 = [
+        el('line', {
+          class: 'axis-line',
+          'data-axis': ar.a,
+          x1: f(ar.from.x),
+          y1: f(ar.from.y),
+          x2: f(ar.tip.x),
+          y2: f(ar.tip.y),
+        }),
+      ];
+      if (Math.hypot(ar.tip.x - ar.from.x, ar.tip.y - ar.from.y) > 10) {
+        const ax = ar.tip.x - ar.ux * 7,
+          ay = ar.tip.y - ar.uy * 7;
+        items2.push(
+          el('path', {
+            class: 'axis-line',
+            fill: 'none',
+            d: `M${f(ax - ar.uy * 4)},${f(ay + ar.ux * 4)}L${f(ar.tip.x)},${f(ar.tip.y)}L${f(ax + ar.uy * 4)},${f(ay - ar.ux * 4)}`,
+          }),
+        );
+      }
+      (ar.hidden ? axisBack : axisFront).push(...items2);
+    }
+    const labels = arrows.map((ar) => {
+      const node = this._labels[ar.a];
+      node.textContent = `${s.axes[ar.a]} (${this.fmt(s.shape[ar.a])})`;
+      return {
+        node,
+        x: ar.tip.x,
+        y: ar.tip.y,
+        dir: { x: ar.ux, y: ar.uy },
+        w: this._labelWidth(node, fs),
+        h: fs * 1.25,
+      };
+    });
+    placeLabels(
+      labels,
+      W,
+      H,
+      arrows.map((ar) => [ar.from, ar.tip]),
+    );
+    for (const L of labels) {
+      L.node.setAttribute('x', f(L.cx));
+      L.node.setAttribute('y', f(L.cy));
+    }
+    this._axesBackG.replaceChildren(...axisBack);
+    this._axesG.replaceChildren(...axisFront, ...this._labels);
     this._view.setAttribute(
       'aria-label',
       this.t('viewLabel', { yaw: this.fmt(Math.round(s.yaw)), pitch: this.fmt(Math.round(s.pitch)) }),
     );
+  }
+
+  /**
+   * The four methods of the GroupNorm paper's figure side by side, for the chosen element:
+   * each a stack of sheets, one [T × d] sheet per b, the group's cells shaded and outlined.
+   */
+  _drawMultiples(s) {
+    this._multDrawn = true;
+    const [B, T, D] = s.shape;
+    const names = s.axes;
+    this._multTitle.textContent = this.t('multiplesTitle', {
+      index: s.index.map((i) => this.fmt(i)).join(', '),
+      B: names[0],
+      sheet: `${names[1]} × ${names[2]}`,
+    });
+    const fs = 11;
+    const f = (v) => v.toFixed(1);
+    for (const m of this._mults) {
+      const g = s.multiples.find((x) => x.method === m.method);
+      const w0 = this.widthOf(m.svg) || 150;
+      // Layout (px): d to the right, t leaning back (down-right), the sheets b stacked downward.
+      const lm = 6 + names[1].length * fs * 0.7,
+        rm = 12 + names[0].length * fs * 0.8,
+        tm = fs + 6,
+        bm = 4;
+      let cw = Math.min(22, (w0 - lm - rm) / (D + 0.5 * T));
+      const maxH = 190;
+      let sheetH = T * 0.42 * cw;
+      let gap = Math.max(4, 0.45 * cw);
+      if (tm + B * sheetH + (B - 1) * gap + bm > maxH) {
+        // Tall tensors: the sheets overlap (the upper one drawn over the lower), then cells shrink.
+        gap = Math.max(-sheetH * 0.65, (maxH - tm - bm - B * sheetH) / Math.max(B - 1, 1));
+        if (tm + B * sheetH + (B - 1) * gap + bm > maxH) {
+          cw = (maxH - tm - bm) / (T * 0.42 * (B - (B - 1) * 0.65));
+          sheetH = T * 0.42 * cw;
+          gap = -sheetH * 0.65;
+        }
+      }
+      const step = sheetH + gap;
+      const sheetsBottom = tm + B * sheetH + (B - 1) * gap + bm;
+      const H = Math.ceil(sheetsBottom + 36); // and the name and count below
+      // One user unit per CSS pixel, as fit() does, but for a cube narrower than fit's 160 px floor.
+      const W = w0;
+      m.svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+      const x0 = lm + Math.max(0, (W - lm - rm - (D + 0.5 * T) * cw) / 2);
+      const P = (b, t, d) => ({ x: x0 + d * cw + t * 0.5 * cw, y: tm + b * step + t * 0.42 * cw });
+      const quad = (b, t0, d0, t1, d1) => {
+        const q = [P(b, t0, d0), P(b, t0, d1), P(b, t1, d1), P(b, t1, d0)];
+        return `M${q.map((p) => `${f(p.x)},${f(p.y)}`).join('L')}Z`;
+      };
+      const inGroup = new Set(g.members.map((x) => x.join(',')));
+      const nodes = [];
+      // Dashed posts join the sheets' corners: the stack reads as one block.
+      if (B > 1)
+        for (const [t, d] of [
+          [0, 0],
+          [0, D],
+          [T, 0],
+          [T, D],
+        ]) {
+          const a = P(0, t, d),
+            z = P(B - 1, t, d);
+          nodes.push(el('line', { class: 'post', x1: f(a.x), y1: f(a.y), x2: f(z.x), y2: f(z.y) }));
+        }
+      for (let b = B - 1; b >= 0; b--) {
+        nodes.push(el('path', { class: 'sheet', d: quad(b, 0, 0, T, D) }));
+        let grid = '';
+        for (let t = 1; t < T; t++) {
+          const a = P(b, t, 0),
+            z = P(b, t, D);
+          grid += `M${f(a.x)},${f(a.y)}L${f(z.x)},${f(z.y)}`;
+        }
+        for (let d = 1; d < D; d++) {
+          const a = P(b, 0, d),
+            z = P(b, T, d);
+          grid += `M${f(a.x)},${f(a.y)}L${f(z.x)},${f(z.y)}`;
+        }
+        if (grid) nodes.push(el('path', { class: 'sheet-grid', d: grid }));
+        // The group's cells in this sheet, and the outline of their union (an edge where a neighbour is not in it).
+        let outline = '';
+        const cells = [];
+        for (const [mb, mt, md] of g.members) {
+          if (mb !== b) continue;
+          const cell = el('path', { class: 'cell', d: quad(b, mt, md, mt + 1, md + 1) });
+          Object.assign(cell.dataset, { b: String(mb), t: String(mt), d: String(md) });
+          cells.push(cell);
+          const side = (dt, dd, p0, p1) => {
+            if (inGroup.has(`${b},${mt + dt},${md + dd}`)) return;
+            const a = P(b, ...p0),
+              z = P(b, ...p1);
+            outline += `M${f(a.x)},${f(a.y)}L${f(z.x)},${f(z.y)}`;
+          };
+          side(-1, 0, [mt, md], [mt, md + 1]);
+          side(1, 0, [mt + 1, md], [mt + 1, md + 1]);
+          side(0, -1, [mt, md], [mt + 1, md]);
+          side(0, 1, [mt, md + 1], [mt + 1, md + 1]);
+        }
+        if (cells.length) nodes.push(...cells, el('path', { class: 'cells-outline', d: outline }));
+        if (b === s.index[0])
+          nodes.push(
+            el('path', { class: 'mini-chosen', d: quad(b, s.index[1], s.index[2], s.index[1] + 1, s.index[2] + 1) }),
+          );
+      }
+      // Axis names: d above the top sheet, t beside its leaning edge, b by an arrow down the stack.
+      const top = P(0, 0, D / 2);
+      const left = P(0, T / 2, 0);
+      const rightTop = P(0, T / 2, D),
+        rightLow = P(B - 1, T / 2, D);
+      const xr = P(0, T, D).x + 6; // right of every sheet's far corner
+      nodes.push(
+        el('text', { class: 'mini-label', x: f(top.x), y: f(top.y - 4), 'text-anchor': 'middle' }, names[2]),
+        el('text', { class: 'mini-label', x: f(left.x - 4), y: f(left.y + fs * 0.35), 'text-anchor': 'end' }, names[1]),
+      );
+      if (B > 1) {
+        const y1 = rightTop.y - sheetH * 0.2,
+          y2 = rightLow.y + sheetH * 0.2;
+        nodes.push(
+          el('path', {
+            class: 'mini-axis',
+            d: `M${f(xr)},${f(y1)}L${f(xr)},${f(y2)}M${f(xr - 3)},${f(y2 - 5)}L${f(xr)},${f(y2)}L${f(xr + 3)},${f(y2 - 5)}`,
+          }),
+          el('text', { class: 'mini-label', x: f(xr + 4), y: f((y1 + y2) / 2 + fs * 0.35) }, names[0]),
+        );
+      } else {
+        nodes.push(el('text', { class: 'mini-label', x: f(xr), y: f(rightTop.y + fs * 0.35) }, `${names[0]} = 1`));
+      }
+      const label =
+        m.method === 'group_norm' ? this.t('groupNormG', { g: this.fmt(g.numGroups) }) : this.t(`choice_${m.method}`);
+      m.name.textContent = label;
+      m.count.textContent = this.t('cells', { n: this.fmt(g.members.length) });
+      m.name.setAttribute('x', f(W / 2));
+      m.name.setAttribute('y', f(sheetsBottom + 16));
+      m.count.setAttribute('x', f(W / 2));
+      m.count.setAttribute('y', f(sheetsBottom + 31));
+      nodes.push(m.name, m.count);
+      m.svg.replaceChildren(...nodes);
+      m.svg.style.height = `${H}px`;
+      const pressed = s.method === m.method && (m.method !== 'group_norm' || s.numGroups === g.numGroups);
+      m.btn.setAttribute('aria-pressed', String(pressed));
+      m.card.classList.toggle('pressed', pressed);
+      m.btn.setAttribute('aria-label', this.t('multipleLabel', { method: label, n: this.fmt(g.members.length) }));
+    }
   }
 
   // ---- text --------------------------------------------------------------------------------
@@ -633,7 +1145,20 @@ button { min-height: 36px; }
       g: this.fmt(s.numGroups),
       size: this.fmt(s.channelsPerGroup ?? s.shape[2]),
     });
-    return [summary, groups, meaning].join(this.t('sentenceSep'));
+    const side = this.t('multiplesSentence', {
+      list: s.multiples
+        .map((m) =>
+          this.t('multipleItem', {
+            method:
+              m.method === 'group_norm'
+                ? this.t('groupNormG', { g: this.fmt(m.numGroups) })
+                : this.t(`choice_${m.method}`),
+            n: this.fmt(m.members.length),
+          }),
+        )
+        .join(this.t('listSep')),
+    });
+    return [summary, groups, meaning, side].join(this.t('sentenceSep'));
   }
 }
 NlAxisCube.defineProperties();
