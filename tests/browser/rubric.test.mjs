@@ -107,6 +107,25 @@ const AHA = {
       'RMSNorm of x: (1, 2, 3)/√(14/3)',
     );
   },
+  'nl-rms-decomposition'(st) {
+    // x + c = (101, 102, 103): |μ| = 102, σ = √(2/3) = 0.816497, so θ = atan(0.816497 / 102) = 0.45864°
+    close(st.theta, (Math.atan(Math.sqrt(2 / 3) / 102) * 180) / Math.PI, 1e-4, 'θ at c = 100');
+    assert.ok(st.theta < 1, 'the spread is under a degree of the RMS: RMSNorm divides mostly by |μ|');
+  },
+  'nl-bn-variants'(st) {
+    // channel means of the batch 4.5 and 21.75; from 0, five steps of momentum 0.1 reach μ(1 − 0.9⁵) = 0.40951 μ
+    closeAll(st.running.mean, [4.5 * 0.40951, 21.75 * 0.40951], 1e-4, 'running mean after 5 steps');
+    const first = ['train', 'eval', 'ghost', 'renorm', 'switchable'].map((k) => st.outputs[k][0]);
+    for (let i = 0; i < first.length; i++)
+      for (let j = i + 1; j < first.length; j++)
+        assert.ok(Math.abs(first[i] - first[j]) > 1e-3, `variants ${i} and ${j} give different outputs: ${first}`);
+  },
+  'nl-axis-cube'(st) {
+    // [B, T, d] = [3, 4, 6]: BatchNorm pools one feature over B·T = 12 cells, LayerNorm one token's 6 features,
+    // InstanceNorm one feature of one sequence over its T = 4 tokens, GroupNorm (G = 2) 3 features × 4 tokens = 12
+    const sizes = Object.fromEntries(st.multiples.map((m) => [m.method, m.members.length]));
+    assert.deepEqual(sizes, { batch_norm: 12, layer_norm: 6, instance_norm: 4, group_norm: 12 });
+  },
   'nl-vector-norms'(st) {
     closeAll(st.lengths, [Math.sqrt(10), Math.sqrt(5)], 1e-5, '|a|, |b|');
     close(st.dot, 5, 1e-6, '3·1 + 1·2');
