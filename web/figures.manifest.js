@@ -139,8 +139,8 @@ export const figures = [
     state: "`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`",
     attributes: [
       {"name":"depth","property":"depth","type":"integer","default":24,"min":1,"max":32,"description":"residual blocks"},
-      {"name":"lr","property":"lr","type":"number","default":0.01,"min":0.001,"max":0.2,"description":"learning rate"},
-      {"name":"optimizer","property":"optimizer","type":"choice","default":"adam","choices":["adam","sgd"],"description":"the optimizer"},
+      {"name":"lr","property":"lr","type":"number","default":0.06,"min":0.001,"max":0.2,"description":"learning rate"},
+      {"name":"optimizer","property":"optimizer","type":"choice","default":"sgd","choices":["adam","sgd"],"description":"the optimizer"},
       {"name":"gate","property":"gate","type":"choice","default":"none","choices":["none","zero","layer_scale"],"description":"what multiplies each residual branch"},
       {"name":"norm","property":"norm","type":"choice","default":"layer_norm","choices":["layer_norm","rms_norm"],"description":"the normalization the placements use"},
       {"name":"warmup","property":"warmup","type":"integer","default":0,"min":0,"max":200,"description":"steps of linear learning-rate warm-up"},

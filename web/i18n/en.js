@@ -754,19 +754,28 @@ export default {
     notYet: 'press Play or Step',
     show: 'Decision map of',
     mapTitle: '{name}: the two spirals, step {k}',
-    mapKey: 'hollow: class 0, filled: class 1; darker: class 1',
+    mapKey: 'dots: hollow class 0, filled class 1',
+    mapKey2: 'darker cells: the network says class 1',
+    settings: 'Settings',
+    recordedNote:
+      'Recorded run of these settings, {k} steps, drawn when the page opened. Play or Step trains it again here, step by step.',
+    describeRecorded: 'This is the recorded run of these settings; Play trains it again, step for step.',
+    describeNoneTrains:
+      'No normalization trains here too: with these settings the norms are not what makes the network learn.',
+    describeNoneFails: 'Without a norm the loss blows up at this step size, while {names} train.',
+    describeLowest: 'Lowest loss at the end: {name}, {v}.',
     compare: 'Compare:',
     keyOff: '{name}: not shown',
     listSep: ', ',
     describeOff: 'Not shown and not trained: {list}.',
     warmup: 'Warm-up (steps)',
     describeSetupWarmup:
-      'Four copies of one {L}-block residual network of width 16 start from the same seeded weights and learn to separate two spirals of 128 points: {opt}, learning rate {lr} reached after a linear warm-up of {w} steps, gate {gate}, {norm}, {n} steps.',
+      'Four copies of one {L}-block residual network of width 16 start from the same initial weights and learn to separate two spirals (128 points, 64 each): {opt}, learning rate {lr} reached after a linear warm-up of {w} steps, gate {gate}, {norm}, {n} steps.',
     describeIdentity:
       'With the gate at zero each branch adds nothing at first: at the first step {names} keep the residual stream at RMS {v} through every layer.',
     sentenceSep: ' ',
     describeSetup:
-      'Four copies of one {L}-block residual network of width 16 start from the same seeded weights and learn to separate two spirals of 128 points: {opt}, learning rate {lr}, gate {gate}, {norm}, {n} steps.',
+      'Four copies of one {L}-block residual network of width 16 start from the same initial weights and learn to separate two spirals (128 points, 64 each): {opt}, learning rate {lr}, gate {gate}, {norm}, {n} steps.',
     describeIdle: 'None has trained yet.',
     describeLoss: '{name} reaches loss {v} after {steps} (accuracy {a}).',
     describeStalled: '{name} is stuck near a coin flip’s loss {c}: {v} after {steps} (accuracy {a}).',
