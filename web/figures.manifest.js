@@ -11,7 +11,7 @@ export const figures = [
     catalog: "adaln",
     summary: "AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.",
     trainer: false,
-    minHeight: 504,
+    minHeight: 1032,
     events: ["change"],
     state: "`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`",
     attributes: [
@@ -134,7 +134,7 @@ export const figures = [
     catalog: "depthTraining",
     summary: "A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.",
     trainer: true,
-    minHeight: 861,
+    minHeight: 1087,
     events: ["change"],
     state: "`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`",
     attributes: [

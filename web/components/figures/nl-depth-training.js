@@ -2,12 +2,14 @@
 // core, four ways at once: no normalization, Post-Norm, Pre-Norm and Pre-Norm
 // with a final norm, on the same seeded start and the same two-spiral data.
 // The reader picks the depth, the learning rate, the optimizer and the gate,
-// or a preset, and presses Play: the loss curves grow side by side, and the
+// or a preset, and presses Play: the loss curves grow side by side (the default
+// settings open on their recorded run, web/components/data/depth-training-frame.js
+// from scripts/gen-training-frame.mjs, which Play trains again step for step), and the
 // panels show the gradient reaching each layer at the first step (Post-Norm's
 // fades toward the input) and the size of the residual stream at each layer
 // now (Pre-Norm's grows with depth).
 //
-// Attributes: depth (24; 1..32), lr (0.01; 0.001..0.2), optimizer (adam | sgd),
+// Attributes: depth (24; 1..32), lr (0.06; 0.001..0.2), optimizer (sgd | adam),
 //   gate (none | zero | layer_scale), norm (layer_norm | rms_norm), warmup
 //   (steps of linear learning-rate warm-up, 0; 0..200), steps (the
 //   run's length, 300; 10..2000), seed (1), lang.
@@ -60,7 +62,7 @@ export class NlDepthTraining extends NlFigure {
   static catalog = 'depthTraining';
   static summary =
     'A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.';
-  static minHeight = 861; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 1087; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc =
     '`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`'; // `state` keys beyond the attributes (README)
   static trainer = true; // train_* come from the training module (loadTrainer), the rest from the core
