@@ -118,7 +118,7 @@ export class NlAdaln extends NlFigure {
 .conds { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
 .conds button[aria-pressed=true] { border-color: var(--nl-fg); font-weight: 600; box-shadow: inset 0 0 0 1px var(--nl-fg); }
 .grid { display: grid; grid-template-columns: auto repeat(${D}, minmax(0, 1fr)); gap: 4px 6px; align-items: center; max-width: 440px; }
-.grid input { width: 100%; min-width: 0; min-height: 36px; padding: 2px 4px; font-variant-numeric: tabular-nums; }
+.grid input { width: 100%; min-width: 0; min-height: 36px; padding: 2px 3px; font-size: 0.9em; font-variant-numeric: tabular-nums; }
 .controls > label.control { flex-wrap: wrap; }
 .grid .rl { white-space: nowrap; font-size: 0.9em; }
 .grid .ch { font-size: 0.8em; color: var(--nl-muted); text-align: center; }
@@ -126,7 +126,7 @@ details.weights { font-size: 0.85em; margin-top: 6px; }
 details.weights summary { cursor: pointer; min-height: 32px; display: flex; align-items: center; }
 details.weights table { margin: 4px 0 8px; }
 details.weights caption { text-align: left; font-weight: 600; }
-@media (max-width: 600px) { .grid input, .conds button, select { min-height: 44px; } }
+@media (max-width: 600px) { .grid input, .conds button, select { min-height: 44px; } .grid { gap: 4px; } .grid input { font-size: 0.8em; } .grid .rl { font-size: 0.8em; } }
 `;
 
   buildControls(box) {
