@@ -271,6 +271,8 @@ PRESETS = {
     'deep': dict(depth=24, lr=0.01, optimizer='adam', gate='none', warmup=0),
     'zeroGate': dict(depth=24, lr=0.01, optimizer='adam', gate='zero', warmup=0),
     'sgd': dict(depth=24, lr=0.1, optimizer='sgd', gate='none', warmup=0),
+    # the figure's default settings (no preset button: its opening frame, and Reset)
+    'default': dict(depth=24, lr=0.06, optimizer='sgd', gate='none', warmup=0),
 }
 
 
@@ -294,5 +296,6 @@ def presets():
 
 if __name__ == '__main__':
     print('torch', torch.__version__, 'numpy', np.__version__, file=sys.stderr)
-    cases()
+    if '--presets-only' not in sys.argv:  # the presets alone: the cases need not be written again
+        cases()
     presets()

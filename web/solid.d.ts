@@ -19,8 +19,8 @@ type Figure<E, A> = Omit<JSX.HTMLAttributes<E>, keyof A | keyof NlCommon> & NlCo
 declare module 'solid-js' {
   namespace JSX {
     interface IntrinsicElements {
-      /** AdaLN modulation and the AdaLN-Zero gate. */
-      'nl-adaln': Figure<NlAdaln, { 'features'?: string | number[]; 'scale'?: string | number[]; 'shift'?: string | number[]; 'gate'?: number | string; 'attr:features'?: string; 'attr:scale'?: string; 'attr:shift'?: string; 'attr:gate'?: number | string; }>;
+      /** AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x. */
+      'nl-adaln': Figure<NlAdaln, { 'features'?: string | number[]; 'condition'?: 'cat' | 'dog' | 'ship' | 'custom'; 'projection'?: 'trained' | 'zero'; 'scale'?: string | number[]; 'shift'?: string | number[]; 'gate'?: string | number[]; 'attr:features'?: string; 'attr:condition'?: 'cat' | 'dog' | 'ship' | 'custom'; 'attr:projection'?: 'trained' | 'zero'; 'attr:scale'?: string; 'attr:shift'?: string; 'attr:gate'?: string; }>;
       /** The reduction group of one element of a [B, T, D] tensor, in 3-D. */
       'nl-axis-cube': Figure<NlAxisCube, { 'shape'?: string | number[]; 'method'?: 'batch_norm' | 'layer_norm' | 'rms_norm' | 'instance_norm' | 'group_norm'; 'num-groups'?: number | string; 'index'?: string | number[]; 'reading'?: 'sequence' | 'image'; 'attr:shape'?: string; 'attr:method'?: 'batch_norm' | 'layer_norm' | 'rms_norm' | 'instance_norm' | 'group_norm'; 'attr:num-groups'?: number | string; 'attr:index'?: string; 'attr:reading'?: 'sequence' | 'image'; }>;
       /** L2, LayerNorm and RMSNorm of one vector under a common scale and offset. */

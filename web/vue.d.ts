@@ -23,8 +23,8 @@ type Figure<E, A> = new () => E & {
 
 declare module 'vue' {
   interface GlobalComponents {
-    /** AdaLN modulation and the AdaLN-Zero gate. */
-    'nl-adaln': Figure<NlAdaln, { 'features'?: string | number[]; 'scale'?: string | number[]; 'shift'?: string | number[]; 'gate'?: number | string; }>;
+    /** AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x. */
+    'nl-adaln': Figure<NlAdaln, { 'features'?: string | number[]; 'condition'?: 'cat' | 'dog' | 'ship' | 'custom'; 'projection'?: 'trained' | 'zero'; 'scale'?: string | number[]; 'shift'?: string | number[]; 'gate'?: string | number[]; }>;
     /** The reduction group of one element of a [B, T, D] tensor, in 3-D. */
     'nl-axis-cube': Figure<NlAxisCube, { 'shape'?: string | number[]; 'method'?: 'batch_norm' | 'layer_norm' | 'rms_norm' | 'instance_norm' | 'group_norm'; 'num-groups'?: number | string; 'index'?: string | number[]; 'reading'?: 'sequence' | 'image'; }>;
     /** L2, LayerNorm and RMSNorm of one vector under a common scale and offset. */
@@ -71,8 +71,8 @@ declare module 'vue' {
     'nl-whitening': Figure<NlWhitening, { 'mixing'?: number | string; 'count'?: number | string; 'seed'?: number | string; }>;
   }
   interface IntrinsicElementAttributes {
-    /** AdaLN modulation and the AdaLN-Zero gate. */
-    'nl-adaln': Props<{ 'features'?: string | number[]; 'scale'?: string | number[]; 'shift'?: string | number[]; 'gate'?: number | string; }>;
+    /** AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x. */
+    'nl-adaln': Props<{ 'features'?: string | number[]; 'condition'?: 'cat' | 'dog' | 'ship' | 'custom'; 'projection'?: 'trained' | 'zero'; 'scale'?: string | number[]; 'shift'?: string | number[]; 'gate'?: string | number[]; }>;
     /** The reduction group of one element of a [B, T, D] tensor, in 3-D. */
     'nl-axis-cube': Props<{ 'shape'?: string | number[]; 'method'?: 'batch_norm' | 'layer_norm' | 'rms_norm' | 'instance_norm' | 'group_norm'; 'num-groups'?: number | string; 'index'?: string | number[]; 'reading'?: 'sequence' | 'image'; }>;
     /** L2, LayerNorm and RMSNorm of one vector under a common scale and offset. */

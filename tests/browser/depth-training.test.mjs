@@ -30,7 +30,7 @@ async function playToEnd() {
       return !s.playing && s.variants.every((v) => v.status !== 'training');
     },
     TAG,
-    { timeout: 180_000 },
+    { timeout: 420_000 },
   );
   return snap();
 }
@@ -66,19 +66,75 @@ function checkDescription(sn, where) {
   }
 }
 
-test('before training: nothing has run, and the text says so', async () => {
+let opening; // the recorded run the figure opens on, as drawn
+test('the default opens on its recorded run, drawn without Play: PyTorch’s outcome for each copy', async () => {
   const sn = await snap();
+  opening = sn;
   assert.equal(sn.error, '');
-  assert.equal(sn.state.step, 0);
+  assert.deepEqual(sn.bad, []);
   assert.ok(Math.abs(sn.state.chance - CHANCE) < 1e-6, 'a coin flip loses ln 2');
-  assert.ok(sn.desc.endsWith('None has trained yet.'), sn.desc);
-  assert.ok(sn.svg.includes('press Play or Step'));
+  const { settings, runs } = REF.presets.default; // the figure's defaults, trained in PyTorch
+  for (const [k, v] of Object.entries(settings)) assert.equal(sn.state[k], v, `default ${k}`);
+  assert.equal(sn.state.recorded, true);
+  assert.equal(sn.state.playing, false);
+  assert.equal(sn.state.step, 300, 'the whole run, without pressing Play');
+  // the four loss curves are drawn, and the map of the shown copy
+  const drawn = await fig.page.evaluate((t) => {
+    const r = document.querySelector(t).shadowRoot;
+    const panel = r.querySelectorAll('svg')[0];
+    return {
+      curves: [...panel.querySelectorAll('path.series')].map((p) => p.getAttribute('d').split('L').length),
+      cells: r.querySelectorAll('svg')[3].querySelectorAll('rect.cell').length,
+      note: r.querySelector('.recorded').textContent,
+    };
+  }, TAG);
+  assert.deepEqual(drawn.curves, [300, 300, 300, 300], 'a line of 300 points per copy');
+  assert.equal(drawn.cells, 400);
+  assert.match(drawn.note, /^Recorded run of these settings, 300 steps, drawn when the page opened\./);
+  assert.ok(sn.svg.includes('Training loss, step 300'));
+  // PyTorch: no norm blows up (6.3e17), Post-Norm stays at a coin flip (0.664), both Pre-Norms fit (1e-5)
+  for (const v of sn.state.variants) {
+    const r = runs[v.placement];
+    assert.equal(outcome(v.loss.at(-1), v.status === 'diverged'), outcome(r.final_loss, r.diverged), v.placement);
+    if (outcome(r.final_loss, r.diverged) !== 'blown up')
+      assert.ok(Math.abs(v.loss.at(-1) - r.final_loss) <= 1e-4 + 1e-3 * r.final_loss, `${v.placement} final loss`);
+  }
+  assert.equal(outcome(runs.none.final_loss, runs.none.diverged), 'blown up');
+  assert.equal(outcome(runs.post.final_loss, false), 'stuck');
+  assert.ok(runs.pre.final_loss < 1e-3 && runs.pre_final.final_loss < 1e-3);
+  // the lowest at the end is Pre-Norm, in PyTorch as in the figure
+  const lowest = Object.entries(runs).sort((a, b) => a[1].final_loss - b[1].final_loss)[0][0];
+  assert.equal(lowest, 'pre');
+  checkDescription(sn, 'opening');
+  assert.ok(sn.desc.includes('This is the recorded run of these settings; Play trains it again, step for step.'));
+  assert.ok(
+    sn.desc.includes('Without a norm the loss blows up at this step size, while Pre-Norm, Pre-Norm + final train.'),
+  );
+  assert.ok(sn.desc.endsWith(`Lowest loss at the end: Pre-Norm, ${f3(sn.state.variants[2].loss.at(-1))}.`), sn.desc);
+});
+
+test('Play on the recorded run trains it again live, and ends on the very same curves', async () => {
+  const sn = await playToEnd();
+  assert.equal(sn.state.recorded, false);
+  for (const [i, v] of sn.state.variants.entries()) {
+    assert.equal(v.status, opening.state.variants[i].status, v.placement);
+    assert.deepEqual(v.loss, opening.state.variants[i].loss, `${v.placement}: the same losses, step for step`);
+    assert.deepEqual(v.gradFirst, opening.state.variants[i].gradFirst, `${v.placement}: first-step gradients`);
+    assert.deepEqual(v.actNorm, opening.state.variants[i].actNorm, `${v.placement}: stream RMS`);
+  }
+  assert.deepEqual(sn.state.map, opening.state.map, 'the same decision map');
+  assert.equal(
+    sn.desc,
+    opening.desc.replace(' This is the recorded run of these settings; Play trains it again, step for step.', ''),
+  );
+  await press('Reset');
+  assert.equal((await snap()).state.recorded, true, 'Reset returns to the recorded run');
 });
 
 test('Step by keyboard takes one step of every variant: PyTorch’s first losses', async () => {
   await press('Step');
   const sn = await snap();
-  const ref = REF.presets.deep.runs; // the default settings are the "deep" preset's
+  const ref = REF.presets.default.runs; // Step leaves the recorded run for a live one of the same settings
   assert.deepEqual(sn.bad, []);
   for (const v of sn.state.variants) {
     assert.equal(v.loss.length, 1, v.placement);

@@ -134,22 +134,6 @@ test('batch dependence: the article batch (1,10),(3,20),(5,30); training output 
   assert.equal((await state('nl-batch-dependence')).steps, 0);
 });
 
-test('AdaLN: (0,0),(0,0) leaves (-1,1) unchanged, (1,0),(0,3) gives (-2,4); gate 0 returns x', async () => {
-  const fig = await ready('nl-adaln');
-  await fig.getByRole('button', { name: 'No modulation' }).click();
-  let s = await state('nl-adaln');
-  assert.deepEqual(s.modulated, [-1, 1]);
-  await fig.getByRole('button', { name: 'Scale (1, 0), shift (0, 3)' }).click();
-  s = await state('nl-adaln');
-  assert.deepEqual(s.modulated, [-2, 4]);
-  assert.match(await text('nl-adaln', '.numbers'), /y = \(-2, 4\)/);
-  await fig.getByRole('slider', { name: 'Gate' }).focus();
-  await page.keyboard.press('Home');
-  s = await state('nl-adaln');
-  assert.equal(s.gate, 0);
-  assert.deepEqual(s.output, s.features);
-});
-
 test('spectral: diag(3,1) has singular values 3 and 1; power iteration converges to 3; normalized axes 1 and 1/3', async () => {
   const fig = await ready('nl-spectral');
   await set('nl-spectral', { matrix: '3,0,0,1', steps: '1' });

@@ -1,9 +1,9 @@
-// Sweeps of <nl-batch-dependence>, <nl-softmax-sharpness> and <nl-adaln>:
+// Sweeps of <nl-batch-dependence> and <nl-softmax-sharpness>:
 // every control driven through its range (>= 20 positions, by keyboard or
 // clicks), and after each position every sentence the figure writes checked
 // against the state it came from, by rules written here. Expected numbers are
 // derived by hand (or by the small reference formulas below), never read from
-// the code under test. Plus bad attributes and a 360 px phone check.
+// the code under test. Plus bad attributes and a 360 px phone check (of <nl-adaln> too).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -453,138 +453,7 @@ test('batch dependence: bad attributes keep the last good state with a localized
   assert.deepEqual(problems, []);
 });
 
-// ---- AdaLN ---------------------------------------------------------------------------
-function checkAdaln(sn, where) {
-  const s = sn.state;
-  noNaN(sn, where);
-  assert.equal(sn.error, '', `${where}: no error`);
-  // by hand: LN₀ of two features (a, b) with a < b is (-1, 1); y = (1 + s)·n + b; h = x + g·y
-  const y = s.normalized.map((n, i) => (1 + s.scale[i]) * n + s.shift[i]);
-  const h = s.features.map((x, i) => x + s.gate * y[i]);
-  y.forEach((v, i) => close(s.modulated[i], v, 1e-5, `${where}: y${i}`));
-  h.forEach((v, i) => close(s.output[i], v, 1e-5, `${where}: h${i}`));
-  const L = (vs) => list(vs, 4);
-  // LN₀ of two distinct numbers is (∓1, ±1): x already normalized only when it is exactly that pair
-  const same = L(s.features) === L(s.normalized);
-  assert.equal(same, s.features[0] === -s.features[1] && Math.abs(s.features[0]) === 1, `${where}: x is ±(−1, 1)`);
-  assert.ok(
-    sn.desc.includes(
-      same
-        ? `x = ${L(s.features)} is already normalized (mean 0, standard deviation 1), so LN₀ leaves it at ${L(s.normalized)}.`
-        : `LN₀ turns x = ${L(s.features)} into ${L(s.normalized)}.`,
-    ),
-    `${where}: LN sentence`,
-  );
-  const none = s.scale.every((v) => v === 0) && s.shift.every((v) => v === 0);
-  if (none) assert.ok(sn.desc.includes(`leaves them unchanged: y = ${L(s.modulated)}.`), `${where}: none`);
-  else
-    assert.ok(
-      sn.desc.includes(
-        `Scale ${L(s.scale)} and shift ${L(s.shift)} from the condition turn them into y = ${L(s.modulated)}.`,
-      ),
-      `${where}: mod in ${sn.desc}`,
-    );
-  s.scale.forEach((v, i) => {
-    assert.equal(sn.desc.includes(`multiplies feature ${i + 1} by 0`), v === -1, `${where}: zeroed ${i}`);
-    assert.equal(sn.desc.includes(`flips the sign of feature ${i + 1}`), v < -1, `${where}: flipped ${i}`);
-  });
-  const g = fmt(s.gate, 3);
-  if (s.gate === 0) {
-    assert.ok(sn.desc.includes(`Gate ${g}: the block returns x unchanged, h = ${L(s.output)}.`), `${where}: gate 0`);
-    assert.deepEqual(s.output, s.features);
-  } else
-    assert.ok(
-      sn.desc.includes(`Gate ${g} adds ${s.gate === 1 ? 'all of y' : 'that fraction of y'}`) &&
-        sn.desc.includes(`h = ${L(s.output)}.`),
-      `${where}: gate in ${sn.desc}`,
-    );
-  assert.ok(
-    sn.numbers.includes(
-      `LN₀(x) = ${L(s.normalized)}; y = ${L(s.modulated)}; with gate ${g} the block outputs h = ${L(s.output)}`,
-    ),
-    `${where}: numbers`,
-  );
-  // the value column of the chart prints the same digits
-  for (const v of [...s.features, ...s.normalized, ...s.modulated, ...s.output])
-    assert.ok(sn.svgText.split('|').includes(fmt(v, 4)), `${where}: chart value ${v}`);
-}
-
-test('AdaLN: each scale and shift slider at 21 positions and the gate at 21, by keyboard; sentences follow the state', async () => {
-  const fig = await ready('nl-adaln', { features: '-1,1', scale: '0,0', shift: '0,0', gate: '1' });
-  for (const name of ['scale s1', 'scale s2', 'shift b1', 'shift b2']) {
-    const slider = fig.getByRole('slider', { name, exact: true });
-    await slider.focus();
-    await page.keyboard.press('Home');
-    for (let k = 0; k <= 20; k++) {
-      const sn = await snap('nl-adaln');
-      const [key, i] = name.startsWith('scale') ? ['scale', +name.at(-1) - 1] : ['shift', +name.at(-1) - 1];
-      close(sn.state[key][i], -4 + 0.4 * k, 1e-9, `${name} position ${k}`);
-      checkAdaln(sn, `${name} = ${sn.state[key][i]}`);
-      for (let j = 0; j < 4; j++) await page.keyboard.press('ArrowRight');
-    }
-    await fig.getByRole('button', { name: 'No modulation' }).click();
-  }
-  // the article's example, then the gate from 0 to 1
-  await fig.getByRole('button', { name: 'Scale (1, 0), shift (0, 3)' }).click();
-  assert.deepEqual((await snap('nl-adaln')).state.modulated, [-2, 4]);
-  const gate = fig.getByRole('slider', { name: 'Gate g' });
-  await gate.focus();
-  await page.keyboard.press('Home');
-  for (let k = 0; k <= 20; k++) {
-    const sn = await snap('nl-adaln');
-    close(sn.state.gate, 0.05 * k, 1e-9, 'gate');
-    checkAdaln(sn, `gate ${sn.state.gate}`);
-    await page.keyboard.press('ArrowRight');
-  }
-  // scale −1 zeroes a feature before the shift: y1 = 0·(−1) + 0 = 0
-  await page.evaluate(() => document.querySelector('nl-adaln').setAttribute('scale', '-1,0'));
-  const zeroed = await snap('nl-adaln');
-  assert.equal(zeroed.state.modulated[0], 0);
-  assert.match(zeroed.desc, /Scale −1 multiplies feature 1 by 0 before the shift\./);
-  checkAdaln(zeroed, 'scale -1');
-  await fig.getByRole('button', { name: 'AdaLN-Zero start (all 0)' }).click();
-  const sn = await snap('nl-adaln');
-  assert.deepEqual(sn.state.output, [-1, 1], 'AdaLN-Zero start returns x');
-  checkAdaln(sn, 'zero preset');
-  assert.deepEqual(problems, []);
-});
-
-test('AdaLN: bad attributes keep the last good state with a localized message', async () => {
-  await ready('nl-adaln', { features: '-1,1', scale: '1,0', shift: '0,3', gate: '1' });
-  const good = (await snap('nl-adaln')).state;
-  const cases = [
-    [{ features: '1,2,3' }, 'features takes at most 2 numbers in this figure.'],
-    [{ scale: Array(1e5).fill('1').join(',') }, 'scale takes at most 2 numbers in this figure.'],
-    [{ shift: 'a,b' }, 'shift must be a comma-separated list of 2 numbers (got "a,b").'],
-    [{ gate: '1.5' }, 'gate must be a number from 0 to 1 (got "1.5").'],
-  ];
-  for (const [attrs, message] of cases) {
-    await page.evaluate((a) => {
-      const f = document.querySelector('nl-adaln');
-      for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-    }, attrs);
-    const sn = await snap('nl-adaln');
-    assert.equal(sn.error, message);
-    assert.deepEqual(sn.state.output, good.output);
-    noNaN(sn, JSON.stringify(attrs).slice(0, 40));
-    await page.evaluate(() => {
-      const f = document.querySelector('nl-adaln');
-      f.setAttribute('features', '-1,1');
-      f.setAttribute('scale', '1,0');
-      f.setAttribute('shift', '0,3');
-      f.setAttribute('gate', '1');
-    });
-  }
-  // equal features have no spread: with eps 0 the core refuses, the figure keeps its drawing
-  await page.evaluate(() => document.querySelector('nl-adaln').setAttribute('features', '2,2'));
-  const sn = await snap('nl-adaln');
-  assert.notEqual(sn.error, '');
-  assert.deepEqual(sn.state.output, good.output);
-  noNaN(sn, 'equal features');
-  await page.evaluate(() => document.querySelector('nl-adaln').setAttribute('features', '-1,1'));
-  assert.equal((await snap('nl-adaln')).error, '');
-  assert.deepEqual(problems, []);
-});
+// <nl-adaln> has its own file, tests/browser/adaln.test.mjs; its phone check stays below.
 
 // ---- phones -----------------------------------------------------------------------------
 test('360 px: labels >= 10 px, nothing wider than the viewport, controls >= 32 px tall (en and zh)', async () => {

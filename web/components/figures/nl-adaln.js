@@ -1,67 +1,100 @@
-// <nl-adaln> — AdaLN: a condition predicts a scale s and a shift b for the
-// normalized features, y = (1 + s) ⊙ LN₀(x) + b; AdaLN-Zero adds a gate g on
-// the residual branch, h = x + g · F(y), so a zero gate returns x unchanged.
-// Here the sublayer F is the identity, so the branch output is y itself.
+// <nl-adaln> — AdaLN as a diffusion transformer's block uses it. A condition c
+// (a class label) goes through a small conditioning network with fixed
+// weights: an embedding E, SiLU, and a final projection W that gives a scale
+// s, a shift b and a gate g per feature. The block computes
+//   y = (1 + s) ⊙ LN₀(x) + b,   h = x + g ⊙ F(y),
+// LN₀ being LayerNorm without its own affine and F a fixed linear sublayer.
+// The same x goes through every class at once, so the reader sees it end in
+// different places; with the final projection at zero (AdaLN-Zero's start)
+// every class gets s = b = g = 0 and the block returns x.
 //
-// Attributes: features ("-1,1"), scale ("0,0"), shift ("0,0"), gate (1; 0..1), lang.
-// Properties: the same; state (read-only): {features, scale, shift, gate,
-//   normalized (LN₀(x), eps 0), modulated (y), output (h), domain, ticks, error}.
-// Events: change (reader's actions only). Keyboard: sliders for each scale and
-//   shift component (−4..4) and the gate; presets "No modulation",
-//   "Scale (1, 0), shift (0, 3)" (the article's example) and "AdaLN-Zero start"
-//   (everything 0).
+// Attributes: features ("1,-2,5,2"), condition (cat | dog | ship | custom),
+//   projection (trained | zero), scale ("0,0,0,0"), shift ("0,0,0,0"), gate
+//   ("1,1,1,1") — scale, shift and gate are the reader's own, used when
+//   condition is custom — lang.
+// Properties: the same; state (read-only): {features, condition, projection,
+//   scale, shift, gate, modulation {scale, shift, gate} (the ones in effect),
+//   normalized (LN₀(x), eps 0), modulated (y), branch (F(y)), output (h),
+//   classes [{name, scale, shift, gate, modulated, branch, output}] (the three
+//   classes through the conditioning network), domain, ticks, error}.
+// Events: change (reader's actions only). Keyboard: the condition buttons, the
+//   projection select, a number box for every x, s, b, g; each x is also a
+//   handle in the picture (drag, or the arrow keys: ±0.5, Page keys ±2).
 // CSS custom properties: --nl-input (x), --nl-layer-norm (LN₀(x)), --nl-update
-//   (what the condition does: y, and the gated part g·y of h), and the shared --nl-*.
-// Parts: figure, controls, slider, number, button, view, description, error.
-// Layout: one row per quantity, a label above its two bars (feature 1 and 2)
-// and the values at the right, drawn at the width the svg gets (fit), so
-// labels keep 11–13 CSS px on a phone. The axis always covers −3..3 and
-// widens only when a value leaves it.
-// Numbers from the core: layer_norm, ada_layer_norm, gated_residual, axis_ticks.
+//   (what the condition does: y, F(y) and the gated part of h), shared --nl-*.
+// Parts: figure, controls, number, button, select, view, description, error.
+// Layout: one row per quantity of the chosen condition (a label above four
+//   bars, values at the right), then one line per feature with h under each
+//   class (marker shapes), drawn at the width the svg gets (fit).
+// Numbers from the core: layer_norm, linear_map (E, W and F), softmax and film
+//   (SiLU(z) = z · σ(z), σ(z) the first entry of softmax([z, 0])),
+//   ada_layer_norm, gated_residual, axis_ticks.
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
+import { onDrag } from '../lib/handles.js';
 import { scale, svg } from '../lib/plot.js';
+import { textWidth } from '../lib/text.js';
 
-const vec = NlFigure.vec;
-// [catalog label, bar class]: x, LN₀(x), y, h
+const D = 4; // features
+export const CLASSES = ['cat', 'dog', 'ship'];
+// The conditioning network's fixed weights (as if trained; the figure never changes them).
+// E [hidden 3 × class 3]: class k's embedding is column k.
+export const EMBED = [2, 0, -1, 0, 2, 1, 1, -1, 2];
+// W [12 × (3 + 1)]: rows s1..s4, b1..b4, g1..g4; the last column is the bias.
+export const PROJECTION = [
+  [0.5, 0, -0.5, 0],
+  [0, -0.5, 0.5, 0],
+  [0.5, 0, 0, 0],
+  [0, 0.5, -0.5, 0],
+  [0, 1, 0, 0],
+  [-1, 0, 0.5, 0],
+  [0, 0, -1, 0],
+  [0.5, -0.5, 0, 0],
+  [0.5, 0.125, 0, 0.25],
+  [0.5, 0.25, 0, 0],
+  [0.25, 0.25, 0, 0.25],
+  [0.5, 0, 0, 0.25],
+].flat();
+// F [4 × 4], the sublayer: each output is its feature of y plus half the next one (cyclically).
+export const SUBLAYER = [1, 0.5, 0, 0, 0, 1, 0.5, 0, 0, 0, 1, 0.5, 0.5, 0, 0, 1];
+const X_STEP = 0.5; // drag and arrow-key resolution of x
+const X_LIMIT = 100;
+// rows of the chosen condition: [catalog label, bar class, state key]
 const ROWS = [
-  ['rowInput', 'in'],
-  ['rowNormalized', 'ln'],
-  ['rowModulated', 'mod'],
-  ['rowOutput', 'out'],
+  ['rowInput', 'in', 'features'],
+  ['rowNormalized', 'ln', 'normalized'],
+  ['rowModulated', 'mod', 'modulated'],
+  ['rowBranch', 'mod', 'branch'],
+  ['rowOutput', 'out', 'output'],
 ];
+const T = (shape, data) => ({ shape, data: Float32Array.from(data) });
+const snapX = (v) => Math.min(X_LIMIT, Math.max(-X_LIMIT, Number((Math.round(v / X_STEP) * X_STEP).toFixed(6))));
 
 export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
-  static summary = 'AdaLN modulation and the AdaLN-Zero gate.';
-  static minHeight = 504; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static stateDoc = '`normalized`, `modulated`, `output`'; // `state` keys beyond the attributes (README)
+  static summary = 'AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.';
+  static minHeight = 1032; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static stateDoc = '`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`'; // `state` keys beyond the attributes (README)
   static params = {
-    features: { attr: 'features', kind: 'vector', length: 2, default: [-1, 1], doc: 'the two features x' },
-    scale: {
-      attr: 'scale',
-      kind: 'vector',
-      length: 2,
-      default: [0, 0],
-      doc: 'the scale s the condition predicts, one per feature',
+    features: { attr: 'features', kind: 'vector', length: D, default: [1, -2, 5, 2], doc: 'the features x' },
+    condition: {
+      attr: 'condition',
+      kind: 'choice',
+      default: 'cat',
+      choices: [...CLASSES, 'custom'],
+      doc: 'the class label c, or custom for your own s, b, g',
     },
-    shift: {
-      attr: 'shift',
-      kind: 'vector',
-      length: 2,
-      default: [0, 0],
-      doc: 'the shift b the condition predicts, one per feature',
+    projection: {
+      attr: 'projection',
+      kind: 'choice',
+      default: 'trained',
+      choices: ['trained', 'zero'],
+      control: 'select',
+      doc: "the conditioning network's final projection: fixed weights, or zero (AdaLN-Zero's start)",
     },
-    gate: {
-      attr: 'gate',
-      kind: 'number',
-      default: 1,
-      min: 0,
-      max: 1,
-      step: 0.05,
-      control: 'slider',
-      doc: "AdaLN-Zero's gate g on the residual branch",
-    },
+    scale: { attr: 'scale', kind: 'vector', length: D, default: [0, 0, 0, 0], doc: 'your own scale s (custom)' },
+    shift: { attr: 'shift', kind: 'vector', length: D, default: [0, 0, 0, 0], doc: 'your own shift b (custom)' },
+    gate: { attr: 'gate', kind: 'vector', length: D, default: [1, 1, 1, 1], doc: 'your own gate g (custom)' },
   };
   static css = `${figureCss}
 .b-in { fill: var(--nl-input); }
@@ -73,92 +106,289 @@ export class NlAdaln extends NlFigure {
 .axis line.zero { stroke: var(--nl-muted); }
 .row-label { font-size: var(--nl-label-size); font-weight: 600; }
 .feat, .val { font-size: var(--nl-small-size); fill: var(--nl-muted); font-variant-numeric: tabular-nums; }
-.control output { min-width: 2.5em; font-variant-numeric: tabular-nums; }
-.control > span { white-space: nowrap; }
+.lane { fill: transparent; cursor: ew-resize; touch-action: none; outline: none; }
+.xh .knob { fill: var(--nl-input); stroke: var(--nl-bg); stroke-width: 2; }
+.xh .ring { fill: none; stroke: none; }
+.xh:focus-visible .ring, .xh.dragging .ring { stroke: var(--nl-focus); stroke-width: 2.5; }
+.xh { cursor: ew-resize; touch-action: none; outline: none; }
+.xtick { stroke: var(--nl-input); stroke-width: 2.5; }
+.mk { fill: var(--nl-bg); stroke: var(--nl-update); stroke-width: 1.8; }
+.mk.on { fill: var(--nl-update); }
+.key { font-size: var(--nl-small-size); }
+.conds { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+.conds button[aria-pressed=true] { border-color: var(--nl-fg); font-weight: 600; box-shadow: inset 0 0 0 1px var(--nl-fg); }
+.grid { display: grid; grid-template-columns: auto repeat(${D}, minmax(0, 1fr)); gap: 4px 6px; align-items: center; max-width: 440px; }
+.grid input { width: 100%; min-width: 0; min-height: 36px; padding: 2px 3px; font-size: 0.9em; font-variant-numeric: tabular-nums; }
+.controls > label.control { flex-wrap: wrap; }
+.grid .rl { white-space: nowrap; font-size: 0.9em; }
+.grid .ch { font-size: 0.8em; color: var(--nl-muted); text-align: center; }
+details.weights { font-size: 0.85em; margin-top: 6px; }
+details.weights summary { cursor: pointer; min-height: 32px; display: flex; align-items: center; }
+details.weights table { margin: 4px 0 8px; }
+details.weights caption { text-align: left; font-weight: 600; }
+@media (max-width: 600px) { .grid input, .conds button, select { min-height: 44px; } .grid { gap: 4px; } .grid input { font-size: 0.8em; } .grid .rl { font-size: 0.8em; } }
 `;
 
   buildControls(box) {
-    this._parts = [];
-    for (const key of ['scale', 'shift']) {
-      for (const i of [0, 1]) {
-        const label = el('label', { class: 'control' });
-        const text = el('span');
-        const range = el('input', { type: 'range', min: -4, max: 4, step: 0.1, part: 'slider' });
-        const out = el('output');
-        range.addEventListener('input', () => {
-          const v = [...this._values[key]];
-          v[i] = Number(range.value);
-          this.setByUser(key, v);
-        });
-        label.append(text, range, out);
-        this._parts.push({ key, i, text, range, out });
-        box.append(label);
-      }
+    const conds = el('div', { class: 'conds', role: 'group' });
+    this._condLabel = el('span');
+    conds.append(this._condLabel);
+    this._condButtons = [...CLASSES, 'custom'].map((c) => {
+      const b = el('button', { type: 'button', part: 'button', 'aria-pressed': 'false' });
+      b.dataset.value = c;
+      b.addEventListener('click', () => {
+        if (!this._core || this._values.condition === c) return;
+        if (c === 'custom' && this._state && !this._state.error) this._toCustom({});
+        else this.setByUser('condition', c);
+      });
+      conds.append(b);
+      return b;
+    });
+    this._condGroup = conds;
+    box.append(conds);
+    super.buildControls(box); // the projection select
+    // x, s, b, g: a number box per feature
+    const grid = el('div', { class: 'grid' });
+    grid.append(el('span'));
+    for (let i = 0; i < D; i++) grid.append(el('span', { class: 'ch' }, String(i + 1)));
+    this._boxes = {};
+    this._rowLabels = {};
+    for (const key of ['features', 'scale', 'shift', 'gate']) {
+      this._rowLabels[key] = el('span', { class: 'rl' });
+      grid.append(this._rowLabels[key]);
+      this._boxes[key] = Array.from({ length: D }, (_, i) => {
+        const input = el('input', { type: 'number', step: key === 'features' ? X_STEP : 0.1, part: 'number' });
+        input.addEventListener('change', () => this._typed(key, i, input.value));
+        grid.append(input);
+        return input;
+      });
     }
-    super.buildControls(box);
-    box.append(
-      this.button('presetNone', () => this._preset([0, 0], [0, 0])),
-      this.button('presetArticle', () => this._preset([1, 0], [0, 3])),
-      this.button('presetZero', () => this._preset([0, 0], [0, 0], 0)),
-    );
+    box.append(grid);
   }
 
-  _preset(sc, sh, gate) {
-    const set = (key, v) => {
-      this._values[key] = v;
-      this._attrErrors.delete(key);
-      this.reflect(key, Array.isArray(v) ? v.join(',') : v);
-    };
-    set('scale', sc);
-    set('shift', sh);
-    if (gate !== undefined) set('gate', gate);
+  /** A number typed in a box: x changes alone; s, b or g make the condition your own. */
+  _typed(key, i, text) {
+    const n = text.trim() === '' ? NaN : Number(text);
+    if (key === 'features') {
+      const v = [...this._values.features];
+      v[i] = n;
+      this.setByUser('features', Number.isFinite(n) ? v : v.map(String).join(','));
+      return;
+    }
+    if (!this._state || this._state.error) return;
+    this._toCustom({ [key]: [i, Number.isFinite(n) ? n : text] });
+  }
+
+  /** Custom from what the boxes show now (the values in effect, as written), with `change` {key: [i, value]}. */
+  _toCustom(change) {
+    const values = { condition: 'custom' };
+    for (const key of ['scale', 'shift', 'gate']) values[key] = this._boxes[key].map((b) => Number(b.value));
+    const [key] = Object.keys(change);
+    if (key) values[key][change[key][0]] = change[key][1];
+    if (key && !Number.isFinite(values[key][change[key][0]])) {
+      this.setByUser(key, values[key].join(',')); // refused with its message
+      return;
+    }
+    this.setValues(values);
+    this.updateNow();
+    this.emitChange();
   }
 
   languageChanged() {
-    for (const p of this._parts) {
-      const name = this.t(`${p.key}Part`, { i: p.i + 1 });
-      p.text.textContent = name;
-      p.range.setAttribute('aria-label', name);
-    }
+    this._condLabel.textContent = this.t('conditionLabel');
+    this._condGroup.setAttribute('aria-label', this.t('conditionLabel'));
+    for (const b of this._condButtons) b.textContent = this.t(`cond_${b.dataset.value}`);
+    for (const [key, label] of Object.entries(this._rowLabels)) label.textContent = this.t(`box_${key}`);
+    for (const [key, boxes] of Object.entries(this._boxes))
+      boxes.forEach((b, i) => b.setAttribute('aria-label', this.t(`boxPart_${key}`, { i: i + 1 })));
+    this._weightsSummary.textContent = this.t('weightsSummary');
+    this._weightsNote.textContent = this.t('weightsNote');
+    this._weightsFilled = null;
   }
 
   _syncControls() {
     super._syncControls();
-    for (const p of this._parts) {
-      if (this._attrErrors.has(p.key)) continue;
-      p.range.value = String(this._values[p.key][p.i]);
-      p.out.textContent = this.fmtMod(this._values[p.key][p.i]);
+    if (!this._boxes) return;
+    for (const b of this._condButtons)
+      b.setAttribute('aria-pressed', String(this._values.condition === b.dataset.value));
+    this._controls.projection?.select.closest('label')?.toggleAttribute('hidden', this._values.condition === 'custom');
+    this._syncBoxes();
+  }
+
+  /** x shows the attribute; s, b, g show what is in effect (for a class, the network's output, as written). */
+  _syncBoxes() {
+    const custom = this._values.condition === 'custom';
+    const fromState = !custom && this._state?.modulation && this._state.condition === this._values.condition;
+    if (!custom && !fromState) return; // a class before its numbers exist: filled at the drawing
+    const shown = { ...(custom ? this._values : this._state.modulation), features: this._values.features };
+    for (const [key, boxes] of Object.entries(this._boxes)) {
+      if (this._attrErrors.has(key)) continue;
+      boxes.forEach((b, i) => {
+        if (this.shadowRoot.activeElement === b) return;
+        const v = shown[key][i];
+        b.value = key === 'features' || custom ? String(v) : this.fmt(v, 3).replace(/,/g, '');
+      });
     }
   }
 
   buildView(view) {
-    this._svg = svg(640, 260);
+    this._svg = svg(640, 480, '', { 'aria-hidden': null, role: 'group' }); // the x handles are reachable; the rest is aria-hidden
     this._numbers = el('p', { class: 'numbers' });
-    view.append(this._svg, this._numbers);
+    const details = el('details', { class: 'weights' });
+    this._weightsSummary = el('summary');
+    this._weightsNote = el('p', { class: 'muted' });
+    this._weightsBody = el('div');
+    details.append(this._weightsSummary, this._weightsNote, this._weightsBody);
+    view.append(this._svg, this._numbers, details);
+    this._handles = Array.from({ length: D }, (_, i) => {
+      const lane = el('rect', { class: 'lane' });
+      const g = el('g', {
+        class: 'xh',
+        tabindex: 0,
+        role: 'slider',
+        'aria-valuemin': -X_LIMIT,
+        'aria-valuemax': X_LIMIT,
+      });
+      const ring = el('circle', { class: 'ring', r: 10 });
+      const knob = el('circle', { class: 'knob', r: 6.5 });
+      g.append(el('circle', { r: 16, fill: 'transparent' }), ring, knob);
+      const start = (e) => {
+        if (!this._state || !this._xScale) return null;
+        this._held = this._state.domain; // the axis keeps still while a value is dragged
+        const move = (ev) => this._dragTo(i, ev);
+        move(e);
+        return move;
+      };
+      const done = () => {
+        this._held = null;
+        this.updateNow();
+      };
+      onDrag(lane, start, done);
+      onDrag(g, start, done);
+      g.addEventListener('keydown', (e) => {
+        const delta = { ArrowUp: 1, ArrowRight: 1, ArrowDown: -1, ArrowLeft: -1, PageUp: 4, PageDown: -4 }[e.key];
+        if (delta === undefined || !this._state) return;
+        e.preventDefault();
+        const v = [...this._values.features];
+        v[i] = snapX(v[i] + delta * X_STEP);
+        this.setByUser('features', v);
+      });
+      return { lane, g, knob, ring };
+    });
   }
 
-  compute(core, { features, scale: sc, shift, gate }) {
-    const x = { shape: [1, 1, 2], data: features };
-    const normalized = this.op('layer_norm', { x: vec(features) }, { eps: 0 });
-    const modulated = this.op(
+  /** The pointer's position on the x row, as the value it points at (a handle's job, not the figure's maths). */
+  _dragTo(i, e) {
+    const pt = this._svg.createSVGPoint?.();
+    if (!pt) return;
+    pt.x = e.clientX;
+    pt.y = e.clientY;
+    const ctm = this._svg.getScreenCTM();
+    if (!ctm) return;
+    const px = pt.matrixTransform(ctm.inverse()).x;
+    const v = [...this._values.features];
+    const next = snapX(this._xScale.invert(px));
+    if (next === v[i]) return;
+    v[i] = next;
+    this.setByUser('features', v);
+  }
+
+  /** The conditioning network for the three classes: SiLU(E · onehot), then W (or 0) with its bias. */
+  _network(zero) {
+    const n = CLASSES.length;
+    const onehot = Array.from({ length: n * n }, (_, k) => (k % (n + 1) === 0 ? 1 : 0));
+    const e = this.op('linear_map', { W: T([3, n], EMBED), points: T([n, n], onehot) });
+    // σ(z) = softmax([z, 0])[0]; SiLU(z) = z · σ(z) (film multiplies elementwise)
+    const sm = this.op('softmax', {
+      x: T(
+        [e.length, 2],
+        e.flatMap((z) => [z, 0]),
+      ),
+    });
+    const sig = e.map((_, k) => sm[2 * k]);
+    const a = this.op('film', {
+      x: T([n, 3], e),
+      gamma: T([n, 3], sig),
+      beta: T(
+        [n, 3],
+        e.map(() => 0),
+      ),
+    });
+    const W = zero ? PROJECTION.map(() => 0) : PROJECTION;
+    const points = [];
+    for (let k = 0; k < n; k++) points.push(...a.slice(3 * k, 3 * k + 3), 1);
+    const m = this.op('linear_map', { W: T([3 * D, 4], W), points: T([n, 4], points) });
+    return CLASSES.map((name, k) => ({
+      name,
+      embedding: e.slice(3 * k, 3 * k + 3),
+      hidden: a.slice(3 * k, 3 * k + 3),
+      scale: m.slice(3 * D * k, 3 * D * k + D),
+      shift: m.slice(3 * D * k + D, 3 * D * k + 2 * D),
+      gate: m.slice(3 * D * k + 2 * D, 3 * D * (k + 1)),
+    }));
+  }
+
+  compute(core, { features, condition, projection, scale: sc, shift, gate }) {
+    const normalized = this.op('layer_norm', { x: T([D], features) }, { eps: 0 });
+    const classes = this._network(projection === 'zero');
+    const mods = [...classes, { name: 'custom', scale: sc, shift, gate }];
+    const B = mods.length;
+    const xs = mods.flatMap(() => features);
+    const y = this.op(
       'ada_layer_norm',
-      { x, scale: { shape: [1, 2], data: sc }, shift: { shape: [1, 2], data: shift } },
+      {
+        x: T([B, 1, D], xs),
+        scale: T(
+          [B, D],
+          mods.flatMap((m) => m.scale),
+        ),
+        shift: T(
+          [B, D],
+          mods.flatMap((m) => m.shift),
+        ),
+      },
       { eps: 0 },
     );
-    const output = this.op('gated_residual', { x, update: { shape: [1, 1, 2], data: modulated }, gate: vec([gate]) });
-    // ±3 always in view, so small moves of a slider do not rescale the chart
-    const all = [-3, 3, ...features, ...normalized, ...modulated, ...output];
-    return { normalized, modulated, output, ...this.axisFields('domain', 'ticks', all, { symmetric: true, count: 6 }) };
+    const F = this.op('linear_map', { W: T([D, D], SUBLAYER), points: T([B, D], y) });
+    const h = this.op('gated_residual', {
+      x: T([B, 1, D], xs),
+      update: T([B, 1, D], F),
+      gate: T(
+        [B, D],
+        mods.flatMap((m) => m.gate),
+      ),
+    });
+    const rows = mods.map((m, k) => ({
+      ...m,
+      modulated: y.slice(D * k, D * (k + 1)),
+      branch: F.slice(D * k, D * (k + 1)),
+      output: h.slice(D * k, D * (k + 1)),
+    }));
+    const chosen = rows.find((r) => r.name === condition);
+    const shown = condition === 'custom' ? rows : rows.slice(0, CLASSES.length);
+    const all = [
+      -3,
+      3,
+      ...features,
+      ...normalized,
+      ...shown.flatMap((r) => [...r.modulated, ...r.branch, ...r.output]),
+    ];
+    // while x is dragged the axis only widens, so the value under the pointer stays under it
+    if (this._held) all.push(...this._held);
+    return {
+      modulation: { scale: chosen.scale, shift: chosen.shift, gate: chosen.gate },
+      normalized,
+      modulated: chosen.modulated,
+      branch: chosen.branch,
+      output: chosen.output,
+      classes: rows.slice(0, CLASSES.length),
+      ...(condition === 'custom' ? { custom: rows[CLASSES.length] } : {}),
+      ...this.axisFields('domain', 'ticks', all, { count: 6 }),
+    };
   }
 
   // ---- one formatter per quantity -------------------------------------------------
   fmtVal(v) {
-    return this.fmt(v, 4);
-  }
-  fmtMod(v) {
-    return this.fmt(v, 4);
-  }
-  fmtGate(v) {
     return this.fmt(v, 3);
   }
   list(vs, f = (v) => this.fmtVal(v)) {
@@ -166,29 +396,27 @@ export class NlAdaln extends NlFigure {
   }
 
   draw(s) {
-    const rowH = 58,
+    const barH = 12,
+      lane = 16,
+      rowH = 20 + D * lane,
+      dotLane = 16,
       top = 4,
       axisH = 18;
-    const H = top + ROWS.length * rowH + axisH;
+    const cmpTop = top + ROWS.length * rowH;
+    const cmpH = 36 + D * dotLane;
+    const H = cmpTop + cmpH + axisH;
     const W = this.fit(this._svg, 640, H);
-    const m = { l: 22, r: 58 };
+    const m = { l: 22, r: 54 };
     const x = scale(s.domain, [m.l, W - m.r]);
+    const x0 = s.domain[0],
+      k = (W - m.r - m.l) / (s.domain[1] - s.domain[0]);
+    this._xScale = { invert: (px) => x0 + (px - m.l) / k }; // pointer → value, for the x handles only
     const items = [];
-    // vertical grid in each row's bar band (never across a row label), tick labels at the bottom
     const axis = el('g', { class: 'axis' });
+    const bands = [...ROWS.map((_, r) => [top + r * rowH + 17, top + (r + 1) * rowH - 3]), [cmpTop + 34, H - axisH]];
     for (const t of s.ticks) {
-      for (let r = 0; r < ROWS.length; r++) {
-        const y0 = top + r * rowH;
-        axis.append(
-          el('line', {
-            class: t === 0 ? 'zero' : null,
-            x1: x(t).toFixed(1),
-            x2: x(t).toFixed(1),
-            y1: y0 + 17,
-            y2: y0 + rowH - 3,
-          }),
-        );
-      }
+      for (const [y1, y2] of bands)
+        axis.append(el('line', { class: t === 0 ? 'zero' : null, x1: x(t).toFixed(1), x2: x(t).toFixed(1), y1, y2 }));
       axis.append(el('text', { x: x(t).toFixed(1), y: H - 4, 'text-anchor': 'middle' }, this.fmt(t, 3)));
     }
     items.push(axis);
@@ -201,52 +429,184 @@ export class NlAdaln extends NlFigure {
         height: h,
         rx: 1.5,
       });
-    ROWS.forEach(([label, cls], r) => {
+    const label = s.condition === 'custom' ? this.t('cond_custom') : this.t(`cond_${s.condition}`);
+    ROWS.forEach(([key, cls, field], r) => {
       const y0 = top + r * rowH;
-      items.push(el('text', { class: 'row-label', x: 0, y: y0 + 13 }, this.t(label)));
-      const values = [s.features, s.normalized, s.modulated, s.output][r];
-      values.forEach((v, f) => {
-        const by = y0 + 19 + f * 18;
-        items.push(el('text', { class: 'feat', x: 4, y: by + 11 }, String(f + 1)));
+      items.push(el('text', { class: 'row-label', x: 0, y: y0 + 13 }, this.t(key, { c: label })));
+      s[field].forEach((v, f) => {
+        const by = y0 + 19 + f * lane;
+        items.push(el('text', { class: 'feat', x: 4, y: by + 10 }, String(f + 1)));
         if (cls === 'out') {
-          // h = x + g·y: the residual x (faint) and the gated branch from x to h
-          items.push(rect(0, s.features[f], by, 14, 'b-base'), rect(s.features[f], v, by + 3, 8, 'b-gated'));
+          // h = x + g ⊙ F(y): the residual x (faint) and the gated branch from x to h
+          items.push(rect(0, s.features[f], by, barH, 'b-base'), rect(s.features[f], v, by + 3, barH - 6, 'b-gated'));
           items.push(
-            el('line', { class: 'h-mark', x1: x(v).toFixed(1), x2: x(v).toFixed(1), y1: by - 1, y2: by + 15 }),
+            el('line', { class: 'h-mark', x1: x(v).toFixed(1), x2: x(v).toFixed(1), y1: by - 1, y2: by + barH + 1 }),
           );
         } else {
-          const bar = rect(0, v, by, 14, `b-${cls}`);
+          const bar = rect(0, v, by, barH, `b-${cls}`);
           bar.dataset.value = String(v);
           items.push(bar);
         }
-        items.push(el('text', { class: 'val', x: W - 2, y: by + 11, 'text-anchor': 'end' }, this.fmtVal(v)));
+        items.push(el('text', { class: 'val', x: W - 2, y: by + 10, 'text-anchor': 'end' }, this.fmtVal(v)));
       });
     });
-    this._svg.replaceChildren(...items);
-    this._numbers.textContent = this.t('numbers', {
-      n: this.list(s.normalized),
-      y: this.list(s.modulated),
-      h: this.list(s.output),
-      g: this.fmtGate(s.gate),
+    const lanes = [];
+    // x's handles: a lane per feature across the row (press anywhere on it), a knob at the value
+    this._handles.forEach((hd, f) => {
+      const by = top + 19 + f * lane;
+      const v = s.features[f];
+      hd.lane.setAttribute('x', m.l);
+      hd.lane.setAttribute('y', by - 2);
+      hd.lane.setAttribute('width', Math.max(0, W - m.r - m.l));
+      hd.lane.setAttribute('height', lane);
+      hd.g.setAttribute('transform', `translate(${x(v).toFixed(1)},${by + barH / 2})`);
+      hd.g.setAttribute('aria-label', this.t('handle', { i: f + 1 }));
+      hd.g.setAttribute('aria-valuenow', String(v));
+      hd.g.setAttribute('aria-valuetext', this.fmtVal(v));
+      lanes.push(hd.lane);
     });
+    // the same x under every class: h per feature, a marker per class, x as a tick
+    const shapes = { cat: 'circle', dog: 'square', ship: 'triangle', custom: 'diamond' };
+    const marker = (shape, cx, cy, on) => {
+      const r = 5;
+      const d = {
+        circle: `M${cx - r},${cy}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`,
+        square: `M${cx - r + 0.5},${cy - r + 0.5}h${2 * r - 1}v${2 * r - 1}h${1 - 2 * r}z`,
+        triangle: `M${cx},${cy - r - 0.5}L${cx + r + 0.5},${cy + r - 0.5}L${cx - r - 0.5},${cy + r - 0.5}z`,
+        diamond: `M${cx},${cy - r - 1}L${cx + r + 1},${cy}L${cx},${cy + r + 1}L${cx - r - 1},${cy}z`,
+      }[shape];
+      return el('path', { class: `mk${on ? ' on' : ''}`, d });
+    };
+    items.push(el('text', { class: 'row-label', x: 0, y: cmpTop + 13 }, this.t('rowCompare')));
+    const series = [...s.classes, ...(s.custom ? [s.custom] : [])];
+    // the key: each class's marker and name
+    let kx = 0;
+    const ky = cmpTop + 27;
+    items.push(el('line', { class: 'xtick', x1: kx + 4, x2: kx + 4, y1: ky - 6, y2: ky + 4 }));
+    items.push(el('text', { class: 'key', x: kx + 10, y: ky + 3 }, 'x'));
+    kx += 26;
+    for (const c of series) {
+      const name = this.t(`cond_${c.name}`);
+      items.push(marker(shapes[c.name], kx + 5, ky - 1, c.name === s.condition));
+      items.push(el('text', { class: 'key', x: kx + 14, y: ky + 3 }, name));
+      kx += 26 + textWidth(name, 11);
+    }
+    for (let f = 0; f < D; f++) {
+      const cy = cmpTop + 36 + f * dotLane + dotLane / 2;
+      items.push(el('text', { class: 'feat', x: 4, y: cy + 4 }, String(f + 1)));
+      items.push(
+        el('line', {
+          class: 'xtick',
+          x1: x(s.features[f]).toFixed(1),
+          x2: x(s.features[f]).toFixed(1),
+          y1: cy - 7,
+          y2: cy + 7,
+        }),
+      );
+      // the chosen class last, on top
+      for (const c of [...series].sort((a, b) => (a.name === s.condition) - (b.name === s.condition)))
+        items.push(marker(shapes[c.name], Number(x(c.output[f]).toFixed(1)), cy, c.name === s.condition));
+    }
+    this._svg.setAttribute('aria-label', this.t('handles'));
+    // the drawing is redrawn; the x lanes and handles above it stay (a focused or dragged handle keeps its focus)
+    if (!this._deco) {
+      this._deco = el('g', { 'aria-hidden': 'true' });
+      this._svg.replaceChildren(this._deco, ...lanes, ...this._handles.map((hd) => hd.g));
+    }
+    this._deco.replaceChildren(...items);
+    const mod = s.modulation;
+    this._numbers.textContent = this.t('numbers', {
+      c: label,
+      s: this.list(mod.scale),
+      b: this.list(mod.shift),
+      g: this.list(mod.gate),
+      h: this.list(s.output),
+    });
+    this._fillWeights();
+    this._syncBoxes();
+  }
+
+  /** The conditioning network's weights, once per language: they never change. */
+  _fillWeights() {
+    if (this._weightsFilled === this.lang) return;
+    this._weightsFilled = this.lang;
+    const table = (title, rows, cols, data, rowNames, colNames) => {
+      const t = el('table');
+      const row = (head, cells, tag) => {
+        const tr = el('tr');
+        tr.append(el('th', {}, head), ...cells.map((c) => el(tag, {}, c)));
+        return tr;
+      };
+      t.append(el('caption', {}, title), row('', colNames, 'th'));
+      for (let r = 0; r < rows; r++)
+        t.append(
+          row(
+            rowNames[r],
+            data.slice(r * cols, (r + 1) * cols).map((v) => this.fmt(v, 3)),
+            'td',
+          ),
+        );
+      return t;
+    };
+    const feats = (p) => Array.from({ length: D }, (_, i) => `${p}${i + 1}`);
+    this._weightsBody.replaceChildren(
+      table(
+        this.t('tableEmbed'),
+        3,
+        3,
+        EMBED,
+        ['e1', 'e2', 'e3'],
+        CLASSES.map((c) => this.t(`cond_${c}`)),
+      ),
+      table(
+        this.t('tableProjection'),
+        3 * D,
+        4,
+        PROJECTION,
+        [...feats('s'), ...feats('b'), ...feats('g')],
+        ['a1', 'a2', 'a3', this.t('bias')],
+      ),
+      table(this.t('tableSublayer'), D, D, SUBLAYER, feats('F'), feats('y')),
+    );
   }
 
   describe(s) {
-    // "already normalized" when LN₀ gives back x as the figure writes it (the article's example, (−1, 1))
     const x = this.list(s.features),
       n = this.list(s.normalized);
     const parts = [this.t(x === n ? 'describeLnSame' : 'describeLn', { x, n })];
-    const sc = this.list(s.scale, (v) => this.fmtMod(v)),
-      sh = this.list(s.shift, (v) => this.fmtMod(v));
-    const none = s.scale.every((v) => v === 0) && s.shift.every((v) => v === 0);
-    parts.push(this.t(none ? 'describeNone' : 'describeMod', { scale: sc, shift: sh, y: this.list(s.modulated) }));
-    s.scale.forEach((v, i) => {
-      if (v === -1) parts.push(this.t('zeroed', { i: i + 1 }));
-      else if (v < -1) parts.push(this.t('flipped', { i: i + 1 }));
-    });
-    const g = this.fmtGate(s.gate),
-      h = this.list(s.output);
-    parts.push(this.t(s.gate === 0 ? 'gateZero' : s.gate === 1 ? 'gateOne' : 'gateSome', { g, h }));
+    const mod = s.modulation;
+    const vars = {
+      c: this.t(`cond_${s.condition}`),
+      s: this.list(mod.scale),
+      b: this.list(mod.shift),
+      g: this.list(mod.gate),
+      y: this.list(s.modulated),
+      F: this.list(s.branch),
+      h: this.list(s.output),
+    };
+    const zeroProjection = s.condition !== 'custom' && s.projection === 'zero';
+    if (s.condition === 'custom') parts.push(this.t('describeCustom', vars));
+    else if (zeroProjection) parts.push(this.t('describeZeroProjection', vars));
+    else parts.push(this.t('describeClass', vars));
+    parts.push(this.t('describeBranch', vars));
+    const gateZero = mod.gate.every((v) => v === 0);
+    if (gateZero) parts.push(this.t('gateZero', vars));
+    else {
+      const closed = mod.gate.map((v, i) => (v === 0 ? i + 1 : 0)).filter(Boolean);
+      if (closed.length) parts.push(this.t('gateSomeZero', { list: closed.join(this.t('listSep')) }));
+    }
+    // the same x under the three classes
+    const outs = s.classes.map((c) => this.list(c.output));
+    if (outs.every((o) => o === outs[0]))
+      parts.push(this.t(outs[0] === x ? 'classesAllX' : 'classesSame', { h: outs[0] }));
+    else
+      parts.push(
+        this.t('classesDiffer', {
+          list: s.classes
+            .map((c, i) => this.t('classOut', { c: this.t(`cond_${c.name}`), h: outs[i] }))
+            .join(this.t('classSep')),
+        }),
+      );
     return parts.join(this.t('sentenceSep'));
   }
 }

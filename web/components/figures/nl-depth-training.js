@@ -2,12 +2,14 @@
 // core, four ways at once: no normalization, Post-Norm, Pre-Norm and Pre-Norm
 // with a final norm, on the same seeded start and the same two-spiral data.
 // The reader picks the depth, the learning rate, the optimizer and the gate,
-// or a preset, and presses Play: the loss curves grow side by side, and the
+// or a preset, and presses Play: the loss curves grow side by side (the default
+// settings open on their recorded run, web/components/data/depth-training-frame.js
+// from scripts/gen-training-frame.mjs, which Play trains again step for step), and the
 // panels show the gradient reaching each layer at the first step (Post-Norm's
 // fades toward the input) and the size of the residual stream at each layer
 // now (Pre-Norm's grows with depth).
 //
-// Attributes: depth (24; 1..32), lr (0.01; 0.001..0.2), optimizer (adam | sgd),
+// Attributes: depth (24; 1..32), lr (0.06; 0.001..0.2), optimizer (sgd | adam),
 //   gate (none | zero | layer_scale), norm (layer_norm | rms_norm), warmup
 //   (steps of linear learning-rate warm-up, 0; 0..200), steps (the
 //   run's length, 300; 10..2000), seed (1), lang.
@@ -33,10 +35,22 @@
 import { el, formatNumber } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
+import { FRAME } from '../data/depth-training-frame.js';
 
-const PLACEMENTS = ['none', 'post', 'pre', 'pre_final'];
-const POINTS = 128,
+export const PLACEMENTS = ['none', 'post', 'pre', 'pre_final'];
+export const POINTS = 128,
   WIDTH = 16;
+/** The decision map's grid, 20 x 20 cell centres over [-1.25, 1.25]^2, from the ticks linspace gives. */
+export function FRAME_GRID(ticks) {
+  const grid = new Float32Array(2 * ticks.length * ticks.length);
+  ticks.forEach((gy, r) => ticks.forEach((gx, c) => grid.set([gx, gy], 2 * (r * ticks.length + c))));
+  return { shape: [ticks.length * ticks.length, 2], data: grid };
+}
+FRAME_GRID.ticks = { start: -1.25, stop: 1.25, count: 20 };
+const fromBase64 = (s) => {
+  const bytes = Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+  return Array.from(new Float32Array(bytes.buffer));
+};
 const STALL_STEPS = 50; // steps near a coin flip's loss before the text calls a run stuck
 const PRESETS = {
   deep: { depth: 24, lr: 0.01, optimizer: 'adam', gate: 'none', warmup: 0 },
@@ -48,7 +62,7 @@ export class NlDepthTraining extends NlFigure {
   static catalog = 'depthTraining';
   static summary =
     'A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.';
-  static minHeight = 861; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 1087; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc =
     '`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`'; // `state` keys beyond the attributes (README)
   static trainer = true; // train_* come from the training module (loadTrainer), the rest from the core
@@ -67,7 +81,7 @@ export class NlDepthTraining extends NlFigure {
     lr: {
       attr: 'lr',
       kind: 'number',
-      default: 0.01,
+      default: 0.06,
       min: 0.001,
       max: 0.2,
       step: 0.001,
@@ -77,7 +91,7 @@ export class NlDepthTraining extends NlFigure {
     optimizer: {
       attr: 'optimizer',
       kind: 'choice',
-      default: 'adam',
+      default: 'sgd',
       choices: ['adam', 'sgd'],
       control: 'select',
       doc: 'the optimizer',
@@ -142,6 +156,12 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
 .chance { stroke: var(--nl-reference); stroke-dasharray: 3 3; stroke-width: 1.5; }
 .chance-label { font-size: var(--nl-small-size); fill: var(--nl-reference); }
 .key { font-size: var(--nl-small-size); }
+.recorded { margin: 0 0 6px; font-size: 0.9em; }
+details.settings > summary { cursor: pointer; min-height: 44px; display: flex; align-items: center; font-weight: 600; }
+details.settings[open] > summary { margin-bottom: 6px; }
+.controls { flex-direction: column; align-items: stretch; }
+.settings-body { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; }
+@media (max-width: 600px) { button, select, input[type=number] { min-height: 44px; } }
 .cross { stroke-width: 2.5; }
 `;
 
@@ -151,7 +171,18 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     this._frame = 0;
   }
 
-  buildControls(box) {
+  buildControls(outer) {
+    // Play, Step and Reset first; the settings behind a disclosure (closed on a phone, so that the
+    // first screen shows the picture)
+    const run = el('div', { class: 'run' });
+    outer.append(run);
+    const details = el('details', { class: 'settings' });
+    this._settingsSummary = el('summary');
+    const box = el('div', { class: 'settings-body' });
+    details.append(this._settingsSummary, box);
+    details.open = !(typeof matchMedia !== 'undefined' && matchMedia('(max-width: 600px)').matches);
+    this._settingsBox = details;
+    outer.append(details);
     const presets = el('div', { class: 'presets' });
     this._presetLabel = el('span');
     presets.append(this._presetLabel);
@@ -196,7 +227,6 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     this._compareGroup = compare;
     box.append(compare);
     super.buildControls(box);
-    const run = el('div', { class: 'run' });
     this._playButton = el('button', { type: 'button', part: 'button', 'aria-pressed': 'false' });
     this._playButton.addEventListener('click', () => (this._playing ? this.pause() : this.play()));
     const step = el('button', { type: 'button', part: 'button' });
@@ -207,10 +237,10 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
       step,
       this.button('reset', () => this.pause()),
     );
-    box.append(run);
   }
 
   buildView(view) {
+    this._note = el('p', { class: 'recorded muted' });
     const box = el('div', { class: 'dt-panels' });
     this._svgs = ['loss', 'grad', 'act', 'map'].map((k) => svg(320, 260, k));
     box.append(...this._svgs);
@@ -228,7 +258,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
       }
     });
     label.append(this._showText, this._showSelect);
-    view.append(box, label);
+    view.append(this._note, box, label);
     // Training stops when the figure leaves the screen, and never runs unseen.
     if (typeof IntersectionObserver !== 'undefined') {
       this._seen = new IntersectionObserver(([e]) => {
@@ -258,6 +288,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     for (const o of this._showSelect.options) o.textContent = this.t(`v_${o.value}`);
     this._presetLabel.textContent = this.t('presets');
     this._stepButton.textContent = this.t('step');
+    this._settingsSummary.textContent = this.t('settings');
     this._syncPlay();
   }
 
@@ -278,13 +309,16 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     // The copies' weights are drawn when training starts (Play or Step), not here: a figure nobody
     // trains holds no parameters or optimizer state.
     this._runs = null;
-    // the decision map's grid: 20 x 20 cell centres over [-1.25, 1.25]^2
-    const ticks = this.op('linspace', {}, { start: -1.25, stop: 1.25, count: 20 });
-    const grid = new Float32Array(800);
-    ticks.forEach((gy, r) => ticks.forEach((gx, c) => grid.set([gx, gy], 2 * (r * 20 + c))));
-    this._grid = { shape: [400, 2], data: grid };
+    const ticks = this.op('linspace', {}, FRAME_GRID.ticks);
+    this._grid = FRAME_GRID(ticks);
     const coin = core.run('row_entropy', { p: { shape: [1, 2], data: new Float32Array([0.5, 0.5]) } }).entropy.data[0];
-    return {
+    // The default settings open on their recorded run (scripts/gen-training-frame.mjs, the same training
+    // module): finished curves without pressing Play. Play and Step train it again, live.
+    const live = this._goLive;
+    this._goLive = false;
+    const recorded = !live && FRAME && Object.entries(FRAME.settings).every(([k, d]) => v[k] === d);
+    this._recordedMaps = null; // (the base state's map is the data alone)
+    const base = {
       variants: PLACEMENTS.map((placement) => ({
         placement,
         enabled: this._enabled?.has(placement) ?? true,
@@ -309,7 +343,24 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
       ...this._decision(v),
       stepAxis: this.axis([0, v.steps], { count: 5, include_zero: true }),
       layerAxis: this.axis([0, v.depth], { count: Math.min(6, v.depth), include_zero: true }),
+      recorded: Boolean(recorded),
     };
+    if (!recorded) return base;
+    this._recordedMaps = FRAME.variants.map((r) => fromBase64(r.map));
+    const variants = FRAME.variants.map((r) => {
+      const loss = fromBase64(r.loss);
+      return {
+        placement: r.placement,
+        enabled: this._enabled?.has(r.placement) ?? true,
+        loss,
+        accuracy: r.accuracy,
+        status: r.diverged ? 'diverged' : 'done',
+        gradFirst: fromBase64(r.gradFirst),
+        actNorm: fromBase64(r.actNorm),
+      };
+    });
+    const s = this._withVariants({ ...v, ...base }, variants);
+    return { ...s, ...this._decision(s) };
   }
 
   /** The copies' seeded starting weights and empty optimizer states, made once per run. */
@@ -355,7 +406,15 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
 
   /** A new state from the variants (axes from the core), the decision map when asked, and one drawing. */
   _publish(variants, withMap) {
-    const s = this._state;
+    this._state = Object.freeze(this._withVariants(this._state, variants));
+    // the map after the state, so that its step is the step its parameters have reached
+    if (withMap) this._state = Object.freeze({ ...this._state, ...this._decision() });
+    this.render();
+    return variants.some((v) => v.enabled && v.status === 'training');
+  }
+
+  /** State `s` with `variants`, their logarithms and the axes (from the core). */
+  _withVariants(s, variants) {
     const step = Math.max(...variants.map((v) => v.loss.length));
     // loss and gradient on logarithmic axes (the core's log_axis): they span many decades
     const logs = (lists, extra = []) => {
@@ -380,7 +439,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
         ? { split: s.variants.map((v) => v.gradLog), axis: s.gradAxis }
         : logs(variants.map((v) => v.gradFirst));
     const acts = variants.flatMap((v) => v.actNorm);
-    this._state = Object.freeze({
+    return {
       ...s,
       step,
       playing: this._playing,
@@ -389,16 +448,14 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
       lossAxis: loss.axis,
       gradAxis: grad.axis,
       actAxis: this.axis(acts, { count: 4, include_zero: true }),
-    });
-    // the map after the state, so that its step is the step its parameters have reached
-    if (withMap) this._state = Object.freeze({ ...this._state, ...this._decision() });
-    this.render();
-    return variants.some((v) => v.enabled && v.status === 'training');
+    };
   }
 
   /** The shown variant's probability of class 1 at each grid cell (train_predict). */
   _decision(v = this._state) {
     const i = PLACEMENTS.indexOf(this._show ?? 'post');
+    if (!this._runs && this._recordedMaps)
+      return { show: PLACEMENTS[i], map: this._recordedMaps[i], mapStep: v.variants[i].loss.length };
     if (!this._runs) return { show: PLACEMENTS[i], map: [], mapStep: 0 }; // nothing trained yet: the data alone
     const p = this._trainer.run(
       'train_predict',
@@ -408,8 +465,16 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     return { show: PLACEMENTS[i], map: Array.from(p.data), mapStep: v.variants?.[i]?.loss.length ?? 0 };
   }
 
+  /** From the recorded frame, a fresh live run of the same settings (Play and Step train it again). */
+  _leaveRecorded() {
+    if (!this._state?.recorded || this._state.error) return;
+    this._goLive = true;
+    this.updateNow();
+  }
+
   play() {
     if (this._playing || !this._state || this._state.error) return;
+    this._leaveRecorded();
     if (!this._state.variants.some((v) => v.enabled && v.status === 'training')) return;
     this._playing = true;
     this._syncPlay();
@@ -480,6 +545,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
     this.pause();
     if (!this._core) return;
     try {
+      this._leaveRecorded();
       this._advance(1);
     } catch (e) {
       this._showCoreError(e);
@@ -509,6 +575,8 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
 
   draw(s) {
     const f = (v) => this.fmt(v, 3);
+    this._note.textContent = s.recorded ? this.t('recordedNote', { k: s.step }) : '';
+    this._note.hidden = !s.recorded;
     this._view.style.setProperty('--nl-norm', s.norm === 'rms_norm' ? 'var(--nl-rms-norm)' : 'var(--nl-layer-norm)');
     // 1. loss against step (log scale), every variant; a cross where a run diverged
     {
@@ -658,7 +726,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
       const W = this.fit(svgEl, 320, 260);
       const side = Math.min(W - 20, 200),
         x0 = (W - side) / 2,
-        y0 = 44;
+        y0 = 54;
       const t = s.gridTicks,
         cell = side / t.length;
       const x = scale([t[0] - (t[1] - t[0]) / 2, t[t.length - 1] + (t[1] - t[0]) / 2], [x0, x0 + side]);
@@ -671,6 +739,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
         ),
       ];
       items.push(el('text', { class: 'key', x: 10, y: 32 }, this.t('mapKey')));
+      items.push(el('text', { class: 'key', x: 10, y: 46 }, this.t('mapKey2')));
       s.map.forEach((p, i) => {
         const r = Math.floor(i / t.length),
           c = i % t.length;
@@ -728,6 +797,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
       parts.push(this.t('describeIdle'));
       return parts.join(this.t('sentenceSep'));
     }
+    if (s.recorded) parts.push(this.t('describeRecorded'));
     for (const v of s.variants) {
       if (!v.enabled) continue;
       const last = v.loss[v.loss.length - 1] ?? 0;
@@ -756,6 +826,29 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
           this.t('describeIdentity', {
             names: same.map((v) => this._label(v.placement)).join(this.t('listSep')),
             v: f(same[0].actNorm[0]),
+          }),
+        );
+    }
+    // what the run says about normalization: no norm training as well, or failing where a norm trains
+    const on = s.variants.filter((v) => v.enabled && v.loss.length);
+    const trained = (v) => v.status !== 'diverged' && v.loss[v.loss.length - 1] < 0.1 * s.chance;
+    const none = on.find((v) => v.placement === 'none');
+    const normed = on.filter((v) => v.placement !== 'none' && trained(v));
+    if (none && s.step >= STALL_STEPS) {
+      if (trained(none)) parts.push(this.t('describeNoneTrains'));
+      else if (normed.length && (none.status === 'diverged' || none.loss[none.loss.length - 1] > 10 * s.chance))
+        parts.push(
+          this.t('describeNoneFails', { names: normed.map((v) => this._label(v.placement)).join(this.t('listSep')) }),
+        );
+    }
+    if (on.length > 1 && on.every((v) => v.status !== 'training')) {
+      const finite = on.filter((v) => v.status !== 'diverged');
+      const best = finite.reduce((a, b) => (b.loss[b.loss.length - 1] < a.loss[a.loss.length - 1] ? b : a), finite[0]);
+      if (best)
+        parts.push(
+          this.t('describeLowest', {
+            name: this._label(best.placement),
+            v: this._loss(best.loss[best.loss.length - 1]),
           }),
         );
     }

@@ -1,0 +1,270 @@
+// <nl-adaln> as a reader uses it: the classes, the zero projection, typed and
+// dragged x, typed s, b, g. Expected values are derived by hand below from the
+// formulas y = (1 + s) ⊙ LN₀(x) + b, h = x + g ⊙ F(y), and for the classes from
+// the weights the figure lists under its picture (read from that table, then
+// multiplied out here with this file's own SiLU).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { onArticlePage } from './helpers.mjs';
+
+const TAG = 'nl-adaln';
+const fig = onArticlePage(TAG);
+const snap = () => fig.snap();
+const close = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b}`);
+const closeAll = (as, bs, tol, what) => {
+  assert.equal(as.length, bs.length, what);
+  as.forEach((a, i) => close(a, bs[i], tol, `${what}[${i}]`));
+};
+const set = (attrs) =>
+  fig.page.evaluate(
+    ([t, a]) => {
+      const f = document.querySelector(t);
+      for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
+    },
+    [TAG, attrs],
+  );
+const f3 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }).format(v);
+const L = (vs) => `(${vs.map(f3).join(', ')})`;
+/** Type a number into a box as a reader does: fill it, then Tab away (the box's change). */
+async function typeIn(name, value) {
+  await fig.page.getByRole('spinbutton', { name, exact: true }).fill(value);
+  await fig.page.keyboard.press('Tab');
+}
+
+// x = (1, −2, 5, 2): mean 6/4 = 1.5, deviations (−0.5, −3.5, 3.5, 0.5), variance
+// (0.25 + 12.25 + 12.25 + 0.25)/4 = 6.25, σ = 2.5, so LN₀(x) = (−0.2, −1.4, 1.4, 0.2).
+const X = [1, -2, 5, 2];
+const LN0 = [-0.2, -1.4, 1.4, 0.2];
+
+test('the default: x is not normalized, and LN₀ changes it; the three classes end in three places', async () => {
+  const sn = await snap();
+  assert.equal(sn.error, '');
+  assert.deepEqual(sn.bad, []);
+  assert.deepEqual(sn.state.features, X);
+  assert.equal(sn.state.condition, 'cat');
+  closeAll(sn.state.normalized, LN0, 1e-6, 'LN₀(x)');
+  assert.ok(sn.desc.startsWith(`LN₀ takes x = (1, -2, 5, 2) to (-0.2, -1.4, 1.4, 0.2)`), sn.desc);
+  const outs = sn.state.classes.map((c) => L(c.output));
+  assert.equal(new Set(outs).size, 3, 'three different h for one x');
+  assert.ok(
+    sn.desc.includes(
+      `The same x ends in different places: ${outs[0]} for cat; ${outs[1]} for dog; ${outs[2]} for ship.`,
+    ),
+    sn.desc,
+  );
+  // what the picture says: the selected class's values at the right of its rows
+  for (const v of [...sn.state.modulated, ...sn.state.branch, ...sn.state.output])
+    assert.ok(sn.svg.includes(f3(v)), `chart value ${v}`);
+});
+
+test('the classes: s, b, g are the listed network (E, SiLU, W with bias) applied to the class', async () => {
+  // the weights as the reader sees them, in the tables under the picture
+  const tables = await fig.page.evaluate(
+    (t) =>
+      [...document.querySelector(t).shadowRoot.querySelectorAll('details.weights table')].map((tb) =>
+        [...tb.querySelectorAll('tr')]
+          .slice(1)
+          .map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent))),
+      ),
+    TAG,
+  );
+  const [E, W] = tables; // E [3 hidden × 3 classes], W [12 × (3 + bias)]
+  assert.equal(E.length, 3);
+  assert.equal(W.length, 12);
+  const silu = (z) => z / (1 + Math.exp(-z));
+  const sn = await snap();
+  sn.state.classes.forEach((c, k) => {
+    const a = E.map((row) => silu(row[k]));
+    const m = W.map((row) => row[0] * a[0] + row[1] * a[1] + row[2] * a[2] + row[3]);
+    closeAll(c.scale, m.slice(0, 4), 1e-5, `${c.name} s`);
+    closeAll(c.shift, m.slice(4, 8), 1e-5, `${c.name} b`);
+    closeAll(c.gate, m.slice(8, 12), 1e-5, `${c.name} g`);
+  });
+  // one by hand: cat's embedding is E's first column (2, 0, 1); SiLU gives (2σ(2), 0, σ(1)) =
+  // (1.761594, 0, 0.731059); W's first row (0.5, 0, −0.5, bias 0) makes s₁ = 0.5 · (1.761594 − 0.731059) = 0.515268
+  close(sn.state.classes[0].scale[0], 0.515268, 1e-5, 'cat s1');
+  // the boxes show the class's s, b, g as written
+  const boxes = await fig.page.evaluate(
+    (t) => [...document.querySelector(t).shadowRoot.querySelectorAll('.grid input')].map((b) => b.value),
+    TAG,
+  );
+  assert.deepEqual(boxes.slice(0, 4), ['1', '-2', '5', '2']);
+  assert.equal(boxes[4], '0.515');
+});
+
+test('your own s, b, g by typing: y, F(y) and h as derived by hand', async () => {
+  await set({ condition: 'custom', scale: '1,0,0,0', shift: '0,3,0,0', gate: '1,1,1,1' });
+  let sn = await snap();
+  // y = (1 + s) ⊙ LN₀(x) + b = (2 · −0.2, −1.4 + 3, 1.4, 0.2) = (−0.4, 1.6, 1.4, 0.2)
+  closeAll(sn.state.modulated, [-0.4, 1.6, 1.4, 0.2], 1e-6, 'y');
+  // F's rows (1, .5, 0, 0), (0, 1, .5, 0), (0, 0, 1, .5), (.5, 0, 0, 1):
+  // F(y) = (−0.4 + 0.8, 1.6 + 0.7, 1.4 + 0.1, −0.2 + 0.2) = (0.4, 2.3, 1.5, 0)
+  closeAll(sn.state.branch, [0.4, 2.3, 1.5, 0], 1e-6, 'F(y)');
+  // h = x + 1 · F(y) = (1.4, 0.3, 6.5, 2)
+  closeAll(sn.state.output, [1.4, 0.3, 6.5, 2], 1e-6, 'h');
+  // a gate typed in its box: g = 0.5 everywhere gives h = x + F(y)/2 = (1.2, −0.85, 5.75, 2)
+  for (let i = 1; i <= 4; i++) {
+    await typeIn(`gate g${i}`, '0.5');
+  }
+  sn = await snap();
+  assert.deepEqual(sn.state.gate, [0.5, 0.5, 0.5, 0.5]);
+  closeAll(sn.state.output, [1.2, -0.85, 5.75, 2], 1e-6, 'h at gate 0.5');
+  // s and b typed too
+  await typeIn('shift b2', '1');
+  sn = await snap();
+  close(sn.state.modulated[1], -0.4, 1e-6, 'y2 = −1.4 + 1');
+  await typeIn('scale s3', '-1');
+  sn = await snap();
+  assert.equal(sn.state.modulated[2], 0, 'y3 = (1 − 1) · 1.4 + 0');
+  // gate 0: the block returns x exactly
+  await set({ gate: '0,0,0,0' });
+  sn = await snap();
+  assert.deepEqual(sn.state.output, X, 'a zero gate returns x exactly');
+  assert.ok(sn.desc.includes('A zero gate returns x unchanged, and it blocks the branch’s gradient too'), sn.desc);
+  assert.ok(sn.desc.includes(`∂h/∂g = F(y) = ${L(sn.state.branch)}`), sn.desc);
+});
+
+test('typing s while a class is chosen makes it your own, starting from the class’s values as shown', async () => {
+  await set({ condition: 'dog', scale: '0,0,0,0', shift: '0,0,0,0', gate: '1,1,1,1' });
+  const before = await snap();
+  const dog = before.state.classes[1];
+  await typeIn('scale s1', '2');
+  const sn = await snap();
+  assert.equal(sn.state.condition, 'custom');
+  assert.equal(sn.state.scale[0], 2);
+  for (const key of ['shift', 'gate']) closeAll(sn.state[key], dog[key], 6e-3, `${key} copied from dog (3 digits)`);
+  // y₁ = (1 + 2) · (−0.2) + b₁
+  close(sn.state.modulated[0], -0.6 + sn.state.shift[0], 1e-6, 'y1');
+});
+
+test('AdaLN-Zero start: the final projection at zero gives s = b = g = 0 for every class, and h = x', async () => {
+  await set({ condition: 'ship', projection: 'zero' });
+  const sn = await snap();
+  for (const c of sn.state.classes) {
+    assert.deepEqual([...c.scale, ...c.shift, ...c.gate], Array(12).fill(0), c.name);
+    assert.deepEqual(c.output, X, `${c.name}: h = x exactly`);
+    closeAll(c.modulated, LN0, 1e-6, `${c.name}: y = LN₀(x)`);
+  }
+  // F(LN₀(x)) = (−0.2 − 0.7, −1.4 + 0.7, 1.4 + 0.1, 0.2 − 0.1) = (−0.9, −0.7, 1.5, 0.1): the gate's gradient
+  closeAll(sn.state.branch, [-0.9, -0.7, 1.5, 0.1], 1e-6, 'F(y)');
+  assert.ok(sn.desc.includes('With the final projection W at zero, as AdaLN-Zero initializes it'), sn.desc);
+  assert.ok(sn.desc.includes('∂h/∂g = F(y) = (-0.9, -0.7, 1.5, 0.1)'), sn.desc);
+  assert.ok(sn.desc.endsWith('Every class ends at h = x = (1, -2, 5, 2): the condition has no effect yet.'), sn.desc);
+  await set({ projection: 'trained', condition: 'cat' });
+});
+
+test('x by drag and by the arrow keys; the axis holds still during a drag', async () => {
+  await set({ features: '1,-2,5,2', condition: 'cat' });
+  const handle = fig.page.getByRole('slider', { name: 'x3: drag, or use the arrow keys' });
+  await handle.focus();
+  await fig.page.keyboard.press('ArrowRight');
+  let sn = await snap();
+  assert.deepEqual(sn.state.features, [1, -2, 5.5, 2]);
+  await fig.page.keyboard.press('PageDown');
+  sn = await snap();
+  assert.deepEqual(sn.state.features, [1, -2, 3.5, 2]);
+  // drag the knob to the axis's 0 tick
+  const box = await handle.boundingBox();
+  const zero = await fig.page.evaluate((t) => {
+    const r = document.querySelector(t).shadowRoot;
+    const tick = [...r.querySelectorAll('svg .axis text')].find((x) => x.textContent === '0');
+    const b = tick.getBoundingClientRect();
+    return b.x + b.width / 2;
+  }, TAG);
+  const domain = sn.state.domain;
+  await fig.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await fig.page.mouse.down();
+  await fig.page.mouse.move(zero, box.y + box.height / 2, { steps: 4 });
+  const mid = await snap();
+  assert.deepEqual(mid.state.domain, domain, 'the axis does not move under the pointer');
+  await fig.page.mouse.up();
+  sn = await snap();
+  assert.equal(sn.state.features[2], 0, 'dropped on 0');
+  assert.equal(sn.error, '');
+  // LN₀ of (1, −2, 0, 2): mean 0.25, deviations (0.75, −2.25, −0.25, 1.75), variance
+  // (0.5625 + 5.0625 + 0.0625 + 3.0625)/4 = 2.1875; LN₀₁ = 0.75/√2.1875 = 0.507093
+  close(sn.state.normalized[0], 0.507093, 1e-5, 'LN₀ after the drag');
+  await set({ features: '1,-2,5,2' });
+});
+
+test('bad attributes: a localized message, the last good drawing kept', async () => {
+  await set({ features: '1,-2,5,2', condition: 'cat' });
+  const good = (await snap()).state;
+  for (const [attrs, message] of [
+    [{ features: '1,2,3' }, 'features must be a comma-separated list of 4 numbers (got "1,2,3").'],
+    [{ gate: 'a,b,c,d' }, 'gate must be a comma-separated list of 4 numbers (got "a,b,c,d").'],
+    [{ condition: 'horse' }, 'condition must be one of cat, dog, ship, custom (got "horse").'],
+  ]) {
+    await set(attrs);
+    const sn = await snap();
+    assert.equal(sn.error, message);
+    assert.deepEqual(sn.state.output, good.output);
+    await set({ features: '1,-2,5,2', gate: '1,1,1,1', condition: 'cat' });
+  }
+  // equal features have no spread: with eps 0 the core refuses; the drawing stays
+  await set({ features: '2,2,2,2' });
+  const sn = await snap();
+  assert.notEqual(sn.error, '');
+  assert.deepEqual(sn.state.output, good.output);
+  assert.deepEqual(sn.bad, []);
+  await set({ features: '1,-2,5,2' });
+  assert.equal((await snap()).error, '');
+  assert.deepEqual(fig.problems, []);
+});
+
+test('every condition button × both projections: the text and the numbers line follow the state', async () => {
+  await set({ features: '1,-2,5,2', scale: '0.5,0,0,0', shift: '0,0,1,0', gate: '0,1,1,1' });
+  const names = { cat: 'cat', dog: 'dog', ship: 'ship', custom: 'your own s, b, g' };
+  for (const projection of ['trained', 'zero']) {
+    for (const c of ['cat', 'dog', 'ship', 'custom']) {
+      await fig.page.locator(`${TAG} >> .conds button`).filter({ hasText: names[c] }).click();
+      // the projection applies to the classes (its select is hidden for your own values)
+      if (c !== 'custom') await fig.page.locator(`${TAG} >> label:has(select) select`).selectOption(projection);
+      const sn = await snap();
+      const s = sn.state;
+      assert.equal(s.condition, c);
+      assert.equal(sn.error, '');
+      const m = s.modulation;
+      if (c === 'custom') {
+        // your own values, whatever the projection
+        assert.ok(
+          sn.desc.includes(
+            `With your own scale s = ${L(m.scale)}, shift b = ${L(m.shift)} and gate g = ${L(m.gate)}, y = ${L(s.modulated)}.`,
+          ),
+          sn.desc,
+        );
+      } else {
+        const k = ['cat', 'dog', 'ship'].indexOf(c);
+        assert.deepEqual(m.scale, s.classes[k].scale);
+        assert.deepEqual(s.output, s.classes[k].output);
+        if (projection === 'zero') assert.deepEqual([...m.scale, ...m.shift, ...m.gate], Array(12).fill(0));
+        const lead =
+          projection === 'zero'
+            ? `the class ${c} gets s = ${L(m.scale)}`
+            : `maps the class ${c} to scale s = ${L(m.scale)}`;
+        assert.ok(sn.desc.includes(lead), `${c} ${projection}: ${sn.desc}`);
+      }
+      assert.ok(
+        sn.desc.includes(`F(y) = ${L(s.branch)}, and the block outputs h = x + g ⊙ F(y) = ${L(s.output)}.`),
+        sn.desc,
+      );
+      const numbers = await fig.page.evaluate(
+        (t) => document.querySelector(t).shadowRoot.querySelector('.numbers').textContent,
+        TAG,
+      );
+      assert.equal(
+        numbers,
+        `For ${names[c]}: s = ${L(m.scale)}, b = ${L(m.shift)}, g = ${L(m.gate)}; h = ${L(s.output)}.`,
+      );
+      // a zero gate somewhere is named; feature 1's own gate 0 gives h₁ = x₁
+      if (m.gate.every((g) => g === 0)) assert.ok(sn.desc.includes('A zero gate returns x unchanged'));
+      else if (m.gate[0] === 0) {
+        assert.ok(sn.desc.includes('The gate is 0 on feature 1: there h equals x.'), sn.desc);
+        assert.equal(s.output[0], s.features[0]);
+      }
+      assert.deepEqual(sn.bad, []);
+    }
+  }
+  await fig.page.locator(`${TAG} >> .conds button`).filter({ hasText: 'cat' }).click();
+  await fig.page.locator(`${TAG} >> label:has(select) select`).selectOption('trained');
+});
