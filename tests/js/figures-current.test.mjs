@@ -126,6 +126,8 @@ test("normlab/styles.css gives every figure its room, and the browser tests use 
 // The depth-training figure opens on a recorded run (web/components/data/depth-training-frame.js): it
 // must be what the training module gives for the default settings now, or Play would not reproduce it.
 test('the depth-training opening frame is the training module’s default run', () => {
-  const r = spawnSync(process.execPath, [join(root, 'scripts/gen-training-frame.mjs'), '--check'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'scripts/gen-training-frame.mjs'), '--check'], {
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr || r.stdout);
 });

@@ -17,7 +17,7 @@ export default {
     error_zero_vector: '{op}: a zero vector has no direction to normalize.',
     error_too_large: '{op}: this is more than the core computes in one call.',
     error_bad_shape: '{op}: {argument} has a shape this operation does not take.',
-    loading: 'Loading the computation core…',
+    loading: 'Loading the figure…',
     loadFailed: 'This figure could not start: the computation core did not load ({reason}).',
   },
   barCompare: {
@@ -564,7 +564,7 @@ export default {
       'L2 keeps each direction and sets length 1: a becomes {l2a}, b {l2b}. L1 divides by |x₁| + |x₂|: {l1a} and {l1b}. Max-norm divides by the largest |xᵢ|: {maxa} and {maxb}. ScaleNorm sets length g = {g}: {sa} and {sb}. The raw dot product a·b = {dot} mixes length and alignment; after L2 normalization it is the cosine, {cos}, whatever the lengths.',
   },
   fiveQuestions: {
-    name: 'Five questions for any normalization, answered by the core for each method',
+    name: 'Five questions for any normalization, answered for each method',
     method: 'Method',
     choice_layer_norm: 'LayerNorm',
     choice_rms_norm: 'RMSNorm',
@@ -653,7 +653,7 @@ export default {
     describeDeparts_outside:
       'Outside the root the same ε matters only at spreads near ε itself: rows down to {kept} stay within 1% of {ref}, and from {departs} down the output drops.',
     describeAll_outside: 'Outside the root every row, down to spread {kept}, stays within 1% of {ref}.',
-    describeRefused: 'With ε = 0 the constant row has nothing to divide by, and the core refuses it: {message}',
+    describeRefused: 'With ε = 0 the constant row has nothing to divide by, so there is no output: {message}',
     describeConstant: 'The constant row comes out as {v}: ε keeps its division finite.',
   },
   qkNorm: {

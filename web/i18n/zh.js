@@ -16,7 +16,7 @@ export default {
     error_zero_vector: '{op}：零向量没有方向，无法归一化。',
     error_too_large: '{op}：超出了计算核心单次调用的上限。',
     error_bad_shape: '{op}：{argument} 的形状不符合这个运算的要求。',
-    loading: '正在加载计算核心…',
+    loading: '正在加载图…',
     loadFailed: '图无法启动：计算核心未能加载（{reason}）。',
   },
   barCompare: {
@@ -541,7 +541,7 @@ export default {
       'L2 保留每个方向并把长度设为 1：a 变为 {l2a}，b 变为 {l2b}。L1 除以 |x₁| + |x₂|：{l1a} 与 {l1b}。Max-norm 除以最大的 |xᵢ|：{maxa} 与 {maxb}。ScaleNorm 把长度设为 g = {g}：{sa} 与 {sb}。原始 dot product a·b = {dot} 混合了长度与方向一致程度；L2 normalization 之后它就是 cosine，{cos}，与长度无关。',
   },
   fiveQuestions: {
-    name: '面对任何 normalization 的五个问题：核心为每种方法给出的回答',
+    name: '面对任何 normalization 的五个问题：每种方法的回答',
     method: '方法',
     choice_layer_norm: 'LayerNorm',
     choice_rms_norm: 'RMSNorm',
@@ -628,7 +628,7 @@ export default {
     describeDeparts_outside:
       '放在根号外时，同样的 ε 只在离散程度接近 ε 本身时才起作用：不小于 {kept} 的行与 {ref} 相差不到 1%，从 {departs} 开始输出下降。',
     describeAll_outside: '放在根号外时，直到离散程度 {kept}，每一行都与 {ref} 相差不到 1%。',
-    describeRefused: 'ε = 0 时常数行没有可除的量，核心拒绝计算：{message}',
+    describeRefused: 'ε = 0 时常数行没有可除的量，因此没有输出：{message}',
     describeConstant: '常数行的输出为 {v}：ε 让这次除法保持有限。',
   },
   qkNorm: {

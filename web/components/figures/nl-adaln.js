@@ -124,6 +124,8 @@ export class NlAdaln extends NlFigure {
 .grid .ch { font-size: 0.8em; color: var(--nl-muted); text-align: center; }
 details.weights { font-size: 0.85em; margin-top: 6px; }
 details.weights summary { cursor: pointer; min-height: 32px; display: flex; align-items: center; }
+details.weights summary::before { content: '▸'; margin-inline-end: 6px; }
+details.weights[open] summary::before { content: '▾'; }
 details.weights table { margin: 4px 0 8px; }
 details.weights caption { text-align: left; font-weight: 600; }
 @media (max-width: 600px) { .grid input, .conds button, select { min-height: 44px; } .grid { gap: 4px; } .grid input { font-size: 0.8em; } .grid .rl { font-size: 0.8em; } }

@@ -158,6 +158,8 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized 
 .key { font-size: var(--nl-small-size); }
 .recorded { margin: 0 0 6px; font-size: 0.9em; }
 details.settings > summary { cursor: pointer; min-height: 44px; display: flex; align-items: center; font-weight: 600; }
+details.settings > summary::before { content: '▸'; margin-inline-end: 6px; }
+details.settings[open] > summary::before { content: '▾'; }
 details.settings[open] > summary { margin-bottom: 6px; }
 .controls { flex-direction: column; align-items: stretch; }
 .settings-body { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; }
