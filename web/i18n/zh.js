@@ -320,7 +320,7 @@ export default {
   },
   adaln: {
     name: 'AdaLN：condition 给出 scale、shift 与 gate；AdaLN-Zero 从恒等映射开始',
-    conditionLabel: 'Condition c：',
+    conditionLabel: '条件 c：',
     cond_cat: '猫',
     cond_dog: '狗',
     cond_ship: '船',

@@ -128,7 +128,7 @@ details.weights summary::before { content: '▸'; margin-inline-end: 6px; }
 details.weights[open] summary::before { content: '▾'; }
 details.weights table { margin: 4px 0 8px; }
 details.weights caption { text-align: left; font-weight: 600; }
-@media (max-width: 600px) { .grid input, .conds button, select { min-height: 44px; } .grid { gap: 4px; } .grid input { font-size: 0.8em; } .grid .rl { font-size: 0.8em; } }
+@media (max-width: 600px) { .grid input, .conds button, select { min-height: 44px; } .grid { gap: 4px; } .grid input { font-size: 0.8em; padding-inline: 2px; appearance: textfield; } .grid input::-webkit-inner-spin-button { display: none; } .grid .rl { font-size: 0.8em; } }
 `;
 
   buildControls(box) {
