@@ -48,22 +48,34 @@ const instrument = () => {
 // from noise. (1000 + 300 cycles per element took 7-8 minutes of the browser tier; 400 + 300, 2-3.)
 const CYCLES = 200;
 const FRESH = 8; // elements per tag, each connected and disconnected three times, that must all be collected
+// 2.5 KB a cycle (about 110 bytes a connection per element) is a leak; after the warm-up, 1000 cycles grew
+// the heap by 0.7-0.9 MB (caches still filling), so 200 cycles by about 0.2 MB of the 0.5 MB allowed
+const HEAP_BOUND = CYCLES * 2500;
 
 test('connecting and disconnecting each element releases observers, listeners, the element and memory', async () => {
   const { page } = await openPage(env.browser, env.url + 'web/index.html');
   await page.evaluate((tags) => import('/dist/page.js').then((m) => m.defineAll(tags)), TAGS); // every figure's code
   await page.evaluate(instrument);
   const result = await page.evaluate(
-    async ([tags, CYCLES, FRESH]) => {
+    async ([tags, CYCLES, FRESH, BOUND]) => {
       const host = document.createElement('div');
       document.body.prepend(host);
       const settle = () => new Promise((r) => setTimeout(r, 0));
       const collect = async () => {
         await new Promise((r) => setTimeout(r, 300)); // a figure's short timers (debounces, fades) may still hold it
-        for (let k = 0; k < 3; k++) {
-          await settle(); // WeakRefs clear only after the job that made them
-          window.gc();
+        // each collection in a task of its own: WeakRefs clear only after the job that made them, and
+        // the stack the collector scans is then only the event loop's
+        for (let k = 0; k < 3; k++) await new Promise((r) => setTimeout(() => (window.gc(), r()), 0));
+      };
+      // On a loaded machine (CI runs three browser files at once) a pending timer or core promise can outlive
+      // 300 ms; a leak holds its element for good, so an element counts as kept only if it outlives 3 s.
+      const survivors = async (refs) => {
+        let alive = refs;
+        for (let round = 0; round < 10 && alive.length; round++) {
+          await collect();
+          alive = alive.filter(([, r]) => r.deref());
         }
+        return alive.map(([tag]) => tag);
       };
       const cycle = async (n) => {
         for (const tag of tags) {
@@ -88,26 +100,36 @@ test('connecting and disconnecting each element releases observers, listeners, t
       };
       const refs = [];
       for (const tag of tags) for (let k = 0; k < FRESH; k++) refs.push([tag, await fresh(tag)]);
-      await collect();
-      const kept = refs.filter(([, r]) => r.deref()).map(([tag]) => tag);
+      const kept = await survivors(refs);
       const heap0 = performance.memory.usedJSHeapSize;
       const live0 = { ...window.__live };
       await cycle(CYCLES);
-      await collect();
-      return { kept, heap0, heap1: performance.memory.usedJSHeapSize, live0, live1: { ...window.__live } };
+      // a leak keeps its bytes however long one waits; garbage still held by a pending timer does not
+      let heap1 = Infinity;
+      for (let round = 0; round < 5 && heap1 - heap0 >= BOUND; round++) {
+        await collect();
+        heap1 = performance.memory.usedJSHeapSize;
+      }
+      return { kept, heap0, heap1, live0, live1: { ...window.__live } };
     },
-    [TAGS, CYCLES, FRESH],
+    [TAGS, CYCLES, FRESH, HEAP_BOUND],
   );
-  console.log(
+  const summary =
     `reliability: ${TAGS.length} elements x ${CYCLES} connect/disconnect: JS heap ${result.heap0} -> ${result.heap1} bytes; ` +
-      `live observers/listeners ${JSON.stringify(result.live0)} -> ${JSON.stringify(result.live1)}; ` +
-      `${result.kept.length} of ${TAGS.length * FRESH} disconnected elements still alive`,
+    `live observers/listeners ${JSON.stringify(result.live0)} -> ${JSON.stringify(result.live1)}; ` +
+    `${result.kept.length} of ${TAGS.length * FRESH} disconnected elements still alive (${result.kept.join(', ')})`;
+  console.log(summary);
+  // A figure that leaks keeps each of its FRESH elements (all are connected alike). Blink's collector
+  // scans the native stack conservatively, so a stale word there can keep one element of the whole
+  // run alive: seen on a loaded machine in 1 of 4 runs (1 of 184, a different tag each time). So a
+  // tag fails when two of its elements survive.
+  const leaking = [...new Set(result.kept)].filter((tag) => result.kept.filter((t) => t === tag).length > 1);
+  assert.deepEqual(leaking, [], `every disconnected element is collected; ${summary}`);
+  assert.deepEqual(result.live1, result.live0, `no observer or global listener left behind; ${summary}`);
+  assert.ok(
+    result.heap1 - result.heap0 < HEAP_BOUND,
+    `JS heap grew by ${result.heap1 - result.heap0} bytes; ${summary}`,
   );
-  assert.deepEqual(result.kept, [], 'every disconnected element is collected');
-  assert.deepEqual(result.live1, result.live0, 'no observer or global listener left behind');
-  // 2.5 KB a cycle (about 110 bytes a connection per element) is a leak; after the warm-up, 1000 cycles grew
-  // the heap by 0.7-0.9 MB (caches still filling), so 200 cycles by about 0.2 MB of the 0.5 MB allowed
-  assert.ok(result.heap1 - result.heap0 < CYCLES * 2500, `JS heap grew by ${result.heap1 - result.heap0} bytes`);
 });
 
 test('markup in any attribute is shown as text, never parsed', async () => {
