@@ -128,7 +128,9 @@ export interface CodeExpression {
 
 /** <nl-code-shapes>'s sizes as one object (the `sizes` attribute; merged into the generated class below). */
 export interface NlCodeShapes {
-  sizes: CodeSizes;
+  get sizes(): CodeSizes;
+  /** An object (names left out keep their value) or the attribute's text, 'B=3,d=16'. */
+  set sizes(v: Partial<CodeSizes> | string);
 }
 
 export interface CodeShapesState {

@@ -71,6 +71,25 @@ test('every expression is highlighted and its shown shape matches the hand-deriv
   }
 });
 
+test('the sizes property takes an object or the attribute text; names left out keep their value', async () => {
+  const set = (v) =>
+    page.evaluate(async (v) => {
+      const el = document.querySelector('nl-code-shapes');
+      el.sizes = v;
+      await el.updateComplete;
+      return { sizes: el.sizes, attr: el.getAttribute('sizes') };
+    }, v);
+  const before = (await state()).sizes;
+  let r = await set('B=7,d=12');
+  assert.deepEqual(r.sizes, { ...before, B: 7, d: 12 });
+  assert.equal(r.attr, `B=7,T=${before.T},d=12,d_c=${before.d_c}`, 'the attribute is written out in full');
+  r = await set({ T: 9 });
+  assert.deepEqual(r.sizes, { ...before, B: 7, d: 12, T: 9 });
+  assert.deepEqual((await state()).expressions.find((e) => e.id === 'ln-mean').shape, [7, 9, 1]);
+  await set(before); // the next tests start from the first test's sizes
+  assert.deepEqual((await state()).sizes, before);
+});
+
 test('keyboard only: Tab into the code, arrow keys walk the expressions, End jumps to the last', async () => {
   await fig().locator('.expr').first().focus();
   assert.equal((await state()).selected, 'l2-norm');

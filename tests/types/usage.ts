@@ -163,8 +163,13 @@ cube.addEventListener('change', (e) => console.log(e.detail.members.length, e.de
 cube.method = 'weight_norm';
 const code = document.createElement('nl-code-shapes');
 code.sizes = { B: 2, T: 5, d: 8, d_c: 4 };
+code.sizes = { d: 16 }; // names left out keep their value
+code.sizes = 'B=3,d=16'; // the attribute's text
+const sizeB: number = code.sizes.B; // read back as an object
+// @ts-expect-error sizes is an object or text
+code.sizes = 4;
 const shape: number[] | null | undefined = code.state?.expressions[0].shape;
-console.log(shape);
+console.log(shape, sizeB);
 const spectral = document.createElement('nl-spectral');
 spectral.steps = 5;
 spectral.addEventListener('change', (e) => console.log(e.detail.sigma, e.detail.normalizedSingular[1]));

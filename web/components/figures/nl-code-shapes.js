@@ -263,8 +263,10 @@ pre {
   get sizes() {
     return Object.fromEntries(SIZE_NAMES.map((k) => [k, this._values[k]]));
   }
+  /** An object ({B: 3, d: 16}) or the attribute's text ('B=3,d=16'); names left out keep their value. */
   set sizes(v) {
-    this.setAttribute('sizes', SIZE_NAMES.map((k) => `${k}=${v?.[k] ?? this._values[k]}`).join(','));
+    const text = typeof v === 'string' ? v : SIZE_NAMES.map((k) => `${k}=${v?.[k] ?? this._values[k]}`).join(',');
+    this.setAttribute('sizes', text);
   }
 
   // ---- parameters ---------------------------------------------------------------------
