@@ -97,3 +97,39 @@ export function serveDir(dir) {
   });
   return { server, port };
 }
+
+/**
+ * Sum the page's layout shifts (CLS without session windows: every shift not caused by input) from its first
+ * paint; call before `page.goto`, then read with `layoutShift(page)`. Embedding a figure must move nothing.
+ */
+export async function watchLayoutShift(page) {
+  await page.addInitScript(() => {
+    window.__layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__layoutShift += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** The layout shift so far, after two frames (a shift is reported after the frame that made it). */
+export const layoutShift = (page) =>
+  page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(window.__layoutShift)))),
+  );
+
+/**
+ * Record on `errors` what a reader's console would show as a problem: page errors, console errors and warnings,
+ * and every response of status 400 or more with its address (the browser logs those as console errors without
+ * one). The test sites have no favicon, so the browser's own /favicon.ico request is not counted.
+ */
+export function recordProblems(page, errors) {
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (/^(error|warning)$/.test(m.type()) && !/^Failed to load resource/.test(m.text()))
+      errors.push(`console.${m.type()}: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.status() >= 400 && !path.endsWith('/favicon.ico')) errors.push(`HTTP ${r.status()} ${path}`);
+  });
+}

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { launch } from '../../scripts/browser.mjs';
-import { devServer, serveDir } from './helpers.mjs';
+import { devServer, layoutShift, recordProblems, serveDir, watchLayoutShift } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'normlab-package-'));
@@ -155,7 +155,7 @@ async function figuresRender(url, tags, more) {
   const page = await browser.newPage();
   const errors = [],
     wasm = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  recordProblems(page, errors); // a 404 the loader causes would be a console error: none is allowed
   page.on('response', (r) => r.url().endsWith('.wasm') && wasm.push(`${r.status()} ${new URL(r.url()).pathname}`));
   await page.goto(url);
   const states = {};
@@ -182,7 +182,10 @@ test('VitePress: the recipe in docs/examples/vitepress builds (server render inc
   mkdirSync(dir, { recursive: true });
   cpSync(join(root, 'docs/examples/vitepress/.vitepress'), join(dir, '.vitepress'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'vitepress-site', private: true, type: 'module' }));
-  writeFileSync(join(dir, 'index.md'), '# normlab in VitePress\n\n<nl-bar-compare vector="1,2,3"></nl-bar-compare>\n');
+  writeFileSync(
+    join(dir, 'index.md'),
+    '# normlab in VitePress\n\n<nl-bar-compare vector="1,2,3"></nl-bar-compare>\n\nText after the figure stays put.\n',
+  );
   execFileSync(
     'npm',
     ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', 'vitepress@1.6.4', tarball],
@@ -194,8 +197,9 @@ test('VitePress: the recipe in docs/examples/vitepress builds (server render inc
     const page = await browser.newPage();
     const errors = [],
       wasm = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    recordProblems(page, errors);
     page.on('request', (r) => r.url().endsWith('.wasm') && wasm.push(new URL(r.url()).pathname));
+    await watchLayoutShift(page);
     await page.goto(`http://127.0.0.1:${await port}/`);
     await page.locator('nl-bar-compare').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current, null, {
@@ -206,6 +210,9 @@ test('VitePress: the recipe in docs/examples/vitepress builds (server render inc
     assert.equal(wasm.length, 1, `${wasm}`);
     assert.match(wasm[0], /normlab-core[.\w-]*\.wasm$/);
     assert.deepEqual(errors, []);
+    const shift = await layoutShift(page);
+    console.log(`vitepress build: layout shift ${shift.toFixed(4)}`);
+    assert.ok(shift < 0.01, `the figure starting moved the page: layout shift ${shift}`);
     await page.close();
   } finally {
     server.kill();
@@ -244,9 +251,14 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
     const page = await browser.newPage();
     const errors = [],
       wasm = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    recordProblems(page, errors);
     page.on('response', (r) => r.url().endsWith('.wasm') && wasm.push(`${r.status()} ${new URL(r.url()).pathname}`));
+    await watchLayoutShift(page);
     await page.goto(`http://127.0.0.1:${port}/`);
+    await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state, null, { timeout: 20000 });
+    const shift = await layoutShift(page);
+    console.log(`vite build: layout shift ${shift.toFixed(4)}`);
+    assert.ok(shift < 0.01, `the figures starting moved the page: layout shift ${shift}`);
     for (const tag of ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes']) {
       await page.locator(tag).scrollIntoViewIfNeeded();
       await page.waitForFunction((t) => document.querySelector(t)?.state, tag, { timeout: 20000 });
@@ -279,8 +291,8 @@ test('dev servers need no configuration: vite and vitepress dev compute the figu
     assert.deepEqual(r.errors, []);
     assert.deepEqual(r.states['nl-bar-compare'].input, [1, 2, 3]);
     assert.ok(
-      r.wasm.some((w) => w.startsWith('200 ')),
-      `the .wasm was served: ${r.wasm}`,
+      r.wasm.length > 0 && r.wasm.every((w) => w.startsWith('200 ')),
+      `every .wasm request found its file at the first address: ${r.wasm}`,
     );
     assert.equal(r.extra, 1, 'the training figure took a step with the training module');
     assert.ok(
@@ -302,6 +314,10 @@ test('dev servers need no configuration: vite and vitepress dev compute the figu
     assert.deepEqual(r.errors, []);
     assert.deepEqual(r.states['nl-bar-compare'].input, [1, 2, 3]);
     console.log(`vitepress dev: .wasm requests ${r.wasm.join(', ')}`);
+    assert.ok(
+      r.wasm.length === 1 && r.wasm[0].startsWith('200 '),
+      `one .wasm request, found at the first address: ${r.wasm}`,
+    );
   } finally {
     site.server.kill();
   }
@@ -337,13 +353,17 @@ test('MkDocs Material (Debian mkdocs 1.4, material 8.2): the recipe builds a rea
     const errors = [],
       wasm = [];
     let loads = 0;
-    page.on('pageerror', (e) => errors.push(e.message));
+    recordProblems(page, errors);
     page.on('load', () => loads++);
     page.on('request', (r) => r.url().endsWith('.wasm') && wasm.push(r.url()));
+    await watchLayoutShift(page);
     await page.goto(`http://127.0.0.1:${port}/proj/`);
     await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current, null, {
       timeout: 30000,
     });
+    const shift = await layoutShift(page);
+    console.log(`mkdocs: layout shift ${shift.toFixed(4)}`);
+    assert.ok(shift < 0.01, `the figure starting moved the page: layout shift ${shift}`);
     assert.deepEqual(await page.evaluate(() => document.querySelector('nl-bar-compare').state.input), [1, 2, 3]);
     for (const [link, tag] of [
       ['The cube', 'nl-axis-cube'],

@@ -68,23 +68,27 @@ const MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
 const isWasm = (bytes) => bytes.length >= 4 && MAGIC.every((b, i) => bytes[i] === b);
 
 /**
- * Where else the .wasm may be when this module was moved by a dev server's
- * dependency pre-bundling (Vite, VitePress and Astro put it in
- * node_modules/.vite/deps/ or .vitepress/cache/deps/, and the relative URL
- * then points nowhere): node_modules/normlab/dist/ under each folder above the
- * module, nearest first. Only for a module served from such a deps folder.
+ * Where the .wasm is when this module was moved by a dev server's dependency
+ * pre-bundling (Vite, VitePress and Astro put it in node_modules/.vite/deps/
+ * or .vitepress/cache/deps/, and the relative URL then points nowhere):
+ * node_modules/normlab/dist/ under a folder above the module. The folder that
+ * holds node_modules/.vite or .vitepress comes first, as that is where the
+ * package is installed: a right first guess means no 404 for the browser to
+ * log as a console error. Then the other folders, nearest first. Empty for a
+ * module that is not in such a deps folder.
  */
 function preBundledCandidates(moduleUrl, file) {
   const u = new URL(moduleUrl);
   if (!/\/deps(_[^/]*)?\/[^/]*$/.test(u.pathname)) return [];
+  const home = /^(.*?)\/(?:node_modules\/\.vite|\.vitepress\/cache)\/deps(?:_[^/]*)?\/[^/]*$/.exec(u.pathname)?.[1];
   const parts = u.pathname.split('/').slice(0, -1);
-  const out = [];
+  const dirs = [];
   for (let i = parts.length; i >= 1; i--) {
     const dir = parts.slice(0, i).join('/');
-    if (dir.endsWith('/node_modules')) continue; // would be node_modules/node_modules
-    out.push(new URL(`${dir}/node_modules/normlab/dist/${file}`, u.origin));
+    if (!dir.endsWith('/node_modules')) dirs.push(dir); // would be node_modules/node_modules
   }
-  return out;
+  if (home !== undefined) dirs.sort((a, b) => (b === home) - (a === home));
+  return dirs.map((dir) => new URL(`${dir}/node_modules/normlab/dist/${file}`, u.origin));
 }
 
 async function fetchWasm(url) {
@@ -118,15 +122,13 @@ async function readWasm(url) {
 const moduleName = (kind) => (kind === 'core' ? 'core' : 'training module');
 
 async function wasmSource(url, defaulted, kind) {
-  const first = url.protocol === 'file:' && isNode() ? await readWasm(url) : await fetchWasm(url);
-  if (!first.status) return first.res ?? first.bytes;
-  const tried = [`${short(url.href)} (${first.status})`];
-  if (defaulted) {
-    for (const alt of preBundledCandidates(import.meta.url, MODULES[kind].file)) {
-      const r = await fetchWasm(alt);
-      if (!r.status) return r.res ?? r.bytes;
-      tried.push(`${short(alt.href)} (${r.status})`);
-    }
+  // A pre-bundled module tries the installed package first and its own relative address last.
+  const moved = defaulted ? preBundledCandidates(import.meta.url, MODULES[kind].file) : [];
+  const tried = [];
+  for (const at of [...moved, url]) {
+    const r = at.protocol === 'file:' && isNode() ? await readWasm(at) : await fetchWasm(at);
+    if (!r.status) return r.res ?? r.bytes;
+    tried.push(`${short(at.href)} (${r.status})`);
   }
   const { file, load } = MODULES[kind];
   throw new NormlabError(
