@@ -271,13 +271,20 @@ ${intrinsic(figures, (f) => `Figure<${f.className}, ${solidProps(f)}>`, '      '
 `;
 }
 
+/**
+ * A figure's props as Vue's template checker reads them: vue-tsc camelizes a template's attribute names before it
+ * looks them up (\`:num-groups\` is the prop \`numGroups\`, as Vue's runtime then sets the property of that name).
+ */
+const vueTemplateProps = (f) =>
+  `{ ${f.attributes.map((a) => `'${a.name.replace(/-(\w)/g, (_, c) => c.toUpperCase())}'?: ${jsxType(a)};`).join(' ')} }`;
+
 /** web/vue.d.ts: the figures for Vue 3's templates (GlobalComponents) and its JSX (IntrinsicElementAttributes). */
 function vueDts(figures) {
   return `// Types of the normlab figures for Vue 3.5 (${HEAD}).
 // Add \`import type {} from 'normlab/vue';\` once in your app (a .ts file the compiler sees), and tell Vue the
 // tags are custom elements (\`compilerOptions.isCustomElement: (tag) => tag.startsWith('nl-')\`). Templates
 // checked by vue-tsc read \`GlobalComponents\`, as Vue's guide "Vue and Web Components" describes for elements
-// not built with Vue; TSX (\`"jsx": "preserve"\`, \`"jsxImportSource": "vue"\`) reads \`IntrinsicElementAttributes\`.
+// not built with Vue, with attribute names camelized as vue-tsc reads them; TSX (\`"jsx": "preserve"\`, \`"jsxImportSource": "vue"\`) reads \`IntrinsicElementAttributes\`.
 // Vue sets a prop as the element's property when it has one, else as an attribute: write attributes as their
 // text or properties as values. Each figure fires \`change\` after a reader's change (\`@change\`).
 import type { HTMLAttributes, PublicProps } from 'vue';
@@ -294,7 +301,7 @@ type Figure<E, A> = new () => E & {
 
 declare module 'vue' {
   interface GlobalComponents {
-${intrinsic(figures, (f) => `Figure<${f.className}, ${ownProps(f)}>`, '    ')}
+${intrinsic(figures, (f) => `Figure<${f.className}, ${vueTemplateProps(f)}>`, '    ')}
   }
   interface IntrinsicElementAttributes {
 ${intrinsic(figures, (f) => `Props<${ownProps(f)}>`, '    ')}

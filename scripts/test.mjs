@@ -181,16 +181,27 @@ await tier('fuzz', async () => {
   return { passed: ok ? 2 : 0, failed: ok ? 0 : 1, ok, detail };
 });
 
-// Two programs: Vue's TSX is compiled as Vue's guide sets it up ("jsx": "preserve"); React's, Preact's and
-// Solid's with "react-jsx" (the Preact and Solid files name their jsxImportSource).
+// Three programs: Vue's TSX is compiled as Vue's guide sets it up ("jsx": "preserve"), a Vue template by vue-tsc;
+// React's, Preact's and Solid's with "react-jsx" (the Preact and Solid files name their jsxImportSource).
 await tier('types', async () => {
   const detail = [];
-  for (const config of ['tests/types/tsconfig.json', 'tests/types/tsconfig.vue.json']) {
-    const r = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', config]);
-    if (r.status === 0) console.log(`tsc: the declarations check against the files of ${config}`);
-    else detail.push(`tsc -p ${config} failed`);
+  const programs = [
+    ['tsc', 'node_modules/typescript/bin/tsc', 'tests/types/tsconfig.json'],
+    ['tsc', 'node_modules/typescript/bin/tsc', 'tests/types/tsconfig.vue.json'],
+    // a Vue single-file component's template, as vue-tsc checks it (attribute names camelized)
+    ['vue-tsc', 'node_modules/vue-tsc/bin/vue-tsc.js', 'tests/types/tsconfig.sfc.json'],
+  ];
+  for (const [name, bin, config] of programs) {
+    const r = await run(process.execPath, [bin, '-p', config]);
+    if (r.status === 0) console.log(`${name}: the declarations check against the files of ${config}`);
+    else detail.push(`${name} -p ${config} failed`);
   }
-  return { passed: 2 - detail.length, failed: detail.length, ok: detail.length === 0, detail };
+  return {
+    passed: programs.length - detail.length,
+    failed: detail.length,
+    ok: detail.length === 0,
+    detail,
+  };
 });
 
 // ESLint, Prettier and clang-format over the tree (npm run lint): a few seconds.

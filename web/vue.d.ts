@@ -2,7 +2,7 @@
 // Add `import type {} from 'normlab/vue';` once in your app (a .ts file the compiler sees), and tell Vue the
 // tags are custom elements (`compilerOptions.isCustomElement: (tag) => tag.startsWith('nl-')`). Templates
 // checked by vue-tsc read `GlobalComponents`, as Vue's guide "Vue and Web Components" describes for elements
-// not built with Vue; TSX (`"jsx": "preserve"`, `"jsxImportSource": "vue"`) reads `IntrinsicElementAttributes`.
+// not built with Vue, with attribute names camelized as vue-tsc reads them; TSX (`"jsx": "preserve"`, `"jsxImportSource": "vue"`) reads `IntrinsicElementAttributes`.
 // Vue sets a prop as the element's property when it has one, else as an attribute: write attributes as their
 // text or properties as values. Each figure fires `change` after a reader's change (`@change`).
 import type { HTMLAttributes, PublicProps } from 'vue';
@@ -26,7 +26,7 @@ declare module 'vue' {
     /** AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x. */
     'nl-adaln': Figure<NlAdaln, { 'features'?: string | number[]; 'condition'?: 'cat' | 'dog' | 'ship' | 'custom'; 'projection'?: 'trained' | 'zero'; 'scale'?: string | number[]; 'shift'?: string | number[]; 'gate'?: string | number[]; }>;
     /** The reduction group of one element of a [B, T, D] tensor, in 3-D. */
-    'nl-axis-cube': Figure<NlAxisCube, { 'shape'?: string | number[]; 'method'?: 'batch_norm' | 'layer_norm' | 'rms_norm' | 'instance_norm' | 'group_norm'; 'num-groups'?: number | string; 'index'?: string | number[]; 'reading'?: 'sequence' | 'image'; }>;
+    'nl-axis-cube': Figure<NlAxisCube, { 'shape'?: string | number[]; 'method'?: 'batch_norm' | 'layer_norm' | 'rms_norm' | 'instance_norm' | 'group_norm'; 'numGroups'?: number | string; 'index'?: string | number[]; 'reading'?: 'sequence' | 'image'; }>;
     /** L2, LayerNorm and RMSNorm of one vector under a common scale and offset. */
     'nl-bar-compare': Figure<NlBarCompare, { 'vector'?: string | number[]; 'scale'?: number | string; 'offset'?: number | string; 'eps'?: number | string; 'step'?: number | string; }>;
     /** BatchNorm in training and evaluation, and its running statistics. */
@@ -36,7 +36,7 @@ declare module 'vue' {
     /** Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm. */
     'nl-causal-leak': Figure<NlCausalLeak, { 'tokens'?: string | number[]; 'edit'?: number | string; 'value'?: number | string; }>;
     /** PyTorch normalization code with the shape of each expression. */
-    'nl-code-shapes': Figure<NlCodeShapes, { 'b'?: number | string; 't'?: number | string; 'd'?: number | string; 'd-c'?: number | string; 'selected'?: 'l2-norm' | 'l2-divide' | 'ln-mean' | 'ln-var' | 'ln-hat' | 'ln-affine' | 'rms-ms' | 'rms-out' | 'ada-scale' | 'ada-shift' | 'ada-var' | 'ada-out'; 'sizes'?: string; }>;
+    'nl-code-shapes': Figure<NlCodeShapes, { 'b'?: number | string; 't'?: number | string; 'd'?: number | string; 'dC'?: number | string; 'selected'?: 'l2-norm' | 'l2-divide' | 'ln-mean' | 'ln-var' | 'ln-hat' | 'ln-affine' | 'rms-ms' | 'rms-out' | 'ada-scale' | 'ada-shift' | 'ada-var' | 'ada-out'; 'sizes'?: string; }>;
     /** A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm. */
     'nl-depth-training': Figure<NlDepthTraining, { 'depth'?: number | string; 'lr'?: number | string; 'optimizer'?: 'adam' | 'sgd'; 'gate'?: 'none' | 'zero' | 'layer_scale'; 'norm'?: 'layer_norm' | 'rms_norm'; 'warmup'?: number | string; 'steps'?: number | string; 'seed'?: number | string; }>;
     /** The spread of q·k scores against the head width, and the largest softmax weight. */

@@ -24,9 +24,10 @@ export function Page() {
   );
 }
 
-// <nl-axis-cube method="group_norm" :num-groups="2" /> in a template: vue-tsc checks it against $props.
+// <nl-axis-cube method="group_norm" :num-groups="2" /> in a template: vue-tsc camelizes the name and checks it
+// against $props (Page.vue is such a template, checked by vue-tsc itself).
 type CubeProps = InstanceType<GlobalComponents['nl-axis-cube']>['$props'];
-export const inTemplate: CubeProps = { method: 'group_norm', 'num-groups': 2, theme: 'dark', class: 'wide' };
+export const inTemplate: CubeProps = { method: 'group_norm', numGroups: 2, theme: 'dark', class: 'wide' };
 // @ts-expect-error: not one of the methods
 export const wrongMethod: CubeProps = { method: 'weight_norm' };
 // @ts-expect-error: not an attribute of the figure
