@@ -36,7 +36,13 @@ const heights = () =>
 const maxDiff = (a, b) => Math.max(...a.map((v, i) => Math.abs(v - b[i])));
 const clickButton = (name) => page.locator('nl-bar-compare').getByRole('button', { name, exact: true }).click();
 
-test('starts at (1,2,3) with every panel computed', async () => {
+test('opens as the article sets it, (1,2,3) + 100; at offset 0 every panel matches its gray reference', async () => {
+  const opened = await state();
+  assert.deepEqual(opened.input, [101, 102, 103]);
+  assert.ok(opened.change.layer_norm < 1e-4 && opened.change.l2 > 0.3 && opened.change.rms_norm > 0.6, 'LN stays');
+  // the rest of this file starts from the plain vector, as an embedder's figure opens
+  await page.evaluate(() => document.querySelector('nl-bar-compare').setAttribute('offset', '0'));
+  await page.waitForFunction(() => document.querySelector('nl-bar-compare').state.input[0] === 1);
   const s = await state();
   assert.deepEqual(s.vector, [1, 2, 3]);
   assert.deepEqual(s.input, [1, 2, 3]);
@@ -127,6 +133,7 @@ test('the language switch changes the page and the figure, and is remembered', a
   await page.reload();
   await page.locator('nl-bar-compare').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => document.querySelector('nl-bar-compare')?.state?.current);
+  await page.evaluate(() => document.querySelector('nl-bar-compare').setAttribute('offset', '0')); // as test 1
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
   assert.equal(await fig.getByRole('button', { name: '只乘 10' }).count(), 1);
   await page.click('[data-set-lang="en"]');
@@ -141,7 +148,7 @@ test('a bad vector attribute shows a message in place and the figure recovers', 
   assert.equal(await err.textContent(), '');
   const s = await state();
   assert.deepEqual(s.vector, [3, 4]);
-  assert.ok(Math.abs(s.current.l2[0] - 0.6) < 1e-6);
+  assert.ok(Math.abs(s.current.l2[0] - 0.6) < 1e-6, JSON.stringify(s));
   await page.evaluate(() => document.querySelector('nl-bar-compare').setAttribute('vector', '1,2,3'));
 });
 

@@ -25,9 +25,12 @@ const set = (tag, attrs) =>
     [tag, attrs],
   );
 
-test('softmax sharpness: (1,0) gives (0.731, 0.269), scale 10 gives (0.99995, 0.00005), key 1 stays on top', async () => {
+test('softmax sharpness: the page opens at scale 3; (1,0) gives (0.731, 0.269), scale 10 gives (0.99995, 0.00005), key 1 stays on top', async () => {
   const fig = await ready('nl-softmax-sharpness');
   let s = await state('nl-softmax-sharpness');
+  close(s.weights[0], 0.95257, 5e-5, 'page instance at factor 3: 1/(1 + e⁻³)');
+  await fig.getByRole('button', { name: 'Scale 1', exact: true }).click();
+  s = await state('nl-softmax-sharpness');
   close(s.weights[0], 0.7311, 5e-4);
   close(s.weights[1], 0.2689, 5e-4);
   await fig.getByRole('button', { name: 'Scale 10' }).click();

@@ -273,3 +273,22 @@ for (const [tag, [attrs, check]] of Object.entries(AFTER)) {
     assert.deepEqual(problems, []);
   });
 }
+
+// ---- the page's own instance set to open in the aha state (the element's default is not) ----
+const ON_PAGE = {
+  // factor="3" on the page: softmax(3, 0) = (1/(1 + e⁻³), 1/(1 + e³)) = (0.9525741, 0.0474259) against the gray
+  // reference of factor 1, (0.7310586, 0.2689414)
+  'nl-softmax-sharpness': (st) => {
+    closeAll(st.weights, [1 / (1 + Math.exp(-3)), 1 / (1 + Math.exp(3))], 1e-6, 'scores (3, 0)');
+    closeAll(st.reference, [1 / (1 + Math.exp(-1)), 1 / (1 + Math.exp(1))], 1e-6, 'reference (1, 0)');
+  },
+  // offset="100" on the page: the state the rubric reaches with "Add 100 only"
+  'nl-bar-compare': AFTER['nl-bar-compare'][1],
+};
+
+for (const [tag, check] of Object.entries(ON_PAGE)) {
+  test(`${tag}: the page's instance opens in the aha state`, async () => {
+    check(await pageState(tag));
+    assert.deepEqual(problems, []);
+  });
+}
