@@ -105,17 +105,35 @@ export function serveDir(dir) {
 export async function watchLayoutShift(page) {
   await page.addInitScript(() => {
     window.__layoutShift = 0;
+    window.__layoutShifts = [];
+    const name = (n) =>
+      n ? `${n.nodeName.toLowerCase()}${n.id ? '#' + n.id : ''}${n.className ? '.' + n.className : ''}` : '?';
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__layoutShift += e.value;
+      for (const e of list.getEntries()) {
+        if (e.hadRecentInput) continue;
+        window.__layoutShift += e.value;
+        window.__layoutShifts.push(
+          `${e.value.toFixed(4)} at ${Math.round(e.startTime)} ms: ${e.sources.map((s) => name(s.node)).join(', ')}`,
+        );
+      }
     }).observe({ type: 'layout-shift', buffered: true });
   });
 }
 
-/** The layout shift so far, after two frames (a shift is reported after the frame that made it). */
-export const layoutShift = (page) =>
-  page.evaluate(
-    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(window.__layoutShift)))),
+/**
+ * The layout shift so far, after two frames (a shift is reported after the frame that made it); logs each shift
+ * with the elements that moved when there was any.
+ */
+export async function layoutShift(page) {
+  const [sum, shifts] = await page.evaluate(
+    () =>
+      new Promise((done) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => done([window.__layoutShift, window.__layoutShifts]))),
+      ),
   );
+  if (shifts.length) console.log(`layout shifts: ${shifts.join('; ')}`);
+  return sum;
+}
 
 /**
  * Record on `errors` what a reader's console would show as a problem: page errors, console errors and warnings,
