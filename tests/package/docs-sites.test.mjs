@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -212,6 +212,15 @@ test(`Docusaurus 3: a site with docs/examples/docusaurus/normlab.client.js as a 
   );
   // The server-rendered page holds the figure's tag itself, not a placeholder.
   assert.match(readFileSync(join(dir, 'out/proj/index.html'), 'utf8'), /<nl-bar-compare vector="1,2,3">/);
+  // webpack keeps the recipe's `import 'normlab/styles.css'` (package.json lists the CSS in sideEffects; without it
+  // webpack dropped the file and the figures had no reserved height)
+  const css = readdirSync(join(dir, 'out/proj/assets/css')).map((f) =>
+    readFileSync(join(dir, 'out/proj/assets/css', f), 'utf8'),
+  );
+  assert.ok(
+    css.some((c) => /nl-bar-compare\{min-height:\d+px/.test(c.replace(/\s/g, ''))),
+    'styles.css is in the build',
+  );
   const { server, port } = serveDir(join(dir, 'out'));
   try {
     const seen = await browseDocusaurus(`http://127.0.0.1:${await port}/proj/`);
