@@ -55,11 +55,11 @@ const PROBES = {
     attrs: { depth: 1, width: 2, lr: 0 },
     zeros: ['labels'],
   },
-  // vocab 5, d_model 2, 1 head, 1 layer, context 2, mlp_ratio 1: 73 parameters; tokens 1, 2 (filled)
+  // vocab 5, d_model 2, 1 head, 1 layer, context 2, mlp_ratio 1: 69 parameters; tokens 1, 2 (filled)
   tfm_init: { attrs: TFM_PROBE },
-  tfm_grad: { inputs: { params: [73], tokens: [1, 2], targets: [1, 2] }, attrs: TFM_PROBE },
-  tfm_step: { inputs: { params: [73], state: [147], tokens: [1, 2], targets: [1, 2] }, attrs: { ...TFM_PROBE, lr: 0 } },
-  tfm_sample: { inputs: { params: [73], prompt: [1] }, attrs: { ...TFM_PROBE, count: 2 } },
+  tfm_grad: { inputs: { params: [69], tokens: [1, 2], targets: [1, 2] }, attrs: TFM_PROBE },
+  tfm_step: { inputs: { params: [69], state: [139], tokens: [1, 2], targets: [1, 2] }, attrs: { ...TFM_PROBE, lr: 0 } },
+  tfm_sample: { inputs: { params: [69], prompt: [1] }, attrs: { ...TFM_PROBE, count: 2 } },
 };
 
 const filled = (shape) => {

@@ -16,8 +16,8 @@ std::map<std::string, Attr> tiny(const std::string& placement = "pre_final", con
 }
 
 // Parameter count of the layout in training_transformer.hpp, derived by hand for the tiny model:
-// V=7, D=4, H=2 (hd 2), S=5, F=8: E 28 + Pos 20 + 2 blocks of (6*4 + 4*16 + 4*2 + 1 + 2*4*8 = 161) + 8 + Wh 28.
-constexpr std::size_t kTinyParams = 28 + 20 + 2 * 161 + 8 + 28;
+// V=7, D=4, H=2 (hd 2), S=5, F=8: E 28 + Pos 20 + 2 blocks of (4*4 + 4*16 + 4*2 + 1 + 2*4*8 = 153) + 8 + Wh 28.
+constexpr std::size_t kTinyParams = 28 + 20 + 2 * 153 + 8 + 28;
 
 std::vector<float> start(const std::map<std::string, Attr>& attrs, double seed, float jitter = 0.1f) {
   auto a = attrs;

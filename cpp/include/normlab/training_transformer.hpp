@@ -45,7 +45,7 @@ struct Tfm {
 
   std::size_t hd() const { return D / H; }
   std::size_t F() const { return R * D; }
-  std::size_t per_block() const { return 6 * D + 4 * D * D + 4 * hd() + 1 + 2 * D * F(); }
+  std::size_t per_block() const { return 4 * D + 4 * D * D + 4 * hd() + 1 + 2 * D * F(); }
   std::size_t block(std::size_t l) const { return (V + S) * D + l * per_block(); }
   // offsets within a block
   std::size_t n1() const { return 0; }
