@@ -364,7 +364,8 @@ bool AdamW::step(std::vector<double>& P, std::vector<double>& S, const std::vect
   for (std::size_t i = 0; i < n; ++i) {
     const double m1 = beta1 * S[i] + (1 - beta1) * G[i], m2 = beta2 * S[n + i] + (1 - beta2) * G[i] * G[i];
     next[i] = P[i] * (1 - r * weight_decay) - r * (m1 / c1) / (std::sqrt(m2 / c2) + eps);
-    if (!(std::fabs(next[i]) < 1e30)) return false;  // the state is untouched too
+    // the state is untouched too; a second moment past float32's range could not be carried to the next call
+    if (!(std::fabs(next[i]) < 1e30) || !(m2 < 1e38)) return false;
   }
   for (std::size_t i = 0; i < n; ++i) {
     S[i] = float(beta1 * S[i] + (1 - beta1) * G[i]);

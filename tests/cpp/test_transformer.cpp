@@ -139,6 +139,25 @@ TEST_CASE("Transformer: AdamW counts steps, lr 0 leaves the parameters, training
   CHECK(most > 0.05 / 10 * 0.5);
 }
 
+TEST_CASE("Transformer: a step that would leave float32's range is not taken: status 1, nothing moves",
+          "[transformer]") {
+  const auto attrs = tiny("pre");
+  const auto p = start(attrs, 6);
+  std::vector<float> state(2 * p.size() + 1, 0.0f);
+  state[p.size() + 3] = 3e38f;  // a second moment near float32's largest: beta2 * it is still past 1e38
+  state.back() = 5;
+  auto in = batch(p, kTokens, kTargets, 2, 5);
+  in["state"] = vec(state);
+  auto s = attrs;
+  s["steps"] = 4.0;
+  const auto out = run("tfm_step", in, s);
+  CHECK(out.at("status").i[0] == 1);
+  CHECK(out.at("loss").f.empty());
+  CHECK(out.at("max_logit").shape == (Shape{0, 2}));
+  expect_close(out.at("params").f, p, 0, 0);
+  expect_close(out.at("state").f, state, 0, 0);
+}
+
 TEST_CASE("Transformer: one call of K batches equals K calls of one", "[transformer]") {
   const auto attrs = tiny("post");
   const auto p = start(attrs, 4);

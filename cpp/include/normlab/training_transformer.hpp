@@ -111,7 +111,8 @@ std::vector<double> tfm_block_norms(const Tfm& m, const std::vector<double>& G);
 /// linear warm-up over `warmup` steps and cosine decay from lr to lr_min * lr
 /// at step `total` (0: no decay). State [2P + 1]: first and second moments,
 /// steps taken. Parameters and moments are rounded to float32 after each
-/// step. False, and P untouched, when a parameter would pass 1e30.
+/// step. False, and P and S untouched, when a parameter would pass 1e30 or a
+/// second moment 1e38 (past float32's range in the next call's state).
 struct AdamW {
   double lr = 1e-3, beta1 = 0.9, beta2 = 0.95, eps = 1e-8, weight_decay = 0.0, warmup = 0, total = 0, lr_min = 0.1;
   double rate(double t) const;
