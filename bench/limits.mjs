@@ -300,18 +300,18 @@ const cases = [
   ),
   // ---- the transformer (vocab 256, d_model 256, 8 heads, 4 layers, context 256: 3,347,460 parameters) ----
   C('tfm_init', {}, { ...TFM }),
-  C('tfm_grad', { params: T([3347460]), ...tfmTokens(96) }, TFM, { note: 'at its work limit: 96 positions' }),
+  C('tfm_grad', { params: T([3347460]), ...tfmTokens(48) }, TFM, { note: 'at its work limit: 48 positions' }),
   C(
     'tfm_step',
-    { params: T([3347460]), state: { shape: [6694921], data: new Float32Array(6694921) }, ...tfmTokens(96) },
+    { params: T([3347460]), state: { shape: [6694921], data: new Float32Array(6694921) }, ...tfmTokens(48) },
     TFM,
-    { note: 'at its work limit: one step of 96 positions' },
+    { note: 'at its work limit: one step of 48 positions' },
   ),
   C(
     'tfm_sample',
     { params: T([3347460]), prompt: { shape: [1], data: new Float32Array(1) } },
-    { ...TFM, count: 16 },
-    { note: 'at its work limit: 16 tokens' },
+    { ...TFM, count: 10 },
+    { note: 'at its work limit: 10 tokens' },
   ),
   C(
     'reduction_group',

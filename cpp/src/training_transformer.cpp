@@ -75,7 +75,8 @@ double Tfm::memory(std::size_t B, std::size_t T) const {
 double Tfm::work(std::size_t B, std::size_t T) const {
   const double N = double(B) * double(T);
   const double per = N * (4.0 * D * D + 2.0 * D * F() + 30.0 * D) + 2.0 * double(B) * T * T * D;
-  return 3.0 * (double(L) * per + N * double(D) * double(V) * 2 + N * double(V) * 10);
+  // forward and backward: 3 forward passes of multiply-adds, each weighted 2 (about a second at the limit)
+  return 6.0 * (double(L) * per + N * double(D) * double(V) * 2 + N * double(V) * 10);
 }
 
 double tfm_forward(const Tfm& m, const double* P, const double* tokens, const double* targets, std::size_t B,
