@@ -37,6 +37,11 @@ const onesBuf = new Float32Array(LIMIT).fill(1);
 const T = (shape, from = 0) => ({ shape, data: base.subarray(from, from + count(shape)) });
 const ones = (shape) => ({ shape, data: onesBuf.subarray(0, count(shape)) }); // variances, std, iqr, masks: > 0
 const series = (n, f) => Array.from({ length: n }, (_, i) => f(i));
+const TFM = { vocab: 256, d_model: 256, heads: 8, layers: 4, context: 256 };
+const tfmTokens = (n) => ({
+  tokens: { shape: [1, n], data: new Float32Array(n) },
+  targets: { shape: [1, n], data: new Float32Array(n).fill(1) },
+});
 
 // A case: the op it calls (the very name passed to core.run), its inputs and
 // attributes, an optional label (made from the shapes otherwise) and an
@@ -292,6 +297,21 @@ const cases = [
     { params: T([545218]), points: T([450, 2]) },
     { depth: 64, width: 64 },
     { note: 'at its work limit' },
+  ),
+  // ---- the transformer (vocab 256, d_model 256, 8 heads, 4 layers, context 256: 3,347,460 parameters) ----
+  C('tfm_init', {}, { ...TFM }),
+  C('tfm_grad', { params: T([3347460]), ...tfmTokens(48) }, TFM, { note: 'at its work limit: 48 positions' }),
+  C(
+    'tfm_step',
+    { params: T([3347460]), state: { shape: [6694921], data: new Float32Array(6694921) }, ...tfmTokens(48) },
+    TFM,
+    { note: 'at its work limit: one step of 48 positions' },
+  ),
+  C(
+    'tfm_sample',
+    { params: T([3347460]), prompt: { shape: [1], data: new Float32Array(1) } },
+    { ...TFM, count: 10 },
+    { note: 'at its work limit: 10 tokens' },
   ),
   C(
     'reduction_group',

@@ -32,6 +32,7 @@ const outputSpec = (s, o) => s.outputSpecs.find((x) => x.name === o) ?? {};
 const whenGiven = (s) => [...new Set(s.outputSpecs.flatMap((o) => o.when ?? []))];
 
 // Small calls that succeed, for checkSpecs: inputs by shape (filled with 1, 2, 3, ...).
+const TFM_PROBE = { vocab: 5, d_model: 2, heads: 1, layers: 1, context: 2, mlp_ratio: 1 };
 const PROBES = {
   broadcast_shape: { attrs: { a: [2, 1], b: [3] } },
   reduce_shape: { attrs: { shape: [2, 3], axes: [0] } },
@@ -54,6 +55,11 @@ const PROBES = {
     attrs: { depth: 1, width: 2, lr: 0 },
     zeros: ['labels'],
   },
+  // vocab 5, d_model 2, 1 head, 1 layer, context 2, mlp_ratio 1: 69 parameters; tokens 1, 2 (filled)
+  tfm_init: { attrs: TFM_PROBE },
+  tfm_grad: { inputs: { params: [69], tokens: [1, 2], targets: [1, 2] }, attrs: TFM_PROBE },
+  tfm_step: { inputs: { params: [69], state: [139], tokens: [1, 2], targets: [1, 2] }, attrs: { ...TFM_PROBE, lr: 0 } },
+  tfm_sample: { inputs: { params: [69], prompt: [1] }, attrs: { ...TFM_PROBE, count: 2 } },
 };
 
 const filled = (shape) => {

@@ -89,7 +89,8 @@ std::vector<std::string> split_values(const std::string& list) {
 }  // namespace
 
 TEST_CASE("Table: the rules the door once applied by attribute name still hold for those attributes", "[registry]") {
-  // The training ops state their own: eps in (0, 1] for the network, momentum and the betas in [0, 1).
+  // The training ops state their own: eps in (0, 1] for the networks (the transformer's too), momentum and the
+  // betas in [0, 1).
   std::size_t ranged = 0;
   for (const auto& [op, spec] : registry())
     for (const AttrSpec& a : spec->attrs) {
@@ -97,8 +98,8 @@ TEST_CASE("Table: the rules the door once applied by attribute name still hold f
       for (const Rule& r : kRules)
         if (std::string(a.name) == r.name) rule = &r;
       const bool number = a.kind == AttrKind::Number || a.kind == AttrKind::Integer;
-      const bool own =
-          op.rfind("train_", 0) == 0 && (std::string(a.name) == "eps" || std::string(a.name) == "momentum");
+      const bool own = (op.rfind("train_", 0) == 0 || op.rfind("tfm_", 0) == 0) &&
+                       (std::string(a.name) == "eps" || std::string(a.name) == "momentum");
       INFO(op << "." << a.name);
       if (rule && number && !own) {
         CHECK(same(a.range, rule->range));

@@ -29,6 +29,10 @@ test('the training module: its own core, loaded on request, with the training op
   assert.deepEqual([...trainer.ops].sort(), [
     'layer_norm_backward',
     'rms_norm_backward',
+    'tfm_grad',
+    'tfm_init',
+    'tfm_sample',
+    'tfm_step',
     'train_data',
     'train_grad',
     'train_init',

@@ -63,6 +63,10 @@ export type OpName =
   | 'z_score_fit'
   | 'layer_norm_backward'
   | 'rms_norm_backward'
+  | 'tfm_grad'
+  | 'tfm_init'
+  | 'tfm_sample'
+  | 'tfm_step'
   | 'train_data'
   | 'train_grad'
   | 'train_init'
@@ -73,6 +77,10 @@ export type OpName =
 export type TrainingOpName =
   | 'layer_norm_backward'
   | 'rms_norm_backward'
+  | 'tfm_grad'
+  | 'tfm_init'
+  | 'tfm_sample'
+  | 'tfm_step'
   | 'train_data'
   | 'train_grad'
   | 'train_init'
@@ -168,6 +176,10 @@ export interface OpOutputs {
   z_score_fit: { mean: TensorOutput; std: TensorOutput };
   layer_norm_backward: { dx: TensorOutput; dweight: TensorOutput; dbias: TensorOutput };
   rms_norm_backward: { dx: TensorOutput; dweight: TensorOutput };
+  tfm_grad: { loss: TensorOutput; grad: TensorOutput; logits: TensorOutput; max_logit: TensorOutput; entropy: TensorOutput; act_rms: TensorOutput; grad_norm: TensorOutput; logit_mean: TensorOutput };
+  tfm_init: { params: TensorOutput; state: TensorOutput };
+  tfm_sample: { tokens: IntOutput };
+  tfm_step: { params: TensorOutput; state: TensorOutput; loss: TensorOutput; max_logit: TensorOutput; entropy: TensorOutput; act_rms: TensorOutput; grad_norm: TensorOutput; logit_mean: TensorOutput; status: IntOutput };
   train_data: { x: TensorOutput; labels: TensorOutput };
   train_grad: { loss: TensorOutput; grad: TensorOutput; act_norm: TensorOutput; grad_norm: TensorOutput };
   train_init: { params: TensorOutput; state: TensorOutput };
@@ -259,6 +271,10 @@ export interface OpInputs {
   z_score_fit: { x: RunInput };
   layer_norm_backward: { x: RunInput; dy: RunInput; weight?: RunInput | null };
   rms_norm_backward: { x: RunInput; dy: RunInput; weight?: RunInput | null };
+  tfm_grad: { params: RunInput; tokens: RunInput; targets: RunInput };
+  tfm_init: NoArgs;
+  tfm_sample: { params: RunInput; prompt: RunInput };
+  tfm_step: { params: RunInput; state: RunInput; tokens: RunInput; targets: RunInput };
   train_data: NoArgs;
   train_grad: { params: RunInput; x: RunInput; labels: RunInput };
   train_init: NoArgs;
@@ -548,6 +564,146 @@ export interface OpAttrs {
   rms_norm_backward: {
     /** Default 0.000001. */
     eps?: number;
+  };
+  tfm_grad: {
+    /** An integer. */
+    vocab: number;
+    /** An integer, default 64. */
+    d_model?: number;
+    /** An integer, default 4. */
+    heads?: number;
+    /** An integer, default 2. */
+    layers?: number;
+    /** An integer, default 64. */
+    context?: number;
+    /** An integer, default 4. */
+    mlp_ratio?: number;
+    /** Default 'gelu'. */
+    activation?: 'gelu' | 'relu';
+    /** Default 'pre_final'. */
+    placement?: 'post' | 'pre' | 'pre_final';
+    /** Default 'layer_norm'. */
+    norm?: 'layer_norm' | 'rms_norm';
+    /** Default 'none'. */
+    qk_norm?: 'none' | 'l2' | 'layer_norm' | 'rms_norm';
+    /** Default true. */
+    tied?: boolean;
+    /** Default 0.00001. */
+    eps?: number;
+    /** Default 0. */
+    z_loss?: number;
+  };
+  tfm_init: {
+    /** An integer. */
+    vocab: number;
+    /** An integer, default 64. */
+    d_model?: number;
+    /** An integer, default 4. */
+    heads?: number;
+    /** An integer, default 2. */
+    layers?: number;
+    /** An integer, default 64. */
+    context?: number;
+    /** An integer, default 4. */
+    mlp_ratio?: number;
+    /** Default 'gelu'. */
+    activation?: 'gelu' | 'relu';
+    /** Default 'pre_final'. */
+    placement?: 'post' | 'pre' | 'pre_final';
+    /** Default 'layer_norm'. */
+    norm?: 'layer_norm' | 'rms_norm';
+    /** Default 'none'. */
+    qk_norm?: 'none' | 'l2' | 'layer_norm' | 'rms_norm';
+    /** Default true. */
+    tied?: boolean;
+    /** Default 0.00001. */
+    eps?: number;
+    /** Default 0. */
+    z_loss?: number;
+    /** An integer, default 0. */
+    seed?: number;
+  };
+  tfm_sample: {
+    /** An integer. */
+    vocab: number;
+    /** An integer, default 64. */
+    d_model?: number;
+    /** An integer, default 4. */
+    heads?: number;
+    /** An integer, default 2. */
+    layers?: number;
+    /** An integer, default 64. */
+    context?: number;
+    /** An integer, default 4. */
+    mlp_ratio?: number;
+    /** Default 'gelu'. */
+    activation?: 'gelu' | 'relu';
+    /** Default 'pre_final'. */
+    placement?: 'post' | 'pre' | 'pre_final';
+    /** Default 'layer_norm'. */
+    norm?: 'layer_norm' | 'rms_norm';
+    /** Default 'none'. */
+    qk_norm?: 'none' | 'l2' | 'layer_norm' | 'rms_norm';
+    /** Default true. */
+    tied?: boolean;
+    /** Default 0.00001. */
+    eps?: number;
+    /** Default 0. */
+    z_loss?: number;
+    /** An integer, default 32. */
+    count?: number;
+    /** Default 1. */
+    temperature?: number;
+    /** An integer, default 0. */
+    seed?: number;
+  };
+  tfm_step: {
+    /** An integer. */
+    vocab: number;
+    /** An integer, default 64. */
+    d_model?: number;
+    /** An integer, default 4. */
+    heads?: number;
+    /** An integer, default 2. */
+    layers?: number;
+    /** An integer, default 64. */
+    context?: number;
+    /** An integer, default 4. */
+    mlp_ratio?: number;
+    /** Default 'gelu'. */
+    activation?: 'gelu' | 'relu';
+    /** Default 'pre_final'. */
+    placement?: 'post' | 'pre' | 'pre_final';
+    /** Default 'layer_norm'. */
+    norm?: 'layer_norm' | 'rms_norm';
+    /** Default 'none'. */
+    qk_norm?: 'none' | 'l2' | 'layer_norm' | 'rms_norm';
+    /** Default true. */
+    tied?: boolean;
+    /** Default 0.00001. */
+    eps?: number;
+    /** Default 0. */
+    z_loss?: number;
+    /** An integer, default 1. */
+    steps?: number;
+    /** Default 0.001. */
+    lr?: number;
+    /** Default 0.9. */
+    beta1?: number;
+    /** Default 0.95. */
+    beta2?: number;
+    /** Default 1e-8. */
+    adam_eps?: number;
+    /** Default 0. */
+    weight_decay?: number;
+    /** Default 0. */
+    warmup?: number;
+    /** Default 0. */
+    total?: number;
+    /** Default 0.1. */
+    lr_min?: number;
+    /** Default 1. */
+    clip?: number;
   };
   train_data: {
     /** An integer, default 256. */
@@ -1440,6 +1596,220 @@ export interface RmsNormBackwardOptions<TDx extends OutTarget = OutTarget, TDwei
   outDweight?: TDweight | null;
 }
 
+/** Options of core.tfmGrad. */
+export interface TfmGradOptions<
+  TLoss extends OutTarget = OutTarget,
+  TGrad extends OutTarget = OutTarget,
+  TLogits extends OutTarget = OutTarget,
+  TMaxLogit extends OutTarget = OutTarget,
+  TEntropy extends OutTarget = OutTarget,
+  TActRms extends OutTarget = OutTarget,
+  TGradNorm extends OutTarget = OutTarget,
+  TLogitMean extends OutTarget = OutTarget,
+> {
+  /** Shape of params when it is given as a flat array. */
+  shape?: readonly number[];
+  tokens: XInput;
+  targets: XInput;
+  /** An integer. */
+  vocab: number;
+  /** An integer, default 64. */
+  dModel?: number;
+  /** An integer, default 4. */
+  heads?: number;
+  /** An integer, default 2. */
+  layers?: number;
+  /** An integer, default 64. */
+  context?: number;
+  /** An integer, default 4. */
+  mlpRatio?: number;
+  /** Default 'gelu'. */
+  activation?: 'gelu' | 'relu';
+  /** Default 'pre_final'. */
+  placement?: 'post' | 'pre' | 'pre_final';
+  /** Default 'layer_norm'. */
+  norm?: 'layer_norm' | 'rms_norm';
+  /** Default 'none'. */
+  qkNorm?: 'none' | 'l2' | 'layer_norm' | 'rms_norm';
+  /** Default true. */
+  tied?: boolean;
+  /** Default 0.00001. */
+  eps?: number;
+  /** Default 0. */
+  zLoss?: number;
+  /** Where loss goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TLoss | null;
+  /** Where grad goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outGrad?: TGrad | null;
+  /** Where logits goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outLogits?: TLogits | null;
+  /** Where max_logit goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outMaxLogit?: TMaxLogit | null;
+  /** Where entropy goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outEntropy?: TEntropy | null;
+  /** Where act_rms goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outActRms?: TActRms | null;
+  /** Where grad_norm goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outGradNorm?: TGradNorm | null;
+  /** Where logit_mean goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outLogitMean?: TLogitMean | null;
+}
+
+/** Options of core.tfmInit. */
+export interface TfmInitOptions<TParams extends OutTarget = OutTarget, TState extends OutTarget = OutTarget> {
+  /** An integer. */
+  vocab: number;
+  /** An integer, default 64. */
+  dModel?: number;
+  /** An integer, default 4. */
+  heads?: number;
+  /** An integer, default 2. */
+  layers?: number;
+  /** An integer, default 64. */
+  context?: number;
+  /** An integer, default 4. */
+  mlpRatio?: number;
+  /** Default 'gelu'. */
+  activation?: 'gelu' | 'relu';
+  /** Default 'pre_final'. */
+  placement?: 'post' | 'pre' | 'pre_final';
+  /** Default 'layer_norm'. */
+  norm?: 'layer_norm' | 'rms_norm';
+  /** Default 'none'. */
+  qkNorm?: 'none' | 'l2' | 'layer_norm' | 'rms_norm';
+  /** Default true. */
+  tied?: boolean;
+  /** Default 0.00001. */
+  eps?: number;
+  /** Default 0. */
+  zLoss?: number;
+  /** An integer, default 0. */
+  seed?: number;
+  /** Where params goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TParams | null;
+  /** Where state goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outState?: TState | null;
+}
+
+/** Options of core.tfmSample. */
+export interface TfmSampleOptions {
+  /** Shape of params when it is given as a flat array. */
+  shape?: readonly number[];
+  prompt: XInput;
+  /** An integer. */
+  vocab: number;
+  /** An integer, default 64. */
+  dModel?: number;
+  /** An integer, default 4. */
+  heads?: number;
+  /** An integer, default 2. */
+  layers?: number;
+  /** An integer, default 64. */
+  context?: number;
+  /** An integer, default 4. */
+  mlpRatio?: number;
+  /** Default 'gelu'. */
+  activation?: 'gelu' | 'relu';
+  /** Default 'pre_final'. */
+  placement?: 'post' | 'pre' | 'pre_final';
+  /** Default 'layer_norm'. */
+  norm?: 'layer_norm' | 'rms_norm';
+  /** Default 'none'. */
+  qkNorm?: 'none' | 'l2' | 'layer_norm' | 'rms_norm';
+  /** Default true. */
+  tied?: boolean;
+  /** Default 0.00001. */
+  eps?: number;
+  /** Default 0. */
+  zLoss?: number;
+  /** An integer, default 32. */
+  count?: number;
+  /** Default 1. */
+  temperature?: number;
+  /** An integer, default 0. */
+  seed?: number;
+}
+
+/** Options of core.tfmStep. */
+export interface TfmStepOptions<
+  TParams extends OutTarget = OutTarget,
+  TState extends OutTarget = OutTarget,
+  TLoss extends OutTarget = OutTarget,
+  TMaxLogit extends OutTarget = OutTarget,
+  TEntropy extends OutTarget = OutTarget,
+  TActRms extends OutTarget = OutTarget,
+  TGradNorm extends OutTarget = OutTarget,
+  TLogitMean extends OutTarget = OutTarget,
+> {
+  /** Shape of params when it is given as a flat array. */
+  shape?: readonly number[];
+  state: XInput;
+  tokens: XInput;
+  targets: XInput;
+  /** An integer. */
+  vocab: number;
+  /** An integer, default 64. */
+  dModel?: number;
+  /** An integer, default 4. */
+  heads?: number;
+  /** An integer, default 2. */
+  layers?: number;
+  /** An integer, default 64. */
+  context?: number;
+  /** An integer, default 4. */
+  mlpRatio?: number;
+  /** Default 'gelu'. */
+  activation?: 'gelu' | 'relu';
+  /** Default 'pre_final'. */
+  placement?: 'post' | 'pre' | 'pre_final';
+  /** Default 'layer_norm'. */
+  norm?: 'layer_norm' | 'rms_norm';
+  /** Default 'none'. */
+  qkNorm?: 'none' | 'l2' | 'layer_norm' | 'rms_norm';
+  /** Default true. */
+  tied?: boolean;
+  /** Default 0.00001. */
+  eps?: number;
+  /** Default 0. */
+  zLoss?: number;
+  /** An integer, default 1. */
+  steps?: number;
+  /** Default 0.001. */
+  lr?: number;
+  /** Default 0.9. */
+  beta1?: number;
+  /** Default 0.95. */
+  beta2?: number;
+  /** Default 1e-8. */
+  adamEps?: number;
+  /** Default 0. */
+  weightDecay?: number;
+  /** Default 0. */
+  warmup?: number;
+  /** Default 0. */
+  total?: number;
+  /** Default 0.1. */
+  lrMin?: number;
+  /** Default 1. */
+  clip?: number;
+  /** Where params goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  out?: TParams | null;
+  /** Where state goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outState?: TState | null;
+  /** Where loss goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outLoss?: TLoss | null;
+  /** Where max_logit goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outMaxLogit?: TMaxLogit | null;
+  /** Where entropy goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outEntropy?: TEntropy | null;
+  /** Where act_rms goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outActRms?: TActRms | null;
+  /** Where grad_norm goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outGradNorm?: TGradNorm | null;
+  /** Where logit_mean goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outLogitMean?: TLogitMean | null;
+}
+
 /** Options of core.trainData. */
 export interface TrainDataOptions<TX extends OutTarget = OutTarget, TLabels extends OutTarget = OutTarget> {
   /** An integer, default 256. */
@@ -1903,6 +2273,40 @@ export interface TrainingFunctions {
     x: XInput,
     options: RmsNormBackwardOptions<TDx, TDweight>,
   ): { dx: TDx; dweight: TDweight };
+  /** Runs tfm_grad; returns { loss, grad, logits, maxLogit, entropy, actRms, gradNorm, logitMean }. */
+  tfmGrad<
+    TLoss extends OutTarget = Float32Array,
+    TGrad extends OutTarget = Float32Array,
+    TLogits extends OutTarget = Float32Array,
+    TMaxLogit extends OutTarget = Float32Array,
+    TEntropy extends OutTarget = Float32Array,
+    TActRms extends OutTarget = Float32Array,
+    TGradNorm extends OutTarget = Float32Array,
+    TLogitMean extends OutTarget = Float32Array,
+  >(
+    params: XInput,
+    options: TfmGradOptions<TLoss, TGrad, TLogits, TMaxLogit, TEntropy, TActRms, TGradNorm, TLogitMean>,
+  ): { loss: TLoss; grad: TGrad; logits: TLogits; maxLogit: TMaxLogit; entropy: TEntropy; actRms: TActRms; gradNorm: TGradNorm; logitMean: TLogitMean };
+  /** Runs tfm_init; returns { params, state }. */
+  tfmInit<TParams extends OutTarget = Float32Array, TState extends OutTarget = Float32Array>(
+    options: TfmInitOptions<TParams, TState>,
+  ): { params: TParams; state: TState };
+  /** Runs tfm_sample; returns tokens (integers). */
+  tfmSample(params: XInput, options: TfmSampleOptions): number[];
+  /** Runs tfm_step; returns { params, state, loss, maxLogit, entropy, actRms, gradNorm, logitMean, status }. */
+  tfmStep<
+    TParams extends OutTarget = Float32Array,
+    TState extends OutTarget = Float32Array,
+    TLoss extends OutTarget = Float32Array,
+    TMaxLogit extends OutTarget = Float32Array,
+    TEntropy extends OutTarget = Float32Array,
+    TActRms extends OutTarget = Float32Array,
+    TGradNorm extends OutTarget = Float32Array,
+    TLogitMean extends OutTarget = Float32Array,
+  >(
+    params: XInput,
+    options: TfmStepOptions<TParams, TState, TLoss, TMaxLogit, TEntropy, TActRms, TGradNorm, TLogitMean>,
+  ): { params: TParams; state: TState; loss: TLoss; maxLogit: TMaxLogit; entropy: TEntropy; actRms: TActRms; gradNorm: TGradNorm; logitMean: TLogitMean; status: number[] };
   /** Runs train_data; returns { x, labels }. */
   trainData<TX extends OutTarget = Float32Array, TLabels extends OutTarget = Float32Array>(
     options?: TrainDataOptions<TX, TLabels>,
