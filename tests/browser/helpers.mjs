@@ -23,10 +23,14 @@ export async function setup(launchOptions = {}) {
   };
 }
 
-/** A page that records console errors, page errors and CSP violations. */
-export async function openPage(browser, url, options = {}) {
+/**
+ * A page that records console errors, page errors and CSP violations. `beforeLoad(page)`, if given, runs
+ * before the page is loaded (to listen from the first request on).
+ */
+export async function openPage(browser, url, options = {}, beforeLoad = null) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
   const page = await context.newPage();
+  await beforeLoad?.(page);
   const problems = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
