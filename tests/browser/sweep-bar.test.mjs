@@ -328,7 +328,7 @@ test('sweep in Chinese: the sliders, eps and the step button, with the Chinese s
   await setAttrs({ vector: '3,-1,0.5,2', scale: '1', offset: '0', eps: '0.00001', step: '1' });
   await sweepSlider('共同缩放', [-20, -3, -0.4, 0, 0.2, 1, 1.3, 8.8, 20]);
   await setAttrs({ scale: '1' });
-  await sweepSlider('共同偏移', linspace(-200, 200, 7));
+  await sweepSlider('共同偏移', linspace(-200, 200, 9)); // on the slider's step of 1
   await setAttrs({ offset: '0', scale: '10' });
   await sweepBox('ε', 'eps', [0, 1e-9, 1e-5, 1e-4, 1e-3, 0.1, 2, 64, 1000]);
   const next = fig().locator('button.next');
