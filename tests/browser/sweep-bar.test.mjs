@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openPage, setup, shotsDir } from './helpers.mjs';
+import { openPage, setAttributes, setup, shotsDir } from './helpers.mjs';
 
 // "Unchanged" in the figure's text means: the output lies within this Euclidean
 // distance of the original vector's output (stated in the figure's code and text).
@@ -262,11 +262,7 @@ async function sweepBox(name, key, values) {
   }
 }
 
-const setAttrs = (attrs) =>
-  page.evaluate((a) => {
-    const f = document.querySelector('nl-bar-compare');
-    for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-  }, attrs);
+const setAttrs = (attrs) => setAttributes(page, 'nl-bar-compare', attrs);
 
 test('sweep in English: scale and offset sliders and boxes, eps, every input bar, the step button', async () => {
   await setAttrs({ vector: '1,2,3', scale: '1', offset: '0', eps: '0.00001', step: '0' });
@@ -430,10 +426,7 @@ test('a 360 px phone: every label at least 10 px, nothing wider than the figure,
       { vector: '0.001,0.002', scale: '0.001', offset: '-10000', step: '1' },
     ];
     for (const c of cases) {
-      await p.evaluate((a) => {
-        const f = document.querySelector('nl-bar-compare');
-        for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-      }, c);
+      await setAttributes(p, 'nl-bar-compare', c);
       await p.waitForTimeout(50);
       const m = await p.evaluate(() => {
         const f = document.querySelector('nl-bar-compare');
@@ -481,11 +474,7 @@ test('a 360 px phone: every label at least 10 px, nothing wider than the figure,
       );
       assert.ok(m.figure <= 360 && m.doc <= 360, `${where}: figure right ${m.figure}, page width ${m.doc}`);
     }
-    await p.evaluate(() => {
-      const f = document.querySelector('nl-bar-compare');
-      for (const [k, v] of Object.entries({ vector: '1,2,3', scale: '1', offset: '100', step: '2' }))
-        f.setAttribute(k, v);
-    });
+    await setAttributes(p, 'nl-bar-compare', { vector: '1,2,3', scale: '1', offset: '100', step: '2' });
     await p.waitForTimeout(600);
     await p
       .locator('nl-bar-compare')

@@ -6,7 +6,7 @@
 // Then: invalid G in Chinese, bad attributes, and a 360 px phone.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cubeGroup, openPage, setup } from './helpers.mjs';
+import { cubeGroup, openPage, setAttributes, setup } from './helpers.mjs';
 
 let env, page, problems;
 before(async () => {
@@ -80,11 +80,7 @@ function expectedText(method, reading, shape, index, G) {
 }
 
 const cube = () => page.locator('nl-axis-cube');
-const set = (attrs) =>
-  page.evaluate((a) => {
-    const f = document.querySelector('nl-axis-cube');
-    for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-  }, attrs);
+const set = (attrs) => setAttributes(page, 'nl-axis-cube', attrs);
 
 /**
  * Everything one position shows (state, text, drawing facts). With `steps`,
