@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { figureHelpers, openPage, setup, shotsDir } from './helpers.mjs';
+import { figureHelpers, openPage, setAttributes, setup, shotsDir } from './helpers.mjs';
 
 const TAGS = ['nl-residual-turn', 'nl-l2-jacobian', 'nl-spectral', 'nl-whitening'];
 let env, page, problems;
@@ -31,14 +31,7 @@ const texts = (tag) =>
       error: r.querySelector('[part="error"]').textContent,
     };
   }, tag);
-const set = (tag, attrs) =>
-  page.evaluate(
-    ([t, a]) => {
-      const f = document.querySelector(t);
-      for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-    },
-    [tag, attrs],
-  );
+const set = (tag, attrs) => setAttributes(page, tag, attrs);
 const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg ?? ''}: ${a} vs ${b}`);
 /** Set a range input's value and fire `input`, as a reader's drag of the thumb does. */
 const slide = (tag, value) =>
