@@ -12,13 +12,25 @@
 // native, wasm and the browser files in QUICK_BROWSER.
 // Prints "summary: N passed, N failed" last; exits non-zero on any failure.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { run as runTests } from 'node:test';
+import { spec } from 'node:test/reporters';
 import { launchServer, SHARED_ENV } from './browser.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+// `node scripts/test.mjs --in-order N FILE...`: the test files N at a time in the order given, with the spec
+// reporter (nodeTests' `ordered`: node --test sorts its files, the test runner's run() keeps their order).
+if (process.argv[2] === '--in-order') {
+  const [concurrency, ...files] = process.argv.slice(3);
+  let failed = false;
+  const stream = runTests({ files, concurrency: Number(concurrency) }).on('test:fail', () => (failed = true));
+  for await (const text of stream.compose(spec)) process.stdout.write(text);
+  process.exit(failed ? 1 : 0);
+}
 // The few browser files a developer runs before a commit: every figure drawn on the
 // article page, the page itself, and the embeddings users copy.
 const QUICK_BROWSER = ['tests/browser/figures.test.mjs', 'tests/browser/page.test.mjs', 'tests/browser/embed.test.mjs'];
@@ -57,10 +69,12 @@ async function tier(name, fn) {
   results.push({ name, passed, failed, ok, detail, seconds: (Date.now() - t0) / 1000 });
 }
 
-async function nodeTests(files, { concurrency = 1, env = process.env } = {}) {
+async function nodeTests(files, { concurrency = 1, env = process.env, ordered = false } = {}) {
   const r = await run(
     process.execPath,
-    ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
+    ordered
+      ? [fileURLToPath(import.meta.url), '--in-order', String(concurrency), ...files.map((f) => join(root, f))]
+      : ['--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
     { env },
   );
   const num = (label) => Number((r.stdout.match(new RegExp(`ℹ ${label} (\\d+)`)) ?? [])[1] ?? 0);
@@ -221,14 +235,44 @@ await tier('lint', async () => {
 // Two files at once: the WASM tests are compute, one core each.
 await tier('wasm', () => nodeTests(['tests/js/'], { concurrency: 2 }));
 
+// The browser files, longest first (measured): three run at once, so a long file started last runs on
+// alone at the end (the sweeps, alphabetically last, were the tier's tail). The rest by size.
+const BROWSER_LONGEST = [
+  'axis-cube',
+  'reliability',
+  'depth-training',
+  'sweep-code',
+  'sweep-geometry',
+  'sweep-bar',
+  'sweep-cube',
+  'page',
+  'a11y',
+  'embed',
+  'sweep-stats',
+  'sweep-depth',
+  'phone',
+  'figures',
+];
+function browserFiles() {
+  const dir = join(root, 'tests/browser');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.test.mjs'));
+  const rank = (f) => {
+    const k = BROWSER_LONGEST.indexOf(f.replace(/\.test\.mjs$/, ''));
+    return k < 0 ? BROWSER_LONGEST.length : k;
+  };
+  const size = (f) => statSync(join(dir, f)).size;
+  return files.sort((a, b) => rank(a) - rank(b) || size(b) - size(a)).map((f) => `tests/browser/${f}`);
+}
+
 // One Chromium for the browser tier's files, which connect to it (tests/browser/helpers.mjs
 // setup()); each file has its own contexts. Browser files spend much of their time
 // waiting on Chromium: three at once keep two cores busy.
 await tier('browser', async () => {
   const shared = await launchServer();
   try {
-    return await nodeTests(quick ? QUICK_BROWSER : ['tests/browser/'], {
+    return await nodeTests(quick ? QUICK_BROWSER : browserFiles(), {
       concurrency: 3,
+      ordered: true,
       env: { ...process.env, [SHARED_ENV]: shared.wsEndpoint() },
     });
   } finally {

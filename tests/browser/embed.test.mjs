@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { setup, shotsDir } from './helpers.mjs';
+import { setup, shotsDir, waitDrawn } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let env;
@@ -45,19 +45,7 @@ async function startAll(page) {
   const figs = await page.locator('main > *:not(h1)').all();
   for (const f of figs) {
     await f.scrollIntoViewIfNeeded();
-    await f.evaluate(
-      (el) =>
-        new Promise((resolve, reject) => {
-          const t0 = Date.now();
-          const check = () =>
-            el.state
-              ? resolve()
-              : Date.now() - t0 > 20000
-                ? reject(new Error(`${el.localName} never drew`))
-                : setTimeout(check, 25);
-          check();
-        }),
-    );
+    await waitDrawn(f);
   }
   return figs.length;
 }
@@ -205,19 +193,7 @@ test('the article as a folder (dist/site/) copied anywhere opens from disk: ever
   let drawn = 0;
   for (const f of await page.locator('figure.figure > :first-child').all()) {
     await f.scrollIntoViewIfNeeded();
-    await f.evaluate(
-      (el) =>
-        new Promise((resolve, reject) => {
-          const t0 = Date.now();
-          const check = () =>
-            el.state
-              ? resolve()
-              : Date.now() - t0 > 20000
-                ? reject(new Error(`${el.localName} never drew`))
-                : setTimeout(check, 25);
-          check();
-        }),
-    );
+    await waitDrawn(f);
     drawn++;
   }
   assert.ok(drawn >= 12, `figures drawn: ${drawn}`);

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { figureHelpers, openPage, setup, shotsDir } from './helpers.mjs';
+import { figureHelpers, openPage, setAttributes, setup, shotsDir } from './helpers.mjs';
 
 let env, page, problems;
 before(async () => {
@@ -16,14 +16,7 @@ after(() => env.close());
 const { ready, state } = figureHelpers(() => page);
 const text = (tag, sel) => page.locator(tag).locator(sel).first().textContent();
 const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg ?? ''} ${a} vs ${b}`);
-const set = (tag, attrs) =>
-  page.evaluate(
-    ([t, a]) => {
-      const f = document.querySelector(t);
-      for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-    },
-    [tag, attrs],
-  );
+const set = (tag, attrs) => setAttributes(page, tag, attrs);
 
 test('softmax sharpness: the page opens at scale 3; (1,0) gives (0.731, 0.269), scale 10 gives (0.99995, 0.00005), key 1 stays on top', async () => {
   const fig = await ready('nl-softmax-sharpness');

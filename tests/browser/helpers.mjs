@@ -23,10 +23,14 @@ export async function setup(launchOptions = {}) {
   };
 }
 
-/** A page that records console errors, page errors and CSP violations. */
-export async function openPage(browser, url, options = {}) {
+/**
+ * A page that records console errors, page errors and CSP violations. `beforeLoad(page)`, if given, runs
+ * before the page is loaded (to listen from the first request on).
+ */
+export async function openPage(browser, url, options = {}, beforeLoad = null) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
   const page = await context.newPage();
+  await beforeLoad?.(page);
   const problems = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
@@ -39,6 +43,36 @@ export async function openPage(browser, url, options = {}) {
   await page.goto(url);
   return { page, context, problems };
 }
+
+/** Set attributes `attrs` ({ name: value }) of the first `tag` on `page`, in one task (one batched update). */
+export const setAttributes = (page, tag, attrs) =>
+  page.evaluate(
+    ([t, a]) => {
+      const f = document.querySelector(t);
+      for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
+    },
+    [tag, attrs],
+  );
+
+/**
+ * Resolves once the figure `handle` (a Locator or ElementHandle) has a state: it starts as it nears the
+ * view, after its code has loaded. Rejects naming the figure after `ms`.
+ */
+export const waitDrawn = (handle, ms = 20000) =>
+  handle.evaluate(
+    (el, limit) =>
+      new Promise((resolve, reject) => {
+        const t0 = Date.now();
+        const check = () =>
+          el.state
+            ? resolve()
+            : Date.now() - t0 > limit
+              ? reject(new Error(`${el.localName} never drew`))
+              : setTimeout(check, 25);
+        check();
+      }),
+    ms,
+  );
 
 /** Every figure's tag (all of them are on the article page). */
 export const FIGURE_TAGS = figures.map((f) => f.tag);

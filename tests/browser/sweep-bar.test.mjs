@@ -1,7 +1,7 @@
 // <nl-bar-compare> swept through every control: the scale and offset sliders
 // and their boxes, the eps box, every gray input bar's keyboard
-// handle and the LayerNorm step button, at least 20 positions each, in English
-// and Chinese. After every position each sentence the figure writes (the
+// handle and the LayerNorm step button, 6 to 12 positions each (the ends, zero,
+// the signs, the thresholds), in English and Chinese. After every position each sentence the figure writes (the
 // description, the step caption, the table, the handles' labels) is checked
 // against the `state` it came from, and the state against hand-derived
 // formulas. Then bad attributes (a core error, an over-long list, a bad
@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openPage, setup, shotsDir } from './helpers.mjs';
+import { openPage, setAttributes, setup, shotsDir } from './helpers.mjs';
 
 // "Unchanged" in the figure's text means: the output lies within this Euclidean
 // distance of the original vector's output (stated in the figure's code and text).
@@ -262,46 +262,28 @@ async function sweepBox(name, key, values) {
   }
 }
 
-const setAttrs = (attrs) =>
-  page.evaluate((a) => {
-    const f = document.querySelector('nl-bar-compare');
-    for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-  }, attrs);
+const setAttrs = (attrs) => setAttributes(page, 'nl-bar-compare', attrs);
 
 test('sweep in English: scale and offset sliders and boxes, eps, every input bar, the step button', async () => {
   await setAttrs({ vector: '1,2,3', scale: '1', offset: '0', eps: '0.00001', step: '0' });
-  await sweepSlider(
-    'Common scale',
-    [
-      -20, -15.3, -10, -7.7, -5, -3.3, -2, -1, -0.5, -0.1, 0, 0.1, 0.3, 0.5, 1, 1.5, 2, 3.7, 5, 7.5, 10, 12.4, 15, 18.8,
-      20,
-    ],
-  );
-  await sweepBox(
-    'Common scale',
-    'scale',
-    [-1000, -400, -99.9, -21, -3, -1, -0.01, 0, 0.001, 0.25, 1, 2, 9.99, 10, 21, 100, 333, 640, 999, 1000, 1],
-  );
+  // Sampled: both ends, zero (every input equal: LayerNorm's zero spread), the signs and both sides of 1 and
+  // of the box's slider range; the positions between repeat the same code path (the full sweeps were ~2x this).
+  await sweepSlider('Common scale', [-20, -7.7, -1, -0.1, 0, 0.1, 0.5, 1, 3.7, 12.4, 20]);
+  await sweepBox('Common scale', 'scale', [-1000, -21, -1, -0.01, 0, 0.001, 0.25, 9.99, 21, 1000, 1]);
   await setAttrs({ scale: '1' });
-  await sweepSlider('Common offset', linspace(-200, 200, 25).map(Math.round)); // the slider's step is 1
-  await sweepBox(
-    'Common offset',
-    'offset',
-    [-10000, -5000, -1234, -250, -101, -100, -3, -2, -1, -0.5, 0, 0.5, 1, 2, 99, 100, 201, 2500, 9999, 10000, 0],
-  );
+  await sweepSlider('Common offset', linspace(-200, 200, 9).map(Math.round)); // the slider's step is 1
+  await sweepBox('Common offset', 'offset', [-10000, -101, -1, -0.5, 0, 0.5, 2, 201, 10000, 0]);
   // eps at scale 10: L2 and RMSNorm are scale-free only while eps is small next to the vector's size
+  // (around 1e-4, the "unchanged" threshold, the values stay dense)
   await setAttrs({ scale: '10' });
-  await sweepBox(
-    'ε',
-    'eps',
-    [0, 1e-12, 1e-8, 1e-6, 1e-5, 3e-5, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.3, 0.6667, 1, 2, 5, 10, 50, 100, 500, 1000, 1e-5],
-  );
+  await sweepBox('ε', 'eps', [0, 1e-12, 1e-6, 1e-5, 3e-5, 1e-4, 1e-3, 0.05, 0.6667, 10, 1000, 1e-5]);
   // every gray input bar, by keyboard, at scale 2 and offset 5
   await setAttrs({ scale: '2', offset: '5' });
+  // each key twice or more, the coordinate crossing 0 on the way (x1: 1 → 1.3 → -1.7 → -1.9 → 0.1 …)
   const keys = [
-    ...Array(8).fill('ArrowUp'),
-    ...Array(5).fill('PageDown'),
-    ...Array(4).fill('ArrowDown'),
+    ...Array(3).fill('ArrowUp'),
+    ...Array(3).fill('PageDown'),
+    ...Array(2).fill('ArrowDown'),
     'PageUp',
     'PageUp',
     'ArrowRight',
@@ -323,10 +305,10 @@ test('sweep in English: scale and offset sliders and boxes, eps, every input bar
       check(snap, `x${i} ${key} → ${expected}`);
     }
   }
-  // the step button, 21 presses: 0 → 1 → 2 → 0 …
+  // the step button, 7 presses: 0 → 1 → 2 → 0 … (each step shown twice or more, the wrap-around twice)
   const next = fig().locator('button.next');
   let step = (await snapshot()).state.step;
-  for (let k = 0; k < 21; k++) {
+  for (let k = 0; k < 7; k++) {
     await next.click();
     step = (step + 1) % 3;
     const snap = await snapshot();
@@ -340,20 +322,13 @@ test('sweep in English: scale and offset sliders and boxes, eps, every input bar
 test('sweep in Chinese: the sliders, eps and the step button, with the Chinese sentences', async () => {
   await page.click('[data-set-lang="zh"]');
   await setAttrs({ vector: '3,-1,0.5,2', scale: '1', offset: '0', eps: '0.00001', step: '1' });
-  await sweepSlider(
-    '共同缩放',
-    [-20, -12, -6.5, -3, -1.5, -1, -0.4, 0, 0.2, 0.7, 1, 1.3, 2, 2.5, 4, 6, 8.8, 11, 14, 17, 20],
-  );
+  await sweepSlider('共同缩放', [-20, -3, -0.4, 0, 0.2, 1, 1.3, 8.8, 20]);
   await setAttrs({ scale: '1' });
-  await sweepSlider('共同偏移', linspace(-200, 200, 21));
+  await sweepSlider('共同偏移', linspace(-200, 200, 9)); // on the slider's step of 1
   await setAttrs({ offset: '0', scale: '10' });
-  await sweepBox(
-    'ε',
-    'eps',
-    [0, 1e-9, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 0.2, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256, 1000],
-  );
+  await sweepBox('ε', 'eps', [0, 1e-9, 1e-5, 1e-4, 1e-3, 0.1, 2, 64, 1000]);
   const next = fig().locator('button.next');
-  for (let k = 0; k < 21; k++) {
+  for (let k = 0; k < 6; k++) {
     await next.click();
     check(await snapshot(), `zh step press ${k}`);
   }
@@ -451,10 +426,7 @@ test('a 360 px phone: every label at least 10 px, nothing wider than the figure,
       { vector: '0.001,0.002', scale: '0.001', offset: '-10000', step: '1' },
     ];
     for (const c of cases) {
-      await p.evaluate((a) => {
-        const f = document.querySelector('nl-bar-compare');
-        for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-      }, c);
+      await setAttributes(p, 'nl-bar-compare', c);
       await p.waitForTimeout(50);
       const m = await p.evaluate(() => {
         const f = document.querySelector('nl-bar-compare');
@@ -502,11 +474,7 @@ test('a 360 px phone: every label at least 10 px, nothing wider than the figure,
       );
       assert.ok(m.figure <= 360 && m.doc <= 360, `${where}: figure right ${m.figure}, page width ${m.doc}`);
     }
-    await p.evaluate(() => {
-      const f = document.querySelector('nl-bar-compare');
-      for (const [k, v] of Object.entries({ vector: '1,2,3', scale: '1', offset: '100', step: '2' }))
-        f.setAttribute(k, v);
-    });
+    await setAttributes(p, 'nl-bar-compare', { vector: '1,2,3', scale: '1', offset: '100', step: '2' });
     await p.waitForTimeout(600);
     await p
       .locator('nl-bar-compare')

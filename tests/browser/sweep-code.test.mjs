@@ -1,5 +1,6 @@
-// <nl-code-shapes> swept through its real controls: every size control over at
-// least 20 positions (number box and slider), every expression of every
+// <nl-code-shapes> swept through its real controls: every size control over 14
+// positions (number box: both ends, powers of two and their neighbours; slider:
+// Home, steps, End), every expression of every
 // snippet chosen at each position, and every shape the figure writes (callout,
 // panel, description, aria-label) checked against `state` and against a rule
 // derived by hand from the PyTorch code. Bad attributes and bad typed sizes
@@ -144,13 +145,15 @@ async function walkAll(page, sizes, where) {
   }
 }
 
-test('sweep: each size over 20 typed values and 20 slider steps; every expression chosen', async () => {
+test('sweep: each size over 8 typed values and 6 slider steps; every expression chosen', async () => {
   const { page, problems } = await openPage(env.browser, env.url + 'web/index.html');
   await ready(page);
   const fig = page.locator(TAG);
   const nodes = fig.locator('.expr');
   const DEFAULTS = { B: 2, T: 5, d: 8, d_c: 4 };
-  const TYPED = [1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64, 100, 127, 256, 511, 1000, 1024, 2048, 3001, 4096];
+  // Sampled: the ends (1, 4096), small sizes, a power of two and the numbers beside one, large odd sizes. The
+  // 20 values swept before took the same path between them (~2.5x the time).
+  const TYPED = [1, 2, 7, 64, 127, 1000, 3001, 4096];
   let positions = 0,
     chosen = 0;
   // At each position: every expression's shape in state against the rule, and
@@ -183,7 +186,7 @@ test('sweep: each size over 20 typed values and 20 slider steps; every expressio
     await slider.focus();
     await page.keyboard.press('Home');
     sizes[n] = 1;
-    for (let k = 0; k < 20; k++) {
+    for (let k = 0; k < 6; k++) {
       if (k) {
         await slider.press('ArrowRight');
         sizes[n] += 1;
@@ -198,7 +201,7 @@ test('sweep: each size over 20 typed values and 20 slider steps; every expressio
     await box.fill(String(DEFAULTS[n]));
     await box.press('Enter');
   }
-  assert.ok(positions >= 4 * 40);
+  assert.equal(positions, 4 * (TYPED.length + 6));
   console.log(`sweep-code: ${positions} size positions, ${chosen} choices checked`);
   // every expression was chosen at each end of every range
   assert.ok(chosen >= 8 * EXPRS.length);
