@@ -100,13 +100,13 @@ export const figures = [
     catalog: "causalLeak",
     summary: "Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm.",
     trainer: false,
-    minHeight: 534,
+    minHeight: 580,
     events: ["change"],
     state: "`outputs`, `baseline` per method, `changed`, `earlierChanged`",
     attributes: [
       {"name":"tokens","property":"tokens","type":"vector","default":[1,2,0.5,0,-1,2,2,1,-1,-1,0.5,1,0.5,-2,1.5,1.5,0,-0.5],"length":18,"description":"six tokens of three features"},
       {"name":"edit","property":"edit","type":"integer","default":6,"min":2,"max":6,"description":"the edited token"},
-      {"name":"value","property":"value","type":"number","default":null,"min":-6,"max":6,"description":"the edited token's first feature (default: its own value)"},
+      {"name":"value","property":"value","type":"number","default":5,"min":-6,"max":6,"description":"the edited token's first feature (token 6's own is 1.5)"},
     ],
   },
   {

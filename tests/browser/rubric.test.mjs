@@ -112,6 +112,12 @@ const AHA = {
     close(st.theta, (Math.atan(Math.sqrt(2 / 3) / 102) * 180) / Math.PI, 1e-4, 'θ at c = 100');
     assert.ok(st.theta < 1, 'the spread is under a degree of the RMS: RMSNorm divides mostly by |μ|');
   },
+  'nl-causal-leak'(st) {
+    // feature 1 (1, 0, 2, −1, 0.5, 1.5) with the last set to 5: its mean moves from 4/6 to 7.5/6, so BatchNorm moves
+    // all five earlier tokens; LayerNorm and RMSNorm look inside each token only
+    assert.deepEqual([st.edit, st.value, st.original], [6, 5, 1.5]);
+    assert.deepEqual(st.earlierChanged, { batch_norm: 5, layer_norm: 0, rms_norm: 0 });
+  },
   'nl-bn-variants'(st) {
     // channel means of the batch 4.5 and 21.75; from 0, five steps of momentum 0.1 reach μ(1 − 0.9⁵) = 0.40951 μ
     closeAll(st.running.mean, [4.5 * 0.40951, 21.75 * 0.40951], 1e-4, 'running mean after 5 steps');
@@ -252,10 +258,6 @@ const AFTER = {
       // (101, 102, 103)/√(31214/3) − (1, 2, 3)/√(14/3) = (0.52725, 0.07415, −0.37896)
       close(st.change.rms_norm, 0.65353, 1e-4, 'RMSNorm moved');
     },
-  ],
-  'nl-causal-leak': [
-    { value: '5' },
-    (st) => assert.deepEqual(st.earlierChanged, { batch_norm: 5, layer_norm: 0, rms_norm: 0 }),
   ],
   'nl-spectral': [
     { steps: '30' },

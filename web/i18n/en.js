@@ -475,6 +475,7 @@ export default {
     name: 'Does editing a later token change earlier outputs? BatchNorm over the sequence against LayerNorm and RMSNorm',
     edit: 'Token',
     value: 'Feature 1',
+    undo: 'Undo the edit',
     reset: 'Reset',
     token: 't{t}',
     inputTitle: 'Input tokens (3 features each)',
@@ -498,6 +499,7 @@ export default {
       '{method} changed the outputs of {n} of the {before} earlier tokens: its statistics pool every token, later ones included.',
     describeSealed:
       '{methods} left the outputs of tokens 1 to {last} exactly as they were, bit for bit: their statistics stay inside each token.',
+    describeUndo: 'Undo the edit and every ≠ below the panels turns back into =.',
   },
   rmsDecomposition: {
     name: 'RMS² = σ² + μ² as an angle: a shift c changes RMSNorm and not LayerNorm',

@@ -454,6 +454,7 @@ export default {
     name: '修改后面的 token，会改变前面 tokens 的输出吗？沿序列的 BatchNorm 对比 LayerNorm 与 RMSNorm',
     edit: 'token',
     value: 'feature 1',
+    undo: '撤销修改',
     reset: '重置',
     token: 't{t}',
     inputTitle: '输入 tokens（每个 3 个 features）',
@@ -476,6 +477,7 @@ export default {
     describeLeakSome:
       '{method} 改变了前面 {before} 个 tokens 中 {n} 个的输出：它的统计量汇总了所有 tokens，包括后面的。',
     describeSealed: '{methods} 让 tokens 1 到 {last} 的输出与原来逐位完全相同：它们的统计量只在每个 token 内部计算。',
+    describeUndo: '撤销修改后，各图下方的 ≠ 全部变回 =。',
   },
   rmsDecomposition: {
     name: '把 RMS² = σ² + μ² 看作一个角：平移 c 会改变 RMSNorm，不会改变 LayerNorm',
