@@ -286,10 +286,10 @@ export const figures = [
     trainer: false,
     minHeight: 516,
     events: ["change"],
-    state: "`shifted`, `mean`, `absMean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `theta`, `unit`, `layerNorm`, `rmsNorm`",
+    state: "`shifted`, `mean`, `absMean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `theta`, `unit`, `layerNorm`, `rmsNorm`, `base`",
     attributes: [
       {"name":"x","property":"x","type":"vector","default":[1,2,3],"minLength":2,"maxLength":8,"description":"the input vector"},
-      {"name":"shift","property":"shift","type":"number","default":100,"min":-110,"max":110,"description":"a common shift c added to every coordinate of x"},
+      {"name":"shift","property":"shift","type":"number","default":0,"min":-110,"max":110,"description":"a common shift c added to every coordinate of x"},
     ],
   },
   {

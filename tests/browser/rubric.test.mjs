@@ -107,11 +107,6 @@ const AHA = {
       'RMSNorm of x: (1, 2, 3)/√(14/3)',
     );
   },
-  'nl-rms-decomposition'(st) {
-    // x + c = (101, 102, 103): |μ| = 102, σ = √(2/3) = 0.816497, so θ = atan(0.816497 / 102) = 0.45864°
-    close(st.theta, (Math.atan(Math.sqrt(2 / 3) / 102) * 180) / Math.PI, 1e-4, 'θ at c = 100');
-    assert.ok(st.theta < 1, 'the spread is under a degree of the RMS: RMSNorm divides mostly by |μ|');
-  },
   'nl-causal-leak'(st) {
     // feature 1 (1, 0, 2, −1, 0.5, 1.5) with the last set to 5: its mean moves from 4/6 to 7.5/6, so BatchNorm moves
     // all five earlier tokens; LayerNorm and RMSNorm look inside each token only
@@ -257,6 +252,16 @@ const AFTER = {
       close(st.change.l2, 0.37732, 1e-4, 'L2 moved: |(101, 102, 103)/√31214 − (1, 2, 3)/√14|');
       // (101, 102, 103)/√(31214/3) − (1, 2, 3)/√(14/3) = (0.52725, 0.07415, −0.37896)
       close(st.change.rms_norm, 0.65353, 1e-4, 'RMSNorm moved');
+    },
+  ],
+  'nl-rms-decomposition': [
+    { shift: '100' },
+    (st) => {
+      // x + c = (101, 102, 103): |μ| = 102, σ = √(2/3) = 0.816497, so θ = atan(0.816497 / 102) = 0.45864°
+      close(st.theta, (Math.atan(Math.sqrt(2 / 3) / 102) * 180) / Math.PI, 1e-4, 'θ at c = 100');
+      assert.ok(st.theta < 1, 'the spread is under a degree of the RMS: RMSNorm divides mostly by |μ|');
+      // the dashed triangle, (1, 2, 3) itself (the default): tan θ = √(2/3) / 2 = 1/√6, θ = 22.2077°
+      close(st.base.theta, (Math.atan(1 / Math.sqrt(6)) * 180) / Math.PI, 1e-3, 'θ of x itself');
     },
   ],
   'nl-spectral': [

@@ -505,7 +505,7 @@ export default {
     name: 'RMS² = σ² + μ² as an angle: a shift c changes RMSNorm and not LayerNorm',
     shift: 'Add c to every coordinate',
     presetSmall: 'Use (1, 2, 3)',
-    presetLarge: 'Use (101, 102, 103)',
+    presetLarge: 'Add 100: (101, 102, 103)',
     presetCentered: 'Use mean 0: (−1, 0, 1)',
     inputTitle: 'x + c, c = {c}',
     triangleTitle: 'RMS² = σ² + μ², θ = atan(σ / |μ|)',
@@ -526,6 +526,14 @@ export default {
       'θ is under 45°, so the RMS is mostly the mean, RMS = |μ| / cos θ, and RMSNorm gives {rn}, while LayerNorm, which removes μ before dividing by σ, gives {ln} at every shift.',
     describeSpreadWins:
       'θ is at least 45°, so the RMS is mostly spread: RMSNorm gives {rn}, which keeps more of the pattern that LayerNorm gives at every shift, {ln}.',
+    refLabel: 'c = 0: θ = {theta}°',
+    describeShiftClosed:
+      'Adding c = {c} to every coordinate left σ at {std} but took |μ| from {absMean0} to {absMean}, so θ closed from {theta0}° (the dashed triangle, c = 0) to {theta}°.',
+    describeShiftOpened:
+      'Adding c = {c} to every coordinate left σ at {std} but took |μ| from {absMean0} to {absMean}, so θ opened from {theta0}° (the dashed triangle, c = 0) to {theta}°.',
+    describeShiftSame:
+      'Adding c = {c} to every coordinate left σ at {std} and |μ| at {absMean}: θ is {theta}°, as at c = 0 (the dashed triangle).',
+    describeTry: 'Slide c up, or press “{button}”, and watch θ close: σ stays, |μ| grows.',
   },
   scalers: {
     name: 'Min-max, z-score and robust scaling of one feature with an outlier, and why token IDs are not scaled',

@@ -483,7 +483,7 @@ export default {
     name: '把 RMS² = σ² + μ² 看作一个角：平移 c 会改变 RMSNorm，不会改变 LayerNorm',
     shift: '每个坐标加上平移量 c',
     presetSmall: '取 (1, 2, 3)',
-    presetLarge: '取 (101, 102, 103)',
+    presetLarge: '加 100：(101, 102, 103)',
     presetCentered: '取 mean 为 0：(−1, 0, 1)',
     inputTitle: 'x + c，c = {c}',
     triangleTitle: 'RMS² = σ² + μ²，θ = atan(σ / |μ|)',
@@ -503,6 +503,14 @@ export default {
       'θ 小于 45°，RMS 主要就是 mean，RMS = |μ| / cos θ，RMSNorm 给出 {rn}；LayerNorm 先去掉 μ 再除以 σ，无论怎样平移都给出 {ln}。',
     describeSpreadWins:
       'θ 不小于 45°，RMS 主要来自离散程度：RMSNorm 给出 {rn}，保留了较多 LayerNorm 在任何平移下都给出的模式 {ln}。',
+    refLabel: 'c = 0：θ = {theta}°',
+    describeShiftClosed:
+      '每个坐标加上 c = {c} 后，σ 仍是 {std}，|μ| 却从 {absMean0} 变为 {absMean}，所以 θ 从 {theta0}°（虚线三角形，c = 0）收窄到 {theta}°。',
+    describeShiftOpened:
+      '每个坐标加上 c = {c} 后，σ 仍是 {std}，|μ| 却从 {absMean0} 变为 {absMean}，所以 θ 从 {theta0}°（虚线三角形，c = 0）张大到 {theta}°。',
+    describeShiftSame:
+      '每个坐标加上 c = {c} 后，σ 仍是 {std}，|μ| 仍是 {absMean}：θ 与 c = 0 时（虚线三角形）一样，是 {theta}°。',
+    describeTry: '把 c 往上拖，或点“{button}”，看 θ 收窄：σ 不变，|μ| 变大。',
   },
   scalers: {
     name: '带 outlier 的单个 feature 的 min-max、z-score 与 robust 缩放，以及为什么不缩放 token ID',
