@@ -301,7 +301,7 @@ export const figures = [
     trainer: false,
     minHeight: 528,
     events: ["change"],
-    state: "`minMax`, `zScore`, `robust` (statistics and outputs), `spans` of the other values, `outside`",
+    state: "`minMax`, `zScore`, `robust` (statistics and outputs), `spans` of the other values and their `widths`, `outside`, `axes` (one shared by the scaled rows)",
     attributes: [
       {"name":"values","property":"values","type":"vector","default":[2.1,2.5,2.8,3,3.2,3.4,3.7,4],"minLength":3,"maxLength":12,"description":"the other values of the feature"},
       {"name":"outlier","property":"outlier","type":"number","default":12,"min":-30,"max":40,"description":"the outlier (draggable)"},

@@ -204,6 +204,11 @@ const AHA = {
     close(st.robust.median, 3.2, 1e-5, 'median');
     close(st.robust.iqr, 0.9, 1e-5, 'IQR');
     closeAll(st.spans.robust, [-1.1 / 0.9, 0.8 / 0.9], 1e-4, 'the eight under robust scaling');
+    // one axis for the three scaled rows; Σx = 36.7, Σx² = 222.99: σ = √(222.99/9 − (36.7/9)²) = 2.85454
+    assert.deepEqual(st.axes.minMax, st.axes.zScore);
+    assert.deepEqual(st.axes.zScore, st.axes.robust);
+    close(st.widths.zScore, 1.9 / 2.85454, 1e-4, 'z-score band width');
+    close(st.widths.robust / st.widths.minMax, 9.9 / 0.9, 1e-3, 'robust band 11 times the min-max band');
   },
   'nl-whitening'(st) {
     const [r00, r01, , r11] = st.covariance.raw;

@@ -546,7 +546,7 @@ export default {
     row_zScore: 'Z-score',
     row_robust: 'Robust: (x − median) / IQR',
     note_raw: '{n} values; drag the large dot',
-    note_rawIds: '{n} token IDs, fixed: nothing to drag',
+    note_rawIds: '{n} token IDs: names of vocabulary entries, not amounts',
     note_minMax: 'min {min}, max {max}',
     note_zScore: 'mean {mean}, standard deviation {std}',
     note_robust: 'median {median}, IQR {iqr}',
@@ -554,6 +554,8 @@ export default {
     sentenceSep: ' ',
     describeSpans:
       'With the extra value at {v}, the other {n} values span {rawLo} to {rawHi}; min-max puts them between {mmLo} and {mmHi}, z-scoring between {zLo} and {zHi}, robust scaling between {rLo} and {rHi}.',
+    describeWidths:
+      'On the common axis their band is {mmW} wide under min-max, {zW} under z-scoring and {rW} under robust scaling.',
     describeOutside:
       "Lying outside them, the extra value sets min-max's range and inflates the standard deviation to {std}, so those two squeeze the others together; the median {median} and the IQR {iqr} hardly notice it.",
     describeInside: 'It lies among them, so no scaler is pulled by it.',

@@ -523,7 +523,7 @@ export default {
     row_zScore: 'Z-score',
     row_robust: 'Robust：(x − median) / IQR',
     note_raw: '{n} 个值；拖动较大的那个点',
-    note_rawIds: '{n} 个 token ID，固定不变：没有可拖动的点',
+    note_rawIds: '{n} 个 token ID：词表条目的名字，不是数量',
     note_minMax: '最小值 {min}，最大值 {max}',
     note_zScore: 'mean {mean}，标准差 {std}',
     note_robust: 'median {median}，IQR {iqr}',
@@ -531,6 +531,7 @@ export default {
     sentenceSep: '',
     describeSpans:
       '额外的值位于 {v} 时，其余 {n} 个值分布在 {rawLo} 到 {rawHi}；min-max 把它们放在 {mmLo} 到 {mmHi}，z-score 放在 {zLo} 到 {zHi}，robust 缩放放在 {rLo} 到 {rHi}。',
+    describeWidths: '在共同的坐标轴上，它们的区间宽度在 min-max 下为 {mmW}，z-score 下为 {zW}，robust 缩放下为 {rW}。',
     describeOutside:
       '它落在其余值之外，决定了 min-max 的范围，并把标准差撑大到 {std}，所以这两种缩放把其余值挤在一起；median {median} 与 IQR {iqr} 几乎不受影响。',
     describeInside: '它落在其余值之间，所以没有哪种缩放被它拉偏。',
