@@ -83,7 +83,7 @@ export const figures = [
     catalog: "bnVariants",
     summary: "A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example.",
     trainer: false,
-    minHeight: 923,
+    minHeight: 961,
     events: ["change"],
     state: "`batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `chunks`, `weights`, `components`",
     attributes: [
