@@ -11,7 +11,7 @@ export const figures = [
     catalog: "adaln",
     summary: "AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.",
     trainer: false,
-    minHeight: 1032,
+    minHeight: 1000,
     events: ["change"],
     state: "`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`",
     attributes: [

@@ -381,6 +381,8 @@ export default {
     classesSame: 'Every class ends at the same h = {h}.',
     classesDiffer: 'The same x ends in different places: {list}.',
     classOut: '{h} for {c}',
+    zeroToggle: 'AdaLN-Zero start: final projection W = 0',
+    gridSummary: 'Type x, s, b and g',
   },
   spectral: {
     name: 'Spectral normalization by power iteration',

@@ -369,6 +369,8 @@ export default {
     classesSame: '每个类别都得到相同的 h = {h}。',
     classesDiffer: '同一个 x 落到了不同的位置：{list}。',
     classOut: '“{c}”为 {h}',
+    zeroToggle: 'AdaLN-Zero 的起点：最终投影 W = 0',
+    gridSummary: '输入 x、s、b 与 g',
   },
   spectral: {
     name: '用 power iteration 做 spectral normalization',
