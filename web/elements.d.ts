@@ -312,7 +312,7 @@ export class NlBatchDependence extends NlFigure<BatchDependenceState> { batch: n
 /** <nl-bn-variants>: A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example. */
 export class NlBnVariants extends NlFigure<BnVariantsState> { steps: number; vbs: '2' | '4' | '8'; rmax: number; mix: 'equal' | 'in' | 'ln' | 'bn'; }
 /** <nl-causal-leak>: Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm. */
-export class NlCausalLeak extends NlFigure<CausalLeakState> { tokens: number[]; edit: number; value: number | null; }
+export class NlCausalLeak extends NlFigure<CausalLeakState> { tokens: number[]; edit: number; value: number; }
 /** <nl-code-shapes>: PyTorch normalization code with the shape of each expression. */
 export class NlCodeShapes extends NlFigure<CodeShapesState> { B: number; T: number; d: number; d_c: number; selected: 'l2-norm' | 'l2-divide' | 'ln-mean' | 'ln-var' | 'ln-hat' | 'ln-affine' | 'rms-ms' | 'rms-out' | 'ada-scale' | 'ada-shift' | 'ada-var' | 'ada-out'; }
 /** <nl-depth-training>: A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm. */

@@ -11,7 +11,7 @@ export const figures = [
     catalog: "adaln",
     summary: "AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.",
     trainer: false,
-    minHeight: 1032,
+    minHeight: 1000,
     events: ["change"],
     state: "`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`",
     attributes: [
@@ -83,7 +83,7 @@ export const figures = [
     catalog: "bnVariants",
     summary: "A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example.",
     trainer: false,
-    minHeight: 923,
+    minHeight: 961,
     events: ["change"],
     state: "`batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `chunks`, `weights`, `components`",
     attributes: [
@@ -100,13 +100,13 @@ export const figures = [
     catalog: "causalLeak",
     summary: "Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm.",
     trainer: false,
-    minHeight: 534,
+    minHeight: 580,
     events: ["change"],
     state: "`outputs`, `baseline` per method, `changed`, `earlierChanged`",
     attributes: [
       {"name":"tokens","property":"tokens","type":"vector","default":[1,2,0.5,0,-1,2,2,1,-1,-1,0.5,1,0.5,-2,1.5,1.5,0,-0.5],"length":18,"description":"six tokens of three features"},
       {"name":"edit","property":"edit","type":"integer","default":6,"min":2,"max":6,"description":"the edited token"},
-      {"name":"value","property":"value","type":"number","default":null,"min":-6,"max":6,"description":"the edited token's first feature (default: its own value)"},
+      {"name":"value","property":"value","type":"number","default":5,"min":-6,"max":6,"description":"the edited token's first feature (token 6's own is 1.5)"},
     ],
   },
   {
@@ -286,10 +286,10 @@ export const figures = [
     trainer: false,
     minHeight: 516,
     events: ["change"],
-    state: "`shifted`, `mean`, `absMean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `theta`, `unit`, `layerNorm`, `rmsNorm`",
+    state: "`shifted`, `mean`, `absMean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `theta`, `unit`, `layerNorm`, `rmsNorm`, `base`",
     attributes: [
       {"name":"x","property":"x","type":"vector","default":[1,2,3],"minLength":2,"maxLength":8,"description":"the input vector"},
-      {"name":"shift","property":"shift","type":"number","default":100,"min":-110,"max":110,"description":"a common shift c added to every coordinate of x"},
+      {"name":"shift","property":"shift","type":"number","default":0,"min":-110,"max":110,"description":"a common shift c added to every coordinate of x"},
     ],
   },
   {
@@ -301,7 +301,7 @@ export const figures = [
     trainer: false,
     minHeight: 528,
     events: ["change"],
-    state: "`minMax`, `zScore`, `robust` (statistics and outputs), `spans` of the other values, `outside`",
+    state: "`minMax`, `zScore`, `robust` (statistics and outputs), `spans` of the other values and their `widths`, `outside`, `axes` (one shared by the scaled rows)",
     attributes: [
       {"name":"values","property":"values","type":"vector","default":[2.1,2.5,2.8,3,3.2,3.4,3.7,4],"minLength":3,"maxLength":12,"description":"the other values of the feature"},
       {"name":"outlier","property":"outlier","type":"number","default":12,"min":-30,"max":40,"description":"the outlier (draggable)"},

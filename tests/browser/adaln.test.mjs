@@ -25,8 +25,16 @@ const set = (attrs) =>
   );
 const f3 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }).format(v);
 const L = (vs) => `(${vs.map(f3).join(', ')})`;
+/** AdaLN-Zero's toggle pressed (or not) as a reader does. */
+async function setProjection(projection) {
+  const b = fig.page.locator(`${TAG} >> button.zero-toggle`);
+  if ((await b.getAttribute('aria-pressed')) !== String(projection === 'zero')) await b.click();
+}
 /** Type a number into a box as a reader does: fill it, then Tab away (the box's change). */
 async function typeIn(name, value) {
+  // the boxes sit behind the "Type x, s, b and g" disclosure: open it as a reader does
+  const box = fig.page.locator(`${TAG} >> details.numbers-box`);
+  if (!(await box.evaluate((d) => d.open))) await box.locator('summary').click();
   await fig.page.getByRole('spinbutton', { name, exact: true }).fill(value);
   await fig.page.keyboard.press('Tab');
 }
@@ -43,11 +51,12 @@ test('the default: x is not normalized, and LN₀ changes it; the three classes 
   assert.deepEqual(sn.state.features, X);
   assert.equal(sn.state.condition, 'cat');
   closeAll(sn.state.normalized, LN0, 1e-6, 'LN₀(x)');
-  assert.ok(sn.desc.startsWith(`LN₀ takes x = (1, -2, 5, 2) to (-0.2, -1.4, 1.4, 0.2)`), sn.desc);
+  assert.ok(sn.desc.includes(`LN₀ takes x = (1, -2, 5, 2) to (-0.2, -1.4, 1.4, 0.2)`), sn.desc);
   const outs = sn.state.classes.map((c) => L(c.output));
   assert.equal(new Set(outs).size, 3, 'three different h for one x');
+  // the idea first: the text opens on the three classes, the picture on their h
   assert.ok(
-    sn.desc.includes(
+    sn.desc.startsWith(
       `The same x ends in different places: ${outs[0]} for cat; ${outs[1]} for dog; ${outs[2]} for ship.`,
     ),
     sn.desc,
@@ -149,7 +158,7 @@ test('AdaLN-Zero start: the final projection at zero gives s = b = g = 0 for eve
   closeAll(sn.state.branch, [-0.9, -0.7, 1.5, 0.1], 1e-6, 'F(y)');
   assert.ok(sn.desc.includes('With the final projection W at zero, as AdaLN-Zero initializes it'), sn.desc);
   assert.ok(sn.desc.includes('∂h/∂g = F(y) = (-0.9, -0.7, 1.5, 0.1)'), sn.desc);
-  assert.ok(sn.desc.endsWith('Every class ends at h = x = (1, -2, 5, 2): the condition has no effect yet.'), sn.desc);
+  assert.ok(sn.desc.startsWith('Every class ends at h = x = (1, -2, 5, 2): the condition has no effect yet.'), sn.desc);
   await set({ projection: 'trained', condition: 'cat' });
 });
 
@@ -218,8 +227,8 @@ test('every condition button × both projections: the text and the numbers line 
   for (const projection of ['trained', 'zero']) {
     for (const c of ['cat', 'dog', 'ship', 'custom']) {
       await fig.page.locator(`${TAG} >> .conds button`).filter({ hasText: names[c] }).click();
-      // the projection applies to the classes (its select is hidden for your own values)
-      if (c !== 'custom') await fig.page.locator(`${TAG} >> label:has(select) select`).selectOption(projection);
+      // the projection applies to the classes (its toggle is hidden for your own values)
+      if (c !== 'custom') await setProjection(projection);
       const sn = await snap();
       const s = sn.state;
       assert.equal(s.condition, c);
@@ -266,5 +275,48 @@ test('every condition button × both projections: the text and the numbers line 
     }
   }
   await fig.page.locator(`${TAG} >> .conds button`).filter({ hasText: 'cat' }).click();
-  await fig.page.locator(`${TAG} >> label:has(select) select`).selectOption('trained');
+  await setProjection('trained');
+});
+
+test('idea first: the three classes on top, the AdaLN-Zero toggle one press, the number boxes behind a disclosure', async () => {
+  await set({ features: '1,-2,5,2', condition: 'cat', projection: 'trained' });
+  const r = await fig.page.evaluate((t) => {
+    const root = document.querySelector(t).shadowRoot;
+    const labels = [...root.querySelectorAll('svg text.row-label')].map((e) => [
+      e.textContent,
+      e.getBoundingClientRect().top,
+    ]);
+    const toggle = root.querySelector('button.zero-toggle');
+    return {
+      labels,
+      // a new element, as a reader first meets it
+      gridOpen: (() => {
+        const f = document.createElement(t);
+        document.body.append(f);
+        const open = f.shadowRoot.querySelector('details.numbers-box').open;
+        f.remove();
+        return open;
+      })(),
+      toggle: [toggle.textContent, toggle.getAttribute('aria-pressed'), toggle.checkVisibility()],
+    };
+  }, TAG);
+  const byTop = [...r.labels].sort((p, q) => p[1] - q[1]).map(([text]) => text);
+  assert.equal(byTop[0], 'h under each condition, from the same x', 'the comparison is drawn first, at the top');
+  assert.equal(byTop[1], 'x (drag a value)', 'then the chosen class’s steps, from x');
+  assert.equal(r.gridOpen, false, 'the grid of numbers is closed at first');
+  assert.deepEqual(r.toggle, ['AdaLN-Zero start: final projection W = 0', 'false', true]);
+  await fig.page.locator(`${TAG} >> button.zero-toggle`).click();
+  let sn = await snap();
+  assert.equal(sn.state.projection, 'zero');
+  for (const c of sn.state.classes) assert.deepEqual(c.output, X, `${c.name}: the zero gate returns x`);
+  assert.equal(
+    await fig.page.locator(`${TAG} >> button.zero-toggle`).getAttribute('aria-pressed'),
+    'true',
+    'the toggle shows it is on',
+  );
+  await fig.page.locator(`${TAG} >> button.zero-toggle`).click();
+  sn = await snap();
+  assert.equal(sn.state.projection, 'trained');
+  assert.equal(new Set(sn.state.classes.map((c) => c.output.join())).size, 3, 'and the classes part again');
+  assert.deepEqual(fig.problems, []);
 });

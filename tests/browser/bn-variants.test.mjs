@@ -11,7 +11,22 @@ import { onArticlePage } from './helpers.mjs';
 
 const TAG = 'nl-bn-variants';
 const fig = onArticlePage(TAG);
-const snap = () => fig.snap();
+const snap = async () => ({
+  ...(await fig.snap()),
+  ...(await fig.page.evaluate((t) => {
+    const root = document.querySelector(t).shadowRoot;
+    const strips = [...root.querySelectorAll('svg')][2];
+    const dots = [...strips.querySelectorAll('circle.pt')];
+    const byRow = new Map();
+    for (const d of dots.filter((c) => c.classList.contains('faint') && !c.classList.contains('legend')))
+      byRow.set(d.getAttribute('cy'), [...(byRow.get(d.getAttribute('cy')) ?? []), d.getAttribute('cx')]);
+    return {
+      summary: root.querySelector('details.settings > summary').textContent,
+      faint: [...byRow.values()],
+      trainXs: dots.filter((c) => c.classList.contains('train')).map((c) => c.getAttribute('cx')),
+    };
+  }, TAG)),
+});
 const close = (a, b, tol, msg) => assert.ok(Math.abs(a - b) <= tol, `${msg}: ${a} vs ${b}`);
 const f3 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }).format(v);
 const L = (v) => `(${v.map(f3).join(', ')})`;
@@ -151,6 +166,15 @@ function check(sn, where) {
   assert.ok(sn.svg.includes(`Running statistics after ${s.steps} steps`), `${where}: running title`);
   assert.ok(sn.svg.includes(`Ghost BN · ${s.vbs === '8' ? 'one chunk of 8' : `its chunk of ${s.vbs}`}`), where);
   assert.ok(sn.svg.includes(`Batch Renorm · r_max ${f3(s.rmax)}`), where);
+  const mixName = { equal: 'equal', in: 'mostly IN', ln: 'mostly LN', bn: 'mostly BN' }[s.mix];
+  assert.equal(
+    sn.summary,
+    `Settings: ${s.steps} training steps · chunks of ${s.vbs} · r_max ${f3(s.rmax)} · weights ${mixName}`,
+    `${where}: the disclosure's summary says the settings`,
+  );
+  // BatchNorm in training, faint behind the four other variants: at the same x as the training row's dots
+  assert.equal(sn.faint.length, 4, where);
+  for (const row of sn.faint) assert.deepEqual(row, sn.trainXs, `${where}: faint dots where training's are`);
 }
 
 test('hand-derived: the batch, its chunks, five steps of running statistics and example 1, at the default', async () => {
@@ -190,6 +214,90 @@ test('hand-derived: the batch, its chunks, five steps of running statistics and 
   assert.equal(new Set(firsts).size, 5, `five different outputs: ${firsts}`);
   assert.ok(sn.desc.includes('but r_max = 1.2 or d_max = 5 clips the correction'), sn.desc);
   check(sn, 'default');
+});
+
+test('every legend marker is drawn like its series: the same colour, fill and line style', async () => {
+  const r = await fig.page.evaluate((t) => {
+    const root = document.querySelector(t).shadowRoot;
+    const look = (e) => {
+      const c = getComputedStyle(e);
+      return [
+        e.localName === 'line' || c.fill === 'none' ? 'no fill' : c.fill,
+        c.stroke,
+        c.strokeDasharray,
+        c.fillOpacity,
+      ].join(' '); // a line draws no fill
+    };
+    const [batch, running, strips] = [...root.querySelectorAll('svg')];
+    // a legend marker is the element just before its text
+    const marker = (svgEl, text) => {
+      const label = [...svgEl.querySelectorAll('text.key')].find((e) => e.textContent === text);
+      const m = label?.previousElementSibling;
+      return m?.classList.contains('legend') ? look(m) : `no marker before "${text}"`;
+    };
+    const first = (svgEl, sel) => look([...svgEl.querySelectorAll(sel)].find((e) => !e.classList.contains('legend')));
+    return [
+      [marker(batch, 'channel 1'), first(batch, 'circle.pt.c1')],
+      [marker(batch, 'channel 2'), first(batch, 'circle.pt.c2')],
+      [marker(batch, 'Ghost BN chunk'), first(batch, 'rect.chunk.mine')],
+      [marker(batch, 'its means'), first(batch, 'line.cmean')],
+      [marker(batch, 'batch means'), first(batch, 'line.bmean')],
+      [marker(batch, 'running means'), first(batch, 'line.rmean')],
+      [marker(running, 'channel 1'), first(running, '.trace.c1')],
+      [marker(running, 'channel 2'), first(running, '.trace.c2')],
+      [marker(running, 'this batch'), first(running, 'line.target')],
+      [marker(strips, 'faint: BatchNorm in training'), first(strips, 'circle.pt.faint.c1')],
+    ];
+  }, TAG);
+  for (const [m, series] of r)
+    assert.equal(m.replace(/ 1$/, ''), series.replace(/ 1$/, ''), `marker ${m} vs ${series}`);
+  // the trace lines' markers are lines (no fill), like the traces
+  assert.deepEqual(fig.problems, []);
+});
+
+test('the settings sit in a disclosure: open on a wide screen, closed on a phone, the picture first', async () => {
+  const page = fig.page;
+  const open = await page.evaluate(
+    (t) => document.querySelector(t).shadowRoot.querySelector('details.settings').open,
+    TAG,
+  );
+  assert.equal(open, true, 'open at 1280 px');
+  await page.setViewportSize({ width: 360, height: 740 });
+  try {
+    const r = await page.evaluate(async (t) => {
+      const f = document.createElement(t);
+      f.id = 'bn-phone';
+      document.querySelector(t).closest('figure').after(f);
+      f.scrollIntoView();
+      await new Promise((res) => {
+        const c = () => (f.state ? res() : setTimeout(c, 25));
+        c();
+      });
+      await new Promise((res) => setTimeout(res, 100));
+      const root = f.shadowRoot;
+      const d = root.querySelector('details.settings');
+      const top = f.getBoundingClientRect().top;
+      const out = {
+        open: d.open,
+        summary: d.querySelector('summary').getBoundingClientRect().height,
+        picture: root.querySelector('svg').getBoundingClientRect().top - top,
+        controlsShown: [...root.querySelectorAll('input, select')].filter((e) => e.checkVisibility()).length,
+      };
+      d.querySelector('summary').click();
+      await new Promise((res) => setTimeout(res, 50));
+      out.afterClick = [...root.querySelectorAll('input, select')].filter((e) => e.checkVisibility()).length;
+      f.remove();
+      return out;
+    }, TAG);
+    assert.equal(r.open, false, 'closed on a phone');
+    assert.ok(r.summary >= 44, `the summary is a 44 px touch target (${r.summary})`);
+    assert.ok(r.picture < 110, `the batch is drawn ${r.picture} px from the figure's top`);
+    assert.equal(r.controlsShown, 0);
+    assert.equal(r.afterClick, 6, 'a tap opens it: two sliders with their boxes and two selects');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
+  assert.deepEqual(fig.problems, []);
 });
 
 test('steps, chunk size, r_max and the weights by keyboard: everything against the definitions', async () => {
@@ -297,7 +405,8 @@ test('at 360 px, in both languages, early and late: labels ≥ 10 px, no two lab
             }
           const box = host.getBoundingClientRect();
           const outside = boxes.filter(([, b]) => b.right > box.right + 1 || b.left < box.left - 1).map(([s]) => s);
-          const tiny = [...root.querySelectorAll('button, select, input')]
+          const tiny = [...root.querySelectorAll('button, select, input, summary')]
+            .filter((e) => e.checkVisibility())
             .map((e) => [e.getAttribute('aria-label') ?? e.textContent, e.getBoundingClientRect()])
             .filter(([, b]) => b.height < 44 || b.width < 44)
             .map(([n, b]) => `${n} ${b.width.toFixed(0)}×${b.height.toFixed(0)}`);

@@ -1,4 +1,5 @@
-// <nl-causal-leak> as a reader drives it, by keyboard: every position of both
+// <nl-causal-leak> as a reader drives it: it opens with token 6's first
+// feature already edited (1.5 → 5), Undo the edit and Reset; by keyboard, every position of both
 // sliders, and after each one the outputs against float64 oracles written from
 // the definitions here (BatchNorm per feature over the six tokens, LayerNorm
 // and RMSNorm per token), the promise bit for bit (LayerNorm and RMSNorm
@@ -106,7 +107,7 @@ function check(sn, first, where) {
     );
     assert.ok(
       sn.desc.endsWith(
-        `LayerNorm and RMSNorm left the outputs of tokens 1 to ${last} exactly as they were, bit for bit: their statistics stay inside each token.`,
+        `LayerNorm and RMSNorm left the outputs of tokens 1 to ${last} exactly as they were, bit for bit: their statistics stay inside each token. Undo the edit and every ≠ below the panels turns back into =.`,
       ),
       where,
     );
@@ -118,19 +119,58 @@ function check(sn, first, where) {
   }
 }
 
+const button = (name) => fig.page.locator(TAG).getByRole('button', { name, exact: true });
+const undo = () => button('Undo the edit').click();
+
+test('it opens on the leak: token 6 edited from 1.5 to 5, five ≠ under BatchNorm; Undo the edit clears them all', async () => {
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
+  let sn = await snap();
+  assert.equal(sn.state.edit, 6);
+  assert.equal(sn.state.value, 5);
+  assert.equal(sn.state.original, 1.5);
+  assert.equal(sn.state.edited, true);
+  // feature 1 over the six tokens goes from (1, 0, 2, −1, 0.5, 1.5) to (…, 5): its mean moves from 4/6 to 7.5/6,
+  // so every earlier token's BatchNorm output moves, and nothing inside tokens 1..5 does
+  assert.deepEqual(sn.state.earlierChanged, { batch_norm: 5, layer_norm: 0, rms_norm: 0 });
+  assert.equal(sn.svg.filter((x) => x === '≠').length, 5, 'five ≠, all under BatchNorm');
+  assert.equal(sn.svg.filter((x) => x === '=').length, 10, 'ten =, under LayerNorm and RMSNorm');
+  assert.ok(sn.desc.startsWith('Feature 1 of token 6 moved from 1.5 to 5.'), sn.desc);
+  await undo();
+  sn = await snap();
+  assert.equal(sn.state.value, 1.5, 'the token has its own value back');
+  assert.equal(sn.state.edited, false);
+  assert.deepEqual(sn.state.outputs, sn.state.baseline, 'every output as it was');
+  assert.equal(sn.svg.filter((x) => x === '≠').length, 0);
+  assert.equal(
+    sn.desc,
+    'Token 6 still has its own feature 1, 1.5: every output is as it was. Move the value to edit this later token and watch tokens 1 to 5.',
+  );
+  // undoing twice changes nothing
+  await undo();
+  assert.deepEqual((await snap()).state.outputs, sn.state.outputs);
+  await button('Reset').click();
+  sn = await snap();
+  assert.equal(sn.state.value, 5, 'Reset: the edit the page opened with');
+  assert.equal(sn.state.edited, true);
+  assert.deepEqual(fig.problems, []);
+});
+
 test("the value slider by keyboard, 40 positions at every edited token: earlier LayerNorm/RMSNorm outputs never change, BatchNorm's always do", async () => {
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
   const sliders = fig.page.locator(`${TAG} >> input[type=range]`);
+  check(await snap(), (await snap()).state.baseline, 'opening, edited');
+  await undo();
   const first = (await snap()).state.outputs;
   check(await snap(), first, 'start');
   let positions = 0;
   for (let edit = 6; edit >= 2; edit--) {
-    // choose the token with the keyboard: the edit slider, arrow keys
+    // choose the token with the keyboard: the edit slider, arrow keys; the value comes along
     await sliders.nth(0).focus();
+    const carried = (await snap()).state.value;
     while ((await snap()).state.edit > edit) await fig.page.keyboard.press('ArrowLeft');
     const s0 = await snap();
     assert.equal(s0.state.edit, edit);
-    assert.ok(Object.is(s0.state.value, s0.state.original), 'a new token starts from its own value');
+    assert.equal(s0.state.value, carried, 'another token takes the same value');
     check(s0, first, `edit ${edit}, start`);
     await sliders.nth(1).focus();
     for (let i = 0; i < 8; i++) {
@@ -148,6 +188,8 @@ test("the value slider by keyboard, 40 positions at every edited token: earlier 
     positions++;
   }
   assert.ok(positions >= 40, `${positions} positions`);
+  await button('Reset').click();
+  assert.deepEqual([(await snap()).state.edit, (await snap()).state.value], [6, 5], 'Reset');
   assert.deepEqual(fig.problems, []);
 });
 
@@ -175,12 +217,15 @@ test('hand-derived: with feature 1 of the tokens 1..6 and the last set to −1, 
   }, TAG);
 });
 
-test('Reset returns the value, the language switch rewrites every word, bad attributes keep the last drawing with a message', async () => {
-  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('value', '-3'), TAG);
-  assert.equal((await snap()).state.value, -3);
-  await fig.page.locator(`${TAG} >> button`).click();
+test('the language switch rewrites every word, bad attributes keep the last drawing with a message', async () => {
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'zh'), TAG);
   let sn = await snap();
-  assert.ok(Object.is(sn.state.value, sn.state.original), 'Reset');
+  assert.ok(sn.svg.includes('前面有 5 个 tokens 改变'), 'the opening edit, in Chinese');
+  assert.ok(sn.desc.endsWith('撤销修改后，各图下方的 ≠ 全部变回 =。'), sn.desc);
+  await button('撤销修改').click();
+  sn = await snap();
+  assert.equal(sn.state.edited, false);
+  assert.match(sn.desc, /^Token 6 的 feature 1 仍是原值 1\.5/);
   await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     f.setAttribute('value', '4');

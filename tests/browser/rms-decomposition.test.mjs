@@ -4,7 +4,7 @@
 // oracles written here from the definitions, RMS² = σ² + μ² in the core's own
 // numbers, LayerNorm's output the same at every shift, and every sentence
 // against the state. Plus the article's worked example (θ at c = 0 and 100 by
-// hand), the default state, the language switch, bad attributes and a phone.
+// hand), the default state (θ open) and the one press to the collapsed one, the language switch, bad attributes and a phone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onArticlePage } from './helpers.mjs';
@@ -87,9 +87,33 @@ function check(sn, firstLn, where) {
     ),
     `${where}: ${sn.desc}`,
   );
+  // the triangle of x itself (c = 0), the dashed reference, and the sentence on what the shift did
+  const o0 = oracle(s.x, 0);
+  close(s.base.theta, o0.theta, 1e-4 * Math.max(1, o0.theta), `${where} θ of x itself`);
+  close(s.base.absMean, Math.abs(o0.mean), 1e-6 * Math.max(1, Math.abs(o0.mean)), `${where} |μ| of x itself`);
+  if (s.shift !== 0) {
+    const verb = f4(s.theta) === f4(o0.theta) ? null : s.theta < o0.theta ? 'closed' : 'opened';
+    assert.ok(sn.svg.includes(`c = 0: θ = ${f4(s.base.theta)}°`), `${where}: the dashed triangle is labelled`);
+    assert.ok(
+      sn.desc.includes(
+        verb
+          ? `Adding c = ${f4(s.shift)} to every coordinate left σ at ${f4(s.std)} but took |μ| from ${f4(s.base.absMean)} to ${f4(s.absMean)}, so θ ${verb} from ${f4(s.base.theta)}° (the dashed triangle, c = 0) to ${f4(s.theta)}°.`
+          : `θ is ${f4(s.theta)}°, as at c = 0 (the dashed triangle).`,
+      ),
+      `${where}: ${sn.desc}`,
+    );
+  } else {
+    assert.ok(!sn.svg.some((t) => t.startsWith('c = 0:')), `${where}: no reference at c = 0`);
+    assert.ok(!/Adding c/.test(sn.desc), where);
+    assert.equal(
+      sn.desc.endsWith('Slide c up, or press “Add 100: (101, 102, 103)”, and watch θ close: σ stays, |μ| grows.'),
+      s.mean >= 0,
+      `${where}: the invitation only where a larger c closes θ`,
+    );
+  }
   if (f4(s.mean) === '0')
     assert.ok(
-      sn.desc.endsWith(
+      sn.desc.includes(
         `With mean 0 the RMS is all spread, so RMSNorm and LayerNorm agree: ${list(s.layerNorm)} and ${list(s.rmsNorm)}.`,
       ),
       where,
@@ -102,21 +126,38 @@ function check(sn, firstLn, where) {
   } else assert.match(sn.desc, /θ is at least 45°, so the RMS is mostly spread/, where);
 }
 
-test('the default is the article’s shifted vector, where θ is under half a degree', async () => {
-  const sn = await snap();
-  assert.equal(sn.state.shift, 100);
+const lensCount = () =>
+  fig.page.evaluate((t) => document.querySelector(t).shadowRoot.querySelectorAll('.lens').length, TAG);
+
+test('the default is (1, 2, 3) with θ open at 22.21°; one press goes to (101, 102, 103), where θ collapses', async () => {
+  let sn = await snap();
+  assert.equal(sn.state.shift, 0);
   assert.deepEqual(sn.state.x, [1, 2, 3]);
+  check(sn, null, 'default');
+  // by hand: μ = 2, σ = √(2/3), tan θ = √(2/3) / 2 = 1/√6 = 0.408248, θ = 22.2077°
+  close(sn.state.theta, 22.2077, 1e-3, 'θ at c = 0');
+  assert.equal(await lensCount(), 0, 'the σ leg is long enough to see: no magnifier');
+  assert.match(sn.desc, /θ = atan\(σ \/ \|μ\|\) = 22\.21°/);
+  await fig.page.locator(`${TAG} >> button`, { hasText: 'Add 100' }).click();
+  sn = await snap();
+  check(sn, null, 'Add 100');
+  assert.equal(sn.state.shift, 100);
   // by hand: σ = √(2/3) = 0.81650, |μ| = 102, tan θ = 0.81650 / 102 = 0.0080049, θ = 0.45865°
   close(sn.state.theta, 0.45865, 1e-4, 'θ at c = 100');
   // cos θ = 102 / √(31214/3) = 102 / 102.00327 = 0.999968
   close(sn.state.unit[0], 0.999968, 2e-6, 'cos θ at c = 100');
-  assert.match(sn.desc, /θ = atan\(σ \/ \|μ\|\) = 0\.4586°/);
-  // the σ leg is under a pixel or two long at this angle: the magnifier shows it, labelled
-  const lens = await fig.page.evaluate(
-    (t) => document.querySelector(t).shadowRoot.querySelectorAll('.lens').length,
-    TAG,
+  close(sn.state.base.theta, 22.2077, 1e-3, 'the dashed triangle: x itself');
+  assert.ok(
+    sn.desc.endsWith(
+      'Adding c = 100 to every coordinate left σ at 0.8165 but took |μ| from 2 to 102, so θ closed from 22.21° (the dashed triangle, c = 0) to 0.4586°.',
+    ),
+    sn.desc,
   );
-  assert.equal(lens, 1, 'a magnifier over the σ leg');
+  // the σ leg is under a pixel or two long at this angle: the magnifier shows it, labelled
+  assert.equal(await lensCount(), 1, 'a magnifier over the σ leg');
+  await fig.page.locator(`${TAG} >> button`, { hasText: 'Use (1, 2, 3)' }).click();
+  assert.equal((await snap()).state.shift, 0, 'and back');
+  assert.deepEqual(fig.problems, []);
 });
 
 test('the shift slider by keyboard across its range: statistics, angle, outputs and words follow', async () => {
@@ -212,6 +253,13 @@ test('Chinese words, and bad attributes keep the last drawing with a message', a
   );
   assert.match(sn.desc, /夹角为 θ = atan\(σ \/ \|μ\|\) = 0\.4586°/);
   assert.match(sn.desc, /θ 小于 45°，RMS 主要就是 mean/);
+  assert.ok(
+    sn.desc.endsWith(
+      '每个坐标加上 c = 100 后，σ 仍是 0.8165，|μ| 却从 2 变为 102，所以 θ 从 22.21°（虚线三角形，c = 0）收窄到 0.4586°。',
+    ),
+    sn.desc,
+  );
+  assert.ok(sn.svg.includes('c = 0：θ = 22.21°'), sn.svg.join(' | '));
   assert.ok(sn.svg.includes('x + c，c = 100'), sn.svg.join(' | '));
   const good = sn.state;
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('x', '1,2,3,4,5,6,7,8,9'), TAG);
@@ -244,6 +292,7 @@ test('at 360 px, in both languages and at c = 0, 100 and mean 0: labels ≥ 10 p
         ['1,2,3', '0'],
         ['-1,0,1', '0'],
         ['1,2,3', '-1.5'],
+        ['1,2,3', '-110'],
       ]) {
         const where = `${lang} x=${x} c=${c}`;
         await page.evaluate(
@@ -290,7 +339,7 @@ test('at 360 px, in both languages and at c = 0, 100 and mean 0: labels ≥ 10 p
       const f = document.querySelector(t);
       f.setAttribute('lang', 'en');
       f.setAttribute('x', '1,2,3');
-      f.setAttribute('shift', '100');
+      f.setAttribute('shift', '0');
     }, TAG);
   }
   assert.deepEqual(fig.problems, []);

@@ -107,10 +107,11 @@ const AHA = {
       'RMSNorm of x: (1, 2, 3)/√(14/3)',
     );
   },
-  'nl-rms-decomposition'(st) {
-    // x + c = (101, 102, 103): |μ| = 102, σ = √(2/3) = 0.816497, so θ = atan(0.816497 / 102) = 0.45864°
-    close(st.theta, (Math.atan(Math.sqrt(2 / 3) / 102) * 180) / Math.PI, 1e-4, 'θ at c = 100');
-    assert.ok(st.theta < 1, 'the spread is under a degree of the RMS: RMSNorm divides mostly by |μ|');
+  'nl-causal-leak'(st) {
+    // feature 1 (1, 0, 2, −1, 0.5, 1.5) with the last set to 5: its mean moves from 4/6 to 7.5/6, so BatchNorm moves
+    // all five earlier tokens; LayerNorm and RMSNorm look inside each token only
+    assert.deepEqual([st.edit, st.value, st.original], [6, 5, 1.5]);
+    assert.deepEqual(st.earlierChanged, { batch_norm: 5, layer_norm: 0, rms_norm: 0 });
   },
   'nl-bn-variants'(st) {
     // channel means of the batch 4.5 and 21.75; from 0, five steps of momentum 0.1 reach μ(1 − 0.9⁵) = 0.40951 μ
@@ -178,6 +179,31 @@ const AHA = {
     close(st.finalNorm, 4, 1e-3, 'final norm');
     assert.ok(Math.abs(st.pre.norms.at(-1) - 4) > 1, `Pre-Norm is not held at √d: ${st.pre.norms.at(-1)}`);
   },
+  'nl-adaln'(st) {
+    // x = (1, −2, 5, 2): mean 1.5, variance 6.25, σ = 2.5
+    closeAll(st.normalized, [-0.2, -1.4, 1.4, 0.2], 1e-6, 'LN₀(x)');
+    // cat: E's first column (2, 0, 1); SiLU z·σ(z) = (2σ(2), 0, σ(1))
+    const sig = (z) => 1 / (1 + Math.exp(-z));
+    const cat = st.classes.find((c) => c.name === 'cat');
+    close(cat.scale[0], 0.5 * 2 * sig(2) - 0.5 * sig(1), 1e-5, 's₁ of cat (0.515268)');
+    close(cat.gate[0], 0.5 * 2 * sig(2) + 0.25, 1e-5, 'g₁ of cat (1.130797)');
+    const outs = st.classes.map((c) => c.output);
+    for (let i = 0; i < outs.length; i++)
+      for (let j = i + 1; j < outs.length; j++)
+        assert.ok(dist(outs[i], outs[j]) > 0.1, `classes ${i} and ${j} end apart: ${outs[i]} / ${outs[j]}`);
+  },
+  'nl-depth-training'(st) {
+    close(st.chance, Math.log(2), 1e-6, 'ln 2');
+    const v = Object.fromEntries(st.variants.map((x) => [x.placement, x]));
+    for (const x of st.variants) assert.equal(x.loss.length, 300, `${x.placement}: the 300 recorded steps`);
+    for (const p of ['pre', 'pre_final']) {
+      assert.ok(v[p].loss.at(-1) < 0.01 * Math.log(2), `${p} trains: ${v[p].loss.at(-1)}`);
+      assert.equal(v[p].accuracy, 1, `${p}: every point right`);
+    }
+    close(v.post.loss.at(-1), Math.log(2), 0.1, 'Post-Norm near chance');
+    assert.ok(!(v.none.loss.at(-1) <= Math.log(2)), `no normalization above chance: ${v.none.loss.at(-1)}`);
+    assert.ok(v.pre.actNorm.at(-1) > 4 * v.pre.actNorm[0], 'the Pre-Norm stream grows with depth');
+  },
   'nl-code-shapes'(st) {
     const e = Object.fromEntries(st.expressions.map((x) => [x.id, x]));
     assert.equal(st.selected, 'l2-norm');
@@ -203,6 +229,11 @@ const AHA = {
     close(st.robust.median, 3.2, 1e-5, 'median');
     close(st.robust.iqr, 0.9, 1e-5, 'IQR');
     closeAll(st.spans.robust, [-1.1 / 0.9, 0.8 / 0.9], 1e-4, 'the eight under robust scaling');
+    // one axis for the three scaled rows; Σx = 36.7, Σx² = 222.99: σ = √(222.99/9 − (36.7/9)²) = 2.85454
+    assert.deepEqual(st.axes.minMax, st.axes.zScore);
+    assert.deepEqual(st.axes.zScore, st.axes.robust);
+    close(st.widths.zScore, 1.9 / 2.85454, 1e-4, 'z-score band width');
+    close(st.widths.robust / st.widths.minMax, 9.9 / 0.9, 1e-3, 'robust band 11 times the min-max band');
   },
   'nl-whitening'(st) {
     const [r00, r01, , r11] = st.covariance.raw;
@@ -253,9 +284,24 @@ const AFTER = {
       close(st.change.rms_norm, 0.65353, 1e-4, 'RMSNorm moved');
     },
   ],
-  'nl-causal-leak': [
-    { value: '5' },
-    (st) => assert.deepEqual(st.earlierChanged, { batch_norm: 5, layer_norm: 0, rms_norm: 0 }),
+  'nl-rms-decomposition': [
+    { shift: '100' },
+    (st) => {
+      // x + c = (101, 102, 103): |μ| = 102, σ = √(2/3) = 0.816497, so θ = atan(0.816497 / 102) = 0.45864°
+      close(st.theta, (Math.atan(Math.sqrt(2 / 3) / 102) * 180) / Math.PI, 1e-4, 'θ at c = 100');
+      assert.ok(st.theta < 1, 'the spread is under a degree of the RMS: RMSNorm divides mostly by |μ|');
+      // the dashed triangle, (1, 2, 3) itself (the default): tan θ = √(2/3) / 2 = 1/√6, θ = 22.2077°
+      close(st.base.theta, (Math.atan(1 / Math.sqrt(6)) * 180) / Math.PI, 1e-3, 'θ of x itself');
+    },
+  ],
+  'nl-adaln': [
+    { projection: 'zero' },
+    (st) => {
+      for (const c of st.classes) {
+        assert.deepEqual([...c.scale, ...c.shift, ...c.gate], Array(12).fill(0), `${c.name}: W = 0`);
+        assert.deepEqual(c.output, st.features, `${c.name}: the zero gate returns x`);
+      }
+    },
   ],
   'nl-spectral': [
     { steps: '30' },

@@ -78,6 +78,26 @@ function check(sn, where) {
     s.spans[k].forEach((v, i) => close(v, spanOf(o[k])[i], 1e-4, `${where} ${k} span`));
   const outside = s.outlier < Math.min(...others) || s.outlier > Math.max(...others);
   assert.equal(s.outside, outside, where);
+  // one axis for the three scaled rows, covering every scaled value; the widths of the bands on it
+  assert.deepEqual(s.axes.minMax, s.axes.scaled, where);
+  assert.deepEqual(s.axes.zScore, s.axes.scaled, where);
+  assert.deepEqual(s.axes.robust, s.axes.scaled, where);
+  const all = ['minMax', 'zScore', 'robust'].flatMap((k) => o[k]);
+  assert.ok(
+    s.axes.scaled.domain[0] <= Math.min(...all) && s.axes.scaled.domain[1] >= Math.max(...all),
+    `${where}: the shared axis holds every scaled value`,
+  );
+  const w = {};
+  for (const k of ['minMax', 'zScore', 'robust']) {
+    w[k] = spanOf(o[k])[1] - spanOf(o[k])[0];
+    close(s.widths[k], w[k], 1e-4, `${where} ${k} width`);
+  }
+  assert.ok(
+    sn.desc.includes(
+      `On the common axis their band is ${f4(s.widths.minMax)} wide under min-max, ${f4(s.widths.zScore)} under z-scoring and ${f4(s.widths.robust)} under robust scaling.`,
+    ),
+    `${where}: ${sn.desc}`,
+  );
   assert.ok(
     sn.desc.startsWith(
       `With the extra value at ${f4(s.outlier)}, the other ${others.length} values span ${f4(s.spans.raw[0])} to ${f4(s.spans.raw[1])}; ` +
@@ -103,6 +123,25 @@ test('hand-derived: the default data, its quartiles and min-max of the largest o
   close(s.robust.iqr, 0.9, 1e-6, 'IQR');
   close(s.minMax.y[7], (4 - 2.1) / (12 - 2.1), 1e-6, 'min-max of 4'); // 0.19192
   close(s.robust.y[8], (12 - 3.2) / 0.9, 1e-4, 'robust of 12'); // 9.778
+  // the eight on the one shared axis: 1.9/9.9 = 0.19192 wide under min-max, 1.9/0.9 = 2.1111 under robust scaling;
+  // z-score: Σx = 36.7, Σx² = 222.99, variance 222.99/9 − (36.7/9)² = 8.14840, σ = 2.85454, width 1.9/σ = 0.66561
+  close(s.widths.minMax, 1.9 / 9.9, 1e-5, 'min-max width');
+  close(s.widths.zScore, 0.66561, 1e-4, 'z-score width');
+  close(s.widths.robust, 1.9 / 0.9, 1e-4, 'robust width');
+  assert.deepEqual(s.axes.minMax, s.axes.robust, 'one axis');
+  // the ticks stand at the same x on the three scaled rows
+  const xs = await fig.page.evaluate((t) => {
+    const lines = [...document.querySelector(t).shadowRoot.querySelectorAll('line.grid-line')];
+    const byY = new Map();
+    for (const l of lines) {
+      const k = l.getAttribute('y1');
+      byY.set(k, [...(byY.get(k) ?? []), l.getAttribute('x1')]);
+    }
+    return [...byY.values()];
+  }, TAG);
+  assert.equal(xs.length, 4, 'four rows of ticks');
+  assert.deepEqual(xs[1], xs[2]);
+  assert.deepEqual(xs[2], xs[3]);
 });
 
 test('the outlier dragged by keyboard on its dot and by the slider: every scaled value and sentence follows', async () => {
@@ -195,14 +234,16 @@ test('token IDs: nothing in the figure or its caption offers a value to drag', a
       shown,
       handle: !!handle && !handle.hasAttribute('hidden') && handle.getAttribute('display') !== 'none',
       caption: f.closest('figure').querySelector('figcaption [data-lang=en]').textContent,
+      captionZh: f.closest('figure').querySelector('figcaption [data-lang=zh]').textContent,
     };
   }, TAG);
-  assert.doesNotMatch(r.shown, /\bdrag the\b/i, r.shown);
-  assert.match(r.shown, /8 token IDs, fixed: nothing to drag/);
+  assert.doesNotMatch(r.shown, /drag/i, r.shown);
+  assert.match(r.shown, /8 token IDs: names of vocabulary entries, not amounts/);
   assert.equal(r.handle, false, 'no handle');
   // the caption does not promise a draggable value whatever the data: it says when there is one
-  assert.doesNotMatch(r.caption, /^Eight ordinary values and one you can drag/);
-  assert.match(r.caption, /As token IDs there is nothing to move/);
+  assert.doesNotMatch(r.caption, /drag/i, 'the caption never says drag: in token-ID mode nothing can be');
+  assert.doesNotMatch(r.captionZh, /拖/);
+  assert.match(r.caption, /As token IDs there is no outlier to set/);
   await fig.page.locator(`${TAG} >> select`).selectOption('measurements');
   assert.match((await snap()).svg.join(' '), /drag the large dot/);
   assert.deepEqual(fig.problems, []);

@@ -4,9 +4,11 @@
 // s, a shift b and a gate g per feature. The block computes
 //   y = (1 + s) ⊙ LN₀(x) + b,   h = x + g ⊙ F(y),
 // LN₀ being LayerNorm without its own affine and F a fixed linear sublayer.
-// The same x goes through every class at once, so the reader sees it end in
-// different places; with the final projection at zero (AdaLN-Zero's start)
-// every class gets s = b = g = 0 and the block returns x.
+// The same x goes through every class at once, drawn first (top of the
+// picture, first sentence of the text), so the reader sees it end in
+// different places; one prominent toggle sets the final projection to zero
+// (AdaLN-Zero's start): every class gets s = b = g = 0 and the block returns
+// x. The grid of number boxes sits behind a disclosure under the picture.
 //
 // Attributes: features ("1,-2,5,2"), condition (cat | dog | ship | custom),
 //   projection (trained | zero), scale ("0,0,0,0"), shift ("0,0,0,0"), gate
@@ -18,14 +20,15 @@
 //   classes [{name, scale, shift, gate, modulated, branch, output}] (the three
 //   classes through the conditioning network), domain, ticks, error}.
 // Events: change (reader's actions only). Keyboard: the condition buttons, the
-//   projection select, a number box for every x, s, b, g; each x is also a
+//   AdaLN-Zero toggle (aria-pressed), the "Type x, s, b and g" disclosure with
+//   a number box for every x, s, b, g; each x is also a
 //   handle in the picture (drag, or the arrow keys: ±0.5, Page keys ±2).
 // CSS custom properties: --nl-input (x), --nl-layer-norm (LN₀(x)), --nl-update
 //   (what the condition does: y, F(y) and the gated part of h), shared --nl-*.
-// Parts: figure, controls, number, button, select, view, description, error.
-// Layout: one row per quantity of the chosen condition (a label above four
-//   bars, values at the right), then one line per feature with h under each
-//   class (marker shapes), drawn at the width the svg gets (fit).
+// Parts: figure, controls, number, button, zero-toggle, view, description, error.
+// Layout: first one line per feature with h under each class (marker shapes),
+//   then one row per quantity of the chosen condition (a label above four
+//   bars, values at the right), drawn at the width the svg gets (fit).
 // Numbers from the core: layer_norm, linear_map (E, W and F), softmax and film
 //   (SiLU(z) = z · σ(z), σ(z) the first entry of softmax([z, 0])),
 //   ada_layer_norm, gated_residual, axis_ticks.
@@ -73,7 +76,7 @@ const snapX = (v) => Math.min(X_LIMIT, Math.max(-X_LIMIT, Number((Math.round(v /
 export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
   static summary = 'AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.';
-  static minHeight = 1032; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 1000; // px kept by normlab/styles.css (measured at 960 px, default attributes; the number grid closed)
   static stateDoc = '`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`'; // `state` keys beyond the attributes (README)
   static params = {
     features: { attr: 'features', kind: 'vector', length: D, default: [1, -2, 5, 2], doc: 'the features x' },
@@ -122,8 +125,17 @@ export class NlAdaln extends NlFigure {
 .controls > label.control { flex-wrap: wrap; }
 .grid .rl { white-space: nowrap; font-size: 0.9em; }
 .grid .ch { font-size: 0.8em; color: var(--nl-muted); text-align: center; }
+.zero-toggle { font-weight: 600; border-width: 2px; }
+.zero-toggle::before { content: '○ '; }
+.zero-toggle[aria-pressed=true] { border-color: var(--nl-update); box-shadow: inset 0 0 0 1px var(--nl-update); }
+.zero-toggle[aria-pressed=true]::before { content: '● '; color: var(--nl-update); }
+details.numbers-box { margin-top: 6px; }
+details.numbers-box > summary { cursor: pointer; min-height: 44px; display: flex; align-items: center; }
+details.numbers-box > summary::before { content: '▸'; margin-inline-end: 6px; }
+details.numbers-box[open] > summary::before { content: '▾'; }
+details.numbers-box .grid { margin: 4px 0 8px; }
 details.weights { font-size: 0.85em; margin-top: 6px; }
-details.weights summary { cursor: pointer; min-height: 32px; display: flex; align-items: center; }
+details.weights summary { cursor: pointer; min-height: 44px; display: flex; align-items: center; }
 details.weights summary::before { content: '▸'; margin-inline-end: 6px; }
 details.weights[open] summary::before { content: '▾'; }
 details.weights table { margin: 4px 0 8px; }
@@ -148,8 +160,21 @@ details.weights caption { text-align: left; font-weight: 600; }
     });
     this._condGroup = conds;
     box.append(conds);
-    super.buildControls(box); // the projection select
-    // x, s, b, g: a number box per feature
+    // AdaLN-Zero's start, one press: the final projection W at zero, so s = b = g = 0 and h = x
+    this._zero = el('button', {
+      type: 'button',
+      part: 'button zero-toggle',
+      class: 'zero-toggle',
+      'aria-pressed': 'false',
+    });
+    this._zero.addEventListener('click', () => {
+      if (!this._core) return;
+      this.setByUser('projection', this._values.projection === 'zero' ? 'trained' : 'zero');
+    });
+    box.append(this._zero);
+    // x, s, b, g: a number box per feature, behind a disclosure (the picture comes first)
+    this._gridBox = el('details', { class: 'numbers-box' });
+    this._gridSummary = el('summary');
     const grid = el('div', { class: 'grid' });
     grid.append(el('span'));
     for (let i = 0; i < D; i++) grid.append(el('span', { class: 'ch' }, String(i + 1)));
@@ -165,7 +190,8 @@ details.weights caption { text-align: left; font-weight: 600; }
         return input;
       });
     }
-    box.append(grid);
+    this._gridBox.append(this._gridSummary, grid);
+    this._numbersSlot = this._gridBox; // placed under the picture (buildView)
   }
 
   /** A number typed in a box: x changes alone; s, b or g make the condition your own. */
@@ -203,6 +229,8 @@ details.weights caption { text-align: left; font-weight: 600; }
     for (const [key, label] of Object.entries(this._rowLabels)) label.textContent = this.t(`box_${key}`);
     for (const [key, boxes] of Object.entries(this._boxes))
       boxes.forEach((b, i) => b.setAttribute('aria-label', this.t(`boxPart_${key}`, { i: i + 1 })));
+    this._zero.textContent = this.t('zeroToggle');
+    this._gridSummary.textContent = this.t('gridSummary');
     this._weightsSummary.textContent = this.t('weightsSummary');
     this._weightsNote.textContent = this.t('weightsNote');
     this._weightsFilled = null;
@@ -213,7 +241,8 @@ details.weights caption { text-align: left; font-weight: 600; }
     if (!this._boxes) return;
     for (const b of this._condButtons)
       b.setAttribute('aria-pressed', String(this._values.condition === b.dataset.value));
-    this._controls.projection?.select.closest('label')?.toggleAttribute('hidden', this._values.condition === 'custom');
+    this._zero.setAttribute('aria-pressed', String(this._values.projection === 'zero'));
+    this._zero.toggleAttribute('hidden', this._values.condition === 'custom'); // the projection is the classes'
     this._syncBoxes();
   }
 
@@ -241,7 +270,7 @@ details.weights caption { text-align: left; font-weight: 600; }
     this._weightsNote = el('p', { class: 'muted' });
     this._weightsBody = el('div');
     details.append(this._weightsSummary, this._weightsNote, this._weightsBody);
-    view.append(this._svg, this._numbers, details);
+    view.append(this._svg, this._numbers, this._numbersSlot, details);
     this._handles = Array.from({ length: D }, (_, i) => {
       const lane = el('rect', { class: 'lane' });
       const g = el('g', {
@@ -404,9 +433,11 @@ details.weights caption { text-align: left; font-weight: 600; }
       dotLane = 16,
       top = 4,
       axisH = 18;
-    const cmpTop = top + ROWS.length * rowH;
+    // the idea first: the same x under every class, on top; then the chosen class's steps
+    const cmpTop = top;
     const cmpH = 36 + D * dotLane;
-    const H = cmpTop + cmpH + axisH;
+    const rowsTop = cmpTop + cmpH + axisH + 8;
+    const H = rowsTop + ROWS.length * rowH + axisH;
     const W = this.fit(this._svg, 640, H);
     const m = { l: 22, r: 54 };
     const x = scale(s.domain, [m.l, W - m.r]);
@@ -415,11 +446,16 @@ details.weights caption { text-align: left; font-weight: 600; }
     this._xScale = { invert: (px) => x0 + (px - m.l) / k }; // pointer → value, for the x handles only
     const items = [];
     const axis = el('g', { class: 'axis' });
-    const bands = [...ROWS.map((_, r) => [top + r * rowH + 17, top + (r + 1) * rowH - 3]), [cmpTop + 34, H - axisH]];
+    const bands = [
+      [cmpTop + 34, cmpTop + cmpH],
+      ...ROWS.map((_, r) => [rowsTop + r * rowH + 17, rowsTop + (r + 1) * rowH - 3]),
+    ];
     for (const t of s.ticks) {
       for (const [y1, y2] of bands)
         axis.append(el('line', { class: t === 0 ? 'zero' : null, x1: x(t).toFixed(1), x2: x(t).toFixed(1), y1, y2 }));
-      axis.append(el('text', { x: x(t).toFixed(1), y: H - 4, 'text-anchor': 'middle' }, this.fmt(t, 3)));
+      // tick values under the comparison and under the steps
+      for (const ty of [cmpTop + cmpH + 14, H - 4])
+        axis.append(el('text', { x: x(t).toFixed(1), y: ty, 'text-anchor': 'middle' }, this.fmt(t, 3)));
     }
     items.push(axis);
     const rect = (a, b, y0, h, cls) =>
@@ -433,7 +469,7 @@ details.weights caption { text-align: left; font-weight: 600; }
       });
     const label = s.condition === 'custom' ? this.t('cond_custom') : this.t(`cond_${s.condition}`);
     ROWS.forEach(([key, cls, field], r) => {
-      const y0 = top + r * rowH;
+      const y0 = rowsTop + r * rowH;
       items.push(el('text', { class: 'row-label', x: 0, y: y0 + 13 }, this.t(key, { c: label })));
       s[field].forEach((v, f) => {
         const by = y0 + 19 + f * lane;
@@ -455,7 +491,7 @@ details.weights caption { text-align: left; font-weight: 600; }
     const lanes = [];
     // x's handles: a lane per feature across the row (press anywhere on it), a knob at the value
     this._handles.forEach((hd, f) => {
-      const by = top + 19 + f * lane;
+      const by = rowsTop + 19 + f * lane;
       const v = s.features[f];
       hd.lane.setAttribute('x', m.l);
       hd.lane.setAttribute('y', by - 2);
@@ -576,6 +612,19 @@ details.weights caption { text-align: left; font-weight: 600; }
     const x = this.list(s.features),
       n = this.list(s.normalized);
     const parts = [this.t(x === n ? 'describeLnSame' : 'describeLn', { x, n })];
+    // the idea first: the same x under the three classes
+    const outs = s.classes.map((c) => this.list(c.output));
+    if (outs.every((o) => o === outs[0]))
+      parts.unshift(this.t(outs[0] === x ? 'classesAllX' : 'classesSame', { h: outs[0] }));
+    else
+      parts.unshift(
+        this.t('classesDiffer', {
+          list: s.classes
+            .map((c, i) => this.t('classOut', { c: this.t(`cond_${c.name}`), h: outs[i] }))
+            .join(this.t('classSep')),
+        }),
+      );
+
     const mod = s.modulation;
     const vars = {
       c: this.t(`cond_${s.condition}`),
@@ -597,18 +646,6 @@ details.weights caption { text-align: left; font-weight: 600; }
       const closed = mod.gate.map((v, i) => (v === 0 ? i + 1 : 0)).filter(Boolean);
       if (closed.length) parts.push(this.t('gateSomeZero', { list: closed.join(this.t('listSep')) }));
     }
-    // the same x under the three classes
-    const outs = s.classes.map((c) => this.list(c.output));
-    if (outs.every((o) => o === outs[0]))
-      parts.push(this.t(outs[0] === x ? 'classesAllX' : 'classesSame', { h: outs[0] }));
-    else
-      parts.push(
-        this.t('classesDiffer', {
-          list: s.classes
-            .map((c, i) => this.t('classOut', { c: this.t(`cond_${c.name}`), h: outs[i] }))
-            .join(this.t('classSep')),
-        }),
-      );
     return parts.join(this.t('sentenceSep'));
   }
 }

@@ -8,7 +8,11 @@
 // correction clipped by r_max and d_max = 5) and Switchable Norm (a mix of the
 // InstanceNorm, LayerNorm and BatchNorm statistics; with 3 positions each of
 // the three pools something). The default is early in training (5 steps, r_max
-// 1.2), where the five disagree.
+// 1.2), where the five disagree. On every variant's strip the outputs of
+// BatchNorm in training stand faint behind, so each variant reads as its
+// departure from it. The legends draw each series' own marker in its colour.
+// The four settings sit in a disclosure (open on a wide screen, closed on a
+// phone, so the picture comes first) whose summary line says their values.
 //
 // Attributes: steps (training steps taken on this batch, 5; 0..50), vbs (Ghost
 //   BN's virtual batch size: "2", "4" or "8"), rmax (Batch Renorm's r_max, 1.2;
@@ -22,11 +26,13 @@
 //   last, mean}]: examples 1-based), weights (Switchable's for IN, LN, BN),
 //   components ({in: example 1's channel means, ln: example 1's mean, bn: the
 //   channel means}), axes, error}.
-// Events: change (the reader moved a control). Keyboard: the selects and sliders.
+// Events: change (the reader moved a control). Keyboard: the disclosure's
+//   summary (Enter or Space opens it), the selects and sliders.
 // Colours: --nl-input the batch, --nl-group Ghost BN's chunks and their means,
 //   --nl-batch-norm the batch's means and the training-time variants,
 //   --nl-reference the running statistics and evaluation with them.
-// Parts: figure, controls, slider, number, select, view, description, error.
+// Parts: figure, controls, settings (the disclosure), slider, number, select,
+//   view, description, error.
 // Numbers from the core: batch_norm (training, evaluation, every step's running
 // statistics; momentum 1 gives the unbiased variance they approach),
 // ghost_batch_norm, batch_renorm, switchable_norm, moments (every mean drawn),
@@ -69,7 +75,7 @@ export class NlBnVariants extends NlFigure {
   static catalog = 'bnVariants';
   static summary =
     'A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example.';
-  static minHeight = 923; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 961; // px kept by normlab/styles.css (measured at 960 px, default attributes; the settings summary adds a line)
   static stateDoc =
     '`batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `chunks`, `weights`, `components`'; // `state` keys beyond the attributes (README)
   static params = {
@@ -132,12 +138,34 @@ export class NlBnVariants extends NlFigure {
 .vlabel { font-size: var(--nl-small-size); fill: var(--nl-fg); }
 .key { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 .key.group { fill: var(--nl-group); } .key.bn { fill: var(--nl-batch-norm); } .key.ref { fill: var(--nl-reference); }
+.pt.faint { fill: var(--nl-batch-norm); stroke: var(--nl-batch-norm); fill-opacity: 0.22; stroke-opacity: 0.3; }
+.pt.faint.c2 { fill-opacity: 0; }
+.pt.key-dot.c1 { fill: var(--nl-fg); stroke: var(--nl-fg); } .pt.key-dot.c2 { fill: var(--nl-bg); stroke: var(--nl-fg); }
+.mark-line { stroke-width: 2; fill: none; }
 .strip { stroke: var(--nl-grid); }
+details.settings { flex-basis: 100%; }
+details.settings > summary { cursor: pointer; font-weight: 600; min-height: 32px; display: flex; align-items: center; gap: 6px; list-style: none; }
+details.settings > summary::-webkit-details-marker { display: none; }
+details.settings > summary::before { content: '▸'; }
+details.settings[open] > summary::before { content: '▾'; }
+.settings-body { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; padding: 4px 0 2px; }
 @container (max-width: 520px) {
+  details.settings > summary { min-height: 44px; }
   button, select, input[type=number] { min-height: 44px; }
   input[type=range] { height: 44px; }
 }
 `;
+
+  /** The four controls in a disclosure: open on a wide screen, closed on a phone, where the picture comes first. */
+  buildControls(box) {
+    this._settings = el('details', { class: 'settings', part: 'settings' });
+    this._settingsSummary = el('summary');
+    const body = el('div', { class: 'settings-body' });
+    super.buildControls(body);
+    this._settings.append(this._settingsSummary, body);
+    if (typeof matchMedia === 'function' && matchMedia('(min-width: 640px)').matches) this._settings.open = true;
+    box.append(this._settings);
+  }
 
   buildView(view) {
     const top = el('div', { class: 'bn-top' });
@@ -226,24 +254,65 @@ export class NlBnVariants extends NlFigure {
     };
   }
 
-  /** Key items [text, class] in rows that fit `W` from `x0`. */
+  /**
+   * Key items [text, class, marker] in rows that fit `W` from `x0`: each marker is drawn
+   * as its series is (the same shape, line style and colour), then its text.
+   */
   _keys(items, x0, y0, W) {
     const out = [];
     let x = x0,
       y = y0;
-    for (const [text, cls] of items) {
-      const w = textWidth(text, 11);
+    for (const [text, cls, marker] of items) {
+      const mw = marker ? 18 : 0;
+      const w = mw + textWidth(text, 11);
       if (x > x0 && x + w > W - 4) {
         x = x0;
-        y += 15;
+        y += 16;
       }
-      out.push(el('text', { class: `key ${cls}`, x: x.toFixed(1), y }, text));
+      if (marker) out.push(this._marker(marker, x, y - 4));
+      out.push(el('text', { class: `key ${cls}`, x: (x + mw).toFixed(1), y }, text));
       x += w + 14;
     }
     return { items: out, bottom: y };
   }
 
+  /** A legend marker centred at (x + 7, y). */
+  _marker(kind, x, y) {
+    const cx = x + 7;
+    const dot = (cls) => el('circle', { class: `pt legend ${cls}`, cx: cx.toFixed(1), cy: y.toFixed(1), r: 4.2 });
+    const h = (cls) => el('line', { class: `legend mark-line ${cls}`, x1: x, x2: x + 14, y1: y, y2: y });
+    const v = (cls) => el('line', { class: `legend ${cls}`, x1: cx, x2: cx, y1: y - 6, y2: y + 6 });
+    switch (kind) {
+      case 'c1':
+      case 'c2':
+        return dot(kind);
+      case 'o1':
+      case 'o2':
+        return dot(`key-dot c${kind[1]}`);
+      case 'faint':
+        return dot('faint c1');
+      case 'chunk':
+        return el('rect', { class: 'legend chunk mine', x, y: y - 6, width: 14, height: 12, rx: 3 });
+      case 'cmean':
+      case 'bmean':
+      case 'rmean':
+        return v(kind);
+      case 'trace1':
+        return h('trace c1');
+      case 'trace2':
+        return h('trace c2');
+      default:
+        return h('target');
+    }
+  }
+
   draw(s) {
+    this._settingsSummary.textContent = this.t('settings', {
+      k: this.fmt(s.steps, 3),
+      vbs: s.vbs,
+      r: this.fmt(s.rmax, 2),
+      mix: this.t(`choice_${s.mix}`),
+    });
     const tick = (v) => this.fmt(v, 3);
     const pt = (cx, cy, cls) => el('circle', { class: `pt ${cls}`, cx: cx.toFixed(1), cy: cy.toFixed(1), r: 4.2 });
     // 1. the batch: a row per example, channel 1 filled, channel 2 hollow; chunks, and three kinds of mean
@@ -255,10 +324,12 @@ export class NlBnVariants extends NlFigure {
       const keys = this._keys(
         [
           [this.t('keyShape'), ''],
-          [this.t('keyChannels'), ''],
-          [this.t('keyChunk'), 'group'],
-          [this.t('keyBatchMean'), 'bn'],
-          [this.t('keyRunningMean'), 'ref'],
+          [this.t('keyChannel1'), '', 'c1'],
+          [this.t('keyChannel2'), '', 'c2'],
+          [this.t('keyChunk'), 'group', 'chunk'],
+          [this.t('keyChunkMean'), 'group', 'cmean'],
+          [this.t('keyBatchMean'), 'bn', 'bmean'],
+          [this.t('keyRunningMean'), 'ref', 'rmean'],
         ],
         8,
         33,
@@ -318,9 +389,9 @@ export class NlBnVariants extends NlFigure {
         right = 12;
       const keys = this._keys(
         [
-          [this.t('keyTrace1'), 'ref'],
-          [this.t('keyTrace2'), 'ref'],
-          [this.t('keyTarget'), 'bn'],
+          [this.t('keyTrace1'), 'ref', 'trace1'],
+          [this.t('keyTrace2'), 'ref', 'trace2'],
+          [this.t('keyTarget'), 'bn', 'target'],
         ],
         8,
         33,
@@ -364,7 +435,16 @@ export class NlBnVariants extends NlFigure {
       const left = 12,
         right = 12;
       const xs = scale(s.axes.out.domain, [left + 6, W - right - 6]);
-      const keys = this._keys([[this.t('keyOut'), '']], 8, 33, W);
+      const keys = this._keys(
+        [
+          [this.t('keyOut1'), '', 'o1'],
+          [this.t('keyOut2'), '', 'o2'],
+          [this.t('keyFaint'), 'bn', 'faint'],
+        ],
+        8,
+        33,
+        W,
+      );
       const top = keys.bottom + 10,
         rowH = 40,
         bottom = top + VARIANTS.length * rowH;
@@ -379,6 +459,8 @@ export class NlBnVariants extends NlFigure {
           el('text', { class: 'vlabel', x: left, y: y + 14 }, `${this.t(`v_${k}`)} · ${this._note(s, k)}`),
           el('line', { class: 'strip', x1: left, x2: W - right, y1: y + 28, y2: y + 28 }),
         );
+        // BatchNorm in training, faint behind every other variant: what each one departs from
+        if (k !== 'train') s.outputs.train.forEach((v, i) => items.push(pt(xs(v), y + 28, `faint c${i < L ? 1 : 2}`)));
         s.outputs[k].forEach((v, i) => items.push(pt(xs(v), y + 28, `${k} c${i < L ? 1 : 2}`)));
       });
       svgEl.setAttribute('viewBox', `0 0 ${W} ${bottom + 22}`);

@@ -5,19 +5,25 @@
 // about the future; LayerNorm and RMSNorm compute statistics inside each token
 // and leave every other token's output exactly as it was, bit for bit.
 //
+// It opens with the edit already made (token 6's first feature moved from 1.5
+// to 5), so the first picture is the leak itself; "Undo the edit" puts the
+// token's own value back and every ≠ turns into =.
+//
 // Attributes: tokens (18 numbers: six tokens of three features, default
 //   "1,2,0.5, 0,-1,2, 2,1,-1, -1,0.5,1, 0.5,-2,1.5, 1.5,0,-0.5"), edit (the
 //   edited token, 2..6; default 6), value (its first feature, −6..6; default
-//   the token's own value), lang.
+//   5), lang.
 // Properties: the same; state (read-only): {tokens, edit, value, original
-//   (the token's own first feature), input [6·3], outputs: {batch_norm,
-//   layer_norm, rms_norm} [6·3], baseline (the same for the unedited tokens),
-//   changed: {method: [6 booleans]} (a token whose three outputs differ from
-//   the baseline in any bit), earlierChanged: {method: count of tokens before
-//   the edit that changed}, domain, ticks, error}.
-// Events: change (the reader moved a slider).
-// Keyboard: a slider for the edited token and one for the value; Reset puts
-//   the value back.
+//   (the token's own first feature), edited (value differs from it), input
+//   [6·3], outputs: {batch_norm, layer_norm, rms_norm} [6·3], baseline (the
+//   same for the unedited tokens), changed: {method: [6 booleans]} (a token
+//   whose three outputs differ from the baseline in any bit), earlierChanged:
+//   {method: count of tokens before the edit that changed}, domain, ticks,
+//   error}.
+// Events: change (the reader moved a slider or pressed a button).
+// Keyboard: a slider for the edited token and one for the value (choosing
+//   another token carries the value over to it); "Undo the edit" gives the
+//   edited token its own value back; Reset returns to the page's values.
 // Colours: --nl-input the tokens, --nl-batch-norm / --nl-layer-norm /
 //   --nl-rms-norm the outputs, --nl-reference a tick at each unedited value,
 //   --nl-chosen the edited token's column, --nl-update the marks under tokens
@@ -38,7 +44,7 @@ export class NlCausalLeak extends NlFigure {
   static catalog = 'causalLeak';
   static summary =
     'Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm.';
-  static minHeight = 534; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 580; // px kept by normlab/styles.css (measured at 960 px, default attributes; a second row of controls)
   static stateDoc = '`outputs`, `baseline` per method, `changed`, `earlierChanged`'; // `state` keys beyond the attributes (README)
   static params = {
     tokens: {
@@ -62,12 +68,12 @@ export class NlCausalLeak extends NlFigure {
     value: {
       attr: 'value',
       kind: 'number',
-      default: null,
+      default: 5,
       min: -6,
       max: 6,
       step: 0.1,
       control: 'slider',
-      doc: "the edited token's first feature (default: its own value)",
+      doc: "the edited token's first feature (token 6's own is 1.5)",
     },
   };
   static css = `${figureCss}
@@ -84,34 +90,18 @@ export class NlCausalLeak extends NlFigure {
 .verdict { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 `;
 
-  /** The value slider starts at the edited token's own first feature. */
+  /** The edited feature's value (a property set to null means the token's own value). */
   _value(v = this._values) {
     return v.value ?? v.tokens[(v.edit - 1) * D];
   }
 
   buildControls(box) {
     super.buildControls(box);
+    const undo = this.button('undo', () => this.setValues({ value: this._values.tokens[(this._values.edit - 1) * D] }));
     box.append(
-      this.button('reset', () => {
-        this._values.value = null;
-        this.removeAttribute('value');
-      }),
+      undo,
+      this.button('reset', () => this.setValues(this.pageValues)),
     );
-  }
-
-  /** Choosing another token to edit starts it from its own value. */
-  setByUser(key, value) {
-    if (key === 'edit') {
-      this._values.value = null;
-      this._attrErrors.delete('value');
-      this._reflecting = true;
-      try {
-        this.removeAttribute('value');
-      } finally {
-        this._reflecting = false;
-      }
-    }
-    super.setByUser(key, value);
   }
 
   buildView(view) {
@@ -123,7 +113,7 @@ export class NlCausalLeak extends NlFigure {
 
   _syncControls() {
     super._syncControls();
-    // the value slider shows the token's own value until the reader moves it
+    // a value of null (set as a property) shows the token's own value
     const c = this._controls.value;
     if (c && !this._attrErrors.has('value')) {
       c.range.value = String(this._value());
@@ -162,6 +152,7 @@ export class NlCausalLeak extends NlFigure {
     return {
       value,
       original,
+      edited: !Object.is(value, original),
       input,
       outputs,
       baseline,
@@ -264,7 +255,7 @@ export class NlCausalLeak extends NlFigure {
 
   describe(s) {
     const vars = { t: s.edit, from: this.fmt(s.original), to: this.fmt(s.value), before: s.edit - 1, last: s.edit - 1 };
-    if (Object.is(s.value, s.original)) return this.t('describeStill', vars);
+    if (!s.edited) return this.t('describeStill', vars);
     const parts = [this.t('describeEdit', vars)];
     const leaking = METHODS.filter((m) => s.earlierChanged[m] > 0);
     const sealed = METHODS.filter((m) => s.earlierChanged[m] === 0);
@@ -278,6 +269,7 @@ export class NlCausalLeak extends NlFigure {
       parts.push(
         this.t('describeSealed', { ...vars, methods: sealed.map((m) => this.t(`name_${m}`)).join(this.t('and')) }),
       );
+    if (leaking.length) parts.push(this.t('describeUndo'));
     return parts.join(this.t('sentenceSep'));
   }
 }

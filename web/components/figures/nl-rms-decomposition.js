@@ -1,24 +1,28 @@
 // <nl-rms-decomposition> — RMS² = σ² + μ² read as an angle. The vector (|μ|, σ)
 // has length RMS, so the identity is a right triangle with legs |μ| and σ; its
-// angle θ = atan(σ / |μ|) says how much of the RMS is spread. Shifting every
-// coordinate of x by c moves the mean and leaves σ alone: at c = 100 the angle
-// is under half a degree, the RMS is |μ| to five digits, and RMSNorm divides by
-// little more than the mean, while LayerNorm, which removes μ first, does not
-// change at all. The triangle is drawn with its hypotenuse at one fixed length,
+// angle θ = atan(σ / |μ|) says how much of the RMS is spread. It opens on
+// x = (1, 2, 3) itself, θ = 22.2°, the triangle open. Shifting every
+// coordinate of x by c moves the mean and leaves σ alone: one button goes to
+// the article's c = 100, (101, 102, 103), where the angle is under half a
+// degree (the unshifted triangle stays drawn as a dashed reference), the RMS
+// is |μ| to five digits, and RMSNorm divides by little more than the mean,
+// while LayerNorm, which removes μ first, does not change at all. The triangle is drawn with its hypotenuse at one fixed length,
 // so it never runs off the panel; when the σ leg is too short to see, a
 // magnifier shows the corner where it stands.
 //
-// Attributes: x ("1,2,3"; 2..8 numbers), shift (100; −110..110), lang.
+// Attributes: x ("1,2,3"; 2..8 numbers), shift (0; −110..110), lang.
 // Properties: x, shift; state (read-only): {x, shift, shifted (x + c), mean,
 //   absMean (|μ|), variance, std, meanSquare (RMS²), rms, meanSq (μ²), theta (θ in
 //   degrees; null when x + c is all zeros), unit ((|μ|, σ) / RMS = (cos θ, sin θ)),
-//   layerNorm, rmsNorm, inDomain, inTicks, outDomain, outTicks, error}.
+//   layerNorm, rmsNorm, base: {absMean, std, theta, unit} (the same for x
+//   itself, c = 0), inDomain, inTicks, outDomain, outTicks, error}.
 // Events: change (the reader moved the slider or pressed a preset).
-// Keyboard: the shift slider; presets "(1, 2, 3)", "(101, 102, 103)" (the
-//   article's pair) and "mean 0: (−1, 0, 1)".
+// Keyboard: the shift slider; presets "Add 100: (101, 102, 103)" (the
+//   article's shifted example), "(1, 2, 3)" and "mean 0: (−1, 0, 1)".
 // Colours: --nl-input x + c, --nl-fg the mean (line and μ leg: a measurement, not a method),
 //   --nl-layer-norm the σ leg and LayerNorm's output, --nl-rms-norm the RMS
-//   hypotenuse and RMSNorm's output.
+//   hypotenuse and RMSNorm's output, --nl-reference the triangle of x itself
+//   (c = 0) when c is not 0.
 // Parts: figure, controls, slider, number, button, view, description, error.
 // Numbers from the core: film (x + c), moments (μ, |μ|, σ², σ, RMS², RMS, μ²),
 // angle_between (θ), l2_normalize (cos θ, sin θ), layer_norm, rms_norm, axis_ticks.
@@ -35,13 +39,13 @@ export class NlRmsDecomposition extends NlFigure {
   static summary = 'RMS² = σ² + μ² as the angle θ = atan(σ/|μ|); a shift c of the mean changes RMSNorm, not LayerNorm.';
   static minHeight = 516; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc =
-    '`shifted`, `mean`, `absMean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `theta`, `unit`, `layerNorm`, `rmsNorm`'; // `state` keys beyond the attributes (README)
+    '`shifted`, `mean`, `absMean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `theta`, `unit`, `layerNorm`, `rmsNorm`, `base`'; // `state` keys beyond the attributes (README)
   static params = {
     x: { attr: 'x', kind: 'vector', minLength: 2, maxLength: 8, default: [1, 2, 3], doc: 'the input vector' },
     shift: {
       attr: 'shift',
       kind: 'number',
-      default: 100,
+      default: 0,
       min: -110,
       max: 110,
       step: 0.5,
@@ -63,6 +67,8 @@ export class NlRmsDecomposition extends NlFigure {
 .angle { fill: none; stroke: var(--nl-fg); stroke-width: 1.5; }
 .lens { fill: var(--nl-bg); stroke: var(--nl-muted); stroke-width: 1.2; }
 .lens-mark { fill: none; stroke: var(--nl-muted); stroke-width: 1.2; }
+.ref-leg { fill: none; stroke: var(--nl-reference); stroke-width: 2; stroke-dasharray: 5 4; }
+.label.ref { fill: var(--nl-muted); }
 .leader { stroke: var(--nl-muted); stroke-width: 1; stroke-dasharray: 2 2; }
 .identity { font-size: var(--nl-label-size); font-variant-numeric: tabular-nums; }
 .tok { font-size: var(--nl-small-size); fill: var(--nl-muted); }
@@ -78,8 +84,8 @@ export class NlRmsDecomposition extends NlFigure {
     super.buildControls(box);
     const preset = (label, x, shift) => this.button(label, () => this.setValues({ x, shift }));
     box.append(
-      preset('presetSmall', [1, 2, 3], 0),
       preset('presetLarge', [1, 2, 3], 100),
+      preset('presetSmall', [1, 2, 3], 0),
       preset('presetCentered', [-1, 0, 1], 0),
     );
   }
@@ -107,6 +113,16 @@ export class NlRmsDecomposition extends NlFigure {
     const flat = one('rms') === 0; // x + c all zeros: no triangle, no angle
     const theta = flat ? null : this.op('angle_between', { a: legs, b: NlFigure.vec([1, 0]) })[0];
     const unit = flat ? null : this.op('l2_normalize', { x: legs });
+    // the same triangle for x itself (c = 0): the reference the shift is compared with
+    const m0 = core.run('moments', { x: NlFigure.vec(x) });
+    const base = {
+      absMean: core.run('moments', { x: NlFigure.vec([m0.mean.data[0]]) }).rms.data[0],
+      std: m0.std.data[0],
+    };
+    const baseLegs = NlFigure.vec([base.absMean, base.std]);
+    const baseFlat = m0.rms.data[0] === 0;
+    base.theta = baseFlat ? null : this.op('angle_between', { a: baseLegs, b: NlFigure.vec([1, 0]) })[0];
+    base.unit = baseFlat ? null : this.op('l2_normalize', { x: baseLegs });
     const layerNorm = this.op('layer_norm', { x: row(shifted) });
     const rmsNorm = this.op('rms_norm', { x: row(shifted) });
     const inAxis = this.axis([...shifted, one('mean')], { include_zero: true, count: 4 });
@@ -124,6 +140,7 @@ export class NlRmsDecomposition extends NlFigure {
       unit,
       layerNorm,
       rmsNorm,
+      base,
       inDomain: inAxis.domain,
       inTicks: inAxis.ticks,
       outDomain: outAxis.domain,
@@ -208,6 +225,21 @@ export class NlRmsDecomposition extends NlFigure {
         el('line', { class: 'zero', x1: ox, x2: ox + R + 8, y1: oy, y2: oy }),
         el('line', { class: 'zero', x1: ox, x2: ox, y1: oy, y2: oy - R - 8 }),
       ];
+      if (s.unit && s.base.unit && s.shift !== 0) {
+        // x itself (c = 0), dashed behind: what the shift changed
+        const [bx, by] = s.base.unit;
+        const tx = ox + R * bx,
+          ty = oy - R * by;
+        items.push(
+          el('path', { class: 'ref-leg', d: `M${ox},${oy}L${tx.toFixed(1)},${ty.toFixed(1)}V${oy}` }),
+          el(
+            'text',
+            // outside the quarter circle, beyond the tip
+            { class: 'label ref', x: (ox + (R + 6) * bx).toFixed(1), y: (oy - (R + 6) * by - 4).toFixed(1) },
+            this.t('refLabel', { theta: this.num(s.base.theta) }),
+          ),
+        );
+      }
       if (s.unit) {
         const [cx, sy] = s.unit; // cos θ, sin θ from the core
         const fx = ox + R * cx,
@@ -372,6 +404,8 @@ export class NlRmsDecomposition extends NlFigure {
       m2: this.sig(s.meanSq),
       theta: s.theta === null ? '' : this.num(s.theta),
       cos: s.unit ? this.sig(s.unit[0]) : '',
+      theta0: s.base.theta === null ? '' : this.num(s.base.theta),
+      absMean0: this.num(s.base.absMean),
       ln: list(s.layerNorm),
       rn: list(s.rmsNorm),
     };
@@ -386,6 +420,19 @@ export class NlRmsDecomposition extends NlFigure {
         parts.push(this.t(oneSign ? 'describeMeanWins' : 'describeMeanWinsMixed', vars));
       }
     }
+    // what the shift did, against x itself (the dashed triangle)
+    if (s.shift !== 0 && s.theta !== null && s.base.theta !== null) {
+      const same = this.num(s.theta) === this.num(s.base.theta);
+      parts.push(
+        this.t(
+          same ? 'describeShiftSame' : s.theta < s.base.theta ? 'describeShiftClosed' : 'describeShiftOpened',
+          vars,
+        ),
+      );
+    }
+    // at c = 0 with a mean ≥ 0, a larger c only makes |μ| larger and θ smaller
+    if (s.shift === 0 && s.theta !== null && s.mean >= 0)
+      parts.push(this.t('describeTry', { button: this.t('presetLarge') }));
     return parts.join(this.t('sentenceSep'));
   }
 }

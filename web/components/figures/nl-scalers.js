@@ -2,7 +2,10 @@
 // min-max to [0, 1], z-score, and robust scaling (median and interquartile
 // range). The reader drags one value out of the crowd and watches the others:
 // the outlier sets min-max's range and inflates the standard deviation, while
-// the median and the IQR barely move. A second data set shows why token IDs
+// the median and the IQR barely move. The three scaled rows share one axis,
+// so the widths of their bands compare at a glance (min-max squeezes the eight
+// ordinary values into a fifth of a unit, robust scaling spreads them over
+// two). A second data set shows why token IDs
 // are not scaled at all: an ID names a vocabulary entry, its size and
 // nearness mean nothing.
 //
@@ -14,7 +17,9 @@
 //   numbers scaled), minMax: {min, max, y}, zScore: {mean, std, y}, robust:
 //   {median, iqr, y}, spans: {raw, minMax, zScore, robust} ([lo, hi] of the
 //   other values, measurements only), outside (the outlier lies outside the
-//   others' range), axes, error}.
+//   others' range), widths: {minMax, zScore, robust} (hi − lo of the spans),
+//   axes (raw: its own; minMax, zScore and robust: one shared axis, also
+//   scaled), error}.
 // Events: change (the reader dragged, used the slider or chose the data).
 // Keyboard: the outlier slider and the data select; the outlier's dot is
 //   focusable, Left and Right move it by 0.1 (Shift: by 1).
@@ -36,7 +41,8 @@ export class NlScalers extends NlFigure {
   static summary =
     'Min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts.';
   static minHeight = 528; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static stateDoc = '`minMax`, `zScore`, `robust` (statistics and outputs), `spans` of the other values, `outside`'; // `state` keys beyond the attributes (README)
+  static stateDoc =
+    '`minMax`, `zScore`, `robust` (statistics and outputs), `spans` of the other values and their `widths`, `outside`, `axes` (one shared by the scaled rows)'; // `state` keys beyond the attributes (README)
   static params = {
     values: {
       attr: 'values',
@@ -80,6 +86,8 @@ export class NlScalers extends NlFigure {
 .pt.out { fill: var(--nl-chosen); }
 .span-band { fill: var(--nl-group); fill-opacity: 0.16; stroke: var(--nl-group); stroke-width: 1.5; }
 .handle.chosen .dot { fill: var(--nl-chosen); }
+.grid-line.origin { stroke: var(--nl-muted); }
+
 `;
 
   buildView(view) {
@@ -129,13 +137,19 @@ export class NlScalers extends NlFigure {
       ? null
       : { raw: span(x), minMax: span(minMax.y), zScore: span(zScore.y), robust: span(robust.y) };
     const outside = !tokens && (outlier < spans.raw[0] || outlier > spans.raw[1]);
+    // one axis for the three scaled rows (they are all unitless), so their bands compare; raw keeps its units
+    const scaled = this.axis([...minMax.y, ...zScore.y, ...robust.y, -1, 1], { count: 6 });
     const axes = {
       raw: this.axis(x, { include_zero: false, count: 5 }),
-      minMax: this.axis([0, 1], { count: 5 }),
-      zScore: this.axis([...zScore.y, -2, 2], { count: 5 }),
-      robust: this.axis([...robust.y, -2, 2], { count: 5 }),
+      scaled,
+      minMax: scaled,
+      zScore: scaled,
+      robust: scaled,
     };
-    return { x, minMax, zScore, robust, spans, outside, axes };
+    const widths = tokens
+      ? null
+      : Object.fromEntries(['minMax', 'zScore', 'robust'].map((k) => [k, spans[k][1] - spans[k][0]]));
+    return { x, minMax, zScore, robust, spans, widths, outside, axes };
   }
 
   draw(s) {
@@ -158,9 +172,16 @@ export class NlScalers extends NlFigure {
       items.push(el('text', { class: 'row-title', x: left, y: top + 14 }, this.t(`row_${row}`)));
       items.push(el('text', { class: 'row-note', x: left, y: top + 29 }, this._note(s, row)));
       items.push(el('line', { class: 'zero', x1: left, x2: W - right, y1: lineY, y2: lineY }));
+      const reach = row === 'raw' ? 4 : 12; // the shared axis's ticks stand taller, to be read across the rows
       for (const t of ax.ticks) {
         items.push(
-          el('line', { class: 'grid-line', x1: p(t).toFixed(1), x2: p(t).toFixed(1), y1: lineY - 4, y2: lineY + 4 }),
+          el('line', {
+            class: `grid-line${row !== 'raw' && t === 0 ? ' origin' : ''}`,
+            x1: p(t).toFixed(1),
+            x2: p(t).toFixed(1),
+            y1: lineY - reach,
+            y2: lineY + reach,
+          }),
         );
         items.push(
           el('text', { class: 'tick', x: p(t).toFixed(1), y: lineY + 25, 'text-anchor': 'middle' }, this.fmt(t, 4)),
@@ -259,7 +280,10 @@ export class NlScalers extends NlFigure {
       median: f(s.robust.median),
       iqr: f(s.robust.iqr),
     };
-    const parts = [this.t('describeSpans', vars)];
+    vars.mmW = f(s.widths.minMax);
+    vars.zW = f(s.widths.zScore);
+    vars.rW = f(s.widths.robust);
+    const parts = [this.t('describeSpans', vars), this.t('describeWidths', vars)];
     parts.push(this.t(s.outside ? 'describeOutside' : 'describeInside', vars));
     return parts.join(this.t('sentenceSep'));
   }
