@@ -66,8 +66,8 @@ export default {
   normGeometry: {
     name: 'L2 normalization, RMSNorm and LayerNorm as geometry in 3-D',
     vector: 'Vector x',
-    offset: 'Offset of x + offset',
-    scale: 'Scale of scale · x',
+    offset: 'Shift added to every coordinate',
+    scale: 'Factor multiplying x',
     eps: 'eps',
     yaw: 'Turn',
     pitch: 'Tilt',

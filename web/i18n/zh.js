@@ -66,8 +66,8 @@ export default {
   normGeometry: {
     name: 'L2 normalization、RMSNorm 与 LayerNorm 的三维几何',
     vector: '向量 x',
-    offset: 'x + offset 的偏移',
-    scale: 'scale · x 的缩放',
+    offset: '加到每个坐标上的偏移',
+    scale: '乘到 x 上的倍数',
     eps: 'eps',
     yaw: '水平转角',
     pitch: '俯仰角',
