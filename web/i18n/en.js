@@ -126,7 +126,7 @@ export default {
       'GroupNorm splits {axis} = {d} into G equal groups, so G must divide {d}; G = {g} does not. Choose G from {choices}.',
     error_not_divisible: 'GroupNorm needs the number of groups G to divide the number of channels.',
     reading: 'Reading',
-    choice_sequence: 'sequence [B, T, d]',
+    choice_sequence: 'sequence [B, T, D]',
     choice_image: 'image [N, HW, C]',
     element: 'Element',
     indexAxis: 'index along {axis} (0 to {max})',
@@ -153,13 +153,13 @@ export default {
     meaning_sequence_batch_norm:
       'Sequence reading: one feature, pooled over every token of every sequence in the batch.',
     meaning_sequence_layer_norm:
-      "Sequence reading: one token's hidden vector; its d features are centered and scaled together.",
+      "Sequence reading: one token's hidden vector; its D features are centered and scaled together.",
     meaning_sequence_rms_norm:
       "Sequence reading: one token's hidden vector, as in LayerNorm, but only its mean square is measured.",
     meaning_sequence_instance_norm:
       'Sequence reading: one feature of one sequence, pooled over that sequence’s tokens.',
     meaning_sequence_group_norm:
-      'Sequence reading: {size} consecutive features of one sequence (d/G with G = {g}), pooled over its tokens.',
+      'Sequence reading: {size} consecutive features of one sequence (D/G with G = {g}), pooled over its tokens.',
     meaning_image_batch_norm: 'Image reading: one channel, pooled over all positions of all images in the batch.',
     meaning_image_layer_norm: 'Image reading: the C channels of one position (channels-last LayerNorm).',
     meaning_image_rms_norm: 'Image reading: the C channels of one position, measured by their mean square.',

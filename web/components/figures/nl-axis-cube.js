@@ -11,7 +11,7 @@
 //   1..12; 1; one the core refuses for this shape keeps the last good drawing
 //   with a localized message naming the G it accepts), index ("0,1,2": the
 //   chosen element, each 0..11; clamped into the shape), reading (sequence:
-//   axes [B, T, d] = sequences, tokens, features | image: axes [N, HW, C] =
+//   axes [B, T, D] = sequences, tokens, features | image: axes [N, HW, C] =
 //   images, flattened positions, channels), lang (en | zh).
 // Properties: shape, method, numGroups, index, reading (lists as number[]);
 //   state (read-only, frozen): {shape, method, numGroups, index (clamped),
@@ -66,7 +66,7 @@ const METHODS = ['batch_norm', 'layer_norm', 'rms_norm', 'instance_norm', 'group
 const MULTIPLES = ['batch_norm', 'layer_norm', 'instance_norm', 'group_norm'];
 const VIEW = { yaw: -18, pitch: 20 };
 const MAX_SIDE = 12;
-const AXES = { sequence: ['B', 'T', 'd'], image: ['N', 'HW', 'C'] };
+const AXES = { sequence: ['B', 'T', 'D'], image: ['N', 'HW', 'C'] }; // D: the hidden width, as the article and `shape` name it
 // core.describe takes each op's own layout: LayerNorm and RMSNorm reduce the
 // last axis of [B, T, D]; the channel norms read [N, C, spatial].
 const DESCRIBE_LAYOUT = {
@@ -972,7 +972,7 @@ button { min-height: 36px; }
 
   /**
    * The four methods of the GroupNorm paper's figure side by side, for the chosen element:
-   * each a stack of sheets, one [T × d] sheet per b, the group's cells shaded and outlined.
+   * each a stack of sheets, one [T × D] sheet per b, the group's cells shaded and outlined.
    */
   _drawMultiples(s) {
     this._multDrawn = true;
