@@ -391,12 +391,12 @@ test('a G that does not divide the channel count: a Chinese message in Chinese, 
   await set({ reading: 'sequence', 'num-groups': '2', shape: '3,4,5' });
   assert.equal(
     (await snapshot()).error,
-    'GroupNorm 把 d = 5 均分成 G 组，所以 G 必须整除 5；G = 2 不能。请从 1、5 中选择 G。',
+    'GroupNorm 把 D = 5 均分成 G 组，所以 G 必须整除 5；G = 2 不能。请从 1、5 中选择 G。',
   );
   await set({ lang: 'en' });
   assert.equal(
     (await snapshot()).error,
-    'GroupNorm splits d = 5 into G equal groups, so G must divide 5; G = 2 does not. Choose G from 1, 5.',
+    'GroupNorm splits D = 5 into G equal groups, so G must divide 5; G = 2 does not. Choose G from 1, 5.',
   );
   await set({ 'num-groups': '5' });
   const fixed = await snapshot();

@@ -266,9 +266,6 @@ export class NlAxisCube extends NlFigure {
 .control.index input { width: 56px; min-height: 36px; padding: 2px 6px; }
 button { min-height: 36px; }
 /* On a phone every control is a finger's size. */
-@media (max-width: 600px), (pointer: coarse) {
-  .control select, .control.index input, button { min-height: 44px; }
-}
 .view { touch-action: pan-y; cursor: grab; border-radius: 6px; user-select: none; -webkit-user-select: none; }
 .view:active { cursor: grabbing; }
 .view svg { max-width: 560px; margin: 0 auto; }

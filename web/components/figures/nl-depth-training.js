@@ -146,7 +146,7 @@ export class NlDepthTraining extends NlFigure {
   static css = `${figureCss}
 .dt-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 10px; }
 .presets { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
-input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized target */
+input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; } /* a touch-sized target */
 .run { display: flex; flex-wrap: wrap; gap: 6px; }
 /* Four copies, four colours and three dash patterns: gray, the norm's colour (dashed), blue, and the text colour
    (dotted) for Pre-Norm + final, the one token that stays apart from the other three in light and dark and under

@@ -147,9 +147,7 @@ export class NlNormGeometry extends NlFigure {
   static css = `${figureCss}
 .controls { gap: 8px 18px; }
 .control { flex-wrap: wrap; max-width: 100%; }
-.control input[type=range] { width: min(160px, 36vw); min-height: 44px; }
-.control input[type=number] { min-height: 44px; }
-button { min-height: 44px; }
+.control input[type=range] { width: min(160px, 36vw); }
 .stage { touch-action: pan-y; cursor: grab; user-select: none; -webkit-user-select: none; border-radius: 6px; }
 .stage:active { cursor: grabbing; }
 .stage svg { max-width: 620px; margin: 0 auto; }
