@@ -77,7 +77,7 @@ test('GroupNorm: G = D gives InstanceNorm groups, G = 1 the whole example', asyn
   assert.ok(s.members.every((m) => m[0] === 1));
   assert.match(
     await page.locator('nl-axis-cube').locator('[part=description]').textContent(),
-    /^GroupNorm: 20 points share statistics with element \(1, 2, 3\) of \[B, T, d\], a plane over T \(all 4\) and d \(all 5\)\./,
+    /^GroupNorm: 20 points share statistics with element \(1, 2, 3\) of \[B, T, D\], a plane over T \(all 4\) and D \(all 5\)\./,
   );
 });
 
@@ -88,7 +88,7 @@ test('a num-groups that does not divide D: a message naming the G that work, the
   const err = page.locator('nl-axis-cube').locator('.error');
   assert.equal(
     await err.textContent(),
-    'GroupNorm splits d = 5 into G equal groups, so G must divide 5; G = 7 does not. Choose G from 1, 5.',
+    'GroupNorm splits D = 5 into G equal groups, so G must divide 5; G = 7 does not. Choose G from 1, 5.',
   );
   const s = await state();
   assert.equal(s.error, await err.textContent());
@@ -157,7 +157,7 @@ test('keyboard only: choose a method and an element without the mouse', async ()
   await page.keyboard.press('ArrowUp'); // layer_norm -> batch_norm
   let s = await state();
   assert.equal(s.method, 'batch_norm');
-  await cube.getByRole('spinbutton', { name: /^index along d/ }).focus();
+  await cube.getByRole('spinbutton', { name: /^index along D/ }).focus();
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('Tab');
   s = await state();
@@ -190,6 +190,32 @@ test('the image reading renames the axes (N, HW, C) everywhere; Chinese text fol
   await page.click('[data-set-lang="en"]');
   await set({ reading: 'sequence', method: 'group_norm', 'num-groups': '1' });
   await cube.screenshot({ path: join(shotsDir, 'axis-cube-gn.png') });
+});
+
+test('the hidden width has one name, D, in the picture, the small multiples, the controls, the text and the article', async () => {
+  const cube = page.locator('nl-axis-cube');
+  for (const lang of ['en', 'zh']) {
+    await set({ shape: '2,4,6', method: 'group_norm', 'num-groups': '2', index: '1,2,4', reading: 'sequence', lang });
+    await page.evaluate(() => document.querySelector('nl-axis-cube').updateComplete);
+    assert.deepEqual(await cube.locator('svg.main text').allTextContents(), ['B (2)', 'T (4)', 'D (6)'], lang);
+    const words = await cube.evaluate((f) => {
+      const r = f.shadowRoot;
+      return [
+        r.querySelector('[part=description]').textContent,
+        ...[...r.querySelectorAll('.index input')].map((i) => i.getAttribute('aria-label')),
+        ...[...r.querySelectorAll('option')].map((o) => o.textContent),
+        ...[...r.querySelectorAll('svg text, figcaption, .multiple *')].map((t) => t.textContent),
+      ].join(' | ');
+    });
+    assert.match(words, /D\/G|\[B, T, D\]|along D/, `${lang}: ${words}`);
+    assert.doesNotMatch(words, /\[B, T, d\]|\bd\/G|× d\b|\bd features|\bd 个|along d\b/, `${lang}: ${words}`);
+  }
+  // the article around the figure and its caption say D too
+  const article = await page.evaluate(() =>
+    [...document.querySelectorAll('#fig-cube figcaption, #fig-cube ~ *')].map((e) => e.textContent).join(' '),
+  );
+  assert.match(article, /\[T × D\]/);
+  await set({ lang: 'en' });
 });
 
 test("painter's order: points far to near, the chosen element last, larger and on top wherever it sits", async () => {
@@ -665,7 +691,7 @@ test('small multiples: each shaded group is the hand-derived cell set of its met
   );
   for (const m of ms) {
     assert.deepEqual(m.cells, want[m.method], m.method);
-    assert.equal(m.sheets, 2, `${m.method}: one [T × d] sheet per b`);
+    assert.equal(m.sheets, 2, `${m.method}: one [T × D] sheet per b`);
   }
   assert.deepEqual(
     ms.map((m) => [m.name, m.count, m.pressed]),

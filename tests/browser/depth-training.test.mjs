@@ -113,6 +113,103 @@ test('the default opens on its recorded run, drawn without Play: PyTorch’s out
   assert.ok(sn.desc.endsWith(`Lowest loss at the end: Pre-Norm, ${f3(sn.state.variants[2].loss.at(-1))}.`), sn.desc);
 });
 
+// Colour-blind vision simulated (Machado et al. 2009, severity 1, on linear RGB) and CIELAB distance (CIE76).
+const CVD = {
+  normal: [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ],
+  protan: [
+    [0.152286, 1.052583, -0.204868],
+    [0.114503, 0.786281, 0.099216],
+    [-0.003882, -0.048116, 1.051998],
+  ],
+  deutan: [
+    [0.367322, 0.860646, -0.227968],
+    [0.280085, 0.672501, 0.047413],
+    [-0.01182, 0.04294, 0.968881],
+  ],
+  tritan: [
+    [1.255528, -0.076749, -0.178779],
+    [-0.078411, 0.930809, 0.147602],
+    [0.004733, 0.691367, 0.3039],
+  ],
+};
+function seenAs(rgbText, mode) {
+  const lin = (c) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const c = rgbText.match(/\d+/g).slice(0, 3).map(Number).map(lin);
+  const [r, g, b] = CVD[mode].map((row) => Math.min(1, Math.max(0, row[0] * c[0] + row[1] * c[1] + row[2] * c[2])));
+  const f = (t) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+  const X = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+    Y = 0.2126 * r + 0.7152 * g + 0.0722 * b,
+    Z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+  return [116 * f(Y) - 16, 500 * (f(X) - f(Y)), 200 * (f(Y) - f(Z))];
+}
+
+test('gradient and stream RMS on log axes; four copies in four colours, apart in light, dark and colour-blind vision', async () => {
+  const read = () =>
+    fig.page.evaluate((t) => {
+      const el = document.querySelector(t);
+      const svgs = el.shadowRoot.querySelectorAll('svg');
+      const ys = (p) => [...p.getAttribute('d').matchAll(/[ML][\d.-]+,([\d.-]+)/g)].map((m) => Number(m[1]));
+      return {
+        ticks: [1, 2].map((i) => [...svgs[i].querySelectorAll('.axis text')].map((x) => x.textContent)),
+        act: Object.fromEntries(
+          [...svgs[2].querySelectorAll('path.series')].map((p) => [p.getAttribute('class').split('v-')[1], ys(p)]),
+        ),
+        colours: Object.fromEntries(
+          [...svgs[0].querySelectorAll('path.series')].map((p) => [
+            p.getAttribute('class').split('v-')[1],
+            getComputedStyle(p).stroke,
+          ]),
+        ),
+      };
+    }, TAG);
+  const { state } = await snap();
+  const light = await read();
+  // both per-layer panels label their y ticks as powers of ten (the y axis of panel 3 spans 10⁻¹ to 10¹¹)
+  for (const ticks of light.ticks) {
+    assert.ok(ticks.length >= 6, ticks.join(' '));
+    // the x axis counts layers (0, 5, …); every other label is a power of ten, none a plain number like 5E9
+    const powers = ticks.filter((x) => /^10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+$/.test(x)),
+      layers = ticks.filter((x) => /^\d+$/.test(x));
+    assert.ok(powers.length >= 3 && powers.length + layers.length === ticks.length, ticks.join(' '));
+  }
+  // the stream's RMS: height on the picture linear in log10 of the state's value, so a Pre-Norm stream of
+  // RMS about 1 is not a flat line at zero beside No norm's 10⁹
+  const none = state.variants[0].actNorm,
+    pre = state.variants[2].actNorm;
+  const perDecade = (light.act.none[0] - light.act.pre[0]) / (Math.log10(pre[0]) - Math.log10(none[0]));
+  assert.ok(perDecade > 5, `${perDecade} px a decade`);
+  for (const [key, vals] of [
+    ['none', none],
+    ['pre', pre],
+  ])
+    vals.forEach((a, l) => {
+      const want = light.act[key][0] - perDecade * (Math.log10(a) - Math.log10(vals[0]));
+      assert.ok(Math.abs(light.act[key][l] - want) < 0.6, `${key} layer ${l}: y ${light.act[key][l]} vs ${want}`);
+    });
+  const span = Math.max(...light.act.pre) - Math.min(...light.act.pre);
+  assert.ok(span > 10, `Pre-Norm's stream spans ${span} px`);
+  // four colours, in both themes, apart under every simulated vision
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('theme', 'dark'), TAG);
+  const dark = await read();
+  await fig.page.evaluate((t) => document.querySelector(t).removeAttribute('theme'), TAG);
+  for (const [theme, { colours }] of Object.entries({ light, dark })) {
+    const keys = Object.keys(colours);
+    assert.deepEqual(keys, ['none', 'post', 'pre', 'pre_final']);
+    for (const mode of Object.keys(CVD))
+      keys.forEach((a, i) =>
+        keys.slice(i + 1).forEach((b) => {
+          const [p, q] = [seenAs(colours[a], mode), seenAs(colours[b], mode)];
+          const d = Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+          assert.ok(d >= 20, `${theme}, ${mode}: ${a} ${colours[a]} and ${b} ${colours[b]} only ${d.toFixed(1)} apart`);
+        }),
+      );
+  }
+});
+
 test('Play on the recorded run trains it again live, and ends on the very same curves', async () => {
   const sn = await playToEnd();
   assert.equal(sn.state.recorded, false);

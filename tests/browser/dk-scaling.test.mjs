@@ -88,6 +88,28 @@ for (const [width, lang, scheme] of [
       bad.push(...(await page.locator(TAG).evaluate(overlaps)).map((h) => `${JSON.stringify(attrs)}: ${h}`));
     }
     assert.deepEqual(bad, []);
+    // the legend: every entry whole inside the figure, on no chart (so on none of its curves), none over another
+    const legend = await page.locator(TAG).evaluate((el) => {
+      const out = [];
+      const box = el.getBoundingClientRect();
+      const charts = [...el.shadowRoot.querySelectorAll('svg')].map((x) => x.getBoundingClientRect());
+      const items = [...el.shadowRoot.querySelectorAll('.legend li')].map((li) => [
+        li.textContent,
+        li.getBoundingClientRect(),
+      ]);
+      const hit = (a, b) =>
+        Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
+        Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+      items.forEach(([t, r], i) => {
+        if (r.left < box.left || r.right > box.right || r.top < box.top || r.bottom > box.bottom)
+          out.push(`"${t}" cut off`);
+        if (charts.some((c) => hit(r, c))) out.push(`"${t}" over a chart`);
+        items.slice(i + 1).forEach(([u, q]) => hit(r, q) && out.push(`"${t}" over "${u}"`));
+      });
+      return { out, count: items.length };
+    });
+    assert.equal(legend.count, 4, 'three series and the dashed references');
+    assert.deepEqual(legend.out, []);
     if (lang === 'zh') {
       const text = await page.locator(TAG).evaluate((el) => {
         const r = el.shadowRoot;

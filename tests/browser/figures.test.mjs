@@ -130,6 +130,35 @@ test('batch dependence: the article batch (1,10),(3,20),(5,30); training output 
   assert.equal((await state('nl-batch-dependence')).steps, 0);
 });
 
+test('batch dependence at 360 and 1280 px: every label whole inside its picture, none cut by the frame of the example, the table unscrolled', async () => {
+  const fig = await ready('nl-batch-dependence');
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(150); // the redraw at the new width
+    const bad = await fig.evaluate((f) => {
+      const out = [];
+      const svg = f.shadowRoot.querySelector('svg'),
+        sb = svg.getBoundingClientRect();
+      const frames = [...svg.querySelectorAll('rect.chosen-frame')].map((x) => x.getBoundingClientRect());
+      for (const t of svg.querySelectorAll('text')) {
+        const b = t.getBoundingClientRect();
+        if (b.left < sb.left - 0.5 || b.right > sb.right + 0.5 || b.top < sb.top - 0.5 || b.bottom > sb.bottom + 0.5)
+          out.push(`"${t.textContent}" outside the picture`);
+        for (const fr of frames)
+          for (const edge of [fr.top + 1, fr.bottom - 1])
+            if (edge > b.top + 1 && edge < b.bottom - 1 && b.right > fr.left && b.left < fr.right)
+              out.push(`"${t.textContent}" cut by the frame`);
+      }
+      const wrap = f.shadowRoot.querySelector('.table-wrap');
+      if (wrap.scrollWidth > wrap.clientWidth + 1) out.push('the table scrolls sideways');
+      return { out, labels: svg.querySelectorAll('text').length, frames: frames.length };
+    });
+    assert.ok(bad.labels >= 24 && bad.frames === 4, `${width} px: ${bad.labels} labels, ${bad.frames} frames`);
+    assert.deepEqual(bad.out, [], `${width} px`);
+  }
+  await page.setViewportSize({ width: 1100, height: 900 });
+});
+
 test('spectral: diag(3,1) has singular values 3 and 1; power iteration converges to 3; normalized axes 1 and 1/3', async () => {
   const fig = await ready('nl-spectral');
   await set('nl-spectral', { matrix: '3,0,0,1', steps: '1' });

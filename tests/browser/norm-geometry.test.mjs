@@ -44,6 +44,25 @@ const recordChanges = async () => {
   return () => fig.page.evaluate(() => window.__changes);
 };
 
+/** The numbers table, measured in the page: cells outside the figure's box, a sideways scroll, its text. */
+const tableFit = (page) =>
+  page.evaluate((t) => {
+    const f = document.querySelector(t);
+    const box = f.shadowRoot.querySelector('.table-box');
+    const outer = f.getBoundingClientRect();
+    const cut = [...box.querySelectorAll('tbody th, tbody td')]
+      .filter((c) => {
+        const r = c.getBoundingClientRect();
+        return r.left < outer.left + 1 || r.right > outer.right - 1 || !r.width;
+      })
+      .map((c) => c.textContent);
+    // each cell as a reader sees it where the rows stack: its column's name (data-label), then its value
+    const rows = [...box.querySelectorAll('tbody tr')].map((r) =>
+      [...r.children].map((c) => `${c.dataset.label ?? ''} ${c.textContent}`.trim()).join(' '),
+    );
+    return { cut, scrolls: box.scrollWidth > box.clientWidth + 1, rows, width: outer.width };
+  }, TAG);
+
 // ---- the running example, by hand ------------------------------------------------
 const dot = (a, b) => a.reduce((s, v, i) => s + v * b[i], 0);
 const norm = (a) => Math.sqrt(dot(a, a));
@@ -177,10 +196,10 @@ test('the text follows the state as the sliders move: each claim holds for the d
     [200, 20],
     [0, 3],
   ]) {
-    await loc.getByRole('spinbutton', { name: 'Offset of x + offset' }).fill(String(offset));
-    await loc.getByRole('spinbutton', { name: 'Offset of x + offset' }).press('Enter');
-    await loc.getByRole('spinbutton', { name: 'Scale of scale · x' }).fill(String(scale));
-    await loc.getByRole('spinbutton', { name: 'Scale of scale · x' }).press('Enter');
+    await loc.getByRole('spinbutton', { name: 'Shift added to every coordinate' }).fill(String(offset));
+    await loc.getByRole('spinbutton', { name: 'Shift added to every coordinate' }).press('Enter');
+    await loc.getByRole('spinbutton', { name: 'Factor multiplying x' }).fill(String(scale));
+    await loc.getByRole('spinbutton', { name: 'Factor multiplying x' }).press('Enter');
     const s = await state();
     assert.deepEqual([s.offset, s.scale], [offset, scale]);
     const d = await desc();
@@ -252,7 +271,7 @@ test('dragging the view turns it, with one change event per drag; Reset restores
   close(s1.yaw, -60 + 20, 1e-9, 'yaw after 40 px to the right');
   close(s1.pitch, 20 - 8, 1e-9, 'pitch after 16 px up');
   // a slider change, then Reset: everything back to the page's values
-  await loc.getByRole('slider', { name: 'Offset of x + offset' }).focus();
+  await loc.getByRole('slider', { name: 'Shift added to every coordinate' }).focus();
   await fig.page.keyboard.press('ArrowRight');
   assert.equal((await state()).offset, 101);
   await loc.getByRole('button', { name: 'Reset' }).click();
@@ -349,10 +368,28 @@ test('360 px, both languages: labels at least 10 px, inside the picture, never o
       assert.ok(r.count >= 9 && r.width < 340, `${lang}: ${r.count} labels, ${r.width} px`);
       assert.deepEqual(r.out, [], `${lang}, yaw ${yaw}, pitch ${pitch}`);
     }
+    // the numbers table: every cell on screen, no sideways scroll, each input's outputs named in its row
+    const table = await tableFit(page);
+    assert.deepEqual(table.cut, [], `${lang}: table cells cut off at ${table.width} px`);
+    assert.equal(table.scrolls, false, `${lang}: the table scrolls sideways`);
+    assert.equal(table.rows.length, 3);
+    for (const row of table.rows) assert.match(row, /L2 \(.*RMSNorm \(.*LayerNorm \(/, `${lang}: ${row}`);
     await page.locator(TAG).screenshot({ path: join(shotsDir, `norm-geometry-360-${lang}.png`) });
     assert.deepEqual(problems, []);
     await context.close();
   }
+});
+
+test('the numbers table fits at 1280 px and at the page width: no cell cut off, no sideways scroll', async () => {
+  for (const width of [1280, 1100, 700]) {
+    await fig.page.setViewportSize({ width, height: 900 });
+    await fig.page.waitForTimeout(100);
+    const table = await tableFit(fig.page);
+    assert.deepEqual(table.cut, [], `${width} px: cells cut off`);
+    assert.equal(table.scrolls, false, `${width} px: the table scrolls sideways`);
+    assert.match(table.rows[0], /^x coordinates \(1, 2, 3\)/);
+  }
+  await fig.page.setViewportSize({ width: 1100, height: 900 });
 });
 
 test('no page error or CSP violation on the way', async () => {

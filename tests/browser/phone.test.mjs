@@ -109,3 +109,36 @@ for (const lang of ['en', 'zh']) {
     await context.close();
   });
 }
+
+// The one shared rule (web/components/lib/base.js): 44 px controls at 600 px or less with a mouse, and at any width
+// with a finger; a desktop with a mouse keeps the figures' own smaller controls.
+for (const [label, options, tall] of [
+  ['600 px, mouse', { viewport: { width: 600, height: 900 } }, true],
+  ['1280 px, touch', { viewport: { width: 1280, height: 900 }, hasTouch: true, isMobile: true }, true],
+  ['1280 px, mouse', { viewport: { width: 1280, height: 900 } }, false],
+]) {
+  test(`${label}: every button, select, number box and slider ${tall ? 'is' : 'need not be'} 44 px tall`, async () => {
+    const { page, context, problems } = await openPage(env.browser, env.url + 'web/index.html', options);
+    const heights = {};
+    for (const tag of ['nl-norm-geometry', 'nl-depth-training', 'nl-axis-cube', 'nl-qk-norm']) {
+      const fig = page.locator(tag).first();
+      await fig.scrollIntoViewIfNeeded();
+      await page.waitForFunction((t) => document.querySelector(t)?.state, tag);
+      heights[tag] = await fig.evaluate((el) =>
+        [...el.shadowRoot.querySelectorAll('button, select, input')]
+          .filter((c) => c.getClientRects().length && !c.closest('[hidden]') && !['checkbox', 'radio'].includes(c.type))
+          .map((c) => [`${c.localName}[${c.type}]`, c.getBoundingClientRect().height]),
+      );
+    }
+    const all = Object.entries(heights).flatMap(([tag, hs]) => hs.map(([n, h]) => [`${tag} ${n}`, h]));
+    assert.ok(
+      all.some(([n]) => n.includes('[range]')) && all.some(([n]) => n.includes('select')),
+      'sliders and selects',
+    );
+    const short = all.filter(([, h]) => h < 43.5).map(([n, h]) => `${n} ${h.toFixed(0)} px`);
+    if (tall) assert.deepEqual(short, []);
+    else assert.ok(short.length > 0, 'a desktop with a mouse keeps the smaller controls');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}

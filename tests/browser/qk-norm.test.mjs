@@ -129,3 +129,43 @@ test('Chinese, and a bad attribute', async () => {
   assert.equal((await snap()).error, '');
   assert.deepEqual(fig.problems, []);
 });
+
+test('panel titles: three different ones, each naming what its panel plots, whole inside the panel', async () => {
+  const titles = () =>
+    fig.page.evaluate((t) => {
+      const r = document.querySelector(t).shadowRoot;
+      return [...r.querySelectorAll('svg')].map((svg) => {
+        const title = svg.querySelector('.panel-title');
+        const a = title.getBoundingClientRect(),
+          b = svg.getBoundingClientRect();
+        return { text: title.textContent, inside: a.left >= b.left - 0.5 && a.right <= b.right + 0.5 };
+      });
+    }, TAG);
+  const want = {
+    en: [/entropy/, /largest weight/, /^Query 1: weights on 16 keys, α = 2$/],
+    zh: [/熵/, /最大 weight/, /^第 1 个 query 的 16 个 weight（α = 2）$/],
+  };
+  for (const width of [1280, 360]) {
+    await fig.page.setViewportSize({ width, height: 900 });
+    for (const lang of ['en', 'zh']) {
+      await fig.page.evaluate(
+        async ([t, l]) => {
+          const f = document.querySelector(t);
+          f.setAttribute('lang', l);
+          f.setAttribute('alpha', '2');
+          await f.updateComplete;
+        },
+        [TAG, lang],
+      );
+      await fig.page.waitForTimeout(100); // the redraw at the new width
+      const got = await titles();
+      assert.equal(new Set(got.map((g) => g.text)).size, 3, `${lang}: ${got.map((g) => g.text).join(' | ')}`);
+      got.forEach((g, i) => {
+        assert.match(g.text, want[lang][i]);
+        assert.ok(g.inside, `${width} px, ${lang}: "${g.text}" runs out of its panel`);
+      });
+    }
+  }
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
+  await fig.page.setViewportSize({ width: 1100, height: 900 });
+});

@@ -25,7 +25,7 @@ const NAME = {
   instance_norm: 'InstanceNorm',
   group_norm: 'GroupNorm',
 };
-const AXES = { sequence: ['B', 'T', 'd'], image: ['N', 'HW', 'C'] };
+const AXES = { sequence: ['B', 'T', 'D'], image: ['N', 'HW', 'C'] };
 const divisors = (n) => [...Array(n).keys()].map((i) => i + 1).filter((g) => n % g === 0);
 
 // The group by definition: which (b, t, d) share statistics with `index`.
@@ -175,7 +175,7 @@ function check(snap, { method, reading, shape, index, G }) {
       d.includes(
         reading === 'image'
           ? `${per} channels of one image (C/G with G = ${G})`
-          : `${per} consecutive features of one sequence (d/G with G = ${G})`,
+          : `${per} consecutive features of one sequence (D/G with G = ${G})`,
       ),
       `${tag}: GroupNorm size`,
     );
@@ -373,7 +373,7 @@ test('a G that does not divide the channel count: a Chinese message in Chinese, 
   ]) {
     await set({ reading, 'num-groups': String(G) });
     const snap = await snapshot();
-    const axis = reading === 'image' ? 'C' : 'd';
+    const axis = reading === 'image' ? 'C' : 'D';
     assert.equal(
       snap.error,
       `GroupNorm 把 ${axis} = 6 均分成 G 组，所以 G 必须整除 6；G = ${G} 不能。请从 1、2、3、6 中选择 G。`,
@@ -391,12 +391,12 @@ test('a G that does not divide the channel count: a Chinese message in Chinese, 
   await set({ reading: 'sequence', 'num-groups': '2', shape: '3,4,5' });
   assert.equal(
     (await snapshot()).error,
-    'GroupNorm 把 d = 5 均分成 G 组，所以 G 必须整除 5；G = 2 不能。请从 1、5 中选择 G。',
+    'GroupNorm 把 D = 5 均分成 G 组，所以 G 必须整除 5；G = 2 不能。请从 1、5 中选择 G。',
   );
   await set({ lang: 'en' });
   assert.equal(
     (await snapshot()).error,
-    'GroupNorm splits d = 5 into G equal groups, so G must divide 5; G = 2 does not. Choose G from 1, 5.',
+    'GroupNorm splits D = 5 into G equal groups, so G must divide 5; G = 2 does not. Choose G from 1, 5.',
   );
   await set({ 'num-groups': '5' });
   const fixed = await snapshot();

@@ -66,8 +66,8 @@ export default {
   normGeometry: {
     name: 'L2 normalization, RMSNorm and LayerNorm as geometry in 3-D',
     vector: 'Vector x',
-    offset: 'Offset of x + offset',
-    scale: 'Scale of scale · x',
+    offset: 'Shift added to every coordinate',
+    scale: 'Factor multiplying x',
     eps: 'eps',
     yaw: 'Turn',
     pitch: 'Tilt',
@@ -126,7 +126,7 @@ export default {
       'GroupNorm splits {axis} = {d} into G equal groups, so G must divide {d}; G = {g} does not. Choose G from {choices}.',
     error_not_divisible: 'GroupNorm needs the number of groups G to divide the number of channels.',
     reading: 'Reading',
-    choice_sequence: 'sequence [B, T, d]',
+    choice_sequence: 'sequence [B, T, D]',
     choice_image: 'image [N, HW, C]',
     element: 'Element',
     indexAxis: 'index along {axis} (0 to {max})',
@@ -153,13 +153,13 @@ export default {
     meaning_sequence_batch_norm:
       'Sequence reading: one feature, pooled over every token of every sequence in the batch.',
     meaning_sequence_layer_norm:
-      "Sequence reading: one token's hidden vector; its d features are centered and scaled together.",
+      "Sequence reading: one token's hidden vector; its D features are centered and scaled together.",
     meaning_sequence_rms_norm:
       "Sequence reading: one token's hidden vector, as in LayerNorm, but only its mean square is measured.",
     meaning_sequence_instance_norm:
       'Sequence reading: one feature of one sequence, pooled over that sequence’s tokens.',
     meaning_sequence_group_norm:
-      'Sequence reading: {size} consecutive features of one sequence (d/G with G = {g}), pooled over its tokens.',
+      'Sequence reading: {size} consecutive features of one sequence (D/G with G = {g}), pooled over its tokens.',
     meaning_image_batch_norm: 'Image reading: one channel, pooled over all positions of all images in the batch.',
     meaning_image_layer_norm: 'Image reading: the C channels of one position (channels-last LayerNorm).',
     meaning_image_rms_norm: 'Image reading: the C channels of one position, measured by their mean square.',
@@ -675,9 +675,9 @@ export default {
     alpha: 'Scale α of q and k',
     g: 'QK-Norm scale g',
     newDraw: 'New draw',
-    entropyTitle: 'Attention entropy (mean over queries)',
-    largestTitle: 'Largest weight (mean over queries)',
-    weightsTitle: 'Query 1 of 8 at α = {a}',
+    entropyTitle: 'Spread: entropy, mean of 8 queries',
+    largestTitle: 'Peak: largest weight, mean of 8',
+    weightsTitle: 'Query 1: weights on 16 keys, α = {a}',
     keyPlainRow: 'without: largest {m}',
     keyQkRow: 'QK-Norm: largest {m}',
     keyPlain: 'without QK-Norm',

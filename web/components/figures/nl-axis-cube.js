@@ -11,7 +11,7 @@
 //   1..12; 1; one the core refuses for this shape keeps the last good drawing
 //   with a localized message naming the G it accepts), index ("0,1,2": the
 //   chosen element, each 0..11; clamped into the shape), reading (sequence:
-//   axes [B, T, d] = sequences, tokens, features | image: axes [N, HW, C] =
+//   axes [B, T, D] = sequences, tokens, features | image: axes [N, HW, C] =
 //   images, flattened positions, channels), lang (en | zh).
 // Properties: shape, method, numGroups, index, reading (lists as number[]);
 //   state (read-only, frozen): {shape, method, numGroups, index (clamped),
@@ -66,7 +66,7 @@ const METHODS = ['batch_norm', 'layer_norm', 'rms_norm', 'instance_norm', 'group
 const MULTIPLES = ['batch_norm', 'layer_norm', 'instance_norm', 'group_norm'];
 const VIEW = { yaw: -18, pitch: 20 };
 const MAX_SIDE = 12;
-const AXES = { sequence: ['B', 'T', 'd'], image: ['N', 'HW', 'C'] };
+const AXES = { sequence: ['B', 'T', 'D'], image: ['N', 'HW', 'C'] }; // D: the hidden width, as the article and `shape` name it
 // core.describe takes each op's own layout: LayerNorm and RMSNorm reduce the
 // last axis of [B, T, D]; the channel norms read [N, C, spatial].
 const DESCRIBE_LAYOUT = {
@@ -266,9 +266,6 @@ export class NlAxisCube extends NlFigure {
 .control.index input { width: 56px; min-height: 36px; padding: 2px 6px; }
 button { min-height: 36px; }
 /* On a phone every control is a finger's size. */
-@media (max-width: 600px), (pointer: coarse) {
-  .control select, .control.index input, button { min-height: 44px; }
-}
 .view { touch-action: pan-y; cursor: grab; border-radius: 6px; user-select: none; -webkit-user-select: none; }
 .view:active { cursor: grabbing; }
 .view svg { max-width: 560px; margin: 0 auto; }
@@ -972,7 +969,7 @@ button { min-height: 36px; }
 
   /**
    * The four methods of the GroupNorm paper's figure side by side, for the chosen element:
-   * each a stack of sheets, one [T × d] sheet per b, the group's cells shaded and outlined.
+   * each a stack of sheets, one [T × D] sheet per b, the group's cells shaded and outlined.
    */
   _drawMultiples(s) {
     this._multDrawn = true;

@@ -340,7 +340,8 @@ th[scope=row] { font-weight: 600; }
               x: (cx - gw / 2 + 2).toFixed(1),
               width: (gw - 4).toFixed(1),
               y: y0 + m.t - 4,
-              height: ph - m.t - m.b + 8 + 18,
+              // down past the row's label (baseline ph − 10, descenders 3 px below it): the frame holds it whole
+              height: ph - m.t - m.b + 8 + 24,
               rx: 4,
             }),
           );

@@ -24,8 +24,9 @@
 // Keyboard: every control; Play/Pause, Step and Reset are buttons.
 // Colours: --nl-reference no normalization (and the chance line), the chosen
 //   norm's colour (--nl-layer-norm or --nl-rms-norm) Post-Norm, whose stream
-//   is the norm's output, --nl-input the Pre-Norm streams (solid: Pre-Norm,
-//   dotted: with a final norm), as in <nl-prepost-norm>. The data and the
+//   is the norm's output (dashed), --nl-input Pre-Norm, --nl-fg Pre-Norm with a
+//   final norm (dotted): four colours apart in light, dark and colour-blind
+//   vision. Loss, gradient and stream RMS on log axis. The data and the
 //   decision map are drawn in the text colour: class 0 hollow, class 1 filled,
 //   shading darker where the network gives class 1.
 // Parts: figure, controls, slider, number, select, button, view, description, error.
@@ -145,10 +146,15 @@ export class NlDepthTraining extends NlFigure {
   static css = `${figureCss}
 .dt-panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 10px; }
 .presets { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
-input[type=checkbox] { width: 24px; height: 24px; margin: 0; } /* a touch-sized target */
+input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; } /* a touch-sized target */
 .run { display: flex; flex-wrap: wrap; gap: 6px; }
-.v-none { stroke: var(--nl-reference); } .v-post { stroke: var(--nl-norm); } .v-pre, .v-pre_final { stroke: var(--nl-input); }
-.f-none { fill: var(--nl-reference); } .f-post { fill: var(--nl-norm); } .f-pre, .f-pre_final { fill: var(--nl-input); }
+/* Four copies, four colours and three dash patterns: gray, the norm's colour (dashed), blue, and the text colour
+   (dotted) for Pre-Norm + final, the one token that stays apart from the other three in light and dark and under
+   simulated protan, deutan and tritan vision (CIELAB distance 34 or more, against 3 for the amber token). */
+.v-none { stroke: var(--nl-reference); } .v-post { stroke: var(--nl-norm); } .v-pre { stroke: var(--nl-input); }
+.v-pre_final { stroke: var(--nl-fg); }
+.f-none { fill: var(--nl-reference); } .f-post { fill: var(--nl-norm); } .f-pre { fill: var(--nl-input); }
+.f-pre_final { fill: var(--nl-fg); }
 .series { fill: none; stroke-width: 2.2; }
 .v-post.series { stroke-dasharray: 7 3; } .v-pre_final.series { stroke-dasharray: 2 3; stroke-width: 2.6; }
 .cell { fill: var(--nl-fg); stroke: none; shape-rendering: crispEdges; }
@@ -163,7 +169,20 @@ details.settings[open] > summary::before { content: '▾'; }
 details.settings[open] > summary { margin-bottom: 6px; }
 .controls { flex-direction: column; align-items: stretch; }
 .settings-body { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; }
-@media (max-width: 600px) { button, select, input[type=number] { min-height: 44px; } }
+/* A phone: one setting a row, names in one column and every slider, box and menu lined up beside them;
+   the presets two a row, the four Compare boxes two by two. */
+@container (max-width: 600px) {
+  .settings-body { display: grid; grid-template-columns: minmax(0, 1fr); gap: 8px; }
+  .settings-body > .control { display: grid; grid-template-columns: minmax(min-content, 6em) minmax(0, 1fr) 4.5em; gap: 8px; }
+  .settings-body > .control > select { grid-column: 2 / -1; width: 100%; }
+  .settings-body > .control > input[type=range] { width: 100%; max-width: none; margin: 0; }
+  .settings-body > .control > input[type=number] { width: 100%; }
+  .settings-body > .control > .invalid-note { grid-column: 1 / -1; }
+  .presets { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6px 10px; }
+  .presets > span:first-child { grid-column: 1 / -1; }
+  .presets > button { padding-inline: 4px; }
+  .presets > button:last-child:nth-child(even) { grid-column: 1 / -1; }
+}
 .cross { stroke-width: 2.5; }
 `;
 
@@ -331,6 +350,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
         actNorm: [],
         lossLog: [],
         gradLog: [],
+        actLog: [],
       })),
       lossAxis: null,
       gradAxis: null,
@@ -418,7 +438,8 @@ details.settings[open] > summary { margin-bottom: 6px; }
   /** State `s` with `variants`, their logarithms and the axes (from the core). */
   _withVariants(s, variants) {
     const step = Math.max(...variants.map((v) => v.loss.length));
-    // loss and gradient on logarithmic axes (the core's log_axis): they span many decades
+    // loss, gradient and the stream's RMS on logarithmic axes (the core's log_axis): they span many decades
+    // (a stream of RMS 1 beside one of 10⁹ is a flat line at zero on a linear axis)
     const logs = (lists, extra = []) => {
       const flat = Float32Array.from([...lists.flat(), ...extra]);
       const out = this._core.run('log_axis', { x: { shape: [flat.length], data: flat } }, { count: 5 });
@@ -440,16 +461,21 @@ details.settings[open] > summary { margin-bottom: 6px; }
       s.gradAxis && variants.every((v, i) => v.gradFirst === s.variants[i].gradFirst)
         ? { split: s.variants.map((v) => v.gradLog), axis: s.gradAxis }
         : logs(variants.map((v) => v.gradFirst));
-    const acts = variants.flatMap((v) => v.actNorm);
+    const act = logs(variants.map((v) => v.actNorm));
     return {
       ...s,
       step,
       playing: this._playing,
-      variants: variants.map((v, i) => ({ ...v, lossLog: loss.split[i], gradLog: grad.split[i] })),
+      variants: variants.map((v, i) => ({
+        ...v,
+        lossLog: loss.split[i],
+        gradLog: grad.split[i],
+        actLog: act.split[i],
+      })),
       chanceLog: loss.extra[0],
       lossAxis: loss.axis,
       gradAxis: grad.axis,
-      actAxis: this.axis(acts, { count: 4, include_zero: true }),
+      actAxis: act.axis,
     };
   }
 
@@ -651,7 +677,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
           : v.status === 'diverged'
             ? this.t('keyDiverged', { name: this._label(v.placement), k: v.loss.length + 1 })
             : this.t('key', { name: this._label(v.placement), v: last });
-        // a sample of the copy's line (Pre-Norm and Pre-Norm + final share a colour: solid and dotted)
+        // a sample of the copy's line, in its colour and dashes
         const ky = 34 + 14 * i;
         items.push(el('line', { class: `series v-${v.placement}`, x1: left, x2: left + 24, y1: ky - 4, y2: ky - 4 }));
         items.push(el('text', { class: `key f-${v.placement}`, x: left + 30, y: ky }, text));
@@ -721,7 +747,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
       W3 = this.widthOf(this._svgs[3]);
     if (!same('grad', [s.gradAxis, this.lang, W1, ...s.variants.map((v) => v.enabled)]))
       perLayer(this._svgs[1], this.t('gradTitle'), 'gradLog', s.gradAxis, (k) => this._decade(k));
-    perLayer(this._svgs[2], this.t('actTitle', { k: s.step }), 'actNorm', s.actAxis, (v) => this._loss(v));
+    perLayer(this._svgs[2], this.t('actTitle', { k: s.step }), 'actLog', s.actAxis, (k) => this._decade(k));
     // 4. the data and the shown variant's decision map
     if (!same('map', [s.map, this.lang, W3])) {
       const svgEl = this._svgs[3];

@@ -99,7 +99,7 @@ export class NlNormGeometry extends NlFigure {
   static catalog = 'normGeometry';
   static summary =
     'x, x + 100 and 10x in 3-D with the unit sphere (L2), the √3 sphere (RMSNorm) and the LayerNorm circle ⊥ (1, 1, 1).';
-  static minHeight = 916; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 906; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static stateDoc =
     '`inputs` (`{x, shifted, scaled}`, each `{input, norm, mean, angle, l2, rms_norm, layer_norm, dropped}`), `change`, `between`, `radii`, `ones`'; // `state` keys beyond the attributes (README)
   static params = {
@@ -147,9 +147,7 @@ export class NlNormGeometry extends NlFigure {
   static css = `${figureCss}
 .controls { gap: 8px 18px; }
 .control { flex-wrap: wrap; max-width: 100%; }
-.control input[type=range] { width: min(160px, 36vw); min-height: 44px; }
-.control input[type=number] { min-height: 44px; }
-button { min-height: 44px; }
+.control input[type=range] { width: min(160px, 36vw); }
 .stage { touch-action: pan-y; cursor: grab; user-select: none; -webkit-user-select: none; border-radius: 6px; }
 .stage:active { cursor: grabbing; }
 .stage svg { max-width: 620px; margin: 0 auto; }
@@ -189,6 +187,20 @@ table { font-size: 0.85em; }
 th, td { padding: 2px 10px 2px 0; white-space: nowrap; }
 caption { text-align: left; color: var(--nl-muted); padding-bottom: 2px; caption-side: top; }
 td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.layer_norm { color: var(--nl-layer-norm); }
+/* Narrower than the table's seven columns: each input's row stacks, "x (1, 2, 3) ‖·‖₂ 3.742" over one line per
+   method, so no column is cut off or hides behind a sideways scroll. */
+@container (max-width: 800px) {
+  .readout, .readout tbody { display: block; }
+  .readout thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .readout caption { display: block; }
+  .readout tr { display: grid; grid-template-columns: max-content 1fr max-content; column-gap: 10px;
+    padding: 4px 0; border-top: 1px solid var(--nl-grid); }
+  .readout th, .readout td { padding: 1px 0; text-align: left; }
+  .readout td.norm::before { content: attr(data-label) " "; color: var(--nl-muted); }
+  .readout td.l2, .readout td.rms_norm, .readout td.layer_norm { grid-column: 1 / -1; display: flex;
+    justify-content: space-between; gap: 10px; }
+  .readout td.l2::before, .readout td.rms_norm::before, .readout td.layer_norm::before { content: attr(data-label); }
+}
 @container (max-width: 440px) {
   .control { width: 100%; flex-wrap: nowrap; }
   .control input[type=range] { flex: 1 1 60px; width: auto; min-width: 44px; max-width: none; }
@@ -756,9 +768,13 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
     for (const k of INPUTS) {
       const q = s.inputs[k];
       const tr = el('tr');
-      tr.append(el('th', { scope: 'row' }, this.inputName(k, s)), el('td', {}, this.tuple(q.input)));
-      tr.append(el('td', {}, this.num(q.norm)));
-      for (const m of METHODS) tr.append(el('td', { class: m }, this.tuple(q[m])));
+      // data-label: the column's name, shown beside the value where the rows stack (a narrow figure)
+      tr.append(
+        el('th', { scope: 'row' }, this.inputName(k, s)),
+        el('td', { class: 'coords', 'data-label': this.t('inputColumn') }, this.tuple(q.input)),
+        el('td', { class: 'norm', 'data-label': this.t('normColumn') }, this.num(q.norm)),
+      );
+      for (const m of METHODS) tr.append(el('td', { class: m, 'data-label': this.t(m) }, this.tuple(q[m])));
       body.append(tr);
     }
     this._table.replaceChildren(el('caption', {}, this.t('tableCaption')), thead, body);

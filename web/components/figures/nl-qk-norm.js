@@ -209,7 +209,7 @@ export class NlQkNorm extends NlFigure {
           el('circle', { class: `mk m-${kind}`, cx: x(s.alpha).toFixed(1), cy: y(series.here[kind]).toFixed(1), r: 5 }),
         );
       }
-      items.push(el('text', { class: 'panel-title', x: left, y: 16 }, title));
+      items.push(el('text', { class: 'panel-title', x: 8, y: 16 }, title));
       items.push(
         el('text', { class: 'key plain', x: left, y: 32 }, this.t('keyPlain')),
         el('text', { class: 'key qk', x: W - right, y: 32, 'text-anchor': 'end' }, this.t('keyQk', { g: f(s.g) })),
@@ -268,7 +268,7 @@ export class NlQkNorm extends NlFigure {
         );
       }
     }
-    items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('weightsTitle', { a: f(s.alpha) })));
+    items.push(el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('weightsTitle', { a: f(s.alpha) })));
     // this query's own largest weights (the other panels average over the eight queries)
     items.push(
       el('text', { class: 'key plain', x: left, y: 32 }, this.t('keyPlainRow', { m: f(s.here.plain.row.largest) })),

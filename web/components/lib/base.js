@@ -65,9 +65,10 @@ button, input, select {
 }
 button { padding: 4px 12px; cursor: pointer; }
 input[type=range] { max-width: 36vw; }
-/* A phone: every button, slider, select and number box is a 44 px touch target, whatever a figure's own
-   sheet sets for wider screens (checkboxes and radios keep their own size). */
-@media (max-width: 480px) {
+/* The one touch-target rule: on a narrow screen (600 px or less) or a coarse pointer (a finger), every button,
+   select, number box and range slider is at least 44 px tall, whatever a figure's own sheet sets for wider screens
+   and fine pointers (checkboxes and radios keep their own size). Figures do not repeat it. */
+@media (max-width: 600px), (pointer: coarse) {
   button, select, input:not([type=checkbox]):not([type=radio]) { min-height: 44px !important; }
 }
 label { max-width: 100%; }
