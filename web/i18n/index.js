@@ -1,5 +1,8 @@
-// String catalogs by language, then by figure. English and Chinese ship with
-// the package; registerLocale adds another language without forking it.
+// String catalogs by language. Each figure carries its own English and Chinese
+// strings (`NlName.strings = { en: {...}, zh: {...} }` at the end of its
+// module; `static catalog` names its section), so a page bundles only the
+// strings of the figures it imports; en.js and zh.js hold the strings every figure shares (`common`).
+// registerLocale adds another language, or overrides one, without forking.
 import en from './en.js';
 import zh from './zh.js';
 
@@ -11,9 +14,11 @@ const listeners = new Set();
 export const languages = () => Object.keys(catalogs);
 
 /**
- * Add (or replace) a language: `catalog` has the shape of web/i18n/en.js
- * ({ common: {...}, barCompare: {...}, ... }); a key it lacks falls back to
- * English. Figures whose `lang` (or nearest ancestor's) is `lang`, or a
+ * Add (or replace) a language: `catalog` is { common: {...}, barCompare: {...},
+ * ... }, a section per figure named by the figure's `static catalog`
+ * (collectCatalog('en', figureClasses) gives every English string in this
+ * shape); a key it lacks falls back to the figure's own strings in that
+ * language, then to English. Figures whose `lang` (or nearest ancestor's) is `lang`, or a
  * regional form of it ("fr-CA" for "fr"), switch at once. Numbers are
  * formatted for `numberLocale` (default: `lang`).
  */
@@ -46,4 +51,40 @@ export const numberLocale = (lang) => numberLocales[lang] ?? 'en-US';
 export function onLocale(f) {
   listeners.add(f);
   return () => listeners.delete(f);
+}
+
+/**
+ * One string: in `lang`, the catalog's section (a registered language overrides
+ * a figure's own strings), the figure's own strings (`own`, its class's
+ * `strings`), then the catalog's `common`; failing all, the same in English.
+ * undefined when no table has `key`.
+ */
+export function lookup(lang, section, own, key) {
+  const cat = catalogs[lang] ?? catalogs.en;
+  return (
+    cat[section]?.[key] ??
+    own?.[lang]?.[key] ??
+    cat.common?.[key] ??
+    catalogs.en[section]?.[key] ??
+    own?.en?.[key] ??
+    catalogs.en.common?.[key]
+  );
+}
+
+/**
+ * Every string of `lang` as one catalog ({ common, barCompare, ... }): the
+ * shared ones and those of each figure class given (normlab/elements'
+ * `elements`), a registered language's own sections before a figure's. A
+ * start for a translation, or for checking one.
+ */
+export function collectCatalog(lang, figureClasses = []) {
+  const cat = catalogs[lang] ?? {};
+  const out = { ...cat };
+  for (const Cls of figureClasses) {
+    const section = Cls.catalog;
+    if (!section) continue;
+    const own = Cls.strings?.[lang];
+    if (own || cat[section]) out[section] = { ...own, ...cat[section] };
+  }
+  return out;
 }

@@ -5,7 +5,7 @@
 // A figure builds its DOM once, starts work when it scrolls into view, asks the
 // one shared core for every number, and re-renders from its state.
 import { loadCore, loadTrainer, short } from '../../core/normlab.js';
-import { catalogs, numberLocale, onLocale, resolveLanguage } from '../../i18n/index.js';
+import { lookup, numberLocale, onLocale, resolveLanguage } from '../../i18n/index.js';
 import { DARK, LIGHT, applyTheme, unwatchTheme, watchTheme } from './theme.js';
 
 /**
@@ -249,12 +249,9 @@ export class NlElement extends Base {
     else this.setAttribute('theme', v);
   }
 
-  /** Catalog text for this figure in the current language. */
+  /** Text for this figure in the current language: its class's own `strings`, a registered catalog, `common`. */
   t(key, vars = {}) {
-    const own = catalogs[this.lang] ?? catalogs.en;
-    const table = own[this.constructor.catalog] ?? {};
-    const fallback = catalogs.en[this.constructor.catalog] ?? {};
-    let s = table[key] ?? own.common?.[key] ?? fallback[key] ?? catalogs.en.common?.[key] ?? key;
+    let s = lookup(this.lang, this.constructor.catalog, this.constructor.strings, key) ?? key;
     // {value} is what a reader or page gave: quoted shortened, so a long one cannot flood the error line
     for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(k === 'value' ? short(v) : String(v));
     // A value put next to Chinese text brings the space its placeholder had ("为 {gate}" with
