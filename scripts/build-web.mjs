@@ -209,7 +209,11 @@ async function buildArticle() {
   // The list of figures names each figure as the figure names itself (its catalog's `name`).
   const { elements } = await import('../web/elements.js');
   const { catalogs } = await import('../web/i18n/index.js');
-  html = apparatus(html, (tag, lang) => catalogs[lang]?.[elements[tag]?.catalog]?.name ?? null);
+  // (a figure's own strings, or a section of its language's catalog: either layout)
+  html = apparatus(
+    html,
+    (tag, lang) => catalogs[lang]?.[elements[tag]?.catalog]?.name ?? elements[tag]?.strings?.[lang]?.name ?? null,
+  );
   html = html.replace(
     '</head>',
     '  <link rel="stylesheet" href="../dist/vendor/katex/katex.min.css">\n  <link rel="stylesheet" href="../dist/math.css">\n</head>',
