@@ -453,3 +453,87 @@ th[scope=row] { font-weight: 600; }
   }
 }
 NlBatchDependence.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlBatchDependence.strings = {
+  en: {
+    name: 'BatchNorm in training and in evaluation',
+    chosen: 'Example of interest',
+    momentum: 'Momentum',
+    step1: 'Training step on batch 1',
+    step2: 'Training step on batch 2',
+    resetStats: 'Reset running statistics',
+    trainTitle: 'Training, batch {k}',
+    evalTitle: 'Evaluation, batch {k}',
+    feature1: 'feature 1',
+    feature2: 'feature 2',
+    legendChosen: 'example of interest (bars cut off past the axis carry a notch)',
+    colStats: 'statistics',
+    colMean: 'mean',
+    colVar: 'variance',
+    colUnbiased: 'unbiased variance',
+    batchStats: 'batch {k}',
+    runningStats: 'running',
+    tableCaption: 'Statistics per feature, (feature 1, feature 2); running ones after {steps}.',
+    stepsOne: '1 training step',
+    stepsMany: '{n} training steps',
+    readout: 'Example {x}: training {t1} in batch 1, {t2} in batch 2; evaluation {e1} in batch 1, {e2} in batch 2.',
+    formula:
+      'Each training step: running = (1 − {m}) · running + {m} · batch statistic, using the unbiased variance; the batch itself is normalized with the biased one.',
+    listSep: ', ',
+    sentenceSep: ' ',
+    describeTrain:
+      'In training, example {x} becomes {t1} next to {c1} (batch 1) and {t2} next to {c2} (batch 2): its output depends on its companions.',
+    describeTrainSame: 'In training, example {x} becomes {t} both next to {c1} (batch 1) and next to {c2} (batch 2).',
+    bothBatches: '{e} in both batches',
+    eachBatch: '{e1} in batch 1 and {e2} in batch 2',
+    describeEvalInitial:
+      'Evaluation uses the running statistics, which start at mean (0, 0) and variance (1, 1) before any update, so it returns about the raw input: {e}.',
+    momentumZero: 'With momentum 0, {steps} left the running statistics unchanged.',
+    describeEval:
+      'Evaluation uses the running statistics after {steps} (mean {mean}, variance {var}) and gives {e}: the companions no longer matter.',
+    describeCut: 'Values beyond the axis are drawn cut off, with a notch.',
+    badRows: '{name} must list pairs of numbers, two features per example (got "{value}").',
+    error_chosenRange: 'chosen ({chosen}) must name a row of the batch, from 0 to {last}.',
+  },
+  zh: {
+    name: 'BatchNorm 的训练模式与评估模式',
+    chosen: '关注的 example',
+    momentum: '动量',
+    step1: '在 batch 1 上训练一步',
+    step2: '在 batch 2 上训练一步',
+    resetStats: '重置 running statistics',
+    trainTitle: '训练，batch {k}',
+    evalTitle: '评估，batch {k}',
+    feature1: 'feature 1',
+    feature2: 'feature 2',
+    legendChosen: '关注的 example（超出坐标轴的柱子被截断，带缺口）',
+    colStats: '统计量',
+    colMean: 'mean',
+    colVar: 'variance',
+    colUnbiased: '无偏 variance',
+    batchStats: 'batch {k}',
+    runningStats: 'running',
+    tableCaption: '各 feature 的统计量（feature 1, feature 2）；running statistics 为{steps}之后的值。',
+    stepsOne: '训练 1 步',
+    stepsMany: '训练 {n} 步',
+    readout:
+      'Example {x}：训练模式在 batch 1 中为 {t1}，在 batch 2 中为 {t2}；评估模式在 batch 1 中为 {e1}，在 batch 2 中为 {e2}。',
+    formula:
+      '每个训练步：running = (1 − {m}) · running + {m} · batch 统计量，variance 用无偏估计；batch 自身的标准化用有偏 variance。',
+    listSep: '、',
+    sentenceSep: '',
+    describeTrain:
+      '训练模式下，example {x} 与 {c1} 同在 batch 1 时变为 {t1}，与 {c2} 同在 batch 2 时变为 {t2}：输出取决于同伴。',
+    describeTrainSame: '训练模式下，example {x} 与 {c1} 同在 batch 1、与 {c2} 同在 batch 2 时都变为 {t}。',
+    bothBatches: '两个 batch 中都是 {e}',
+    eachBatch: 'batch 1 中为 {e1}，batch 2 中为 {e2}',
+    describeEvalInitial:
+      '评估模式使用 running statistics；尚未更新时它们是 mean (0, 0)、variance (1, 1)，所以输出约等于原始输入：{e}。',
+    momentumZero: '动量为 0，{steps}后 running statistics 仍未改变。',
+    describeEval: '评估模式使用{steps}后的 running statistics（mean {mean}，variance {var}），{e}：同伴不再起作用。',
+    describeCut: '超出坐标轴的值画成截断的柱子，带缺口。',
+    badRows: '{name} 需要成对的数，每个 example 两个 features（收到的是“{value}”）。',
+    error_chosenRange: 'chosen（{chosen}）必须是 batch 中的一行，从 0 到 {last}。',
+  },
+};

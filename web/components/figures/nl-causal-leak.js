@@ -274,3 +274,66 @@ export class NlCausalLeak extends NlFigure {
   }
 }
 NlCausalLeak.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlCausalLeak.strings = {
+  en: {
+    name: 'Does editing a later token change earlier outputs? BatchNorm over the sequence against LayerNorm and RMSNorm',
+    edit: 'Token',
+    value: 'Feature 1',
+    undo: 'Undo the edit',
+    reset: 'Reset',
+    token: 't{t}',
+    inputTitle: 'Input tokens (3 features each)',
+    title_batch_norm: 'BatchNorm over (B, T)',
+    title_layer_norm: 'LayerNorm',
+    title_rms_norm: 'RMSNorm',
+    name_batch_norm: 'BatchNorm pooled over the sequence',
+    name_layer_norm: 'LayerNorm',
+    name_rms_norm: 'RMSNorm',
+    verdictNone: 'earlier tokens: unchanged',
+    verdictOne: '1 earlier token changed',
+    verdictSome: '{n} earlier tokens changed',
+    and: ' and ',
+    sentenceSep: ' ',
+    describeStill:
+      'Token {t} still has its own feature 1, {from}: every output is as it was. Move the value to edit this later token and watch tokens 1 to {last}.',
+    describeEdit: 'Feature 1 of token {t} moved from {from} to {to}.',
+    describeLeakAll:
+      '{method} changed the outputs of all {n} earlier tokens: its mean and variance of each feature pool every token, later ones included, so the past sees the future.',
+    describeLeakSome:
+      '{method} changed the outputs of {n} of the {before} earlier tokens: its statistics pool every token, later ones included.',
+    describeSealed:
+      '{methods} left the outputs of tokens 1 to {last} exactly as they were, bit for bit: their statistics stay inside each token.',
+    describeUndo: 'Undo the edit and every ≠ below the panels turns back into =.',
+  },
+  zh: {
+    name: '修改后面的 token，会改变前面 tokens 的输出吗？沿序列的 BatchNorm 对比 LayerNorm 与 RMSNorm',
+    edit: 'token',
+    value: 'feature 1',
+    undo: '撤销修改',
+    reset: '重置',
+    token: 't{t}',
+    inputTitle: '输入 tokens（每个 3 个 features）',
+    title_batch_norm: '沿 (B, T) 的 BatchNorm',
+    title_layer_norm: 'LayerNorm',
+    title_rms_norm: 'RMSNorm',
+    name_batch_norm: '沿序列汇总统计量的 BatchNorm',
+    name_layer_norm: 'LayerNorm',
+    name_rms_norm: 'RMSNorm',
+    verdictNone: '前面的 tokens：不变',
+    verdictOne: '前面有 1 个 token 改变',
+    verdictSome: '前面有 {n} 个 tokens 改变',
+    and: ' 与 ',
+    sentenceSep: '',
+    describeStill:
+      'Token {t} 的 feature 1 仍是原值 {from}：所有输出都没有变化。移动数值来修改这个后面的 token，再看 tokens 1 到 {last}。',
+    describeEdit: 'Token {t} 的 feature 1 从 {from} 变为 {to}。',
+    describeLeakAll:
+      '{method} 改变了前面全部 {n} 个 tokens 的输出：它对每个 feature 的 mean 与 variance 汇总了所有 tokens，包括后面的，所以过去看到了未来。',
+    describeLeakSome:
+      '{method} 改变了前面 {before} 个 tokens 中 {n} 个的输出：它的统计量汇总了所有 tokens，包括后面的。',
+    describeSealed: '{methods} 让 tokens 1 到 {last} 的输出与原来逐位完全相同：它们的统计量只在每个 token 内部计算。',
+    describeUndo: '撤销修改后，各图下方的 ≠ 全部变回 =。',
+  },
+};

@@ -664,3 +664,82 @@ pre {
   }
 }
 NlCodeShapes.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlCodeShapes.strings = {
+  en: {
+    name: 'PyTorch code with the shape of each highlighted expression',
+    sizes: 'Sizes:',
+    sizeLabel: 'size {name}',
+    codeLabel: 'PyTorch implementation of L2 normalization, LayerNorm, RMSNorm and AdaLN',
+    scrollHint: 'the code scrolls sideways ↔',
+    infoTitle: 'Selected expression',
+    inSnippet: 'in {snippet}',
+    exprLabel: '{code}, shape {shape} = {numbers}',
+    badSizes: 'sizes must look like "B=2,T=5,d=8,d_c=4" with whole numbers from 1 to {max} (got "{value}").',
+    badSize: '{name} must be a whole number from 1 to {max} (got "{value}").',
+    badChoice: 'selected must name one of the highlighted expressions: {choices} (got "{value}").',
+    snippet_l2_normalize: 'l2_normalize (L2 normalization)',
+    snippet_layer_norm: 'layer_norm (LayerNorm)',
+    snippet_rms_norm: 'rms_norm (RMSNorm)',
+    snippet_ada_layer_norm: 'ada_layer_norm (AdaLN)',
+    sizeIs: '{name} = {value}',
+    listSep: ', ',
+    describe: 'In {snippet}, the selected expression {code} has shape {symbolic}; with {sizes}, that is {shape}.',
+    describeNoSizes: 'In {snippet}, the selected expression {code} has shape {symbolic}, that is {shape}.',
+    'role_l2-norm': 'Sum of squares over the last axis d, kept as a size-1 axis: one length per token, [B, T, 1].',
+    'role_l2-divide':
+      "The [B, T, 1] lengths broadcast over each token's d coordinates: every coordinate is divided by its own token's length.",
+    'role_ln-mean':
+      'Mean over d for each token; keepdim=True leaves [B, T, 1] so the mean can be subtracted from all d coordinates.',
+    'role_ln-var': 'Center first, then square and average: the population variance of each token, again [B, T, 1].',
+    'role_ln-hat':
+      "Both [B, T, 1] statistics repeat across the token's d coordinates; eps sits inside the square root.",
+    'role_ln-affine': 'gamma and beta are [d]: one learned scale and shift per coordinate, shared by every token.',
+    'role_rms-ms': 'Mean of squares over d for each token, with no centering: [B, T, 1].',
+    'role_rms-out': 'One [B, T, 1] divisor per token, then a learned [d] gain per coordinate.',
+    'role_ada-scale':
+      'The condition [B, d_c] predicts a [B, d] scale; unsqueeze(1) makes it [B, 1, d], so it repeats over the T tokens of its example.',
+    'role_ada-shift':
+      'The predicted shift, also [B, 1, d]: one shift per example and feature, the same for every token.',
+    'role_ada-var': 'Population variance (unbiased=False), the one LayerNorm uses: [B, T, 1].',
+    'role_ada-out':
+      'The [B, 1, d] modulation broadcasts over tokens, while the [B, T, 1] statistics broadcast over features: two different singleton axes.',
+  },
+  zh: {
+    name: '带有每个高亮表达式 shape 的 PyTorch 代码',
+    sizes: '尺寸：',
+    sizeLabel: '尺寸 {name}',
+    codeLabel: 'L2 normalization、LayerNorm、RMSNorm 与 AdaLN 的 PyTorch 实现',
+    scrollHint: '代码可左右滚动 ↔',
+    infoTitle: '选中的表达式',
+    inSnippet: '位于 {snippet}',
+    exprLabel: '{code}，shape {shape} = {numbers}',
+    badSizes: 'sizes 的格式应为“B=2,T=5,d=8,d_c=4”，取 1 到 {max} 的整数（收到的是“{value}”）。',
+    badSize: '{name} 必须是 1 到 {max} 的整数（收到的是“{value}”）。',
+    badChoice: 'selected 必须是某个高亮表达式的名字：{choices}（收到的是“{value}”）。',
+    snippet_l2_normalize: 'l2_normalize（L2 normalization）',
+    snippet_layer_norm: 'layer_norm（LayerNorm）',
+    snippet_rms_norm: 'rms_norm（RMSNorm）',
+    snippet_ada_layer_norm: 'ada_layer_norm（AdaLN）',
+    sizeIs: '{name} = {value}',
+    listSep: '、',
+    describe: '在 {snippet} 中，选中的表达式 {code} 的 shape 是 {symbolic}；当 {sizes} 时为 {shape}。',
+    describeNoSizes: '在 {snippet} 中，选中的表达式 {code} 的 shape 是 {symbolic}，即 {shape}。',
+    'role_l2-norm': '沿最后一个 axis d 求平方和，并保留长度为 1 的 axis：每个 token 一个长度，[B, T, 1]。',
+    'role_l2-divide':
+      '[B, T, 1] 的长度沿每个 token 的 d 个 coordinates broadcast：每个 coordinate 除以自己 token 的长度。',
+    'role_ln-mean': '每个 token 沿 d 求 mean；keepdim=True 留下 [B, T, 1]，以便从全部 d 个 coordinates 中减去。',
+    'role_ln-var': '先 centering，再平方并平均：每个 token 的 population variance，仍是 [B, T, 1]。',
+    'role_ln-hat': '两个 [B, T, 1] 统计量在该 token 的 d 个 coordinates 上重复使用；eps 位于平方根之内。',
+    'role_ln-affine': 'gamma 与 beta 是 [d]：每个 coordinate 一个学到的 scale 与 shift，所有 tokens 共用。',
+    'role_rms-ms': '每个 token 沿 d 求平方的平均，不做 centering：[B, T, 1]。',
+    'role_rms-out': '每个 token 一个 [B, T, 1] 除数，再乘以每个 coordinate 的 [d] gain。',
+    'role_ada-scale':
+      'Condition [B, d_c] 预测出 [B, d] 的 scale；unsqueeze(1) 把它变成 [B, 1, d]，在该 example 的 T 个 tokens 上重复。',
+    'role_ada-shift': '预测出的 shift，同样是 [B, 1, d]：每个 example 与 feature 一个 shift，所有 tokens 相同。',
+    'role_ada-var': 'Population variance（unbiased=False），即 LayerNorm 使用的 variance：[B, T, 1]。',
+    'role_ada-out':
+      '[B, 1, d] 的 modulation 沿 tokens broadcast，而 [B, T, 1] 的统计量沿 features broadcast：两个作用不同的长度为 1 的 axis。',
+  },
+};

@@ -460,3 +460,55 @@ export class NlDkScaling extends NlFigure {
   }
 }
 NlDkScaling.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlDkScaling.strings = {
+  en: {
+    name: 'Spread of query-key scores against the head width d_k, and the softmax it gives',
+    dk: 'Head width d_k',
+    mode: 'Detail',
+    g: 'QK-Norm scale g',
+    choice_raw: 'raw q·k',
+    choice_scaled: 'q·k / √d_k',
+    choice_qk_norm: 'QK-Norm',
+    legend_raw: 'raw q·k',
+    legend_scaled: 'q·k / √d_k',
+    legend_qk_norm: 'QK-Norm: {g}·cos(q, k)',
+    legendRef: 'dashed: √d_k and the uniform weight',
+    newDraw: 'New draw',
+    stdTitle: 'Standard deviation of the scores',
+    detailTitle: '{mode} on its own scale',
+    peakTitle: 'Largest softmax weight over {keys} keys',
+    stripTitle: '{count} {mode} scores, d_k = {dk}',
+    uniformLabel: 'uniform {w}',
+    describeSpread:
+      'At d_k = {dk} (√d_k = {sqrt}), raw q·k scores of random unit-variance queries and keys have standard deviation {raw}; divided by √d_k, {scaled}; with QK-Norm and g = {g}, {qk}.',
+    describePeak:
+      'Over {keys} keys, the largest softmax weight averages {praw} for raw scores, {pscaled} for scaled ones and {pqk} for QK-Norm; uniform attention would give each key {uniform}.',
+    sentenceGap: ' ',
+  },
+  zh: {
+    name: 'Query-key scores 的离散程度与 head 宽度 d_k，以及由此得到的 softmax',
+    dk: 'Head 宽度 d_k',
+    mode: '细看',
+    g: 'QK-Norm 缩放 g',
+    choice_raw: '未缩放 q·k',
+    choice_scaled: 'q·k / √d_k',
+    choice_qk_norm: 'QK-Norm',
+    legend_raw: '未缩放 q·k',
+    legend_scaled: 'q·k / √d_k',
+    legend_qk_norm: 'QK-Norm：{g}·cos(q, k)',
+    legendRef: '虚线：√d_k 与均匀 weight',
+    newDraw: '重新抽样',
+    stdTitle: 'Scores 的标准差',
+    detailTitle: '{mode}（单独的纵轴）',
+    peakTitle: '{keys} 个 keys 中最大的 softmax weight',
+    stripTitle: 'd_k = {dk} 时 {count} 个 {mode} scores',
+    uniformLabel: '均匀 {w}',
+    describeSpread:
+      'd_k = {dk}（√d_k = {sqrt}）时，随机单位方差 queries 与 keys 的未缩放 q·k scores 标准差为 {raw}；除以 √d_k 后为 {scaled}；用 QK-Norm 且 g = {g} 时为 {qk}。',
+    describePeak:
+      '在 {keys} 个 keys 上，最大的 softmax weight 平均为：未缩放 {praw}，缩放后 {pscaled}，QK-Norm {pqk}；均匀 attention 给每个 key {uniform}。',
+    sentenceGap: '',
+  },
+};

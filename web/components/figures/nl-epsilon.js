@@ -239,3 +239,76 @@ export class NlEpsilon extends NlFigure {
   }
 }
 NlEpsilon.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlEpsilon.strings = {
+  en: {
+    name: 'What ε does: rows of shrinking spread standardized with ε inside and outside the square root',
+    eps: 'ε',
+    choice_0: '0',
+    'choice_1e-12': '10⁻¹²',
+    'choice_1e-8': '10⁻⁸',
+    'choice_1e-6': '10⁻⁶',
+    'choice_1e-5': '10⁻⁵',
+    'choice_1e-4': '10⁻⁴',
+    'choice_1e-3': '10⁻³',
+    'choice_1e-2': '10⁻²',
+    'choice_1e-1': '10⁻¹',
+    title: 'Standardized last coordinate, ε = {eps}',
+    titleShort: 'Last coordinate, ε = {eps}',
+    keyInside: 'ε inside: √(σ² + ε), as LayerNorm',
+    keyOutside: 'ε outside: σ + ε',
+    spreadAxis: 'spread s of the row s·(−1, 0, 1)',
+    refLabel: 'widest row: {v}',
+    constantRefused: 'constant row (s = 0): refused, nothing to divide by',
+    constantZero: 'constant row (s = 0): {v}',
+    sentenceSep: ' ',
+    describeCollapse_inside:
+      'With ε = {eps} inside the root, rows down to spread {kept} come out within 1% of the widest row ({ref}); from spread {collapsed} down the output is below 0.1: ε, not the data, sets the denominator.',
+    describeDeparts_inside:
+      'With ε = {eps} inside the root, rows down to spread {kept} come out within 1% of the widest row ({ref}); from spread {departs} down ε lowers the output.',
+    describeAll_inside:
+      'With ε = {eps} inside the root, every row, down to spread {kept}, comes out within 1% of the widest row ({ref}).',
+    describeCollapse_outside:
+      'Outside the root the same ε matters only at spreads near ε itself: rows down to {kept} stay within 1% of {ref}, and from {collapsed} down the output is below 0.1.',
+    describeDeparts_outside:
+      'Outside the root the same ε matters only at spreads near ε itself: rows down to {kept} stay within 1% of {ref}, and from {departs} down the output drops.',
+    describeAll_outside: 'Outside the root every row, down to spread {kept}, stays within 1% of {ref}.',
+    describeRefused: 'With ε = 0 the constant row has nothing to divide by, so there is no output: {message}',
+    describeConstant: 'The constant row comes out as {v}: ε keeps its division finite.',
+  },
+  zh: {
+    name: 'ε 的作用：离散程度逐渐缩小的各行，ε 放在平方根内与平方根外的标准化',
+    eps: 'ε',
+    choice_0: '0',
+    'choice_1e-12': '10⁻¹²',
+    'choice_1e-8': '10⁻⁸',
+    'choice_1e-6': '10⁻⁶',
+    'choice_1e-5': '10⁻⁵',
+    'choice_1e-4': '10⁻⁴',
+    'choice_1e-3': '10⁻³',
+    'choice_1e-2': '10⁻²',
+    'choice_1e-1': '10⁻¹',
+    title: '标准化后的最后一个坐标，ε = {eps}',
+    titleShort: '最后一个坐标，ε = {eps}',
+    keyInside: 'ε 在根号内：√(σ² + ε)，LayerNorm 的做法',
+    keyOutside: 'ε 在根号外：σ + ε',
+    spreadAxis: '行 s·(−1, 0, 1) 的离散程度 s',
+    refLabel: '最宽的行：{v}',
+    constantRefused: '常数行（s = 0）：被拒绝，没有可除的量',
+    constantZero: '常数行（s = 0）：{v}',
+    sentenceSep: '',
+    describeCollapse_inside:
+      'ε = {eps} 放在根号内时，离散程度不小于 {kept} 的行与最宽的行（{ref}）相差不到 1%；从 {collapsed} 开始输出低于 0.1：分母由 ε 而不是数据决定。',
+    describeDeparts_inside:
+      'ε = {eps} 放在根号内时，离散程度不小于 {kept} 的行与最宽的行（{ref}）相差不到 1%；从 {departs} 开始 ε 把输出压低。',
+    describeAll_inside: 'ε = {eps} 放在根号内时，直到离散程度 {kept}，每一行都与最宽的行（{ref}）相差不到 1%。',
+    describeCollapse_outside:
+      '放在根号外时，同样的 ε 只在离散程度接近 ε 本身时才起作用：不小于 {kept} 的行与 {ref} 相差不到 1%，从 {collapsed} 开始输出低于 0.1。',
+    describeDeparts_outside:
+      '放在根号外时，同样的 ε 只在离散程度接近 ε 本身时才起作用：不小于 {kept} 的行与 {ref} 相差不到 1%，从 {departs} 开始输出下降。',
+    describeAll_outside: '放在根号外时，直到离散程度 {kept}，每一行都与 {ref} 相差不到 1%。',
+    describeRefused: 'ε = 0 时常数行没有可除的量，因此没有输出：{message}',
+    describeConstant: '常数行的输出为 {v}：ε 让这次除法保持有限。',
+  },
+};

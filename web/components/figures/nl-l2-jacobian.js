@@ -329,3 +329,46 @@ export class NlL2Jacobian extends NlFigure {
   }
 }
 NlL2Jacobian.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlL2Jacobian.strings = {
+  en: {
+    name: 'What L2 normalization does to a small change of x',
+    hint: 'Drag the blue point (x) or the violet point (δ); a focused point moves with the arrow keys.',
+    planeTitle: 'x, the unit circle and u = x/|x|',
+    zoomTitle: 'δ at the tip of x (zoomed)',
+    unitTitle: 'J·δ at u (zoomed further)',
+    along: 'along',
+    across: 'across',
+    handleX: 'x = {v}. Arrow keys move it.',
+    handleDelta: 'δ = {v}. Arrow keys move it.',
+    gainLabel: 'gain 1/|x| = {gain} (|x| = {norm})',
+    numbers: '|x| = {norm}, 1/|x| = {gain}; along x {along}, across {across}, J·δ {dy}; exact new direction {moved}',
+    describeX: 'x = {x} has length |x| = {norm}, so J shrinks what it keeps by 1/|x| = {gain}.',
+    describeSplit:
+      'The change δ = {delta} splits into {along} along x, which normalization removes, and {across} across it; to first order u moves by J·δ = {dy}, the across part times {gain}.',
+    describeAlong: 'The change δ = {delta} points along x: normalization removes all of it, and J·δ = {dy}.',
+    describeAcross:
+      'The change δ = {delta} is across x: nothing is removed, and u moves by J·δ = {dy}, δ times {gain}.',
+    describeZero: 'The change δ is {delta}: u does not move.',
+  },
+  zh: {
+    name: 'L2 normalization 如何对待 x 的微小变化',
+    hint: '拖动蓝点（x）或紫点（δ）；选中的点可用方向键移动。',
+    planeTitle: 'x、单位圆与 u = x/|x|',
+    zoomTitle: 'x 端点处的 δ（放大）',
+    unitTitle: 'u 处的 J·δ（再放大）',
+    along: '沿 x',
+    across: '垂直',
+    handleX: 'x = {v}。方向键可移动。',
+    handleDelta: 'δ = {v}。方向键可移动。',
+    gainLabel: '增益 1/|x| = {gain}（|x| = {norm}）',
+    numbers: '|x| = {norm}，1/|x| = {gain}；沿 x {along}，垂直 {across}，J·δ {dy}；精确的新方向 {moved}',
+    describeX: 'x = {x} 的长度 |x| = {norm}，所以 J 把保留的部分乘以 1/|x| = {gain}。',
+    describeSplit:
+      '变化 δ = {delta} 分成沿 x 的 {along}（被 normalization 去掉）与垂直于 x 的 {across}；一阶近似下 u 移动 J·δ = {dy}，即垂直部分乘以 {gain}。',
+    describeAlong: '变化 δ = {delta} 沿着 x：normalization 把它全部去掉，J·δ = {dy}。',
+    describeAcross: '变化 δ = {delta} 垂直于 x：没有部分被去掉，u 移动 J·δ = {dy}，即 δ 乘以 {gain}。',
+    describeZero: '变化 δ 为 {delta}：u 不动。',
+  },
+};

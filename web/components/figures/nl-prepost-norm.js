@@ -317,3 +317,70 @@ export class NlPrepostNorm extends NlFigure {
   }
 }
 NlPrepostNorm.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlPrepostNorm.strings = {
+  en: {
+    name: 'Residual stream norm through a stack of Pre-Norm and Post-Norm layers',
+    layers: 'Layers L',
+    norm: 'Normalization N',
+    choice_layer_norm: 'LayerNorm',
+    choice_rms_norm: 'RMSNorm',
+    newDraw: 'New draw',
+    normTitle: 'Norm of the residual stream ‖x_l‖',
+    turnTitle: 'Turn of the stream per layer (°)',
+    layerAxis: 'layer l',
+    endPre: 'Pre-Norm',
+    endPost: 'Post-Norm',
+    legendPre: 'Pre-Norm: x + F({norm}(x))',
+    legendPost: 'Post-Norm: {norm}(x + F(x))',
+    legendFinal: 'Pre-Norm + final {norm} (arrow)',
+    legendRef: '√d = {sqrtD}',
+    layerOne: '1 layer',
+    layerMany: '{L} layers',
+    preGrows:
+      'Over {layers}, the Pre-Norm stream grows from norm {a} to {b}: each layer adds its update to a sum that is never normalized.',
+    preShrinks: 'Over {layers}, the Pre-Norm stream shrinks from norm {a} to {b}: its updates point partly against it.',
+    preSame: 'Over {layers}, the Pre-Norm stream keeps norm {a}.',
+    postSame:
+      'Post-Norm normalizes after every addition, so its stream has norm {hi} after every layer (√d = {sqrtD}).',
+    postRange:
+      'Post-Norm normalizes after every addition, so its stream stays between norm {lo} and {hi} (√d = {sqrtD}).',
+    postOne: 'Post-Norm normalizes after the addition, so its stream has norm {hi} (√d = {sqrtD}).',
+    final: 'A final {norm} brings the Pre-Norm output to norm {final} before the head.',
+    turnMany:
+      'The first Pre-Norm layer turns the stream by {t1}°, the last by {tL}°; in Post-Norm the first turns it by {p1}°, the last by {pL}°.',
+    turnOne: 'The one layer turns the Pre-Norm stream by {t1}° and the Post-Norm stream by {p1}°.',
+    sentenceGap: ' ',
+  },
+  zh: {
+    name: 'Pre-Norm 与 Post-Norm 层层堆叠时 residual stream 的范数',
+    layers: '层数 L',
+    norm: '归一化 N',
+    choice_layer_norm: 'LayerNorm',
+    choice_rms_norm: 'RMSNorm',
+    newDraw: '重新抽样',
+    normTitle: 'Residual stream 的范数 ‖x_l‖',
+    turnTitle: '每层让 stream 转过的角度（°）',
+    layerAxis: '第 l 层',
+    endPre: 'Pre-Norm',
+    endPost: 'Post-Norm',
+    legendPre: 'Pre-Norm：x + F({norm}(x))',
+    legendPost: 'Post-Norm：{norm}(x + F(x))',
+    legendFinal: 'Pre-Norm + 最后的 {norm}（箭头）',
+    legendRef: '√d = {sqrtD}',
+    layerOne: '1 层',
+    layerMany: '{L} 层',
+    preGrows: '经过 {layers}，Pre-Norm stream 的范数从 {a} 增长到 {b}：每层都把 update 加到一个从不归一化的和上。',
+    preShrinks: '经过 {layers}，Pre-Norm stream 的范数从 {a} 降到 {b}：它的 updates 部分指向相反方向。',
+    preSame: '经过 {layers}，Pre-Norm stream 的范数保持 {a}。',
+    postSame: 'Post-Norm 在每次相加后都归一化，因此每层之后 stream 的范数都是 {hi}（√d = {sqrtD}）。',
+    postRange: 'Post-Norm 在每次相加后都归一化，因此 stream 的范数保持在 {lo} 到 {hi} 之间（√d = {sqrtD}）。',
+    postOne: 'Post-Norm 在相加后归一化，因此 stream 的范数是 {hi}（√d = {sqrtD}）。',
+    final: '最后的 {norm} 把 Pre-Norm 输出的范数变为 {final}，再交给 head。',
+    turnMany:
+      'Pre-Norm 第一层让 stream 转过 {t1}°，最后一层转过 {tL}°；Post-Norm 第一层转过 {p1}°，最后一层转过 {pL}°。',
+    turnOne: '这一层让 Pre-Norm stream 转过 {t1}°，让 Post-Norm stream 转过 {p1}°。',
+    sentenceGap: '',
+  },
+};

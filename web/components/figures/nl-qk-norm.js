@@ -303,3 +303,53 @@ export class NlQkNorm extends NlFigure {
   }
 }
 NlQkNorm.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlQkNorm.strings = {
+  en: {
+    name: 'Growing query and key norms sharpen attention; QK-Norm keeps it the same',
+    alpha: 'Scale α of q and k',
+    g: 'QK-Norm scale g',
+    newDraw: 'New draw',
+    entropyTitle: 'Spread: entropy, mean of 8 queries',
+    largestTitle: 'Peak: largest weight, mean of 8',
+    weightsTitle: 'Query 1: weights on 16 keys, α = {a}',
+    keyPlainRow: 'without: largest {m}',
+    keyQkRow: 'QK-Norm: largest {m}',
+    keyPlain: 'without QK-Norm',
+    keyQk: 'QK-Norm, g = {g}',
+    alphaAxis: 'α (q and k scaled by α)',
+    keysAxis: '16 keys',
+    uniformEntropy: 'uniform: {v}',
+    uniformWeight: 'uniform: {v}',
+    sentenceSep: ' ',
+    describePlain:
+      'With q and k scaled by α = {a}, attention without QK-Norm has mean entropy {h} (at most {hmax}, the uniform row) and mean largest weight {m}: its logits q·k/√d grow with α², so the softmax sharpens as α grows.',
+    collapsed: 'It has nearly collapsed onto one key per query.',
+    describeQk:
+      'With QK-Norm the logits are g times a cosine, within ±{g} whatever the norms: entropy {h2} and largest weight {m2}, the same at every α.',
+  },
+  zh: {
+    name: 'Query 与 key 的范数增大会让 attention 变尖锐；QK-Norm 让它保持不变',
+    alpha: 'q 与 k 的缩放 α',
+    g: 'QK-Norm 的 scale g',
+    newDraw: '重新抽样',
+    entropyTitle: '分散程度：8 个 query 的平均熵',
+    largestTitle: '集中程度：8 个 query 平均的最大 weight',
+    weightsTitle: '第 1 个 query 的 16 个 weight（α = {a}）',
+    keyPlainRow: '不用：最大 {m}',
+    keyQkRow: 'QK-Norm：最大 {m}',
+    keyPlain: '不用 QK-Norm',
+    keyQk: 'QK-Norm，g = {g}',
+    alphaAxis: 'α（q 与 k 都乘以 α）',
+    keysAxis: '16 个 keys',
+    uniformEntropy: '均匀：{v}',
+    uniformWeight: '均匀：{v}',
+    sentenceSep: '',
+    describePlain:
+      'q 与 k 都乘以 α = {a} 时，不用 QK-Norm 的 attention 平均熵为 {h}（最大为 {hmax}，即均匀分布），平均最大 weight 为 {m}：它的 logits q·k/√d 随 α² 增长，所以 α 越大 softmax 越尖锐。',
+    collapsed: '每个 query 几乎都只关注一个 key。',
+    describeQk:
+      '用 QK-Norm 时 logits 是 g 乘以一个 cosine，无论范数多大都在 ±{g} 之内：熵为 {h2}，最大 weight 为 {m2}，对每个 α 都相同。',
+  },
+};

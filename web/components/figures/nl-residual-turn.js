@@ -268,3 +268,41 @@ export class NlResidualTurn extends NlFigure {
   }
 }
 NlResidualTurn.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlResidualTurn.strings = {
+  en: {
+    tip: 'the tip',
+    magnified: 'the tip, magnified',
+    name: 'How far one residual update turns the state',
+    scale: 'Scale of x',
+    smallTitle: 'x + u',
+    largeTitle: '{scale}·x + u',
+    panelTitle: '{title}: {angle}°',
+    handleX: 'x = {v}. Arrow keys move it.',
+    handleU: 'Tip of x + u, sets u = {v}. Arrow keys move it.',
+    turn: 'Adding u = {u} to x = {x} turns the direction by {a}°;',
+    noTurn: 'Adding u = {u} to x = {x} does not turn the direction (0°);',
+    same: 'added to {big} it turns it by the same angle, {b}°.',
+    only: 'added to {big} it turns it by only {b}° (under {limit}°).',
+    less: 'added to {big} it turns it by less, {b}°.',
+    more: 'added to {big} it turns it by more, {b}°: that copy of x is the shorter one.',
+  },
+  zh: {
+    tip: '箭头端',
+    magnified: '箭头端放大',
+    name: '一次 residual update 让 state 转过多大角度',
+    scale: 'x 的缩放',
+    smallTitle: 'x + u',
+    largeTitle: '{scale}·x + u',
+    panelTitle: '{title}：{angle}°',
+    handleX: 'x = {v}。方向键可移动。',
+    handleU: 'x + u 的端点，设定 u = {v}。方向键可移动。',
+    turn: '把 u = {u} 加到 x = {x} 上，方向转过 {a}°；',
+    noTurn: '把 u = {u} 加到 x = {x} 上，方向不变（0°）；',
+    same: '加到 {big} 上，转过的角度相同，也是 {b}°。',
+    only: '加到 {big} 上，只转过 {b}°（小于 {limit}°）。',
+    less: '加到 {big} 上，转得较少，为 {b}°。',
+    more: '加到 {big} 上，转得更多，为 {b}°：这个 x 的副本更短。',
+  },
+};

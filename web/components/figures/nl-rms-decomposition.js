@@ -437,3 +437,74 @@ export class NlRmsDecomposition extends NlFigure {
   }
 }
 NlRmsDecomposition.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlRmsDecomposition.strings = {
+  en: {
+    name: 'RMS² = σ² + μ² as an angle: a shift c changes RMSNorm and not LayerNorm',
+    shift: 'Add c to every coordinate',
+    presetSmall: 'Use (1, 2, 3)',
+    presetLarge: 'Add 100: (101, 102, 103)',
+    presetCentered: 'Use mean 0: (−1, 0, 1)',
+    inputTitle: 'x + c, c = {c}',
+    triangleTitle: 'RMS² = σ² + μ², θ = atan(σ / |μ|)',
+    thetaLine: 'θ = {theta}°, cos θ = |μ| / RMS = {cos}',
+    thetaNone: 'x + c is all zeros: no angle',
+    identity: 'RMS² {ms} = σ² {v} + μ² {m2}',
+    outputTitle: 'Outputs',
+    sentenceSep: ' ',
+    describeStats:
+      'x + c = {x} has mean μ = {mean}, standard deviation σ = {std} and RMS {rms}; RMS² = σ² + μ² reads {ms} = {v} + {m2}.',
+    describeTheta:
+      'The hypotenuse RMS makes the angle θ = atan(σ / |μ|) = {theta}° with the leg |μ|, so |μ| is cos θ = {cos} of the RMS.',
+    describeZero: 'Every coordinate of x + c is 0: there is nothing to normalize and no angle.',
+    describeCentered: 'With mean 0 the RMS is all spread, so RMSNorm and LayerNorm agree: {ln} and {rn}.',
+    describeMeanWins:
+      'θ is under 45°, so the RMS is mostly the mean, RMS = |μ| / cos θ, and RMSNorm gives {rn}, all of one sign, while LayerNorm, which removes μ before dividing by σ, gives {ln} at every shift.',
+    describeMeanWinsMixed:
+      'θ is under 45°, so the RMS is mostly the mean, RMS = |μ| / cos θ, and RMSNorm gives {rn}, while LayerNorm, which removes μ before dividing by σ, gives {ln} at every shift.',
+    describeSpreadWins:
+      'θ is at least 45°, so the RMS is mostly spread: RMSNorm gives {rn}, which keeps more of the pattern that LayerNorm gives at every shift, {ln}.',
+    refLabel: 'c = 0: θ = {theta}°',
+    describeShiftClosed:
+      'Adding c = {c} to every coordinate left σ at {std} but took |μ| from {absMean0} to {absMean}, so θ closed from {theta0}° (the dashed triangle, c = 0) to {theta}°.',
+    describeShiftOpened:
+      'Adding c = {c} to every coordinate left σ at {std} but took |μ| from {absMean0} to {absMean}, so θ opened from {theta0}° (the dashed triangle, c = 0) to {theta}°.',
+    describeShiftSame:
+      'Adding c = {c} to every coordinate left σ at {std} and |μ| at {absMean}: θ is {theta}°, as at c = 0 (the dashed triangle).',
+    describeTry: 'Slide c up, or press “{button}”, and watch θ close: σ stays, |μ| grows.',
+  },
+  zh: {
+    name: '把 RMS² = σ² + μ² 看作一个角：平移 c 会改变 RMSNorm，不会改变 LayerNorm',
+    shift: '每个坐标加上平移量 c',
+    presetSmall: '取 (1, 2, 3)',
+    presetLarge: '加 100：(101, 102, 103)',
+    presetCentered: '取 mean 为 0：(−1, 0, 1)',
+    inputTitle: 'x + c，c = {c}',
+    triangleTitle: 'RMS² = σ² + μ²，θ = atan(σ / |μ|)',
+    thetaLine: 'θ = {theta}°，cos θ = |μ| / RMS = {cos}',
+    thetaNone: 'x + c 全为 0：没有角度',
+    identity: 'RMS² {ms} = σ² {v} + μ² {m2}',
+    outputTitle: '输出',
+    sentenceSep: '',
+    describeStats:
+      'x + c = {x} 的 mean μ = {mean}，标准差 σ = {std}，RMS 为 {rms}；RMS² = σ² + μ² 即 {ms} = {v} + {m2}。',
+    describeTheta: '直角边 |μ| 与斜边 RMS 的夹角为 θ = atan(σ / |μ|) = {theta}°，所以 |μ| 是 RMS 的 cos θ = {cos} 倍。',
+    describeZero: 'x + c 的每个坐标都是 0：没有可归一化的内容，也没有角度。',
+    describeCentered: '当 mean 为 0 时，RMS 全部来自离散程度，所以 RMSNorm 与 LayerNorm 一致：{ln} 与 {rn}。',
+    describeMeanWins:
+      'θ 小于 45°，RMS 主要就是 mean，RMS = |μ| / cos θ，RMSNorm 给出 {rn}，符号全部相同；LayerNorm 先去掉 μ 再除以 σ，无论怎样平移都给出 {ln}。',
+    describeMeanWinsMixed:
+      'θ 小于 45°，RMS 主要就是 mean，RMS = |μ| / cos θ，RMSNorm 给出 {rn}；LayerNorm 先去掉 μ 再除以 σ，无论怎样平移都给出 {ln}。',
+    describeSpreadWins:
+      'θ 不小于 45°，RMS 主要来自离散程度：RMSNorm 给出 {rn}，保留了较多 LayerNorm 在任何平移下都给出的模式 {ln}。',
+    refLabel: 'c = 0：θ = {theta}°',
+    describeShiftClosed:
+      '每个坐标加上 c = {c} 后，σ 仍是 {std}，|μ| 却从 {absMean0} 变为 {absMean}，所以 θ 从 {theta0}°（虚线三角形，c = 0）收窄到 {theta}°。',
+    describeShiftOpened:
+      '每个坐标加上 c = {c} 后，σ 仍是 {std}，|μ| 却从 {absMean0} 变为 {absMean}，所以 θ 从 {theta0}°（虚线三角形，c = 0）张大到 {theta}°。',
+    describeShiftSame:
+      '每个坐标加上 c = {c} 后，σ 仍是 {std}，|μ| 仍是 {absMean}：θ 与 c = 0 时（虚线三角形）一样，是 {theta}°。',
+    describeTry: '把 c 往上拖，或点“{button}”，看 θ 收窄：σ 不变，|μ| 变大。',
+  },
+};

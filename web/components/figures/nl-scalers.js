@@ -289,3 +289,60 @@ export class NlScalers extends NlFigure {
   }
 }
 NlScalers.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlScalers.strings = {
+  en: {
+    name: 'Min-max, z-score and robust scaling of one feature with an outlier, and why token IDs are not scaled',
+    outlier: 'Outlier',
+    data: 'Data',
+    choice_measurements: 'a measured feature',
+    choice_token_ids: 'token IDs',
+    row_raw: 'Raw values',
+    row_minMax: 'Min-max to [0, 1]',
+    row_zScore: 'Z-score',
+    row_robust: 'Robust: (x − median) / IQR',
+    note_raw: '{n} values; drag the large dot',
+    note_rawIds: '{n} token IDs: names of vocabulary entries, not amounts',
+    note_minMax: 'min {min}, max {max}',
+    note_zScore: 'mean {mean}, standard deviation {std}',
+    note_robust: 'median {median}, IQR {iqr}',
+    handle: 'Outlier at {v}. Left and Right arrows move it.',
+    sentenceSep: ' ',
+    describeSpans:
+      'With the extra value at {v}, the other {n} values span {rawLo} to {rawHi}; min-max puts them between {mmLo} and {mmHi}, z-scoring between {zLo} and {zHi}, robust scaling between {rLo} and {rHi}.',
+    describeWidths:
+      'On the common axis their band is {mmW} wide under min-max, {zW} under z-scoring and {rW} under robust scaling.',
+    describeOutside:
+      "Lying outside them, the extra value sets min-max's range and inflates the standard deviation to {std}, so those two squeeze the others together; the median {median} and the IQR {iqr} hardly notice it.",
+    describeInside: 'It lies among them, so no scaler is pulled by it.',
+    describeTokens:
+      'These are token IDs. Min-max puts {a} at {ya} and {b} at {yb}, side by side, and {top} at {ytop}; but an ID names an entry of the vocabulary, and its size and its nearness to other IDs mean nothing. Models look IDs up in an embedding table instead of scaling them.',
+  },
+  zh: {
+    name: '带 outlier 的单个 feature 的 min-max、z-score 与 robust 缩放，以及为什么不缩放 token ID',
+    outlier: 'outlier 的值',
+    data: '数据',
+    choice_measurements: '测量得到的 feature',
+    choice_token_ids: 'token ID',
+    row_raw: '原始值',
+    row_minMax: 'Min-max 到 [0, 1]',
+    row_zScore: 'Z-score',
+    row_robust: 'Robust：(x − median) / IQR',
+    note_raw: '{n} 个值；拖动较大的那个点',
+    note_rawIds: '{n} 个 token ID：词表条目的名字，不是数量',
+    note_minMax: '最小值 {min}，最大值 {max}',
+    note_zScore: 'mean {mean}，标准差 {std}',
+    note_robust: 'median {median}，IQR {iqr}',
+    handle: 'Outlier 位于 {v}。左右方向键移动它。',
+    sentenceSep: '',
+    describeSpans:
+      '额外的值位于 {v} 时，其余 {n} 个值分布在 {rawLo} 到 {rawHi}；min-max 把它们放在 {mmLo} 到 {mmHi}，z-score 放在 {zLo} 到 {zHi}，robust 缩放放在 {rLo} 到 {rHi}。',
+    describeWidths: '在共同的坐标轴上，它们的区间宽度在 min-max 下为 {mmW}，z-score 下为 {zW}，robust 缩放下为 {rW}。',
+    describeOutside:
+      '它落在其余值之外，决定了 min-max 的范围，并把标准差撑大到 {std}，所以这两种缩放把其余值挤在一起；median {median} 与 IQR {iqr} 几乎不受影响。',
+    describeInside: '它落在其余值之间，所以没有哪种缩放被它拉偏。',
+    describeTokens:
+      '这些是 token ID。Min-max 把 {a} 放在 {ya}、{b} 放在 {yb}，彼此相邻，把 {top} 放在 {ytop}；但 ID 只是词表中条目的名字，它的大小以及与其他 ID 的远近都没有意义。模型用 embedding 表查找 ID，而不是缩放它们。',
+  },
+};

@@ -277,3 +277,45 @@ export class NlSharedStats extends NlFigure {
   }
 }
 NlSharedStats.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlSharedStats.strings = {
+  en: {
+    name: 'Sharing statistics against sharing parameters: tokens A and B through LayerNorm',
+    gamma1: 'γ₁',
+    beta1: 'β₁',
+    inputHead: 'input: each row shares statistics,\neach column shares γᵢ, βᵢ',
+    outputHead: 'γ ⊙ LN₀(x) + β',
+    token: 'token {name}',
+    legend: 'framed: the chosen cell\ntinted row: the same statistics\ntinted column: the same γᵢ and βᵢ',
+    gridLabel: 'Coordinate {i} of token {token} chosen. Arrow keys choose another cell.',
+    badCell: 'cell must be a token (0 or 1) and a coordinate (0 to 2), such as "0,2" (got "{value}").',
+    sentenceSep: ' ',
+    describeCell:
+      'Coordinate {i} of token {token} ({x}) shares its statistics (μ = {mean}, σ = {std}) with the other coordinates of {token}, and its parameters (γ{sub} = {g}, β{sub} = {b}) with coordinate {i} of token {other}.',
+    describeSame:
+      'Normalized, both tokens read {n}; with γ = {gamma} and β = {beta} both become {ya}. The shared γ and β give the layer an output range, but they cannot give back what told A and B apart, their scale and level: that was removed with the statistics.',
+    describeSameNorm: 'Normalized, both tokens read {n}; with γ and β they become {ya} and {yb}.',
+    describeDiffer:
+      'These two tokens differ by more than a scale and a shift, so their normalized forms differ too: after γ and β, {ya} and {yb}.',
+  },
+  zh: {
+    name: '共享统计量与共享参数：tokens A 与 B 经过 LayerNorm',
+    gamma1: 'γ₁',
+    beta1: 'β₁',
+    inputHead: '输入：同一行共享统计量，\n同一列共享 γᵢ、βᵢ',
+    outputHead: 'γ ⊙ LN₀(x) + β',
+    token: 'token {name}',
+    legend: '加框：选中的格子\n同色的行：统计量相同\n同色的列：γᵢ 与 βᵢ 相同',
+    gridLabel: '选中 token {token} 的第 {i} 个坐标。方向键选择其他格子。',
+    badCell: 'cell 必须是一个 token（0 或 1）和一个坐标（0 到 2），例如“0,2”（收到的是“{value}”）。',
+    sentenceSep: '',
+    describeCell:
+      'Token {token} 的第 {i} 个坐标（{x}）与 {token} 的其他坐标共享统计量（μ = {mean}，σ = {std}），与 token {other} 的第 {i} 个坐标共享参数（γ{sub} = {g}，β{sub} = {b}）。',
+    describeSame:
+      '经过 normalization 之后两个 tokens 都是 {n}；γ = {gamma}、β = {beta} 时两者都变为 {ya}。共享的 γ 与 β 给出了该层的输出范围，却无法找回区分 A 与 B 的尺度与水平：它们已随统计量一起被去掉。',
+    describeSameNorm: '经过 normalization 之后两个 tokens 都是 {n}；经过 γ 与 β 分别变为 {ya} 与 {yb}。',
+    describeDiffer:
+      '这两个 tokens 的差别不只是尺度与平移，所以经过 normalization 之后也不同：经过 γ 与 β 分别为 {ya} 与 {yb}。',
+  },
+};

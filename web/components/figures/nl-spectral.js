@@ -209,3 +209,43 @@ export class NlSpectral extends NlFigure {
   }
 }
 NlSpectral.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlSpectral.strings = {
+  en: {
+    name: 'Spectral normalization by power iteration',
+    steps: 'Power iterations',
+    nextStep: 'Next step',
+    presetDiagonal: 'Diagonal (3, 1)',
+    presetSheared: 'Sheared matrix',
+    leftTitle: 'W maps the unit circle',
+    rightTitle: 'W / σ maps the unit circle',
+    handleColumn: 'Column {j} of W, the image of e{j}: {v}. Arrow keys move it.',
+    numbers: 'Steps: {steps}; σ ≈ {sigma}; singular values of W {s}; semi-axes of W/σ {a} and {b}',
+    describeOne: 'After 1 power-iteration step the estimate is σ ≈ {sigma}; the largest singular value of W is {top}.',
+    describe:
+      'After {steps} power-iteration steps the estimate is σ ≈ {sigma}; the largest singular value of W is {top}.',
+    converged:
+      'Converged: W/σ has semi-axes {a} and {b}, the longest within {tol} of 1: its ellipse fits the unit circle to within {tol}.',
+    outside:
+      'Not converged yet: W/σ has semi-axes {a} and {b}, so its ellipse still reaches {a}, outside the unit circle.',
+    inside:
+      'σ is above the largest singular value: W/σ has semi-axes {a} and {b}, inside the unit circle with room to spare.',
+  },
+  zh: {
+    name: '用 power iteration 做 spectral normalization',
+    steps: 'power iteration 步数',
+    nextStep: '下一步',
+    presetDiagonal: '对角矩阵 (3, 1)',
+    presetSheared: '剪切矩阵',
+    leftTitle: 'W 作用于单位圆',
+    rightTitle: 'W / σ 作用于单位圆',
+    handleColumn: 'W 的第 {j} 列，即 e{j} 的像：{v}。方向键可移动。',
+    numbers: '{steps} 步；σ ≈ {sigma}；W 的 singular values {s}；W/σ 的半轴 {a} 与 {b}',
+    describeOne: '1 步 power iteration 之后估计值 σ ≈ {sigma}；W 的最大 singular value 为 {top}。',
+    describe: '{steps} 步 power iteration 之后估计值 σ ≈ {sigma}；W 的最大 singular value 为 {top}。',
+    converged: '已收敛：W/σ 的半轴为 {a} 与 {b}，最长的与 1 相差不超过 {tol}：椭圆在 {tol} 的误差内落在单位圆里。',
+    outside: '尚未收敛：W/σ 的半轴为 {a} 与 {b}，椭圆仍伸到 {a}，超出单位圆。',
+    inside: 'σ 大于最大 singular value：W/σ 的半轴为 {a} 与 {b}，椭圆在单位圆内还有余地。',
+  },
+};

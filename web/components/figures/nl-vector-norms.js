@@ -191,3 +191,33 @@ export class NlVectorNorms extends NlFigure {
   }
 }
 NlVectorNorms.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlVectorNorms.strings = {
+  en: {
+    name: 'L2, L1, max-norm and ScaleNorm on the same two embeddings, and cosine similarity',
+    g: 'ScaleNorm scale g',
+    title_l2: 'L2: onto the unit circle',
+    title_l1: 'L1: onto |x₁| + |x₂| = 1',
+    title_max: 'max-norm: onto max|xᵢ| = 1',
+    title_scale: 'ScaleNorm: radius g = {g}',
+    handle: 'Embedding {name} = {v}. Arrow keys move it.',
+    readout:
+      'a·b = {dot} (lengths {la} and {lb}, angle {angle}°); the dot product of the two L2-normalized vectors is {cos}, the cosine of {angle}°.',
+    describe:
+      'L2 keeps each direction and sets length 1: a becomes {l2a}, b {l2b}. L1 divides by |x₁| + |x₂|: {l1a} and {l1b}. Max-norm divides by the largest |xᵢ|: {maxa} and {maxb}. ScaleNorm sets length g = {g}: {sa} and {sb}. The raw dot product a·b = {dot} mixes length and alignment; after L2 normalization it is the cosine, {cos}, whatever the lengths.',
+  },
+  zh: {
+    name: '同一对 embeddings 的 L2、L1、max-norm 与 ScaleNorm，以及 cosine similarity',
+    g: 'ScaleNorm 的 scale g',
+    title_l2: 'L2：落到单位圆上',
+    title_l1: 'L1：落到 |x₁| + |x₂| = 1 上',
+    title_max: 'max-norm：落到 max|xᵢ| = 1 上',
+    title_scale: 'ScaleNorm：半径 g = {g}',
+    handle: 'Embedding {name} = {v}。方向键移动它。',
+    readout:
+      'a·b = {dot}（长度 {la} 与 {lb}，夹角 {angle}°）；两个向量做 L2 normalization 之后的 dot product 为 {cos}，即 {angle}° 的 cosine。',
+    describe:
+      'L2 保留每个方向并把长度设为 1：a 变为 {l2a}，b 变为 {l2b}。L1 除以 |x₁| + |x₂|：{l1a} 与 {l1b}。Max-norm 除以最大的 |xᵢ|：{maxa} 与 {maxb}。ScaleNorm 把长度设为 g = {g}：{sa} 与 {sb}。原始 dot product a·b = {dot} 混合了长度与方向一致程度；L2 normalization 之后它就是 cosine，{cos}，与长度无关。',
+  },
+};

@@ -222,3 +222,38 @@ export class NlWhitening extends NlFigure {
   }
 }
 NlWhitening.defineProperties();
+
+// The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
+NlWhitening.strings = {
+  en: {
+    name: 'Z-scoring and ZCA whitening of a correlated point cloud',
+    mixing: 'Mixing: feature 2 follows feature 1',
+    newSample: 'New sample',
+    title_raw: 'raw',
+    title_zscore: 'z-scored',
+    title_whitened: 'ZCA-whitened',
+    covCaption: 'covariance, {name}',
+    handle: 'Shape of the cloud: mixing {v}. Up and Down arrows change it.',
+    describeRaw: 'Raw covariance: variances {r1} and {r2}, covariance {rc}.',
+    describeKept:
+      'Z-scoring makes the variances {z1} and {z2} but keeps the correlation {zoff}, so the cloud stays tilted.',
+    describeNearly: 'Z-scoring makes the variances {z1} and {z2}; the correlation, {zoff}, is already near 0.',
+    describeRemoved: 'ZCA whitening removes the correlation ({woff}) and leaves variances {w1} and {w2}.',
+    describeReduced: 'ZCA whitening reduces the correlation to {woff} and leaves variances {w1} and {w2}.',
+  },
+  zh: {
+    name: '相关点云的 z-score 与 ZCA whitening',
+    mixing: '混合系数：feature 2 跟随 feature 1',
+    newSample: '重新采样',
+    title_raw: '原始',
+    title_zscore: 'z-score 之后',
+    title_whitened: 'ZCA whitening 之后',
+    covCaption: 'covariance，{name}',
+    handle: '点云形状：mixing {v}。上下方向键可调整。',
+    describeRaw: '原始 covariance：variance {r1} 与 {r2}，covariance {rc}。',
+    describeKept: 'Z-score 让 variance 变为 {z1} 与 {z2}，但相关系数 {zoff} 仍在，点云依旧倾斜。',
+    describeNearly: 'Z-score 让 variance 变为 {z1} 与 {z2}；相关系数 {zoff} 本来就接近 0。',
+    describeRemoved: 'ZCA whitening 去掉了相关性（{woff}），variance 为 {w1} 与 {w2}。',
+    describeReduced: 'ZCA whitening 把相关系数降到 {woff}，variance 为 {w1} 与 {w2}。',
+  },
+};
