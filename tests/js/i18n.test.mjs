@@ -122,3 +122,9 @@ test('a figure speaks its own strings in Node: t() in both languages', () => {
   assert.equal(t('zh', 'loading'), zhShared.common.loading, 'common strings still reach the figure');
   assert.equal(t('en', 'no-such-key'), 'no-such-key');
 });
+
+test('web/i18n/en.js and zh.js hold only the strings every figure shares; each figure carries its own', () => {
+  assert.deepEqual(Object.keys(enShared), ['common']);
+  assert.deepEqual(Object.keys(zhShared), ['common']);
+  for (const f of figures) assert.ok(elements[f.tag].strings?.en?.name, `${f.tag}: NlName.strings in its module`);
+});
