@@ -596,7 +596,7 @@ NlBnVariants.strings = {
     keyOut1: 'channel 1',
     keyOut2: 'channel 2（各 3 个位置）',
     keyFaint: '淡色：训练模式下的 BatchNorm',
-    settings: '设置：已训练 {k} 步 · 块大小 {vbs} · r_max {r} · 权重{mix}',
+    settings: '设置：已训练 {k} 步 · 块大小 {vbs} · r_max {r} · 权重：{mix}',
     batchTitle: '8 个 examples 组成的 batch',
     keyShape: '每个 2 个 channels × 3 个位置：',
     keyChunk: 'Ghost BN 的块',
