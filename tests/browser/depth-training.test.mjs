@@ -108,7 +108,7 @@ test('the default opens on its recorded run, drawn without Play: PyTorch’s out
   checkDescription(sn, 'opening');
   assert.ok(sn.desc.includes('This is the recorded run of these settings; Play trains it again, step for step.'));
   assert.ok(
-    sn.desc.includes('Without a norm the loss blows up at this step size, while Pre-Norm, Pre-Norm + final train.'),
+    sn.desc.includes('Without a norm the loss blows up at this step size, while Pre-Norm and Pre-Norm + final train.'),
   );
   assert.ok(sn.desc.endsWith(`Lowest loss at the end: Pre-Norm, ${f3(sn.state.variants[2].loss.at(-1))}.`), sn.desc);
 });
@@ -338,7 +338,7 @@ test('a zero gate starts every block as the identity, and the text says so at th
   const rms = sn.state.variants[0].actNorm[0];
   assert.ok(
     sn.desc.includes(
-      `With the gate at zero each branch adds nothing at first: at the first step No norm, Pre-Norm, Pre-Norm + final keep the residual stream at RMS ${f3(rms)} through every layer.`,
+      `With the gate at zero each branch adds nothing at first: at the first step No norm, Pre-Norm and Pre-Norm + final keep the residual stream at RMS ${f3(rms)} through every layer.`,
     ),
     sn.desc,
   );

@@ -598,7 +598,7 @@ NlBnVariants.strings = {
     keyFaint: '淡色：训练模式下的 BatchNorm',
     settings: '设置：已训练 {k} 步 · 块大小 {vbs} · r_max {r} · 权重：{mix}',
     batchTitle: '8 个 examples 组成的 batch',
-    keyShape: '每个 2 个 channels × 3 个位置：',
+    keyShape: '每个 example：2 个 channel × 3 个位置：',
     keyChunk: 'Ghost BN 的块',
     keyBatchMean: 'batch mean',
     keyRunningMean: 'running mean',

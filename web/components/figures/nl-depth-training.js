@@ -33,7 +33,7 @@
 // Numbers from the core: train_data, train_init, train_step (every loss,
 //   gradient and activation norm) and train_predict from the training module
 //   (loadTrainer); row_entropy (ln 2), log_axis and axis_ticks from the core.
-import { el, formatNumber } from '../lib/base.js';
+import { el, formatPower } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 import { FRAME } from '../data/depth-training-frame.js';
@@ -596,9 +596,15 @@ details.settings[open] > summary { margin-bottom: 6px; }
     return this.t(`v_${p}`);
   }
 
+  /** Names joined as the reader's language lists them ("A, B and C"; "A、B 和 C"). */
+  _list(names) {
+    if (names.length < 2) return names.join('');
+    return names.slice(0, -1).join(this.t('listSep')) + this.t('listAnd') + names.at(-1);
+  }
+
   /** A loss as the reader reads it: 3 significant digits, in powers of ten once it has blown up. */
   _loss(v) {
-    return v >= 1e5 ? formatNumber(v, this.lang, 3, 'scientific') : this.fmt(v, 3);
+    return v >= 1e5 ? formatPower(v, this.lang, 3) : this.fmt(v, 3);
   }
 
   draw(s) {
@@ -852,7 +858,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
       if (same.length)
         parts.push(
           this.t('describeIdentity', {
-            names: same.map((v) => this._label(v.placement)).join(this.t('listSep')),
+            names: this._list(same.map((v) => this._label(v.placement))),
             v: f(same[0].actNorm[0]),
           }),
         );
@@ -865,9 +871,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
     if (none && s.step >= STALL_STEPS) {
       if (trained(none)) parts.push(this.t('describeNoneTrains'));
       else if (normed.length && (none.status === 'diverged' || none.loss[none.loss.length - 1] > 10 * s.chance))
-        parts.push(
-          this.t('describeNoneFails', { names: normed.map((v) => this._label(v.placement)).join(this.t('listSep')) }),
-        );
+        parts.push(this.t('describeNoneFails', { names: this._list(normed.map((v) => this._label(v.placement))) }));
     }
     if (on.length > 1 && on.every((v) => v.status !== 'training')) {
       const finite = on.filter((v) => v.status !== 'diverged');
@@ -935,10 +939,11 @@ NlDepthTraining.strings = {
     describeNoneTrains:
       'No normalization trains here too: with these settings the norms are not what makes the network learn.',
     describeNoneFails: 'Without a norm the loss blows up at this step size, while {names} train.',
+    listSep: ', ',
+    listAnd: ' and ',
     describeLowest: 'Lowest loss at the end: {name}, {v}.',
     compare: 'Compare:',
     keyOff: '{name}: not shown',
-    listSep: ', ',
     describeOff: 'Not shown and not trained: {list}.',
     warmup: 'Warm-up (steps)',
     describeSetupWarmup:
@@ -1004,10 +1009,11 @@ NlDepthTraining.strings = {
     describeRecorded: '这是按当前设置预先录好的训练；按“播放”会一步一步重新训练出同样的结果。',
     describeNoneTrains: '这里不做 normalization 也能训练：在这组设置下，网络能否学会并不取决于 norm。',
     describeNoneFails: '在这个步长下，没有 norm 的 loss 会爆炸，而 {names} 都能训练。',
+    listSep: '、',
+    listAnd: ' 和 ',
     describeLowest: '最终 loss 最低的是 {name}：{v}。',
     compare: '对比：',
     keyOff: '{name}：未显示',
-    listSep: '、',
     describeOff: '未显示、也不训练：{list}。',
     warmup: 'warm-up 步数',
     describeSetupWarmup:
