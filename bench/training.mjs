@@ -5,6 +5,7 @@
 // then, in Chromium, the steps per second the figure reaches while playing
 // and how long a reader's key press takes to reach the DOM meanwhile
 // (p50/p95 over 12 s of presses).
+import { buildNativeDriver } from './native.mjs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadTrainer } from '../web/core/normlab.js';
@@ -18,23 +19,7 @@ const f = (v, d = 2) => v.toFixed(d);
 if (!chromiumOnly) await nativeAndWasm();
 
 async function nativeAndWasm() {
-  console.log('building the native core (cmake, g++ -O3) and bench/training_native.cpp…');
-  execFileSync('cmake', ['-S', root, '-B', `${root}build/native`, '-DCMAKE_BUILD_TYPE=Release'], { stdio: 'ignore' });
-  execFileSync('cmake', ['--build', `${root}build/native`, '-j2', '--target', 'normlab'], { stdio: 'inherit' });
-  execFileSync(
-    'g++',
-    [
-      '-std=c++17',
-      '-O3',
-      '-DNDEBUG',
-      `-I${root}cpp/include`,
-      `${root}bench/training_native.cpp`,
-      `${root}build/native/libnormlab.a`,
-      '-o',
-      `${root}build/training_native`,
-    ],
-    { stdio: 'inherit' },
-  );
+  buildNativeDriver('training_native');
 
   const core = await loadTrainer(); // the training module
   const data = core.run('train_data', {}, { count: 128, seed: 1 });

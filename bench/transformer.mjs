@@ -4,6 +4,7 @@
 // scripts/gen_transformer_references.py). The model: vocab 80 (a character vocabulary), d_model 64, 4 heads,
 // 2 layers, context 64, MLP 4 x d_model with GELU, Pre-LN with a final norm, L2 QK-Norm, tied head; batch 8 x 64.
 // The three are measured in alternation, round by round, so that they see the same machine.
+import { buildNativeDriver } from './native.mjs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadTrainer } from '../web/core/normlab.js';
@@ -16,23 +17,7 @@ const B = 8,
   steps = 3;
 const attrs = { vocab: V, d_model: 64, heads: 4, layers: 2, context: 64, qk_norm: 'l2' };
 
-console.log('building the native core (cmake, g++ -O3) and bench/transformer_native.cpp…');
-execFileSync('cmake', ['-S', root, '-B', `${root}build/native`, '-DCMAKE_BUILD_TYPE=Release'], { stdio: 'ignore' });
-execFileSync('cmake', ['--build', `${root}build/native`, '-j2', '--target', 'normlab'], { stdio: 'inherit' });
-execFileSync(
-  'g++',
-  [
-    '-std=c++17',
-    '-O3',
-    '-DNDEBUG',
-    `-I${root}cpp/include`,
-    `${root}bench/transformer_native.cpp`,
-    `${root}build/native/libnormlab.a`,
-    '-o',
-    `${root}build/transformer_native`,
-  ],
-  { stdio: 'inherit' },
-);
+buildNativeDriver('transformer_native');
 
 const core = await loadTrainer();
 let { params, state } = core.run('tfm_init', {}, attrs);
