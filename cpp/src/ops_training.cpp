@@ -245,6 +245,11 @@ void train_predict(Call& c) {
   c.out("p", floats(prob, {M}));
 }
 
+// P[at, at + count) drawn N(0, 1 / fan_in) from g, in order: both trainers' initializers.
+static void fill_normal(std::vector<double>& P, Normal& g, std::size_t at, std::size_t count, double fan_in) {
+  for (std::size_t i = 0; i < count; ++i) P[at + i] = g.next() / std::sqrt(fan_in);
+}
+
 // Seeded initial parameters: weights N(0, 1 / fan_in) drawn in layout order
 // (E, then each block's W1 and W2, then H), biases and betas 0, gammas 1,
 // gates 1 / 0 / 0.1; and a zero optimizer state.
@@ -253,9 +258,7 @@ void train_init(Call& c) {
   const std::size_t W = m.W, n = m.size();
   Normal g{static_cast<std::uint64_t>(c.integer("seed"))};
   std::vector<double> P(n, 0.0);
-  auto draw = [&](std::size_t at, std::size_t count, double fan_in) {
-    for (std::size_t i = 0; i < count; ++i) P[at + i] = g.next() / std::sqrt(fan_in);
-  };
+  auto draw = [&](std::size_t at, std::size_t count, double fan_in) { fill_normal(P, g, at, count, fan_in); };
   draw(0, 2 * W, 2);
   for (std::size_t l = 0; l < m.L; ++l) {
     const std::size_t B = m.block(l);
@@ -366,9 +369,7 @@ void tfm_init(Call& c) {
   const std::size_t D = m.D, n = m.size();
   Normal g{static_cast<std::uint64_t>(c.integer("seed"))};
   std::vector<double> P(n, 0.0);
-  auto draw = [&](std::size_t at, std::size_t count, double fan_in) {
-    for (std::size_t i = 0; i < count; ++i) P[at + i] = g.next() / std::sqrt(fan_in);
-  };
+  auto draw = [&](std::size_t at, std::size_t count, double fan_in) { fill_normal(P, g, at, count, fan_in); };
   draw(0, (m.V + m.S) * D, double(D));
   for (std::size_t l = 0; l < m.L; ++l) {
     const std::size_t B = m.block(l);
