@@ -1,7 +1,7 @@
-// Milliseconds per tfm_step of the default transformer (bench/transformer.mjs
-// states it), in the core compiled natively (g++ -O3, build/native's library).
-// argv: rounds (the model is fixed here to match the script). Prints the
-// median ms per step.
+// Milliseconds per tfm_step of one of bench/transformer.mjs's models, in the
+// core compiled natively (g++ -O3, build/native's library).
+// argv: rounds vocab d_model heads layers context qk_norm (batch 8 x context).
+// Prints the median ms per step.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -14,10 +14,18 @@
 using namespace normlab;
 
 int main(int argc, char** argv) {
-  const int rounds = argc > 1 ? std::atoi(argv[1]) : 5, steps = 3;
-  const std::size_t B = 8, T = 64, V = 80;
-  std::map<std::string, Attr> attrs{{"vocab", double(V)}, {"d_model", 64.0}, {"heads", 4.0},
-                                    {"layers", 2.0},      {"context", 64.0}, {"qk_norm", std::string("l2")}};
+  if (argc != 8) {
+    std::fprintf(stderr, "usage: transformer_native rounds vocab d_model heads layers context qk_norm\n");
+    return 2;
+  }
+  const int rounds = std::atoi(argv[1]), steps = 3;
+  const std::size_t B = 8, V = std::size_t(std::atoi(argv[2])), T = std::size_t(std::atoi(argv[6]));
+  std::map<std::string, Attr> attrs{{"vocab", double(V)},
+                                    {"d_model", std::atof(argv[3])},
+                                    {"heads", std::atof(argv[4])},
+                                    {"layers", std::atof(argv[5])},
+                                    {"context", double(T)},
+                                    {"qk_norm", std::string(argv[7])}};
   auto tensor = [](const Value& v) {
     Tensor t = xt::empty<float>(v.shape);
     std::copy(v.f.begin(), v.f.end(), t.begin());

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Milliseconds per training step of bench/transformer.mjs's default transformer in PyTorch CPU eager, one thread,
+"""Milliseconds per training step of one of bench/transformer.mjs's models in PyTorch CPU eager, one thread,
 float32: the model of scripts/gen_transformer_references.py (torch.autograd) and torch.optim.AdamW with clipping.
-argv: rounds. Prints the median ms per step."""
+argv: rounds vocab d_model heads layers context qk_norm (batch 8 x context). Prints the median ms per step."""
 import os
 import sys
 import time
@@ -13,9 +13,10 @@ from gen_transformer_references import init, model  # noqa: E402
 
 torch.set_num_threads(1)
 torch.set_default_dtype(torch.float32)
-rounds, steps = int(sys.argv[1]) if len(sys.argv) > 1 else 5, 3
-B, T, V = 8, 64, 80
-c = {'vocab': V, 'd_model': 64, 'heads': 4, 'layers': 2, 'context': 64, 'mlp_ratio': 4, 'qk_norm': 'l2'}
+rounds, steps = int(sys.argv[1]), 3
+V, D, H, L, T = (int(a) for a in sys.argv[2:7])
+B = 8
+c = {'vocab': V, 'd_model': D, 'heads': H, 'layers': L, 'context': T, 'mlp_ratio': 4, 'qk_norm': sys.argv[7]}
 p = torch.tensor(init(c, 0), dtype=torch.float32, requires_grad=True)
 i = np.arange(B * T)
 tokens = torch.tensor(((i * 7 + i // 5) % V).reshape(B, T))

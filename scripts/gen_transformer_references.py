@@ -99,7 +99,7 @@ def model(p, tokens, targets, c):
     B, T = tokens.shape
     h = P('E', V, D)[tokens] + P('Pos', c['context'], D)[:T]
     causal = torch.tril(torch.ones(T, T, dtype=torch.bool))
-    maxl, ent, act = [], [], []
+    maxl, ent, act, att_p = [], [], [], []
     act_fn = F.relu if c.get('activation', 'gelu') == 'relu' else F.gelu
     for l in range(L):
         u1 = h if place == 'post' else norm(h, f'n1g{l}', f'n1b{l}', D, rms)
@@ -120,6 +120,7 @@ def model(p, tokens, targets, c):
         pr = torch.softmax(s.masked_fill(~causal, float('-inf')), -1)
         plogp = torch.where(pr > 0, pr * torch.log(pr.clamp_min(1e-300)), torch.zeros_like(pr))
         ent.append(-plogp.detach().sum().item() / (B * H * T))
+        att_p.append(pr.detach().numpy())
         att = (pr @ v).transpose(1, 2).reshape(B, T, D) @ P(f'Wo{l}', D, D)
         mlp = lambda u: act_fn(u @ P(f'W1{l}', D, Fd)) @ P(f'W2{l}', Fd, D)  # noqa: E731
         if place == 'post':
@@ -136,7 +137,7 @@ def model(p, tokens, targets, c):
         lse = torch.logsumexp(logits, -1)
         loss = F.cross_entropy(logits.reshape(-1, V), torch.as_tensor(targets).long().reshape(-1)) + \
             c.get('z_loss', 0.0) * (lse * lse).mean()
-    return loss, logits, maxl, ent, act
+    return loss, logits, maxl, ent, act, np.stack(att_p)
 
 
 def block_norms(grad, c):
@@ -151,11 +152,12 @@ def block_norms(grad, c):
 
 def grads(p, tokens, targets, c):
     pt = torch.tensor(p, requires_grad=True)
-    loss, logits, maxl, ent, act = model(pt, tokens, targets, c)
+    loss, logits, maxl, ent, act, att_p = model(pt, tokens, targets, c)
     loss.backward()
     g = pt.grad.numpy()
     return {'loss': [loss.item()], 'grad': g, 'logits': logits.detach().numpy(), 'max_logit': maxl, 'entropy': ent,
-            'act_rms': act, 'grad_norm': block_norms(g, c), 'logit_mean': [logits.detach().mean().item()]}
+            'act_rms': act, 'grad_norm': block_norms(g, c), 'logit_mean': [logits.detach().mean().item()],
+            'attention': att_p}
 
 
 def rate(t, lr, warmup, total, lr_min):
@@ -178,7 +180,7 @@ def train(p, batches, c, steps, lr, beta1, beta2, wd, warmup, total, lr_min, cli
         for grp in opt.param_groups:
             grp['lr'] = rate(t, lr, warmup, total, lr_min)
         opt.zero_grad()
-        loss, logits, maxl, ent, act = model(pt, tokens, targets, c)
+        loss, logits, maxl, ent, act, att_p = model(pt, tokens, targets, c)
         loss.backward()
         rec['grad_norm'].append(block_norms(pt.grad.numpy(), c))
         if clip > 0:
@@ -207,7 +209,7 @@ def sample(p, prompt, c, count, temperature, seed):
     with torch.no_grad():
         for _ in range(count):
             ctx = seq[-c['context']:]
-            _, logits, _, _, _ = model(torch.tensor(p), np.array([ctx]), None, c)
+            _, logits, _, _, _, _ = model(torch.tensor(p), np.array([ctx]), None, c)
             lg = logits[0, -1].numpy()
             pick = int(np.argmax(lg))
             if temperature > 0:

@@ -422,6 +422,11 @@ void tfm_grad(Call& c) {
   std::vector<double> maxl, ent;
   for (const TfmBlock& b : s.blocks) maxl.push_back(b.max_logit), ent.push_back(b.entropy);
   metrics_out(c, m, maxl, ent, s.act_rms, tfm_block_norms(m, G), {s.logit_mean}, {m.L});
+  // every layer's attention probabilities, [layers, B, heads, T, T] (zero above the diagonal)
+  std::vector<double> att;
+  att.reserve(m.L * d.B * m.H * d.T * d.T);
+  for (const TfmBlock& b : s.blocks) att.insert(att.end(), b.p.begin(), b.p.end());
+  c.out("attention", floats(att, {m.L, d.B, m.H, d.T, d.T}));
 }
 
 // `steps` AdamW steps; step k trains on batch k mod K of tokens [K, B, T] (or the one batch [B, T]).
@@ -576,7 +581,7 @@ void register_training_ops(Registry& r) {
       {"tfm_grad",
        {{"params"}, {"tokens"}, {"targets"}},
        {NORMLAB_TFM_ATTRS},
-       {"loss", "grad", "logits", "max_logit", "entropy", "act_rms", "grad_norm", "logit_mean"},
+       {"loss", "grad", "logits", "max_logit", "entropy", "act_rms", "grad_norm", "logit_mean", "attention"},
        tfm_grad},
       {"tfm_step",
        {{"params"}, {"state"}, {"tokens"}, {"targets"}},

@@ -176,7 +176,7 @@ export interface OpOutputs {
   z_score_fit: { mean: TensorOutput; std: TensorOutput };
   layer_norm_backward: { dx: TensorOutput; dweight: TensorOutput; dbias: TensorOutput };
   rms_norm_backward: { dx: TensorOutput; dweight: TensorOutput };
-  tfm_grad: { loss: TensorOutput; grad: TensorOutput; logits: TensorOutput; max_logit: TensorOutput; entropy: TensorOutput; act_rms: TensorOutput; grad_norm: TensorOutput; logit_mean: TensorOutput };
+  tfm_grad: { loss: TensorOutput; grad: TensorOutput; logits: TensorOutput; max_logit: TensorOutput; entropy: TensorOutput; act_rms: TensorOutput; grad_norm: TensorOutput; logit_mean: TensorOutput; attention: TensorOutput };
   tfm_init: { params: TensorOutput; state: TensorOutput };
   tfm_sample: { tokens: IntOutput };
   tfm_step: { params: TensorOutput; state: TensorOutput; loss: TensorOutput; max_logit: TensorOutput; entropy: TensorOutput; act_rms: TensorOutput; grad_norm: TensorOutput; logit_mean: TensorOutput; status: IntOutput };
@@ -1606,6 +1606,7 @@ export interface TfmGradOptions<
   TActRms extends OutTarget = OutTarget,
   TGradNorm extends OutTarget = OutTarget,
   TLogitMean extends OutTarget = OutTarget,
+  TAttention extends OutTarget = OutTarget,
 > {
   /** Shape of params when it is given as a flat array. */
   shape?: readonly number[];
@@ -1653,6 +1654,8 @@ export interface TfmGradOptions<
   outGradNorm?: TGradNorm | null;
   /** Where logit_mean goes: a Float32Array of its length, or a resident tensor (returned as it is). */
   outLogitMean?: TLogitMean | null;
+  /** Where attention goes: a Float32Array of its length, or a resident tensor (returned as it is). */
+  outAttention?: TAttention | null;
 }
 
 /** Options of core.tfmInit. */
@@ -2273,7 +2276,7 @@ export interface TrainingFunctions {
     x: XInput,
     options: RmsNormBackwardOptions<TDx, TDweight>,
   ): { dx: TDx; dweight: TDweight };
-  /** Runs tfm_grad; returns { loss, grad, logits, maxLogit, entropy, actRms, gradNorm, logitMean }. */
+  /** Runs tfm_grad; returns { loss, grad, logits, maxLogit, entropy, actRms, gradNorm, logitMean, attention }. */
   tfmGrad<
     TLoss extends OutTarget = Float32Array,
     TGrad extends OutTarget = Float32Array,
@@ -2283,10 +2286,11 @@ export interface TrainingFunctions {
     TActRms extends OutTarget = Float32Array,
     TGradNorm extends OutTarget = Float32Array,
     TLogitMean extends OutTarget = Float32Array,
+    TAttention extends OutTarget = Float32Array,
   >(
     params: XInput,
-    options: TfmGradOptions<TLoss, TGrad, TLogits, TMaxLogit, TEntropy, TActRms, TGradNorm, TLogitMean>,
-  ): { loss: TLoss; grad: TGrad; logits: TLogits; maxLogit: TMaxLogit; entropy: TEntropy; actRms: TActRms; gradNorm: TGradNorm; logitMean: TLogitMean };
+    options: TfmGradOptions<TLoss, TGrad, TLogits, TMaxLogit, TEntropy, TActRms, TGradNorm, TLogitMean, TAttention>,
+  ): { loss: TLoss; grad: TGrad; logits: TLogits; maxLogit: TMaxLogit; entropy: TEntropy; actRms: TActRms; gradNorm: TGradNorm; logitMean: TLogitMean; attention: TAttention };
   /** Runs tfm_init; returns { params, state }. */
   tfmInit<TParams extends OutTarget = Float32Array, TState extends OutTarget = Float32Array>(
     options: TfmInitOptions<TParams, TState>,
