@@ -20,12 +20,9 @@ int main(int argc, char** argv) {
   }
   const int rounds = std::atoi(argv[1]), steps = 3;
   const std::size_t B = 8, V = std::size_t(std::atoi(argv[2])), T = std::size_t(std::atoi(argv[6]));
-  std::map<std::string, Attr> attrs{{"vocab", double(V)},
-                                    {"d_model", std::atof(argv[3])},
-                                    {"heads", std::atof(argv[4])},
-                                    {"layers", std::atof(argv[5])},
-                                    {"context", double(T)},
-                                    {"qk_norm", std::string(argv[7])}};
+  std::map<std::string, Attr> attrs{{"vocab", double(V)},          {"d_model", std::atof(argv[3])},
+                                    {"heads", std::atof(argv[4])}, {"layers", std::atof(argv[5])},
+                                    {"context", double(T)},        {"qk_norm", std::string(argv[7])}};
   auto tensor = [](const Value& v) {
     Tensor t = xt::empty<float>(v.shape);
     std::copy(v.f.begin(), v.f.end(), t.begin());
