@@ -13,7 +13,7 @@ export const figures = [
     trainer: false,
     minHeight: 1000,
     events: ["change"],
-    state: "`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`",
+    state: "`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`, `zero`",
     attributes: [
       {"name":"features","property":"features","type":"vector","default":[1,-2,5,2],"length":4,"description":"the features x"},
       {"name":"condition","property":"condition","type":"choice","default":"cat","choices":["cat","dog","ship","custom"],"description":"the class label c, or custom for your own s, b, g"},
@@ -85,11 +85,12 @@ export const figures = [
     trainer: false,
     minHeight: 961,
     events: ["change"],
-    state: "`batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `chunks`, `weights`, `components`",
+    state: "`batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`",
     attributes: [
       {"name":"steps","property":"steps","type":"integer","default":5,"min":0,"max":50,"description":"training steps taken on this batch, each updating the running statistics"},
       {"name":"vbs","property":"vbs","type":"choice","default":"2","choices":["2","4","8"],"description":"Ghost BN's virtual batch size"},
       {"name":"rmax","property":"rmax","type":"number","default":1.2,"min":1,"max":5,"description":"Batch Renorm's r_max"},
+      {"name":"dmax","property":"dmax","type":"number","default":5,"min":0.5,"max":10,"description":"Batch Renorm's d_max"},
       {"name":"mix","property":"mix","type":"choice","default":"equal","choices":["equal","in","ln","bn"],"description":"Switchable Norm's weights: equal, or leaning toward InstanceNorm, LayerNorm or BatchNorm"},
     ],
   },

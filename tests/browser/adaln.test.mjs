@@ -61,9 +61,56 @@ test('the default: x is not normalized, and LN₀ changes it; the three classes 
     ),
     sn.desc,
   );
-  // what the picture says: the selected class's values at the right of its rows
-  for (const v of [...sn.state.modulated, ...sn.state.branch, ...sn.state.output])
-    assert.ok(sn.svg.includes(f3(v)), `chart value ${v}`);
+  // the other half of the idea in the same default view: AdaLN-Zero's start returns x
+  assert.deepEqual(sn.state.zero.output, X, 'the final projection at zero: gate 0, h = x exactly');
+  assert.deepEqual([...sn.state.zero.scale, ...sn.state.zero.shift, ...sn.state.zero.gate], Array(12).fill(0));
+  assert.ok(
+    sn.desc.includes(
+      'At AdaLN-Zero’s start (the final projection at zero, the rings) every gate is 0, so h = (1, -2, 5, 2): x itself.',
+    ),
+    sn.desc,
+  );
+  // what the picture says by default: h of the selected class at the right of its row; the steps wait behind
+  // their disclosure, and open to the selected class's values
+  for (const v of sn.state.output) assert.ok(sn.svg.includes(f3(v)), `chart value ${v}`);
+  const steps = fig.page.locator(`${TAG} >> details.steps`);
+  assert.equal(await steps.evaluate((d) => d.open), false, 'the steps are closed at first');
+  await steps.locator('summary').click();
+  const opened = await snap();
+  for (const v of [...sn.state.modulated, ...sn.state.branch]) assert.ok(opened.svg.includes(f3(v)), `step value ${v}`);
+  await steps.locator('summary').click();
+});
+
+test('the comparison: a marker per class in its own sub-lane, the ring on x, the x handles 44 px', async () => {
+  const r = await fig.page.evaluate((t) => {
+    const root = document.querySelector(t).shadowRoot;
+    const svgEl = root.querySelector('svg');
+    const centre = (e) => {
+      const b = e.getBoundingClientRect();
+      return [b.x + b.width / 2, b.y + b.height / 2];
+    };
+    const marks = (cls) => [...svgEl.querySelectorAll(`.mk.${cls}`)].map(centre);
+    const handles = [...svgEl.querySelectorAll('g.xh')].map((g) => {
+      const b = g.getBoundingClientRect();
+      return { c: centre(g.querySelector('.knob')), w: b.width, h: b.height };
+    });
+    return {
+      circle: marks('circle'),
+      square: marks('square'),
+      triangle: marks('triangle'),
+      zero: marks('zero'),
+      handles,
+    };
+  }, TAG);
+  // four features: after the key's one marker each, one marker per feature for each class and the ring
+  for (const k of ['circle', 'square', 'triangle', 'zero']) assert.equal(r[k].length, 1 + 4, k);
+  for (let f = 0; f < 4; f++) {
+    const ys = ['circle', 'square', 'triangle', 'zero'].map((k) => r[k][f + 1][1]);
+    assert.equal(new Set(ys.map((y) => y.toFixed(0))).size, 4, `feature ${f + 1}: four sub-lanes ${ys}`);
+    // the ring sits on x's line: the same x as the knob
+    assert.ok(Math.abs(r.zero[f + 1][0] - r.handles[f].c[0]) < 0.6, `ring ${f + 1} on x`);
+  }
+  for (const h of r.handles) assert.ok(h.w >= 44 && h.h >= 44, `handle ${h.w}×${h.h}`);
 });
 
 test('the classes: s, b, g are the listed network (E, SiLU, W with bias) applied to the class', async () => {
@@ -282,10 +329,9 @@ test('idea first: the three classes on top, the AdaLN-Zero toggle one press, the
   await set({ features: '1,-2,5,2', condition: 'cat', projection: 'trained' });
   const r = await fig.page.evaluate((t) => {
     const root = document.querySelector(t).shadowRoot;
-    const labels = [...root.querySelectorAll('svg text.row-label')].map((e) => [
-      e.textContent,
-      e.getBoundingClientRect().top,
-    ]);
+    const labels = [...root.querySelectorAll('svg text.row-label')]
+      .filter((e) => e.checkVisibility())
+      .map((e) => [e.textContent, e.getBoundingClientRect().top]);
     const toggle = root.querySelector('button.zero-toggle');
     return {
       labels,
@@ -302,7 +348,8 @@ test('idea first: the three classes on top, the AdaLN-Zero toggle one press, the
   }, TAG);
   const byTop = [...r.labels].sort((p, q) => p[1] - q[1]).map(([text]) => text);
   assert.equal(byTop[0], 'h under each condition, from the same x', 'the comparison is drawn first, at the top');
-  assert.equal(byTop[1], 'x (drag a value)', 'then the chosen class’s steps, from x');
+  assert.equal(byTop[1], 'h = x + g ⊙ F(y)', 'then the chosen class’s h; its steps behind a disclosure');
+  assert.equal(byTop.length, 2, 'no step is drawn until the disclosure opens');
   assert.equal(r.gridOpen, false, 'the grid of numbers is closed at first');
   assert.deepEqual(r.toggle, ['AdaLN-Zero start: final projection W = 0', 'false', true]);
   await fig.page.locator(`${TAG} >> button.zero-toggle`).click();

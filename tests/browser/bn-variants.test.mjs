@@ -23,7 +23,9 @@ const snap = async () => ({
     return {
       summary: root.querySelector('details.settings > summary').textContent,
       faint: [...byRow.values()],
-      trainXs: dots.filter((c) => c.classList.contains('train')).map((c) => c.getAttribute('cx')),
+      trainXs: dots
+        .filter((c) => c.classList.contains('train') && !c.classList.contains('legend'))
+        .map((c) => c.getAttribute('cx')),
     };
   }, TAG)),
 });
@@ -72,7 +74,7 @@ function oracle(s) {
       const g = chan(c, chunk);
       out.ghost.push((x - meanOf(g)) / Math.sqrt(varOf(g) + EPS));
       const r = clip(sB / sR, 1 / s.rmax, s.rmax),
-        d = clip((bm[c] - rm[c]) / sR, -5, 5);
+        d = clip((bm[c] - rm[c]) / sR, -s.dmax, s.dmax);
       out.renorm.push(((x - bm[c]) / sB) * r + d);
       // Switchable: IN over example 1's channel c (3 positions), LN over example 1's 6 numbers, BN over channel c's 24
       const inV = chan(c, [0]);
@@ -109,67 +111,67 @@ function check(sn, where) {
   for (const k of Object.keys(o.out))
     o.out[k].forEach((v, i) => close(s.outputs[k][i], v, 2e-4, `${where} ${k}[${i}]`));
   o.mix.forEach((v, i) => close(s.weights[i], v, 1e-6, `${where} weights`));
-  const two = (k) => [L(s.outputs[k].slice(0, 3)), L(s.outputs[k].slice(3))];
-  const [t1, t2] = two('train'),
-    [e1, e2] = two('eval'),
-    [g1, g2] = two('ghost'),
-    [r1, r2] = two('renorm'),
-    [w1, w2] = two('switchable');
+  // the text follows example 1's channel 1 (its first three outputs) through every variant
+  const one = (k) => L(s.outputs[k].slice(0, 3));
   assert.ok(
     sn.desc.startsWith(
-      `The batch holds 8 examples with 2 channels at 3 positions each. BatchNorm in training pools each channel over its 24 numbers (means ${L(s.batchMean)}), so example 1, channel 1 (1, 2, 3) and channel 2 (10, 20, 30), becomes ${t1} and ${t2}.`,
+      `BatchNorm in training pools each channel of the 8 examples over its 24 numbers (channel 1's mean is ${f3(s.batchMean[0])}), so example 1's channel 1, (1, 2, 3), becomes ${one('train')}.`,
     ),
     `${where}: ${sn.desc}`,
   );
   assert.ok(
     sn.desc.includes(
       s.steps === 0
-        ? `No training step has run yet, so the running statistics are still mean (0, 0) and variance (1, 1), and evaluation, which uses them, gives ${e1} and ${e2}.`
-        : `after ${s.steps} steps they are mean ${L(s.running.mean)} and variance ${L(s.running.var)}, and evaluation, which uses them, gives ${e1} and ${e2}.`,
+        ? `no training step has run yet, so they are still mean (0, 0) and variance (1, 1), and it gives ${one('eval')}.`
+        : `after ${s.steps} steps they are mean ${L(s.running.mean)} and variance ${L(s.running.var)}, so it gives ${one('eval')}.`,
     ),
     `${where}: running`,
   );
   assert.ok(
     sn.desc.includes(
       s.vbs === '8'
-        ? `Ghost BN with a chunk of 8 uses the whole batch, as BatchNorm does: ${g1} and ${g2}.`
-        : `Ghost BN with chunks of ${s.vbs} normalizes example 1 with its own chunk, examples 1 to ${s.vbs} (channel means ${L(s.chunks[0].mean)}): ${g1} and ${g2}.`,
+        ? `Ghost BN with a chunk of 8 uses the whole batch, as BatchNorm does: ${one('ghost')}.`
+        : `Ghost BN uses example 1's own chunk, examples 1 to ${s.vbs} (channel 1's mean there is ${f3(s.chunks[0].mean[0])}): ${one('ghost')}.`,
     ),
     `${where}: ghost`,
   );
-  // "nothing is clipped" exactly when r and d are inside their limits (then renorm is evaluation's output)
+  // which limit clips, from the definitions: r = σ_B/σ outside [1/r_max, r_max], |d| = |μ_B − μ|/σ above d_max
   const sB = o.bv.map((v) => Math.sqrt(v + EPS)),
     sR = o.rv.map((v) => Math.sqrt(v + EPS));
-  const clipped = [0, 1].some(
-    (c) =>
-      sB[c] / sR[c] > s.rmax + 1e-4 ||
-      sB[c] / sR[c] < 1 / s.rmax - 1e-4 ||
-      Math.abs(o.bm[c] - o.rm[c]) / sR[c] > 5 + 1e-4,
-  );
-  const near = [0, 1].some((c) => Math.abs(sB[c] / sR[c] - s.rmax) < 2e-3); // at the limit itself rounding may go either way
-  if (!near)
-    assert.equal(
-      sn.desc.includes(
-        `with r_max = ${f3(s.rmax)} nothing is clipped, so it gives what evaluation gives: ${r1} and ${r2}.`,
-      ),
-      !clipped,
-      `${where}: "nothing is clipped" exactly when nothing is`,
-    );
-  assert.ok(sn.desc.includes(`${r1} and ${r2}.`), where);
+  const rRatio = [0, 1].map((c) => sB[c] / sR[c]),
+    dShift = [0, 1].map((c) => Math.abs(o.bm[c] - o.rm[c]) / sR[c]);
+  const rClips = rRatio.some((r) => r > s.rmax + 1e-4 || r < 1 / s.rmax - 1e-4);
+  const dClips = dShift.some((d) => d > s.dmax + 1e-4);
+  // at a limit itself rounding may go either way
+  const near =
+    rRatio.some((r) => Math.abs(r - s.rmax) < 2e-3 || Math.abs(r - 1 / s.rmax) < 2e-3) ||
+    dShift.some((d) => Math.abs(d - s.dmax) < 2e-3);
+  const R = `r_max = ${f3(s.rmax)}`,
+    D = `d_max = ${f3(s.dmax)}`;
+  const renorm =
+    rClips && dClips
+      ? `but ${R} clips the correction of the scale and ${D} that of the mean: `
+      : rClips
+        ? `but ${R} clips the correction of the scale (${D} clips nothing): `
+        : dClips
+          ? `but ${D} clips the correction of the mean (${R} clips nothing): `
+          : `with ${R} and ${D} nothing is clipped, so it gives what evaluation gives: `;
+  if (!near) assert.ok(sn.desc.includes(renorm + `${one('renorm')}.`), `${where}: renorm "${renorm}" in ${sn.desc}`);
+  assert.ok(sn.desc.includes(`${one('renorm')}.`), where);
   assert.ok(
     sn.desc.endsWith(
-      `Switchable Norm mixes three means and variances: weight ${f3(s.weights[0])} for InstanceNorm's (one example's channel over its 3 positions; example 1, channel 1: mean ${f3(o.inMean)}), ${f3(s.weights[1])} for LayerNorm's (one example's 6 numbers: mean ${f3(o.lnMean)}) and ${f3(s.weights[2])} for BatchNorm's (one channel's 24 numbers: mean ${f3(o.bm[0])}). It gives ${w1} and ${w2}.`,
+      `Switchable Norm mixes three statistics with weights ${f3(s.weights[0])}, ${f3(s.weights[1])} and ${f3(s.weights[2])}: InstanceNorm's (mean ${f3(o.inMean)} over these 3 positions), LayerNorm's (${f3(o.lnMean)} over example 1's 6 numbers) and BatchNorm's (${f3(o.bm[0])} over the channel's 24). It gives ${one('switchable')}.`,
     ),
     `${where}: switchable`,
   );
   // the picture: one box per chunk, the running panel titled with the steps, a strip per variant
   assert.ok(sn.svg.includes(`Running statistics after ${s.steps} steps`), `${where}: running title`);
   assert.ok(sn.svg.includes(`Ghost BN · ${s.vbs === '8' ? 'one chunk of 8' : `its chunk of ${s.vbs}`}`), where);
-  assert.ok(sn.svg.includes(`Batch Renorm · r_max ${f3(s.rmax)}`), where);
+  assert.ok(sn.svg.includes(`Batch Renorm · r_max ${f3(s.rmax)}, d_max ${f3(s.dmax)}`), where);
   const mixName = { equal: 'equal', in: 'mostly IN', ln: 'mostly LN', bn: 'mostly BN' }[s.mix];
   assert.equal(
     sn.summary,
-    `Settings: ${s.steps} training steps · chunks of ${s.vbs} · r_max ${f3(s.rmax)} · weights ${mixName}`,
+    `Settings: ${s.steps} training steps · chunks of ${s.vbs} · r_max ${f3(s.rmax)} · d_max ${f3(s.dmax)} · weights ${mixName}`,
     `${where}: the disclosure's summary says the settings`,
   );
   // BatchNorm in training, faint behind the four other variants: at the same x as the training row's dots
@@ -180,7 +182,7 @@ function check(sn, where) {
 test('hand-derived: the batch, its chunks, five steps of running statistics and example 1, at the default', async () => {
   const sn = await snap();
   const s = sn.state;
-  assert.deepEqual([s.steps, s.vbs, s.rmax, s.mix], [5, '2', 1.2, 'equal'], 'the default');
+  assert.deepEqual([s.steps, s.vbs, s.rmax, s.dmax, s.mix], [5, '2', 1.2, 5, 'equal'], 'the default');
   // channel 1 sums by example: 6, 15, 3, 12, 21, 21, 9, 21 = 108 over 24 numbers: mean 4.5; channel 2: 522 / 24 = 21.75
   close(s.batchMean[0], 4.5, 1e-6, 'channel 1 mean');
   close(s.batchMean[1], 21.75, 1e-6, 'channel 2 mean');
@@ -212,7 +214,9 @@ test('hand-derived: the batch, its chunks, five steps of running statistics and 
   // the aha: the five disagree here (Batch Renorm clipped: r = 2.4324 / 1.7660 = 1.377 > r_max 1.2)
   const firsts = Object.values(s.outputs).map((v) => f3(v[0]));
   assert.equal(new Set(firsts).size, 5, `five different outputs: ${firsts}`);
-  assert.ok(sn.desc.includes('but r_max = 1.2 or d_max = 5 clips the correction'), sn.desc);
+  // d = (4.5 − 1.842795) / 1.7660 = 1.505 and, channel 2, (21.75 − 8.906843) / √18.59 = 2.98: under d_max 5
+  assert.ok(sn.desc.includes('but r_max = 1.2 clips the correction of the scale (d_max = 5 clips nothing)'), sn.desc);
+  assert.deepEqual(s.clipped, { r: true, d: false });
   check(sn, 'default');
 });
 
@@ -247,6 +251,10 @@ test('every legend marker is drawn like its series: the same colour, fill and li
       [marker(running, 'channel 2'), first(running, '.trace.c2')],
       [marker(running, 'this batch'), first(running, 'line.target')],
       [marker(strips, 'faint: BatchNorm in training'), first(strips, 'circle.pt.faint.c1')],
+      // the strip's swatches are the dots' own look: filled and hollow in the training-time colour, grey evaluation
+      [marker(strips, 'channel 1'), first(strips, 'circle.pt.train.c1')],
+      [marker(strips, 'channel 2 (3 positions each)'), first(strips, 'circle.pt.ghost.c2')],
+      [marker(strips, 'grey: evaluation'), first(strips, 'circle.pt.eval.c1')],
     ];
   }, TAG);
   for (const [m, series] of r)
@@ -293,7 +301,7 @@ test('the settings sit in a disclosure: open on a wide screen, closed on a phone
     assert.ok(r.summary >= 44, `the summary is a 44 px touch target (${r.summary})`);
     assert.ok(r.picture < 110, `the batch is drawn ${r.picture} px from the figure's top`);
     assert.equal(r.controlsShown, 0);
-    assert.equal(r.afterClick, 6, 'a tap opens it: two sliders with their boxes and two selects');
+    assert.equal(r.afterClick, 8, 'a tap opens it: three sliders with their boxes and two selects');
   } finally {
     await page.setViewportSize({ width: 1280, height: 720 });
   }
@@ -325,7 +333,14 @@ test('steps, chunk size, r_max and the weights by keyboard: everything against t
     check(await snap(), `r_max ${key}`);
     n++;
   }
-  assert.ok(n >= 20, `${n} positions`);
+  // d_max: at step 2 channel 2's shift is (21.75 − 0.19 · 21.75) / √(0.81 + 0.19 · 43.07) = 17.62 / 3.010 = 5.85
+  await sliders.nth(2).focus();
+  for (const key of ['Home', 'ArrowRight', 'PageUp', 'End', 'PageDown', 'ArrowLeft']) {
+    await fig.page.keyboard.press(key);
+    check(await snap(), `d_max ${key}`);
+    n++;
+  }
+  assert.ok(n >= 26, `${n} positions`);
   assert.deepEqual(fig.problems, []);
 });
 
@@ -348,8 +363,8 @@ test('late in training evaluation and Batch Renorm agree; Chinese words; a bad v
     f.setAttribute('lang', 'zh');
   }, TAG);
   sn = await snap();
-  assert.match(sn.desc, /^这个 batch 有 8 个 examples，每个有 2 个 channels、各 3 个位置。/);
-  assert.match(sn.desc, /还没有训练过一步，running statistics 仍是 mean \(0, 0\)、variance \(1, 1\)/);
+  assert.match(sn.desc, /^训练模式下的 BatchNorm 把 8 个 examples 中每个 channel 的 24 个数汇集在一起/);
+  assert.match(sn.desc, /还没有训练过一步，它们仍是 mean \(0, 0\)、variance \(1, 1\)/);
   const good = sn.state;
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('vbs', '3'), TAG);
   sn = await snap();
@@ -359,7 +374,7 @@ test('late in training evaluation and Batch Renorm agree; Chinese words; a bad v
   assert.match((await snap()).error, /steps/);
   await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
-    for (const [k, v] of Object.entries({ steps: '5', vbs: '2', rmax: '1.2', mix: 'equal', lang: 'en' }))
+    for (const [k, v] of Object.entries({ steps: '5', vbs: '2', rmax: '1.2', dmax: '5', mix: 'equal', lang: 'en' }))
       f.setAttribute(k, v);
   }, TAG);
   assert.equal((await snap()).error, '');
@@ -422,7 +437,7 @@ test('at 360 px, in both languages, early and late: labels ≥ 10 px, no two lab
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.evaluate((t) => {
       const f = document.querySelector(t);
-      for (const [k, v] of Object.entries({ steps: '5', vbs: '2', rmax: '1.2', mix: 'equal', lang: 'en' }))
+      for (const [k, v] of Object.entries({ steps: '5', vbs: '2', rmax: '1.2', dmax: '5', mix: 'equal', lang: 'en' }))
         f.setAttribute(k, v);
     }, TAG);
   }

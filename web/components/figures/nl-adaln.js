@@ -6,9 +6,12 @@
 // LN₀ being LayerNorm without its own affine and F a fixed linear sublayer.
 // The same x goes through every class at once, drawn first (top of the
 // picture, first sentence of the text), so the reader sees it end in
-// different places; one prominent toggle sets the final projection to zero
-// (AdaLN-Zero's start): every class gets s = b = g = 0 and the block returns
-// x. The grid of number boxes sits behind a disclosure under the picture.
+// different places (each class in its own sub-lane, so markers never
+// coincide), and beside them AdaLN-Zero's start (a ring on x: the final
+// projection at zero gives gate 0 and h = x); then h of the chosen class.
+// The steps from x to h (LN₀(x), y, F(y)) sit behind a disclosure. One
+// prominent toggle sets the final projection to zero for every class. The
+// grid of number boxes sits behind a disclosure under the picture.
 //
 // Attributes: features ("1,-2,5,2"), condition (cat | dog | ship | custom),
 //   projection (trained | zero), scale ("0,0,0,0"), shift ("0,0,0,0"), gate
@@ -18,17 +21,20 @@
 //   scale, shift, gate, modulation {scale, shift, gate} (the ones in effect),
 //   normalized (LN₀(x), eps 0), modulated (y), branch (F(y)), output (h),
 //   classes [{name, scale, shift, gate, modulated, branch, output}] (the three
-//   classes through the conditioning network), domain, ticks, error}.
+//   classes through the conditioning network), zero {scale, shift, gate,
+//   output} (AdaLN-Zero's start, the rings), domain, ticks, error}.
 // Events: change (reader's actions only). Keyboard: the condition buttons, the
 //   AdaLN-Zero toggle (aria-pressed), the "Type x, s, b and g" disclosure with
-//   a number box for every x, s, b, g; each x is also a
-//   handle in the picture (drag, or the arrow keys: ±0.5, Page keys ±2).
+//   a number box for every x, s, b, g; each x is also a handle on the
+//   comparison (drag, or the arrow keys: ±0.5, Page keys ±2), with a 44 px hit
+//   circle; the "Step by step" disclosure.
 // CSS custom properties: --nl-input (x), --nl-layer-norm (LN₀(x)), --nl-update
 //   (what the condition does: y, F(y) and the gated part of h), shared --nl-*.
 // Parts: figure, controls, number, button, zero-toggle, view, description, error.
-// Layout: first one line per feature with h under each class (marker shapes),
-//   then one row per quantity of the chosen condition (a label above four
-//   bars, values at the right), drawn at the width the svg gets (fit).
+// Layout: first one lane per feature with h under each class (a sub-lane and a
+//   marker shape each, a ring for AdaLN-Zero's start), then h of the chosen
+//   condition (a label above four bars, values at the right); in the
+//   disclosure one such row per step. Drawn at the width the svg gets (fit).
 // Numbers from the core: layer_norm, linear_map (E, W and F), softmax and film
 //   (SiLU(z) = z · σ(z), σ(z) the first entry of softmax([z, 0])),
 //   ada_layer_norm, gated_residual, axis_ticks.
@@ -62,14 +68,17 @@ export const PROJECTION = [
 export const SUBLAYER = [1, 0.5, 0, 0, 0, 1, 0.5, 0, 0, 0, 1, 0.5, 0.5, 0, 0, 1];
 const X_STEP = 0.5; // drag and arrow-key resolution of x
 const X_LIMIT = 100;
-// rows of the chosen condition: [catalog label, bar class, state key]
-const ROWS = [
+// rows of the chosen condition: [catalog label, bar class, state key]; h under the comparison, the steps to it
+// behind a disclosure
+const OUT_ROW = ['rowOutput', 'out', 'output'];
+const STEP_ROWS = [
   ['rowInput', 'in', 'features'],
   ['rowNormalized', 'ln', 'normalized'],
   ['rowModulated', 'mod', 'modulated'],
   ['rowBranch', 'mod', 'branch'],
-  ['rowOutput', 'out', 'output'],
 ];
+const SUB = 11; // the comparison's sub-lane per series: cat, dog, ship, AdaLN-Zero (markers never coincide)
+const HIT = 22; // an x handle's invisible hit circle: 44 px across
 const T = (shape, data) => ({ shape, data: Float32Array.from(data) });
 const snapX = (v) => Math.min(X_LIMIT, Math.max(-X_LIMIT, Number((Math.round(v / X_STEP) * X_STEP).toFixed(6))));
 
@@ -77,7 +86,7 @@ export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
   static summary = 'AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.';
   static minHeight = 1000; // px kept by normlab/styles.css (measured at 960 px, default attributes; the number grid closed)
-  static stateDoc = '`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`'; // `state` keys beyond the attributes (README)
+  static stateDoc = '`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`, `zero`'; // `state` keys beyond the attributes (README)
   static params = {
     features: { attr: 'features', kind: 'vector', length: D, default: [1, -2, 5, 2], doc: 'the features x' },
     condition: {
@@ -117,8 +126,12 @@ export class NlAdaln extends NlFigure {
 .xtick { stroke: var(--nl-input); stroke-width: 2.5; }
 .mk { fill: var(--nl-bg); stroke: var(--nl-update); stroke-width: 1.8; }
 .mk.on { fill: var(--nl-update); }
+.mk.zero { fill: none; stroke: var(--nl-fg); stroke-width: 1.8; }
+.knob-key { fill: var(--nl-input); }
+.xline { stroke: var(--nl-input); stroke-width: 1.2; stroke-opacity: 0.55; }
 .key { font-size: var(--nl-small-size); }
 .conds { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+.conds button { min-width: 44px; }
 .conds button[aria-pressed=true] { border-color: var(--nl-fg); font-weight: 600; box-shadow: inset 0 0 0 1px var(--nl-fg); }
 .grid { display: grid; grid-template-columns: auto repeat(${D}, minmax(0, 1fr)); gap: 4px 6px; align-items: center; max-width: 440px; }
 .grid input { width: 100%; min-width: 0; min-height: 36px; padding: 2px 3px; font-size: 0.9em; font-variant-numeric: tabular-nums; }
@@ -134,6 +147,10 @@ details.numbers-box > summary { cursor: pointer; min-height: 44px; display: flex
 details.numbers-box > summary::before { content: '▸'; margin-inline-end: 6px; }
 details.numbers-box[open] > summary::before { content: '▾'; }
 details.numbers-box .grid { margin: 4px 0 8px; }
+details.steps { margin-top: 4px; }
+details.steps > summary { cursor: pointer; min-height: 44px; display: flex; align-items: center; font-weight: 600; }
+details.steps > summary::before { content: '▸'; margin-inline-end: 6px; }
+details.steps[open] > summary::before { content: '▾'; }
 details.weights { font-size: 0.85em; margin-top: 6px; }
 details.weights summary { cursor: pointer; min-height: 44px; display: flex; align-items: center; }
 details.weights summary::before { content: '▸'; margin-inline-end: 6px; }
@@ -263,14 +280,20 @@ details.weights caption { text-align: left; font-weight: 600; }
   }
 
   buildView(view) {
-    this._svg = svg(640, 480, '', { 'aria-hidden': null, role: 'group' }); // the x handles are reachable; the rest is aria-hidden
+    this._svg = svg(640, 300, '', { 'aria-hidden': null, role: 'group' }); // the x handles are reachable; the rest is aria-hidden
+    // the chosen class's steps from x to h, behind a disclosure: the comparison and h come first
+    this._steps = el('details', { class: 'steps' });
+    this._stepsSummary = el('summary');
+    this._stepsSvg = svg(640, 340, '');
+    this._steps.append(this._stepsSummary, this._stepsSvg);
+    this._steps.addEventListener('toggle', () => this._state && !this._state.error && this.draw(this._state));
     this._numbers = el('p', { class: 'numbers' });
     const details = el('details', { class: 'weights' });
     this._weightsSummary = el('summary');
     this._weightsNote = el('p', { class: 'muted' });
     this._weightsBody = el('div');
     details.append(this._weightsSummary, this._weightsNote, this._weightsBody);
-    view.append(this._svg, this._numbers, this._numbersSlot, details);
+    view.append(this._svg, this._numbers, this._steps, this._numbersSlot, details);
     this._handles = Array.from({ length: D }, (_, i) => {
       const lane = el('rect', { class: 'lane' });
       const g = el('g', {
@@ -282,7 +305,7 @@ details.weights caption { text-align: left; font-weight: 600; }
       });
       const ring = el('circle', { class: 'ring', r: 10 });
       const knob = el('circle', { class: 'knob', r: 6.5 });
-      g.append(el('circle', { r: 16, fill: 'transparent' }), ring, knob);
+      g.append(el('circle', { class: 'hit', r: HIT, fill: 'transparent' }), ring, knob);
       const start = (e) => {
         if (!this._state || !this._xScale) return null;
         this._held = this._state.domain; // the axis keeps still while a value is dragged
@@ -362,7 +385,9 @@ details.weights caption { text-align: left; font-weight: 600; }
   compute(core, { features, condition, projection, scale: sc, shift, gate }) {
     const normalized = this.op('layer_norm', { x: T([D], features) }, { eps: 0 });
     const classes = this._network(projection === 'zero');
-    const mods = [...classes, { name: 'custom', scale: sc, shift, gate }];
+    // AdaLN-Zero's start for comparison, drawn beside the classes: the final projection at zero (any class)
+    const zeroStart = { ...this._network(true)[0], name: 'zero' };
+    const mods = [...classes, { name: 'custom', scale: sc, shift, gate }, zeroStart];
     const B = mods.length;
     const xs = mods.flatMap(() => features);
     const y = this.op(
@@ -396,7 +421,8 @@ details.weights caption { text-align: left; font-weight: 600; }
       output: h.slice(D * k, D * (k + 1)),
     }));
     const chosen = rows.find((r) => r.name === condition);
-    const shown = condition === 'custom' ? rows : rows.slice(0, CLASSES.length);
+    const zeroRow = rows[rows.length - 1];
+    const shown = condition === 'custom' ? rows.slice(0, -1) : rows.slice(0, CLASSES.length);
     const all = [
       -3,
       3,
@@ -413,6 +439,7 @@ details.weights caption { text-align: left; font-weight: 600; }
       branch: chosen.branch,
       output: chosen.output,
       classes: rows.slice(0, CLASSES.length),
+      zero: { scale: zeroRow.scale, shift: zeroRow.shift, gate: zeroRow.gate, output: zeroRow.output },
       ...(condition === 'custom' ? { custom: rows[CLASSES.length] } : {}),
       ...this.axisFields('domain', 'ticks', all, { count: 6 }),
     };
@@ -426,84 +453,60 @@ details.weights caption { text-align: left; font-weight: 600; }
     return `(${vs.map(f).join(', ')})`;
   }
 
-  draw(s) {
+  /** Grid lines over each band [y1, y2] and the tick values at `ty`. */
+  _axis(s, x, bands, ty) {
+    const axis = el('g', { class: 'axis' });
+    for (const t of s.ticks) {
+      for (const [y1, y2] of bands)
+        axis.append(el('line', { class: t === 0 ? 'zero' : null, x1: x(t).toFixed(1), x2: x(t).toFixed(1), y1, y2 }));
+      axis.append(el('text', { x: x(t).toFixed(1), y: ty, 'text-anchor': 'middle' }, this.fmt(t, 3)));
+    }
+    return axis;
+  }
+
+  /** One quantity of the chosen condition: its label, then a bar per feature with its value at the right. */
+  _barRow(s, [key, cls, field], y0, x, W, label, out) {
     const barH = 12,
-      lane = 16,
-      rowH = 20 + D * lane,
-      dotLane = 16,
-      top = 4,
+      lane = 16;
+    const rect = (a, b, y, h, c) =>
+      el('rect', {
+        class: c,
+        x: Math.min(x(a), x(b)).toFixed(1),
+        width: Math.abs(x(b) - x(a)).toFixed(1),
+        y: y.toFixed(1),
+        height: h,
+        rx: 1.5,
+      });
+    out.push(el('text', { class: 'row-label', x: 0, y: y0 + 13 }, this.t(key, { c: label })));
+    s[field].forEach((v, f) => {
+      const by = y0 + 19 + f * lane;
+      out.push(el('text', { class: 'feat', x: 4, y: by + 10 }, String(f + 1)));
+      if (cls === 'out') {
+        // h = x + g ⊙ F(y): the residual x (faint) and the gated branch from x to h
+        out.push(rect(0, s.features[f], by, barH, 'b-base'), rect(s.features[f], v, by + 3, barH - 6, 'b-gated'));
+        out.push(
+          el('line', { class: 'h-mark', x1: x(v).toFixed(1), x2: x(v).toFixed(1), y1: by - 1, y2: by + barH + 1 }),
+        );
+      } else {
+        const bar = rect(0, v, by, barH, `b-${cls}`);
+        bar.dataset.value = String(v);
+        out.push(bar);
+      }
+      out.push(el('text', { class: 'val', x: W - 2, y: by + 10, 'text-anchor': 'end' }, this.fmtVal(v)));
+    });
+  }
+
+  draw(s) {
+    const rowH = 20 + D * 16,
       axisH = 18;
-    // the idea first: the same x under every class, on top; then the chosen class's steps
-    const cmpTop = top;
-    const cmpH = 36 + D * dotLane;
-    const rowsTop = cmpTop + cmpH + axisH + 8;
-    const H = rowsTop + ROWS.length * rowH + axisH;
-    const W = this.fit(this._svg, 640, H);
+    const label = s.condition === 'custom' ? this.t('cond_custom') : this.t(`cond_${s.condition}`);
+    const series = [...s.classes, ...(s.custom ? [s.custom] : [])];
+    const W = this.fit(this._svg, 640, 300);
     const m = { l: 22, r: 54 };
     const x = scale(s.domain, [m.l, W - m.r]);
     const x0 = s.domain[0],
       k = (W - m.r - m.l) / (s.domain[1] - s.domain[0]);
     this._xScale = { invert: (px) => x0 + (px - m.l) / k }; // pointer → value, for the x handles only
-    const items = [];
-    const axis = el('g', { class: 'axis' });
-    const bands = [
-      [cmpTop + 34, cmpTop + cmpH],
-      ...ROWS.map((_, r) => [rowsTop + r * rowH + 17, rowsTop + (r + 1) * rowH - 3]),
-    ];
-    for (const t of s.ticks) {
-      for (const [y1, y2] of bands)
-        axis.append(el('line', { class: t === 0 ? 'zero' : null, x1: x(t).toFixed(1), x2: x(t).toFixed(1), y1, y2 }));
-      // tick values under the comparison and under the steps
-      for (const ty of [cmpTop + cmpH + 14, H - 4])
-        axis.append(el('text', { x: x(t).toFixed(1), y: ty, 'text-anchor': 'middle' }, this.fmt(t, 3)));
-    }
-    items.push(axis);
-    const rect = (a, b, y0, h, cls) =>
-      el('rect', {
-        class: cls,
-        x: Math.min(x(a), x(b)).toFixed(1),
-        width: Math.abs(x(b) - x(a)).toFixed(1),
-        y: y0.toFixed(1),
-        height: h,
-        rx: 1.5,
-      });
-    const label = s.condition === 'custom' ? this.t('cond_custom') : this.t(`cond_${s.condition}`);
-    ROWS.forEach(([key, cls, field], r) => {
-      const y0 = rowsTop + r * rowH;
-      items.push(el('text', { class: 'row-label', x: 0, y: y0 + 13 }, this.t(key, { c: label })));
-      s[field].forEach((v, f) => {
-        const by = y0 + 19 + f * lane;
-        items.push(el('text', { class: 'feat', x: 4, y: by + 10 }, String(f + 1)));
-        if (cls === 'out') {
-          // h = x + g ⊙ F(y): the residual x (faint) and the gated branch from x to h
-          items.push(rect(0, s.features[f], by, barH, 'b-base'), rect(s.features[f], v, by + 3, barH - 6, 'b-gated'));
-          items.push(
-            el('line', { class: 'h-mark', x1: x(v).toFixed(1), x2: x(v).toFixed(1), y1: by - 1, y2: by + barH + 1 }),
-          );
-        } else {
-          const bar = rect(0, v, by, barH, `b-${cls}`);
-          bar.dataset.value = String(v);
-          items.push(bar);
-        }
-        items.push(el('text', { class: 'val', x: W - 2, y: by + 10, 'text-anchor': 'end' }, this.fmtVal(v)));
-      });
-    });
-    const lanes = [];
-    // x's handles: a lane per feature across the row (press anywhere on it), a knob at the value
-    this._handles.forEach((hd, f) => {
-      const by = rowsTop + 19 + f * lane;
-      const v = s.features[f];
-      hd.lane.setAttribute('x', m.l);
-      hd.lane.setAttribute('y', by - 2);
-      hd.lane.setAttribute('width', Math.max(0, W - m.r - m.l));
-      hd.lane.setAttribute('height', lane);
-      hd.g.setAttribute('transform', `translate(${x(v).toFixed(1)},${by + barH / 2})`);
-      hd.g.setAttribute('aria-label', this.t('handle', { i: f + 1 }));
-      hd.g.setAttribute('aria-valuenow', String(v));
-      hd.g.setAttribute('aria-valuetext', this.fmtVal(v));
-      lanes.push(hd.lane);
-    });
-    // the same x under every class: h per feature, a marker per class, x as a tick
     const shapes = { cat: 'circle', dog: 'square', ship: 'triangle', custom: 'diamond' };
     const marker = (shape, cx, cy, on) => {
       const r = 5;
@@ -513,37 +516,76 @@ details.weights caption { text-align: left; font-weight: 600; }
         triangle: `M${cx},${cy - r - 0.5}L${cx + r + 0.5},${cy + r - 0.5}L${cx - r - 0.5},${cy + r - 0.5}z`,
         diamond: `M${cx},${cy - r - 1}L${cx + r + 1},${cy}L${cx},${cy + r + 1}L${cx - r - 1},${cy}z`,
       }[shape];
-      return el('path', { class: `mk${on ? ' on' : ''}`, d });
+      return el('path', { class: `mk ${shape}${on ? ' on' : ''}`, d });
     };
-    items.push(el('text', { class: 'row-label', x: 0, y: cmpTop + 13 }, this.t('rowCompare')));
-    const series = [...s.classes, ...(s.custom ? [s.custom] : [])];
-    // the key: each class's marker and name
-    let kx = 0;
-    const ky = cmpTop + 27;
-    items.push(el('line', { class: 'xtick', x1: kx + 4, x2: kx + 4, y1: ky - 6, y2: ky + 4 }));
-    items.push(el('text', { class: 'key', x: kx + 10, y: ky + 3 }, 'x'));
-    kx += 26;
-    for (const c of series) {
-      const name = this.t(`cond_${c.name}`);
-      items.push(marker(shapes[c.name], kx + 5, ky - 1, c.name === s.condition));
-      items.push(el('text', { class: 'key', x: kx + 14, y: ky + 3 }, name));
-      kx += 26 + textWidth(name, 11);
-    }
+    const ring = (cx, cy) => el('circle', { class: 'mk zero', cx, cy, r: 4.5 });
+    const items = [el('text', { class: 'row-label', x: 0, y: 17 }, this.t('rowCompare'))];
+    // the key, wrapped to the width: x's knob, each class's marker and name, AdaLN-Zero's ring
+    let kx = 0,
+      ky = 33;
+    const keyItem = (draw, text) => {
+      const w = 16 + textWidth(text, 11);
+      if (kx > 0 && kx + w > W) {
+        kx = 0;
+        ky += 16;
+      }
+      items.push(draw(kx + 5, ky - 1), el('text', { class: 'key', x: kx + 14, y: ky + 3 }, text));
+      kx += w + 10;
+    };
+    keyItem((cx, cy) => el('circle', { class: 'knob-key', cx, cy, r: 4.5 }), this.t('keyX'));
+    for (const c of series)
+      keyItem((cx, cy) => marker(shapes[c.name], cx, cy, c.name === s.condition), this.t(`cond_${c.name}`));
+    keyItem(ring, this.t('keyZero'));
+    // the same x under every class, each series in its own sub-lane (markers never coincide), AdaLN-Zero's start last
+    // x's knob on top, then the classes, then AdaLN-Zero's ring (on x's line when the gate is 0)
+    const subs = ['x', ...series.map((c) => c.name), 'zero'];
+    const pad = HIT - SUB / 2 - 3; // room above the knob for its hit circle, inside its own lane
+    const dotLane = pad + subs.length * SUB + 3;
+    const cmpBody = ky + 9,
+      cmpEnd = cmpBody + D * dotLane;
+    const outTop = cmpEnd + 6;
+    const H = outTop + rowH + axisH;
+    this._svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    items.unshift(
+      this._axis(
+        s,
+        x,
+        [
+          [cmpBody, cmpEnd],
+          [outTop + 17, outTop + rowH - 3],
+        ],
+        H - 4,
+      ),
+    );
+    this._barRow(s, OUT_ROW, outTop, x, W, label, items);
+    const lanes = [];
     for (let f = 0; f < D; f++) {
-      const cy = cmpTop + 36 + f * dotLane + dotLane / 2;
-      items.push(el('text', { class: 'feat', x: 4, y: cy + 4 }, String(f + 1)));
-      items.push(
-        el('line', {
-          class: 'xtick',
-          x1: x(s.features[f]).toFixed(1),
-          x2: x(s.features[f]).toFixed(1),
-          y1: cy - 7,
-          y2: cy + 7,
-        }),
-      );
-      // the chosen class last, on top
-      for (const c of [...series].sort((a, b) => (a.name === s.condition) - (b.name === s.condition)))
-        items.push(marker(shapes[c.name], Number(x(c.output[f]).toFixed(1)), cy, c.name === s.condition));
+      const y0 = cmpBody + f * dotLane;
+      const cx = x(s.features[f]).toFixed(1);
+      const subY = (j) => y0 + pad + j * SUB + SUB / 2;
+      items.push(el('text', { class: 'feat', x: 4, y: subY(2) + 4 }, String(f + 1)));
+      items.push(el('line', { class: 'xline', x1: cx, x2: cx, y1: subY(0), y2: subY(subs.length - 1) + 5 }));
+      subs.forEach((name, j) => {
+        const cy = subY(j);
+        if (name === 'x') return; // the handle
+        if (name === 'zero') items.push(ring(Number(x(s.zero.output[f]).toFixed(1)), cy));
+        else {
+          const c = series.find((q) => q.name === name);
+          items.push(marker(shapes[name], Number(x(c.output[f]).toFixed(1)), cy, name === s.condition));
+        }
+      });
+      // x's handle on its line in the lane's middle: drag the knob, or press anywhere on the lane
+      const hd = this._handles[f];
+      const v = s.features[f];
+      hd.lane.setAttribute('x', m.l);
+      hd.lane.setAttribute('y', y0);
+      hd.lane.setAttribute('width', Math.max(0, W - m.r - m.l));
+      hd.lane.setAttribute('height', dotLane - 2);
+      hd.g.setAttribute('transform', `translate(${cx},${subY(0).toFixed(1)})`);
+      hd.g.setAttribute('aria-label', this.t('handle', { i: f + 1 }));
+      hd.g.setAttribute('aria-valuenow', String(v));
+      hd.g.setAttribute('aria-valuetext', this.fmtVal(v));
+      lanes.push(hd.lane);
     }
     this._svg.setAttribute('aria-label', this.t('handles'));
     // the drawing is redrawn; the x lanes and handles above it stay (a focused or dragged handle keeps its focus)
@@ -552,6 +594,18 @@ details.weights caption { text-align: left; font-weight: 600; }
       this._svg.replaceChildren(this._deco, ...lanes, ...this._handles.map((hd) => hd.g));
     }
     this._deco.replaceChildren(...items);
+    // the steps from x to h, behind their disclosure (drawn while it is open), on the same axis
+    this._stepsSummary.textContent = this.t('stepsSummary', { c: label });
+    if (this._steps.open) {
+      const SH = STEP_ROWS.length * rowH + axisH;
+      const W2 = this.fit(this._stepsSvg, 640, SH);
+      const x2 = scale(s.domain, [m.l, W2 - m.r]);
+      const bands = STEP_ROWS.map((_, r) => [r * rowH + 17, (r + 1) * rowH - 3]);
+      const out = [this._axis(s, x2, bands, SH - 4)];
+      STEP_ROWS.forEach((row, r) => this._barRow(s, row, r * rowH, x2, W2, label, out));
+      this._stepsSvg.setAttribute('viewBox', `0 0 ${W2} ${SH}`);
+      this._stepsSvg.replaceChildren(...out);
+    }
     const mod = s.modulation;
     this._numbers.textContent = this.t('numbers', {
       c: label,
@@ -624,6 +678,11 @@ details.weights caption { text-align: left; font-weight: 600; }
             .join(this.t('classSep')),
         }),
       );
+    // and the other half of the idea, drawn as the rings: a zero gate returns x
+    if (s.projection !== 'zero') {
+      const z = this.list(s.zero.output);
+      parts.splice(1, 0, this.t(z === x ? 'zeroStart' : 'zeroStartOther', { z }));
+    }
 
     const mod = s.modulation;
     const vars = {
@@ -680,12 +739,17 @@ NlAdaln.strings = {
     tableProjection: 'W: a = SiLU(embedding) → s, b, g',
     tableSublayer: 'F: y → F(y)',
     bias: 'bias',
-    rowInput: 'x (drag a value)',
+    rowInput: 'x',
     rowNormalized: 'LN₀(x): LayerNorm without affine',
     rowModulated: 'y = (1 + s) ⊙ LN₀(x) + b ({c})',
     rowBranch: 'F(y): the sublayer',
     rowOutput: 'h = x + g ⊙ F(y)',
     rowCompare: 'h under each condition, from the same x',
+    keyX: 'x (drag)',
+    keyZero: 'AdaLN-Zero start (g = 0)',
+    stepsSummary: 'Step by step for {c}: LN₀(x), y and F(y)',
+    zeroStart: 'At AdaLN-Zero’s start (the final projection at zero, the rings) every gate is 0, so h = {z}: x itself.',
+    zeroStartOther: 'At AdaLN-Zero’s start (the final projection at zero, the rings) every gate is 0, and h = {z}.',
     numbers: 'For {c}: s = {s}, b = {b}, g = {g}; h = {h}.',
     sentenceSep: ' ',
     listSep: ', ',
@@ -735,12 +799,17 @@ NlAdaln.strings = {
     tableProjection: 'W：a = SiLU(embedding) → s、b、g',
     tableSublayer: 'F：y → F(y)',
     bias: 'bias',
-    rowInput: 'x（可拖动各个值）',
+    rowInput: 'x',
     rowNormalized: 'LN₀(x)：不带 affine 的 LayerNorm',
     rowModulated: 'y = (1 + s) ⊙ LN₀(x) + b（{c}）',
     rowBranch: 'F(y)：sublayer',
     rowOutput: 'h = x + g ⊙ F(y)',
     rowCompare: '同一个 x 在各个 condition 下的 h',
+    keyX: 'x（可拖动）',
+    keyZero: 'AdaLN-Zero 起点（g = 0）',
+    stepsSummary: '逐步看“{c}”：LN₀(x)、y 与 F(y)',
+    zeroStart: '在 AdaLN-Zero 的起点（最终投影为零，即图中的圆圈），每个 gate 都是 0，所以 h = {z}，就是 x 本身。',
+    zeroStartOther: '在 AdaLN-Zero 的起点（最终投影为零，即图中的圆圈），每个 gate 都是 0，h = {z}。',
     numbers: '{c}：s = {s}，b = {b}，g = {g}；h = {h}。',
     sentenceSep: '',
     listSep: '、',

@@ -5,23 +5,25 @@
 // the training steps so far), Ghost BatchNorm (the statistics of the example's
 // own chunk of the batch, outlined in the drawing with each chunk's means),
 // Batch Renorm (the batch statistics corrected toward the running ones, the
-// correction clipped by r_max and d_max = 5) and Switchable Norm (a mix of the
+// correction clipped by r_max and d_max, both controls) and Switchable Norm (a mix of the
 // InstanceNorm, LayerNorm and BatchNorm statistics; with 3 positions each of
 // the three pools something). The default is early in training (5 steps, r_max
 // 1.2), where the five disagree. On every variant's strip the outputs of
 // BatchNorm in training stand faint behind, so each variant reads as its
-// departure from it. The legends draw each series' own marker in its colour.
+// departure from it. The legends draw each series' own marker in its colour
+// (the strip's swatches carry the dots' own classes). The text follows example
+// 1's channel 1 only; the strips show both channels.
 // The four settings sit in a disclosure (open on a wide screen, closed on a
 // phone, so the picture comes first) whose summary line says their values.
 //
 // Attributes: steps (training steps taken on this batch, 5; 0..50), vbs (Ghost
 //   BN's virtual batch size: "2", "4" or "8"), rmax (Batch Renorm's r_max, 1.2;
-//   1..5), mix (Switchable Norm's weights: "equal", or leaning 0.79 toward "in",
+//   1..5), dmax (its d_max, 5; 0.5..10), mix (Switchable Norm's weights: "equal", or leaning 0.79 toward "in",
 //   "ln" or "bn"), lang.
-// Properties: steps, vbs, rmax, mix; state (read-only): {steps, vbs, rmax, mix,
+// Properties: steps, vbs, rmax, dmax, mix; state (read-only): {steps, vbs, rmax, mix,
 //   shape, batch [48], batchMean, batchVar (population), unbiasedVar, trace
 //   ({mean, var}: per step 0..steps, per channel), running ({mean, var} after
-//   `steps`), outputs ({train, eval, ghost, renorm, switchable}: example 1's six
+//   `steps`), clipped ({r, d}: whether r_max, d_max clips), outputs ({train, eval, ghost, renorm, switchable}: example 1's six
 //   outputs, channel 1's three positions then channel 2's), chunks ([{first,
 //   last, mean}]: examples 1-based), weights (Switchable's for IN, LN, BN),
 //   components ({in: example 1's channel means, ln: example 1's mean, bn: the
@@ -77,7 +79,7 @@ export class NlBnVariants extends NlFigure {
     'A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example.';
   static minHeight = 961; // px kept by normlab/styles.css (measured at 960 px, default attributes; the settings summary adds a line)
   static stateDoc =
-    '`batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `chunks`, `weights`, `components`'; // `state` keys beyond the attributes (README)
+    '`batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`'; // `state` keys beyond the attributes (README)
   static params = {
     steps: {
       attr: 'steps',
@@ -107,6 +109,16 @@ export class NlBnVariants extends NlFigure {
       step: 0.1,
       control: 'slider',
       doc: "Batch Renorm's r_max",
+    },
+    dmax: {
+      attr: 'dmax',
+      kind: 'number',
+      default: 5,
+      min: 0.5,
+      max: 10,
+      step: 0.5,
+      control: 'slider',
+      doc: "Batch Renorm's d_max",
     },
     mix: {
       attr: 'mix',
@@ -140,7 +152,6 @@ export class NlBnVariants extends NlFigure {
 .key.group { fill: var(--nl-group); } .key.bn { fill: var(--nl-batch-norm); } .key.ref { fill: var(--nl-reference); }
 .pt.faint { fill: var(--nl-batch-norm); stroke: var(--nl-batch-norm); fill-opacity: 0.22; stroke-opacity: 0.3; }
 .pt.faint.c2 { fill-opacity: 0; }
-.pt.key-dot.c1 { fill: var(--nl-fg); stroke: var(--nl-fg); } .pt.key-dot.c2 { fill: var(--nl-bg); stroke: var(--nl-fg); }
 .mark-line { stroke-width: 2; fill: none; }
 .strip { stroke: var(--nl-grid); }
 details.settings { flex-basis: 100%; }
@@ -174,7 +185,7 @@ details.settings[open] > summary::before { content: '▾'; }
     view.append(top, this._svgs[2]);
   }
 
-  compute(core, { steps, vbs, rmax, mix }) {
+  compute(core, { steps, vbs, rmax, dmax, mix }) {
     const x = { shape: [N, C, L], data: BATCH };
     const vec = NlFigure.vec;
     const mean = (vs) => core.run('moments', { x: vec(vs) }).mean.data[0];
@@ -212,7 +223,7 @@ details.settings[open] > summary::before { content: '▾'; }
       train: first(this.op('batch_norm', { x }, { training: true }, 'y')),
       eval: first(this.op('batch_norm', { x, ...running }, { training: false }, 'y')),
       ghost: first(this.op('ghost_batch_norm', { x }, { virtual_batch_size: size })),
-      renorm: first(this.op('batch_renorm', { x, ...running }, { r_max: rmax, d_max: 5 })),
+      renorm: first(this.op('batch_renorm', { x, ...running }, { r_max: rmax, d_max: dmax })),
       switchable: first(
         this.op('switchable_norm', {
           x: { shape: [N, C, L, 1], data: BATCH },
@@ -221,6 +232,10 @@ details.settings[open] > summary::before { content: '▾'; }
         }),
       ),
     };
+    // which limit bites: with the other limit lifted, a limit that clips nothing gives evaluation's output
+    const renormWith = (r, d) => first(this.op('batch_renorm', { x, ...running }, { r_max: r, d_max: d }));
+    const differs = (a) => a.some((v, i) => Math.abs(v - outputs.eval[i]) > 1e-5);
+    const clipped = { r: differs(renormWith(rmax, 1e9)), d: differs(renormWith(1e9, dmax)) };
     const chunks = [];
     for (let s = 0; s < N; s += size) {
       const rows = Array.from({ length: size }, (_, i) => s + i);
@@ -241,13 +256,14 @@ details.settings[open] > summary::before { content: '▾'; }
       trace,
       running: { mean: rm, var: rv },
       outputs,
+      clipped,
       chunks,
       weights: this.op('softmax', { x: logits }),
       components,
       axes: {
         batch: this.axis([...BATCH], { include_zero: true, count: 5 }),
         out: this.axis([...Object.values(outputs).flat(), -2, 2], { symmetric: true, count: 4 }),
-        steps: this.axis([0, steps, 10], { count: 5 }), // the steps so far, at least ten
+        steps: this.axis([0, Math.max(steps, 1)], { count: 5 }), // the steps so far: the trace fills the panel at any step
         mean: this.axis([...flatTrace('mean'), ...batchMean], { include_zero: true, count: 3 }),
         var: this.axis([...flatTrace('var'), ...unbiasedVar], { include_zero: true, count: 3 }),
       },
@@ -288,7 +304,9 @@ details.settings[open] > summary::before { content: '▾'; }
         return dot(kind);
       case 'o1':
       case 'o2':
-        return dot(`key-dot c${kind[1]}`);
+        return dot(`train c${kind[1]}`); // the class the training-time rows' dots have: the same fill by construction
+      case 'e1':
+        return dot('eval c1');
       case 'faint':
         return dot('faint c1');
       case 'chunk':
@@ -311,6 +329,7 @@ details.settings[open] > summary::before { content: '▾'; }
       k: this.fmt(s.steps, 3),
       vbs: s.vbs,
       r: this.fmt(s.rmax, 2),
+      d: this.fmt(s.dmax, 2),
       mix: this.t(`choice_${s.mix}`),
     });
     const tick = (v) => this.fmt(v, 3);
@@ -439,6 +458,7 @@ details.settings[open] > summary::before { content: '▾'; }
         [
           [this.t('keyOut1'), '', 'o1'],
           [this.t('keyOut2'), '', 'o2'],
+          [this.t('keyEval'), 'ref', 'e1'],
           [this.t('keyFaint'), 'bn', 'faint'],
         ],
         8,
@@ -472,27 +492,29 @@ details.settings[open] > summary::before { content: '▾'; }
     const f = (v) => this.fmt(v, 2);
     if (k === 'eval') return this.t('n_eval', { k: this.fmt(s.steps, 3) });
     if (k === 'ghost') return this.t(s.vbs === '8' ? 'n_ghostAll' : 'n_ghost', { vbs: s.vbs });
-    if (k === 'renorm') return this.t('n_renorm', { r: this.fmt(s.rmax, 2) });
+    if (k === 'renorm') return this.t('n_renorm', { r: this.fmt(s.rmax, 2), d: this.fmt(s.dmax, 2) });
     if (k === 'switchable') return this.t('n_switchable', { w: s.weights.map(f).join(this.t('listSep')) });
     return this.t(`n_${k}`);
   }
 
   describe(s) {
     const L3 = (v) => this.fmtList(v, 3);
-    const two = (k) => ({ [`${k}1`]: L3(s.outputs[k].slice(0, L)), [`${k}2`]: L3(s.outputs[k].slice(L)) });
+    // example 1's channel 1 only: the strips draw both channels, the text follows one through every variant
+    const one = (k) => ({ [`${k}1`]: L3(s.outputs[k].slice(0, L)) });
     const vars = {
-      ...two('train'),
-      ...two('eval'),
-      ...two('ghost'),
-      ...two('renorm'),
-      ...two('switchable'),
-      bm: L3(s.batchMean),
+      ...one('train'),
+      ...one('eval'),
+      ...one('ghost'),
+      ...one('renorm'),
+      ...one('switchable'),
+      bm1: this.fmt(s.batchMean[0], 3),
       k: this.fmt(s.steps, 3),
       rm: L3(s.running.mean),
       rv: L3(s.running.var),
       vbs: s.vbs,
-      cm: L3(s.chunks[0].mean),
+      cm1: this.fmt(s.chunks[0].mean[0], 3),
       r: this.fmt(s.rmax, 2),
+      d: this.fmt(s.dmax, 2),
       wIN: this.fmt(s.weights[0], 3),
       wLN: this.fmt(s.weights[1], 3),
       wBN: this.fmt(s.weights[2], 3),
@@ -500,12 +522,13 @@ details.settings[open] > summary::before { content: '▾'; }
       lnMean: this.fmt(s.components.ln, 3),
       bnMean: this.fmt(s.components.bn[0], 3),
     };
-    const same = vars.renorm1 === vars.eval1 && vars.renorm2 === vars.eval2; // nothing clipped: evaluation's output
+    const { r, d } = s.clipped;
+    const renorm = r && d ? 'describeRenormBoth' : r ? 'describeRenormR' : d ? 'describeRenormD' : 'describeRenormSame';
     return [
       this.t('describeBatch', vars),
       this.t(s.steps === 0 ? 'describeRunning0' : 'describeRunning', vars),
       this.t(s.vbs === '8' ? 'describeGhostAll' : 'describeGhost', vars),
-      this.t(same ? 'describeRenormSame' : 'describeRenorm', vars),
+      this.t(renorm, vars),
       this.t('describeSwitch', vars),
     ].join(this.t('sentenceSep'));
   }
@@ -522,6 +545,7 @@ NlBnVariants.strings = {
     choice_4: '4',
     choice_8: '8',
     rmax: 'Batch Renorm r_max',
+    dmax: 'Batch Renorm d_max',
     mix: 'Switchable Norm weights',
     choice_equal: 'equal',
     choice_in: 'mostly IN',
@@ -532,8 +556,9 @@ NlBnVariants.strings = {
     keyChunkMean: 'its means',
     keyOut1: 'channel 1',
     keyOut2: 'channel 2 (3 positions each)',
+    keyEval: 'grey: evaluation',
     keyFaint: 'faint: BatchNorm in training',
-    settings: 'Settings: {k} training steps · chunks of {vbs} · r_max {r} · weights {mix}',
+    settings: 'Settings: {k} training steps · chunks of {vbs} · r_max {r} · d_max {d} · weights {mix}',
     batchTitle: 'The batch of 8 examples',
     keyShape: '2 channels × 3 positions each:',
     keyChunk: 'Ghost BN chunk',
@@ -557,25 +582,29 @@ NlBnVariants.strings = {
     n_eval: 'running statistics',
     n_ghost: 'its chunk of {vbs}',
     n_ghostAll: 'one chunk of 8',
-    n_renorm: 'r_max {r}',
+    n_renorm: 'r_max {r}, d_max {d}',
     n_switchable: 'weights {w}',
     listSep: ', ',
     sentenceSep: ' ',
     describeBatch:
-      'The batch holds 8 examples with 2 channels at 3 positions each. BatchNorm in training pools each channel over its 24 numbers (means {bm}), so example 1, channel 1 (1, 2, 3) and channel 2 (10, 20, 30), becomes {train1} and {train2}.',
+      "BatchNorm in training pools each channel of the 8 examples over its 24 numbers (channel 1's mean is {bm1}), so example 1's channel 1, (1, 2, 3), becomes {train1}.",
     describeRunning0:
-      'No training step has run yet, so the running statistics are still mean (0, 0) and variance (1, 1), and evaluation, which uses them, gives {eval1} and {eval2}.',
+      'Evaluation uses the running statistics instead; no training step has run yet, so they are still mean (0, 0) and variance (1, 1), and it gives {eval1}.',
     describeRunning:
-      "The running statistics start at mean 0 and variance 1 and move a tenth of the way to the batch's at each training step (momentum 0.1); after {k} steps they are mean {rm} and variance {rv}, and evaluation, which uses them, gives {eval1} and {eval2}.",
+      "Evaluation uses the running statistics instead, which move a tenth of the way toward the batch's at each training step; after {k} steps they are mean {rm} and variance {rv}, so it gives {eval1}.",
     describeGhost:
-      'Ghost BN with chunks of {vbs} normalizes example 1 with its own chunk, examples 1 to {vbs} (channel means {cm}): {ghost1} and {ghost2}.',
-    describeGhostAll: 'Ghost BN with a chunk of 8 uses the whole batch, as BatchNorm does: {ghost1} and {ghost2}.',
-    describeRenorm:
-      'Batch Renorm corrects the batch statistics toward the running ones, but r_max = {r} or d_max = 5 clips the correction: {renorm1} and {renorm2}.',
+      "Ghost BN uses example 1's own chunk, examples 1 to {vbs} (channel 1's mean there is {cm1}): {ghost1}.",
+    describeGhostAll: 'Ghost BN with a chunk of 8 uses the whole batch, as BatchNorm does: {ghost1}.',
     describeRenormSame:
-      'Batch Renorm corrects the batch statistics toward the running ones; with r_max = {r} nothing is clipped, so it gives what evaluation gives: {renorm1} and {renorm2}.',
+      'Batch Renorm corrects the batch statistics toward the running ones; with r_max = {r} and d_max = {d} nothing is clipped, so it gives what evaluation gives: {renorm1}.',
+    describeRenormR:
+      'Batch Renorm corrects the batch statistics toward the running ones, but r_max = {r} clips the correction of the scale (d_max = {d} clips nothing): {renorm1}.',
+    describeRenormD:
+      'Batch Renorm corrects the batch statistics toward the running ones, but d_max = {d} clips the correction of the mean (r_max = {r} clips nothing): {renorm1}.',
+    describeRenormBoth:
+      'Batch Renorm corrects the batch statistics toward the running ones, but r_max = {r} clips the correction of the scale and d_max = {d} that of the mean: {renorm1}.',
     describeSwitch:
-      "Switchable Norm mixes three means and variances: weight {wIN} for InstanceNorm's (one example's channel over its 3 positions; example 1, channel 1: mean {inMean}), {wLN} for LayerNorm's (one example's 6 numbers: mean {lnMean}) and {wBN} for BatchNorm's (one channel's 24 numbers: mean {bnMean}). It gives {switchable1} and {switchable2}.",
+      "Switchable Norm mixes three statistics with weights {wIN}, {wLN} and {wBN}: InstanceNorm's (mean {inMean} over these 3 positions), LayerNorm's ({lnMean} over example 1's 6 numbers) and BatchNorm's ({bnMean} over the channel's 24). It gives {switchable1}.",
   },
   zh: {
     name: '一个八个 examples 的 batch 在 BatchNorm、其评估模式、Ghost BN、Batch Renorm 与 Switchable Norm 下的结果',
@@ -585,6 +614,7 @@ NlBnVariants.strings = {
     choice_4: '4',
     choice_8: '8',
     rmax: 'Batch Renorm r_max',
+    dmax: 'Batch Renorm d_max',
     mix: 'Switchable Norm 权重',
     choice_equal: '相等',
     choice_in: '偏向 IN',
@@ -595,8 +625,9 @@ NlBnVariants.strings = {
     keyChunkMean: '块内 mean',
     keyOut1: 'channel 1',
     keyOut2: 'channel 2（各 3 个位置）',
+    keyEval: '灰色：评估模式',
     keyFaint: '淡色：训练模式下的 BatchNorm',
-    settings: '设置：已训练 {k} 步 · 块大小 {vbs} · r_max {r} · 权重：{mix}',
+    settings: '设置：已训练 {k} 步 · 块大小 {vbs} · r_max {r} · d_max {d} · 权重：{mix}',
     batchTitle: '8 个 examples 组成的 batch',
     keyShape: '每个 example：2 个 channel × 3 个位置：',
     keyChunk: 'Ghost BN 的块',
@@ -620,24 +651,28 @@ NlBnVariants.strings = {
     n_eval: 'running statistics',
     n_ghost: '所在的 {vbs} 个一块',
     n_ghostAll: '8 个一块',
-    n_renorm: 'r_max {r}',
+    n_renorm: 'r_max {r}、d_max {d}',
     n_switchable: '权重 {w}',
     listSep: '、',
     sentenceSep: '',
     describeBatch:
-      '这个 batch 有 8 个 examples，每个有 2 个 channels、各 3 个位置。训练模式下的 BatchNorm 把每个 channel 的 24 个数汇集在一起（mean 为 {bm}），于是 example 1 的 channel 1 (1, 2, 3) 与 channel 2 (10, 20, 30) 变为 {train1} 与 {train2}。',
+      '训练模式下的 BatchNorm 把 8 个 examples 中每个 channel 的 24 个数汇集在一起（channel 1 的 mean 为 {bm1}），于是 example 1 的 channel 1 (1, 2, 3) 变为 {train1}。',
     describeRunning0:
-      '还没有训练过一步，running statistics 仍是 mean (0, 0)、variance (1, 1)；评估模式用它们，给出 {eval1} 与 {eval2}。',
+      '评估模式改用 running statistics；还没有训练过一步，它们仍是 mean (0, 0)、variance (1, 1)，于是给出 {eval1}。',
     describeRunning:
-      'running statistics 从 mean 0、variance 1 开始，每个训练步向 batch 的统计量靠近十分之一（momentum 0.1）；{k} 步之后为 mean {rm}、variance {rv}，评估模式用它们，给出 {eval1} 与 {eval2}。',
+      '评估模式改用 running statistics，它们每个训练步向 batch 的统计量靠近十分之一；{k} 步之后为 mean {rm}、variance {rv}，于是给出 {eval1}。',
     describeGhost:
-      '每块 {vbs} 个的 Ghost BN 只用 example 1 所在的块，即 examples 1 到 {vbs}（各 channel 的 mean 为 {cm}）：{ghost1} 与 {ghost2}。',
-    describeGhostAll: '每块 8 个的 Ghost BN 用的是整个 batch，与 BatchNorm 相同：{ghost1} 与 {ghost2}。',
-    describeRenorm:
-      'Batch Renorm 把 batch 统计量向 running statistics 校正，但 r_max = {r} 或 d_max = 5 截断了校正：{renorm1} 与 {renorm2}。',
+      'Ghost BN 只用 example 1 所在的块，即 examples 1 到 {vbs}（其中 channel 1 的 mean 为 {cm1}）：{ghost1}。',
+    describeGhostAll: '每块 8 个的 Ghost BN 用的是整个 batch，与 BatchNorm 相同：{ghost1}。',
     describeRenormSame:
-      'Batch Renorm 把 batch 统计量向 running statistics 校正；r_max = {r} 时没有截断，所以结果与评估模式相同：{renorm1} 与 {renorm2}。',
+      'Batch Renorm 把 batch 统计量向 running statistics 校正；r_max = {r}、d_max = {d} 时没有截断，所以结果与评估模式相同：{renorm1}。',
+    describeRenormR:
+      'Batch Renorm 把 batch 统计量向 running statistics 校正，但 r_max = {r} 截断了尺度的校正（d_max = {d} 没有截断）：{renorm1}。',
+    describeRenormD:
+      'Batch Renorm 把 batch 统计量向 running statistics 校正，但 d_max = {d} 截断了 mean 的校正（r_max = {r} 没有截断）：{renorm1}。',
+    describeRenormBoth:
+      'Batch Renorm 把 batch 统计量向 running statistics 校正，但 r_max = {r} 截断了尺度的校正，d_max = {d} 截断了 mean 的校正：{renorm1}。',
     describeSwitch:
-      'Switchable Norm 混合三组 mean 与 variance：InstanceNorm 的权重为 {wIN}（一个 example 的一个 channel 的 3 个位置；example 1 的 channel 1：mean {inMean}），LayerNorm 的为 {wLN}（一个 example 的 6 个数：mean {lnMean}），BatchNorm 的为 {wBN}（一个 channel 的 24 个数：mean {bnMean}）。结果为 {switchable1} 与 {switchable2}。',
+      'Switchable Norm 以权重 {wIN}、{wLN}、{wBN} 混合三种统计量：InstanceNorm 的（这 3 个位置的 mean 为 {inMean}）、LayerNorm 的（example 1 的 6 个数：{lnMean}）与 BatchNorm 的（这个 channel 的 24 个数：{bnMean}）。结果为 {switchable1}。',
   },
 };
