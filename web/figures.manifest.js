@@ -73,6 +73,7 @@ export const figures = [
       {"name":"batch","property":"batch","type":"vector","default":[1,10,3,20,5,30],"minLength":4,"maxLength":16,"description":"batch 1: rows of two features, 2 to 8 rows"},
       {"name":"companions","property":"companions","type":"vector","default":[-3,16,2,4],"minLength":2,"maxLength":14,"description":"the other rows of batch 2, 1 to 7 rows"},
       {"name":"chosen","property":"chosen","type":"integer","default":0,"min":0,"max":7,"description":"the row of batch 1 followed through both batches"},
+      {"name":"steps","property":"steps","type":"integer","default":5,"min":0,"max":100,"description":"training steps on batch 1 taken when the figure opens (or this attribute changes)"},
       {"name":"momentum","property":"momentum","type":"number","default":0.1,"min":0,"max":1,"description":"momentum of the running statistics"},
     ],
   },

@@ -147,13 +147,22 @@ const AHA = {
     closeAll(st.dy, [0.128, -0.096], 1e-6, 'J·δ = 0.2·(0.64, −0.48)');
   },
   'nl-batch-dependence'(st) {
-    const k = 1 / Math.sqrt(1 + 1e-5); // evaluation from running mean 0, variance 1
     // batch 1: means (3, 20), variances 8/3, 200/3; batch 2 with (−3, 16), (2, 4): means (0, 10), variances 14/3, 24
     closeAll(st.chosenTrain[0], [-2 / Math.sqrt(8 / 3), -10 / Math.sqrt(200 / 3)], 1e-4, 'training, batch 1');
     closeAll(st.chosenTrain[1], [1 / Math.sqrt(14 / 3), 0], 1e-4, 'training, batch 2');
     assert.ok(dist(st.chosenTrain[0], st.chosenTrain[1]) > 1, 'the companions change the training output');
-    closeAll(st.chosenEval[0], [k, 10 * k], 1e-4, 'evaluation, batch 1');
-    closeAll(st.chosenEval[1], [k, 10 * k], 1e-4, 'evaluation, batch 2: the same');
+    // five steps on batch 1 from mean 0, variance 1 with momentum 0.1: a = 1 − 0.9⁵ = 0.40951 of the way, so mean
+    // (3, 20)·a = (1.22853, 8.19020) and variance 0.9⁵ + (4, 100)·a = (2.22853, 41.54149) (unbiased variances 4, 100)
+    assert.equal(st.steps, 5);
+    closeAll(st.running.mean, [1.22853, 8.1902], 1e-4, 'running mean');
+    closeAll(st.running.var, [2.22853, 41.54149], 1e-3, 'running variance');
+    // (1 − 1.22853)/√2.22854 = −0.153085, (10 − 8.1902)/√41.54150 = 0.280795: inside the axis, in both batches
+    closeAll(st.chosenEval[0], [-0.153085, 0.280795], 1e-4, 'evaluation, batch 1');
+    closeAll(st.chosenEval[1], [-0.153085, 0.280795], 1e-4, 'evaluation, batch 2: the same');
+    assert.ok(
+      st.clipped.flat(2).every((c) => !c),
+      'no bar cut off at the axis',
+    );
   },
   'nl-dk-scaling'(st) {
     const { dks, raw, scaled, qk_norm } = st.series;

@@ -10,8 +10,9 @@
 // Attributes: batch ("1,10,3,20,5,30": rows of two features, 2..8 rows),
 //   companions ("-3,16,2,4": the other rows of batch 2, 1..7 rows),
 //   chosen (0: the row of `batch` that is the example of interest),
-//   momentum (0.1; 0..1), lang.
-// Properties: batch, companions, chosen, momentum; state (read-only):
+//   steps (5; 0..100: training steps on batch 1 taken when the figure opens or
+//   the attribute changes), momentum (0.1; 0..1), lang.
+// Properties: batch, companions, chosen, steps, momentum; state (read-only):
 //   {batch, companions, chosen, momentum, eps, rows: [rows of batch 1, rows
 //   of batch 2] (each [[f1, f2], ...]), train: [outputs per row, per batch],
 //   eval: [same in evaluation mode], chosenRow: [row index of the example in
@@ -79,6 +80,15 @@ export class NlBatchDependence extends NlFigure {
       min: 0,
       max: MAX_ROWS - 1,
       doc: 'the row of batch 1 followed through both batches',
+    },
+    steps: {
+      attr: 'steps',
+      kind: 'number',
+      integer: true,
+      default: 5,
+      min: 0,
+      max: 100,
+      doc: 'training steps on batch 1 taken when the figure opens (or this attribute changes)',
     },
     momentum: {
       attr: 'momentum',
@@ -203,13 +213,21 @@ th[scope=row] { font-weight: 600; }
     view.append(this._legend, this._svg, this._readout, wrap, this._formula);
   }
 
-  compute(core, { chosen, momentum }) {
+  compute(core, { chosen, momentum, steps }) {
     const n = this._values.batch.length / 2;
     if (chosen >= n) {
       throw Object.assign(new Error(`chosen (${chosen}) must name a row of the batch (0..${n - 1})`), {
         code: 'chosenRange',
         detail: { chosen, last: n - 1 },
       });
+    }
+    // the figure opens `steps` training steps into batch 1, where evaluation's outputs are already on the axis
+    // (at 0 steps it returns about the raw input, cut off past the axis); a new `steps` starts over from there
+    if (this._openedAt !== steps) {
+      this._openedAt = steps;
+      this._running = structuredClone(INITIAL);
+      this._steps = 0;
+      for (let i = 0; i < steps; i++) this._step(0);
     }
     const batches = [this._batch(0), this._batch(1)];
     const bn = (x, stats, training) =>
