@@ -111,3 +111,70 @@ console.log(
 console.log(
   `a key press while training reaches the DOM in ${f(m.p50, 1)} ms at p50, ${f(m.p95, 1)} ms at p95, ${f(m.max, 1)} ms at most (${m.probes} presses)`,
 );
+
+// The transformer figure: its four variants playing in the Web Worker(s) while a reader presses Space on a
+// variant box (it hides or shows a curve: a state change and a redraw), once on a quiet machine and once with a
+// busy loop on every core beside it. Prints the main thread's longest tasks (PerformanceObserver longtask: > 50 ms)
+// and input-to-DOM latency as above.
+{
+  const { spawn } = await import('node:child_process');
+  const { cpus } = await import('node:os');
+  const server2 = await startServer({ port: 0, root });
+  const browser2 = await launch();
+  for (const loaded of [false, true]) {
+    const burners = loaded ? cpus().map(() => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' })) : [];
+    const p = await browser2.newPage({ viewport: { width: 1280, height: 900 } });
+    await p.goto(server2.url + 'web/index.html');
+    const tf = p.locator('nl-transformer-training');
+    await tf.scrollIntoViewIfNeeded();
+    await p.waitForFunction(() => document.querySelector('nl-transformer-training')?.state);
+    await p.waitForTimeout(1500); // the neighbouring figures' own start
+    await tf.evaluate((f) => {
+      window.__lat = [];
+      window.__long = [];
+      let last = 0;
+      addEventListener('keyup', (e) => (last = e.timeStamp), true);
+      f.shadowRoot.addEventListener('change', () => window.__lat.push(performance.now() - last));
+      f.play();
+    });
+    await p.waitForFunction(() => document.querySelector('nl-transformer-training').state.step >= 10, null, {
+      timeout: 120000,
+    });
+    await tf.evaluate((f) => {
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) window.__long.push(e.duration);
+      }).observe({ type: 'longtask' });
+      window.__t0 = [performance.now(), f.state.step];
+    });
+    await tf.locator('input[type=checkbox]').nth(0).focus();
+    const began = Date.now();
+    while (Date.now() - began < 10000) {
+      await p.keyboard.press('Space');
+      await p.waitForTimeout(80 + Math.random() * 120);
+    }
+    const r = await tf.evaluate((f) => {
+      const [t0, s0] = window.__t0;
+      const steps = (f.state.step - s0) / ((performance.now() - t0) / 1000);
+      const where = f.state.where;
+      f.pause();
+      const late = [...window.__lat].sort((a, b) => a - b);
+      return {
+        steps,
+        where,
+        p50: late[late.length >> 1],
+        p95: late[Math.floor(late.length * 0.95)],
+        longest: Math.max(0, ...window.__long),
+        longCount: window.__long.length,
+      };
+    });
+    for (const b of burners) b.kill();
+    await p.close();
+    console.log(
+      `\nChromium, <nl-transformer-training> playing (${r.where}; ${loaded ? `a busy loop on each of ${cpus().length} cores beside it` : 'nothing beside it'}): ` +
+        `${f(r.steps, 1)} steps/s of each variant; main-thread tasks over 50 ms: ${r.longCount}` +
+        `${r.longCount ? ` (longest ${f(r.longest, 0)} ms)` : ''}; a key press reaches the DOM in ${f(r.p50, 1)} ms at p50, ${f(r.p95, 1)} ms at p95`,
+    );
+  }
+  await browser2.close();
+  server2.server.close();
+}

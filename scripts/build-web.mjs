@@ -72,8 +72,17 @@ async function bundleWeb(entry, out, options) {
   console.log(`build-web: ${out.slice(root.length)} (${statSync(out).size} bytes)`);
 }
 
+// The training worker's script (web/core/train-worker.js and what it imports, one classic script): started
+// from its address beside the package, or as a Blob worker from its text (the single-file build carries it).
+const workerOut = root + 'dist/normlab-worker.js';
+await bundleWeb('web/core/train-worker.js', workerOut, {
+  format: 'iife',
+  banner: { js: '/* normlab training worker: the training module behind postMessage (web/core/train-worker.js). */' },
+});
+
 // Both modules as base64 (the training module too: a page opened from disk cannot fetch it later).
 const inlineModules = {
+  __NORMLAB_INLINE_WORKER__: JSON.stringify(readFileSync(workerOut, 'utf8')),
   __NORMLAB_INLINE_WASM__: JSON.stringify(readFileSync(root + 'dist/normlab-core.wasm').toString('base64')),
   __NORMLAB_INLINE_TRAIN_WASM__: JSON.stringify(readFileSync(root + 'dist/normlab-train.wasm').toString('base64')),
 };

@@ -2,7 +2,7 @@
 // language, as characters. Reads web/index.html (the page the figure sits in),
 // keeps the reader text of each language (headings, paragraphs, list items;
 // figures, captions, code and the table of contents left out), and writes
-// web/components/figures/transformer-corpus.js:
+// web/components/data/transformer-corpus.js:
 //
 //   CORPUS[lang] = { vocab: [characters…, '⁇'], train: '…', val: '…' }
 //
@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('..', import.meta.url);
-const OUT = new URL('web/components/figures/transformer-corpus.js', root);
+const OUT = new URL('web/components/data/transformer-corpus.js', root);
 const MIN_COUNT = 3;
 const RARE = '\u2047';
 

@@ -6,7 +6,7 @@ Run with Debian's python3 (apt install python3-torch python3-numpy):
 
     /usr/bin/python3 scripts/gen_transformer_sweep.py
 
-Writes tests/conformance/cases/transformer-sweep.json. The model and optimizer are those of
+Writes tests/conformance/transformer-sweep.json. The model and optimizer are those of
 scripts/gen_transformer_references.py (torch.autograd in float64, torch.optim.AdamW, parameters and moments rounded
 to float32 after each step as tfm_step does); the figure's choices are written here again from its documentation:
 d_model 32, 2 heads, context 32, MLP 4 x 32 GELU, tied head, seed 0; AdamW beta 0.9 / 0.95, weight decay 0.1,
@@ -41,7 +41,7 @@ OPT = {'beta1': 0.9, 'beta2': 0.95, 'weight_decay': 0.1, 'warmup': 30, 'total': 
 
 
 def corpus(lang):
-    src = open(os.path.join(ROOT, 'web/components/figures/transformer-corpus.js'), encoding='utf8').read()
+    src = open(os.path.join(ROOT, 'web/components/data/transformer-corpus.js'), encoding='utf8').read()
     data = json.loads(src[src.index('{'):src.rindex('}') + 1])[lang]
     index = {ch: i for i, ch in enumerate(data['vocab'])}
     rare = len(data['vocab']) - 1
@@ -102,7 +102,7 @@ def main():
             print(f'{name:18s} lr {lr:<6} steps {len(r["loss"]):3d} loss {r["loss"][-1] if r["loss"] else None} '
                   f'val {r["val"][-1] if r["val"] else None} max logit {r["max_logit"][-1] if r["max_logit"] else None}',
                   file=sys.stderr, flush=True)
-    path = os.path.join(ROOT, 'tests/conformance/cases/transformer-sweep.json')
+    path = os.path.join(ROOT, 'tests/conformance/transformer-sweep.json')
     with open(path, 'w') as f:
         json.dump(out, f)
     print('wrote', path, file=sys.stderr)

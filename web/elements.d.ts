@@ -343,6 +343,8 @@ export class NlSharedStats extends NlFigure<SharedStatsState> { a: number[]; b: 
 export class NlSoftmaxSharpness extends NlFigure<SoftmaxSharpnessState> { scores: number[]; factor: number; }
 /** <nl-spectral>: Spectral normalization by power iteration. */
 export class NlSpectral extends NlFigure<SpectralState> { matrix: number[]; steps: number; }
+/** <nl-transformer-training>: A small transformer trained on the article in a Worker: Post-LN, Pre-LN, Pre-RMS, Pre-RMS + QK-Norm. */
+export class NlTransformerTraining extends NlFigure<Readonly<Record<string, unknown>>> { lr: '0.001' | '0.003' | '0.01' | '0.03' | '0.1' | '0.3'; layers: '1' | '2' | '3' | '4'; text: 'auto' | 'en' | 'zh'; }
 /** <nl-vector-norms>: L2, L1, max-norm and ScaleNorm on two embeddings, and cosine similarity. */
 export class NlVectorNorms extends NlFigure<VectorNormsState> { a: number[]; b: number[]; g: number; }
 /** <nl-whitening>: Z-scoring and ZCA whitening of a correlated cloud. */
@@ -371,6 +373,7 @@ export const elements: {
   'nl-shared-stats': typeof NlSharedStats;
   'nl-softmax-sharpness': typeof NlSoftmaxSharpness;
   'nl-spectral': typeof NlSpectral;
+  'nl-transformer-training': typeof NlTransformerTraining;
   'nl-vector-norms': typeof NlVectorNorms;
   'nl-whitening': typeof NlWhitening;
 };
@@ -398,6 +401,7 @@ declare global {
     'nl-shared-stats': NlSharedStats;
     'nl-softmax-sharpness': NlSoftmaxSharpness;
     'nl-spectral': NlSpectral;
+    'nl-transformer-training': NlTransformerTraining;
     'nl-vector-norms': NlVectorNorms;
     'nl-whitening': NlWhitening;
   }

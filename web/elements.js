@@ -21,6 +21,7 @@ import { NlScalers } from './components/figures/nl-scalers.js';
 import { NlSharedStats } from './components/figures/nl-shared-stats.js';
 import { NlSoftmaxSharpness } from './components/figures/nl-softmax-sharpness.js';
 import { NlSpectral } from './components/figures/nl-spectral.js';
+import { NlTransformerTraining } from './components/figures/nl-transformer-training.js';
 import { NlVectorNorms } from './components/figures/nl-vector-norms.js';
 import { NlWhitening } from './components/figures/nl-whitening.js';
 
@@ -46,6 +47,7 @@ export {
   NlSharedStats,
   NlSoftmaxSharpness,
   NlSpectral,
+  NlTransformerTraining,
   NlVectorNorms,
   NlWhitening,
 };
@@ -76,6 +78,7 @@ export const elements = {
   'nl-shared-stats': NlSharedStats,
   'nl-softmax-sharpness': NlSoftmaxSharpness,
   'nl-spectral': NlSpectral,
+  'nl-transformer-training': NlTransformerTraining,
   'nl-vector-norms': NlVectorNorms,
   'nl-whitening': NlWhitening,
 };

@@ -362,6 +362,22 @@ export const figures = [
     ],
   },
   {
+    tag: "nl-transformer-training",
+    module: "components/figures/nl-transformer-training.js",
+    className: "NlTransformerTraining",
+    catalog: "transformerTraining",
+    summary: "A small transformer trained on the article in a Worker: Post-LN, Pre-LN, Pre-RMS, Pre-RMS + QK-Norm.",
+    trainer: false,
+    minHeight: 1400,
+    events: ["change"],
+    state: "`variants` (per variant `post_ln`, `pre_ln`, `pre_rms`, `pre_rms_qk`: `loss`, `val`, `maxLogit`, `entropy`, `status`, `sample`), `step`, `playing`, `recorded`, `sweep`, `where`",
+    attributes: [
+      {"name":"lr","property":"lr","type":"choice","default":"0.1","choices":["0.001","0.003","0.01","0.03","0.1","0.3"],"description":"the learning rate (peak, after 30 warm-up steps)"},
+      {"name":"layers","property":"layers","type":"choice","default":"2","choices":["1","2","3","4"],"description":"transformer blocks"},
+      {"name":"text","property":"text","type":"choice","default":"auto","choices":["auto","en","zh"],"description":"the text it learns: the article's English or Chinese (auto: the figure's language)"},
+    ],
+  },
+  {
     tag: "nl-vector-norms",
     module: "components/figures/nl-vector-norms.js",
     className: "NlVectorNorms",

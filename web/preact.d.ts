@@ -4,7 +4,7 @@
 // attribute: write attributes as their text or properties as values. Each figure fires `change` after a
 // reader's change (`onchange`).
 import type { HTMLAttributes } from 'preact';
-import type { NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlBnVariants, NlCausalLeak, NlCodeShapes, NlDepthTraining, NlDkScaling, NlEpsilon, NlFiveQuestions, NlL2Jacobian, NlNormGeometry, NlPrepostNorm, NlQkNorm, NlResidualTurn, NlRmsDecomposition, NlScalers, NlSharedStats, NlSoftmaxSharpness, NlSpectral, NlVectorNorms, NlWhitening } from './elements.js';
+import type { NlAdaln, NlAxisCube, NlBarCompare, NlBatchDependence, NlBnVariants, NlCausalLeak, NlCodeShapes, NlDepthTraining, NlDkScaling, NlEpsilon, NlFiveQuestions, NlL2Jacobian, NlNormGeometry, NlPrepostNorm, NlQkNorm, NlResidualTurn, NlRmsDecomposition, NlScalers, NlSharedStats, NlSoftmaxSharpness, NlSpectral, NlTransformerTraining, NlVectorNorms, NlWhitening } from './elements.js';
 
 /** What every figure takes besides its own attributes. */
 interface NlCommon {
@@ -59,6 +59,8 @@ declare module 'preact' {
       'nl-softmax-sharpness': Figure<NlSoftmaxSharpness, { 'scores'?: string | number[]; 'factor'?: number | string; }>;
       /** Spectral normalization by power iteration. */
       'nl-spectral': Figure<NlSpectral, { 'matrix'?: string | number[]; 'steps'?: number | string; }>;
+      /** A small transformer trained on the article in a Worker: Post-LN, Pre-LN, Pre-RMS, Pre-RMS + QK-Norm. */
+      'nl-transformer-training': Figure<NlTransformerTraining, { 'lr'?: '0.001' | '0.003' | '0.01' | '0.03' | '0.1' | '0.3'; 'layers'?: '1' | '2' | '3' | '4'; 'text'?: 'auto' | 'en' | 'zh'; }>;
       /** L2, L1, max-norm and ScaleNorm on two embeddings, and cosine similarity. */
       'nl-vector-norms': Figure<NlVectorNorms, { 'a'?: string | number[]; 'b'?: string | number[]; 'g'?: number | string; }>;
       /** Z-scoring and ZCA whitening of a correlated cloud. */

@@ -5,12 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { source } from '../../scripts/gen-corpus.mjs';
-import { CORPUS } from '../../web/components/figures/transformer-corpus.js';
+import { CORPUS } from '../../web/components/data/transformer-corpus.js';
 
 const html = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
 
 test('the corpus file is what the article page gives now', () => {
-  const now = readFileSync(new URL('../../web/components/figures/transformer-corpus.js', import.meta.url), 'utf8');
+  const now = readFileSync(new URL('../../web/components/data/transformer-corpus.js', import.meta.url), 'utf8');
   assert.equal(now, source(html), 'run node scripts/gen-corpus.mjs');
 });
 

@@ -326,3 +326,23 @@ export function loadCore(options?: CoreLoadOptions): Promise<Core>;
  * later calls return the same one. Resident tensors do not cross between it and the core.
  */
 export function loadTrainer(options?: LoadOptions): Promise<Trainer>;
+
+/** The training module in a Web Worker (trainerWorker): its calls return promises. */
+export interface TrainerWorker {
+  /** 'worker' (its script's address), 'blob' (a Blob worker from its text) or 'main' (no worker could start). */
+  readonly where: 'worker' | 'blob' | 'main';
+  /** core.run in the worker: the outputs, their data copied into Float32Arrays and transferred. */
+  run(
+    op: TrainingOpName,
+    inputs?: Record<string, { shape: number[]; data: ArrayLike<number> } | null | undefined>,
+    attrs?: Record<string, number | boolean | string | number[]>,
+  ): Promise<Record<string, { shape: number[]; data: Float32Array }>>;
+  /** Stop the worker; calls still out reject. */
+  close(): void;
+}
+
+/**
+ * Start the training module in a Web Worker of its own (each call another one: a pool trains side by side).
+ * The page compiles dist/normlab-train.wasm once and hands the module to each worker.
+ */
+export function trainerWorker(options?: LoadOptions): Promise<TrainerWorker>;

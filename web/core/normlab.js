@@ -1007,3 +1007,159 @@ export function loadCore(options = {}) {
 export function loadTrainer(options = {}) {
   return load('train', options);
 }
+
+// ---- the training module in Web Workers --------------------------------------
+// The single-file build defines this as the worker's own script (dist/normlab-worker.js), for a Blob worker.
+/* global __NORMLAB_INLINE_WORKER__ */
+const inlineWorker = typeof __NORMLAB_INLINE_WORKER__ === 'string' ? __NORMLAB_INLINE_WORKER__ : null;
+let compiledTrainer = null;
+
+// The training module compiled once (WebAssembly.Module), from where loadTrainer() would load it.
+function trainerModule(options) {
+  compiledTrainer ??= (async () => {
+    const base = globalThis.location?.href ?? import.meta.url;
+    const explicit = options?.wasmUrl ? locationOf('train', 'wasmUrl', options.wasmUrl, base) : given.train;
+    const url = explicit ?? (inlineWasm.train ? null : MODULES.train.url());
+    const src = url ? await wasmSource(url, !explicit, 'train') : inlineBytes(inlineWasm.train);
+    try {
+      if (typeof Response !== 'undefined' && src instanceof Response) return await WebAssembly.compileStreaming(src);
+      return await WebAssembly.compile(src);
+    } catch (e) {
+      throw new NormlabError(`normlab: could not compile the WASM training module (${thrown(e)})`, 'load_failed');
+    }
+  })().catch((e) => {
+    compiledTrainer = null;
+    throw e;
+  });
+  return compiledTrainer;
+}
+
+// A worker that has taken the module and said it is ready, or null (it could not start here).
+function startWorker(make, module) {
+  return new Promise((resolve) => {
+    let w;
+    try {
+      w = make();
+    } catch {
+      return resolve(null); // no Worker, a content security policy that forbids this kind, a bad address
+    }
+    const done = (ok) => {
+      w.onmessage = w.onerror = null;
+      if (!ok) w.terminate();
+      resolve(ok ? w : null);
+    };
+    w.onmessage = ({ data }) => done(Boolean(data?.ready));
+    w.onerror = (e) => {
+      e.preventDefault?.();
+      done(false);
+    };
+    w.postMessage({ module });
+  });
+}
+
+// Where the worker's script is: beside this module's dist/ (or the installed package's, when a bundler
+// pre-bundled this file elsewhere); its text, for a Blob worker, when it is there but not same-origin.
+async function workerScript() {
+  if (inlineWorker) return { text: inlineWorker };
+  let own;
+  try {
+    own = new URL('../../dist/normlab-worker.js', import.meta.url);
+  } catch {
+    return {};
+  }
+  for (const at of [...preBundledCandidates(import.meta.url, 'normlab-worker.js'), own]) {
+    let res;
+    try {
+      res = await fetch(at, { credentials: 'same-origin' });
+    } catch {
+      continue;
+    }
+    if (!res.ok || !/javascript/.test(res.headers.get('content-type') ?? '')) continue;
+    if (globalThis.location && at.origin === globalThis.location.origin) return { url: at };
+    return { text: await res.text() };
+  }
+  return {};
+}
+
+/**
+ * The training module in a Web Worker of its own, so that training never holds up the page: `run(op,
+ * inputs, attrs)` is core.run in the worker, returning a promise of its outputs ({shape, data} with
+ * Float32Array data). It starts from the worker script beside the package's dist/, else as a Blob
+ * worker, else (no Worker, or a content security policy that allows neither) on the main thread
+ * (`where` says which: 'worker', 'blob' or 'main'). Each call of trainerWorker() starts another worker:
+ * a pool trains runs side by side. close() stops it.
+ * @param {{wasmUrl?: string | URL}} [options] where normlab-train.wasm lives, as for loadTrainer
+ * @returns {Promise<{where: 'worker' | 'blob' | 'main', run(op: string, inputs?: object, attrs?: object): Promise<Record<string, {shape: number[], data: Float32Array}>>, close(): void}>}
+ */
+export async function trainerWorker(options = {}) {
+  let w = null,
+    where = 'main';
+  if (typeof Worker !== 'undefined') {
+    const module = await trainerModule(options);
+    const script = await workerScript();
+    if (script.url) {
+      w = await startWorker(() => new Worker(script.url), module);
+      where = 'worker';
+    }
+    if (!w && script.text !== undefined) {
+      const blob = URL.createObjectURL(new Blob([script.text], { type: 'text/javascript' }));
+      w = await startWorker(() => new Worker(blob), module);
+      URL.revokeObjectURL(blob);
+      where = 'blob';
+    }
+  }
+  if (!w) {
+    const trainer = await loadTrainer(options);
+    // a call a task: the caller's loop yields between calls as it would for a worker
+    return {
+      where: 'main',
+      run: (op, inputs, attrs) =>
+        new Promise((resolve, reject) =>
+          setTimeout(() => {
+            try {
+              resolve(trainer.run(op, inputs, attrs));
+            } catch (e) {
+              reject(e);
+            }
+          }, 0),
+        ),
+      close() {},
+    };
+  }
+  const waiting = new Map();
+  let next = 1;
+  w.onmessage = ({ data }) => {
+    const p = waiting.get(data.id);
+    if (!p) return;
+    waiting.delete(data.id);
+    if (data.error) {
+      const e = new NormlabError(data.error.message, data.error.code, data.error.argument);
+      p.reject(e);
+    } else p.resolve(data.result);
+  };
+  return {
+    where,
+    run(op, inputs = {}, attrs = {}) {
+      return new Promise((resolve, reject) => {
+        const id = next++;
+        waiting.set(id, { resolve, reject });
+        try {
+          w.postMessage({ id, op, inputs, attrs });
+        } catch (e) {
+          waiting.delete(id);
+          reject(
+            new NormlabError(
+              `${typeof op === 'string' ? short(op) : 'run'}: could not send the call to the worker (${thrown(e)})`,
+            ),
+          );
+        }
+      });
+    },
+    close() {
+      w.terminate();
+      for (const p of waiting.values())
+        p.reject(new NormlabError('normlab: the training worker was closed', 'invalid'));
+      waiting.clear();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+// <nl-transformer-training> as a reader uses it: it opens on the recorded runs, whose outcome at the
+// default rate is PyTorch's (tests/conformance/transformer-sweep.json, scripts/gen_transformer_sweep.py);
+// Play trains the same numbers again in a Web Worker without a long task on the page's thread; Step, Pause,
+// Reset; the sweep trains a run again to the recorded number; the Chinese text has its own opening.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { onArticlePage } from './helpers.mjs';
+
+const TAG = 'nl-transformer-training';
+const TORCH = JSON.parse(readFileSync(new URL('../conformance/transformer-sweep.json', import.meta.url), 'utf8'));
+const fig = onArticlePage(TAG);
+const r4 = (v) => Number(v.toPrecision(4));
+const state = () => fig.page.evaluate((t) => JSON.parse(JSON.stringify(document.querySelector(t).state)), TAG);
+const call = (method) => fig.page.evaluate(([t, m]) => void document.querySelector(t)[m](), [TAG, method]);
+const until = (fn, arg, timeout = 120_000) => fig.page.waitForFunction(fn, arg, { timeout, polling: 100 });
+// block 1's largest attention logit over the run, every 10 steps (as the figure records it)
+const peak1 = (rows) => Math.max(...rows.map((r) => r[0]));
+const torchRun = (name, lr) => TORCH.runs.find((r) => r.variant === name && r.lr === lr);
+
+test('it opens on the recorded runs at rate 0.1: QK-Norm keeps block 1 logits small, as in PyTorch (rubric)', async () => {
+  const sn = await fig.snap();
+  const s = sn.state;
+  assert.equal(s.recorded, true);
+  assert.equal(s.step, 300);
+  assert.equal(s.lr, 0.1);
+  assert.deepEqual(
+    s.variants.map((v) => [v.id, v.loss.length, v.val.length]),
+    ['post_ln', 'pre_ln', 'pre_rms', 'pre_rms_qk'].map((id) => [id, 300, 30]),
+  );
+  const by = Object.fromEntries(s.variants.map((v) => [v.id, v]));
+  // PyTorch's runs of the same settings: without QK-Norm block 1's logits pass 30, with it they stay under 15
+  for (const [id, name] of [
+    ['pre_ln', 'Pre-LN'],
+    ['pre_rms', 'Pre-RMS'],
+  ]) {
+    const t = torchRun(name, 0.1).max_logit.filter((_, i) => (i + 1) % 10 === 0);
+    assert.ok(peak1(t) > 30, `torch ${name}: ${peak1(t)}`);
+    assert.ok(peak1(by[id].maxLogit) > 30, `${id}: ${peak1(by[id].maxLogit)}`);
+  }
+  const tq = torchRun('Pre-RMS + QK-Norm', 0.1).max_logit.filter((_, i) => (i + 1) % 10 === 0);
+  assert.ok(peak1(tq) < 15 && peak1(by.pre_rms_qk.maxLogit) < 15);
+  // Post-LN's held-out loss ends highest, in PyTorch and here
+  const last = (name) => torchRun(name, 0.1).val.at(-1);
+  assert.ok(['Pre-LN', 'Pre-RMS', 'Pre-RMS + QK-Norm'].every((n) => last('Post-LN') > last(n) + 0.2));
+  assert.ok(['pre_ln', 'pre_rms', 'pre_rms_qk'].every((id) => by.post_ln.val.at(-1) > by[id].val.at(-1) + 0.2));
+  // the text says what the logit panel shows, with its numbers
+  const f3 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }).format(v);
+  const top = ['post_ln', 'pre_ln', 'pre_rms'].reduce((a, b) =>
+    peak1(by[b].maxLogit) > peak1(by[a].maxLogit) ? b : a,
+  );
+  assert.match(
+    sn.desc,
+    new RegExp(`With QK-Norm the largest attention logit stays at ${f3(peak1(by.pre_rms_qk.maxLogit))};`),
+  );
+  assert.ok(sn.desc.includes(`reaches ${f3(peak1(by[top].maxLogit))}`), sn.desc);
+  assert.ok(sn.desc.includes('These are the recorded runs'));
+  // the sweep panel is filled: 24 runs; the attention maps and samples are drawn
+  assert.equal(s.sweep.length, 24);
+  assert.ok(by.pre_rms.attention.length > 0 && by.pre_rms_qk.attention.length > 0);
+  assert.ok(s.variants.every((v) => v.sample.length > 0));
+  assert.deepEqual(sn.bad, []);
+});
+
+test('Play trains the recorded numbers again in a Worker, with no long task on the page (Pause, Step)', async () => {
+  await fig.page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__long.push(Math.round(e.duration));
+    }).observe({ type: 'longtask' });
+  });
+  const recorded = (await state()).variants.map((v) => v.loss.slice(0, 20));
+  const play = fig.page.locator(`${TAG} >> button`).filter({ hasText: /^Play$/ });
+  await play.focus();
+  await fig.page.keyboard.press('Enter');
+  // the worker starts (it compiles the training module): long tasks are counted from its first chunk on
+  await until((t) => document.querySelector(t).state.step >= 10, TAG);
+  await fig.page.evaluate(() => (window.__long = []));
+  await until((t) => document.querySelector(t).state.step >= 30, TAG);
+  const long = await fig.page.evaluate(() => window.__long);
+  await call('pause');
+  const s = await state();
+  assert.equal(s.where, 'worker');
+  assert.equal(s.recorded, false);
+  assert.equal(s.playing, false);
+  s.variants.forEach((v, i) => assert.deepEqual(v.loss.slice(0, 20).map(r4), recorded[i], v.id));
+  assert.deepEqual(
+    long.filter((d) => d > 50),
+    [],
+    `main-thread tasks over 50 ms while training: ${long}`,
+  );
+  // paused: no more steps
+  await fig.page.waitForTimeout(800);
+  const held = (await state()).step;
+  await fig.page.waitForTimeout(800);
+  assert.equal((await state()).step, held);
+  // Step: ten more steps of each
+  await call('stepOnce');
+  await until(([t, k]) => document.querySelector(t).state.variants.every((v) => v.loss.length >= k + 10), [TAG, held]);
+  assert.ok((await state()).variants.every((v) => v.loss.length === held + 10));
+});
+
+test('Reset returns to the recorded runs; the sweep trains a run again to its recorded number', async () => {
+  await call('reset');
+  let s = await state();
+  assert.equal(s.recorded, true);
+  assert.equal(s.step, 300);
+  const recorded = s.sweep;
+  await call('runSweep');
+  await until((t) => document.querySelector(t).state.sweepRunning, TAG);
+  assert.match(await fig.page.locator(`${TAG} >> .progress`).textContent(), /^Sweep: \d+ of 24 runs done\.$/);
+  await until((t) => document.querySelector(t).state.sweep.length >= 1, TAG, 240_000);
+  await call('runSweep'); // a second press stops it
+  s = await state();
+  assert.equal(s.sweepRunning, false);
+  for (const p of s.sweep) {
+    const want = recorded.find((r) => r.variant === p.variant && r.lr === p.lr);
+    assert.equal(r4(p.val), want.val, `${p.variant} lr ${p.lr}`);
+  }
+});
+
+test('in Chinese it trains on the Chinese text, with its own recorded opening', async () => {
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'zh'), TAG);
+  await until((t) => document.querySelector(t).state.language === 'zh', TAG);
+  const sn = await fig.snap();
+  assert.equal(sn.state.recorded, true);
+  assert.equal(sn.state.step, 300);
+  assert.ok(sn.desc.includes('文章的中文文本'), sn.desc);
+  assert.ok(sn.state.chance > Math.log(300), `ln of the Chinese vocabulary: ${sn.state.chance}`);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'en'), TAG);
+  assert.deepEqual(fig.problems, []);
+});
