@@ -2,8 +2,8 @@
 //
 // The figure classes are the one source: each module in web/components/figures/
 // (nl-<name>.js exporting class Nl<Name>) declares its parameters (attribute,
-// kind, default, range, a one-line `doc`), `summary`, `stateDoc`, `minHeight`
-// and `events`. This script imports them in Node (they touch no DOM at import)
+// kind, default, range, a one-line `doc`), `summary`, `stateDoc`, `minHeight`,
+// `phoneMinHeight` ({ en, zh }) and `events`. This script imports them in Node (they touch no DOM at import)
 // and writes:
 //   web/figures.manifest.js  the manifest: plain data, no imports (tests and tools read it)
 //   web/elements.js          the imports, `elements` and defineElements()
@@ -15,8 +15,10 @@
 //
 //   node scripts/gen-figures.mjs             rewrite what changed
 //   node scripts/gen-figures.mjs --check     exit 1 naming every file that is not current
-//   node scripts/gen-figures.mjs --measure   each figure's height in Chromium (default attributes, a 960 px
-//                                            column, English and Chinese) beside its minHeight (after build-wasm.sh)
+//   node scripts/gen-figures.mjs --measure [--widths=360,1280]
+//                                            each figure's own height in Chromium in its place on the article
+//                                            (default attributes), English and Chinese, at each viewport width,
+//                                            beside its minHeight and phoneMinHeight (after build-web.mjs)
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -50,9 +52,12 @@ export async function readFigures() {
     const className = pascal(tag);
     const Cls = (await import(pathToFileURL(root + FIGURES_DIR + file)))[className];
     if (typeof Cls !== 'function') throw new Error(`gen-figures: ${FIGURES_DIR}${file} exports no class ${className}`);
-    for (const k of ['catalog', 'summary', 'stateDoc', 'minHeight']) {
+    for (const k of ['catalog', 'summary', 'stateDoc', 'minHeight', 'phoneMinHeight']) {
       if (Cls[k] === undefined) throw new Error(`gen-figures: ${className} has no static ${k}`);
     }
+    const phone = Cls.phoneMinHeight;
+    if (!(phone.en > 0 && phone.zh > 0))
+      throw new Error(`gen-figures: ${className}.phoneMinHeight needs en and zh heights in px`);
     const attributes = Object.entries(Cls.params).map(([key, p]) => attributeOf(key, p));
     for (const [name, a] of Object.entries(Cls.extraAttributes ?? {})) {
       attributes.push({ name, property: null, type: a.type, default: a.default, description: a.doc });
@@ -65,6 +70,7 @@ export async function readFigures() {
       summary: Cls.summary,
       trainer: Boolean(Cls.trainer),
       minHeight: Cls.minHeight,
+      phoneMinHeight: { en: phone.en, zh: phone.zh },
       events: [...Cls.events],
       attributes,
       state: Cls.stateDoc,
@@ -359,6 +365,23 @@ function css(figures) {
 /* The height each figure has with its default attributes at 960 px, kept from
    the start, so nothing below it moves when it draws (narrower, it grows past this). */
 ${figures.map((f) => `${f.tag} { min-height: ${f.minHeight}px; }`).join('\n')}
+/* On a phone the figures stack their panels and wrap their labels, up to 2.8 times as tall: the height
+   each has in a 340 px column (a 360 px screen; 16 px text, line height 1.65, as the article), the larger of
+   English and Chinese for any language, and each one's own under :lang(). Up to 600 px wide most figures are
+   shorter than this (a gap, not a shift); at 600 px two are 44-78 px taller. */
+@media (max-width: 600px) {
+${figures
+  .map((f) => {
+    const { en, zh } = f.phoneMinHeight;
+    const most = Math.max(en, zh);
+    return [
+      `  ${f.tag} { min-height: ${most}px; }`,
+      ...(en < most ? [`  ${f.tag}:lang(en) { min-height: ${en}px; }`] : []),
+      ...(zh < most ? [`  ${f.tag}:lang(zh) { min-height: ${zh}px; }`] : []),
+    ].join('\n');
+  })
+  .join('\n')}
+}
 `;
 }
 
@@ -464,40 +487,45 @@ export async function outputs() {
   ];
 }
 
-/** { tag: { en, zh } }: each figure's height in CSS px as drawn with default attributes in a 960 px column. */
-export async function measureHeights(tags) {
+/**
+ * { tag: { [width]: { en, zh } } }: each figure's own height in CSS px (its reserved min-height released) as drawn
+ * in its place on the article page (web/index.html; its attributes removed: the defaults) at each
+ * viewport width, in English and Chinese.
+ */
+export async function measureHeights(widths = [360, 1280]) {
   const { launch } = await import('./browser.mjs');
   const { startServer } = await import('./serve.mjs');
   const { server, url } = await startServer({ port: 0 });
   const browser = await launch();
   const heights = {};
   try {
-    for (const lang of ['en', 'zh']) {
-      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-      await page.goto(url + 'web/index.html'); // the article, with every figure's code loaded now
-      await page.evaluate((t) => import('/dist/page.js').then((m) => m.defineAll(t)), tags);
-      const h = await page.evaluate(
-        async ([tags, lang]) => {
-          document.body.replaceChildren();
-          const box = Object.assign(document.createElement('div'), { lang });
-          box.style.cssText = 'width: 960px; margin: 0 auto';
-          document.body.append(box);
+    for (const width of widths)
+      for (const lang of ['en', 'zh']) {
+        const phone = width <= 600;
+        const context = await browser.newContext({
+          viewport: { width, height: 900 },
+          ...(phone ? { isMobile: true, hasTouch: true } : {}),
+        });
+        const page = await context.newPage();
+        await page.goto(url + 'web/index.html');
+        if (lang === 'zh') await page.click('[data-set-lang="zh"]');
+        await page.evaluate(() => import('/dist/page.js').then((m) => m.defineAll()));
+        const h = await page.evaluate(async () => {
           const out = {};
-          for (const t of tags) {
-            const el = box.appendChild(document.createElement(t));
+          for (const el of document.querySelectorAll('figure.figure[id] > :first-child')) {
+            for (const a of el.getAttributeNames()) if (a !== 'lang') el.removeAttribute(a); // its defaults
+            el.style.setProperty('min-height', '0px', 'important'); // its own height, not the room kept for it
             el.start(); // now, not when scrolled into view
             const t0 = Date.now();
             while (!el.state && Date.now() - t0 < 20000) await new Promise((r) => setTimeout(r, 25));
             await new Promise((r) => setTimeout(r, 100)); // a redraw at the measured width
-            out[t] = Math.ceil(el.getBoundingClientRect().height);
+            out[el.localName] = Math.ceil(el.getBoundingClientRect().height);
           }
           return out;
-        },
-        [tags, lang],
-      );
-      for (const [t, v] of Object.entries(h)) (heights[t] ??= {})[lang] = v;
-      await page.close();
-    }
+        });
+        for (const [t, v] of Object.entries(h)) ((heights[t] ??= {})[width] ??= {})[lang] = v;
+        await context.close();
+      }
   } finally {
     await browser.close();
     server.close();
@@ -507,12 +535,21 @@ export async function measureHeights(tags) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--measure')) {
   const figures = await readFigures();
-  const heights = await measureHeights(figures.map((f) => f.tag));
+  const widths = process.argv
+    .find((a) => a.startsWith('--widths='))
+    ?.slice(9)
+    .split(',')
+    .map(Number) ?? [360, 1280];
+  const heights = await measureHeights(widths);
   for (const f of figures) {
-    const { en, zh } = heights[f.tag];
-    const mark = Math.min(en, zh) === f.minHeight ? '' : `  <- set static minHeight = ${Math.min(en, zh)}`;
+    const h = heights[f.tag];
+    if (!h) {
+      console.log(`${f.tag.padEnd(22)} not on the article page`);
+      continue;
+    }
+    const cols = widths.map((w) => `${w}: en ${String(h[w].en).padStart(4)} zh ${String(h[w].zh).padStart(4)}`);
     console.log(
-      `${f.tag.padEnd(22)} en ${String(en).padStart(5)}  zh ${String(zh).padStart(5)}  minHeight ${f.minHeight}${mark}`,
+      `${f.tag.padEnd(22)} ${cols.join('   ')}   minHeight ${f.minHeight} phoneMinHeight en ${f.phoneMinHeight.en} zh ${f.phoneMinHeight.zh}`,
     );
   }
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {

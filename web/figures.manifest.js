@@ -12,6 +12,7 @@ export const figures = [
     summary: "AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.",
     trainer: false,
     minHeight: 1000,
+    phoneMinHeight: {"en":1321,"zh":1289},
     events: ["change"],
     state: "`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`, `zero`",
     attributes: [
@@ -31,6 +32,7 @@ export const figures = [
     summary: "The reduction group of one element of a [B, T, D] tensor, in 3-D.",
     trainer: false,
     minHeight: 776,
+    phoneMinHeight: {"en":1175,"zh":1063},
     events: ["change"],
     state: "`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `multiples` ({method, numGroups, members} for BatchNorm, LayerNorm, InstanceNorm, GroupNorm), `yaw`, `pitch`",
     attributes: [
@@ -49,6 +51,7 @@ export const figures = [
     summary: "L2, LayerNorm and RMSNorm of one vector under a common scale and offset.",
     trainer: false,
     minHeight: 900,
+    phoneMinHeight: {"en":1426,"zh":1244},
     events: ["change"],
     state: "`input`, `reference` and `current` (`{input, l2, layer_norm, rms_norm}`), `change`, `steps`, `axes`",
     attributes: [
@@ -67,6 +70,7 @@ export const figures = [
     summary: "BatchNorm in training and evaluation, and its running statistics.",
     trainer: false,
     minHeight: 781,
+    phoneMinHeight: {"en":1589,"zh":1523},
     events: ["change"],
     state: "`rows`, `train`, `eval`, `chosenTrain`, `chosenEval`, `batchStats`, `running`, `initial`, `steps`, `clipped`",
     attributes: [
@@ -85,6 +89,7 @@ export const figures = [
     summary: "A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example.",
     trainer: false,
     minHeight: 961,
+    phoneMinHeight: {"en":1543,"zh":1429},
     events: ["change"],
     state: "`batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`",
     attributes: [
@@ -103,6 +108,7 @@ export const figures = [
     summary: "Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm.",
     trainer: false,
     minHeight: 580,
+    phoneMinHeight: {"en":1328,"zh":1257},
     events: ["change"],
     state: "`outputs`, `baseline` per method, `changed`, `earlierChanged`",
     attributes: [
@@ -119,6 +125,7 @@ export const figures = [
     summary: "PyTorch normalization code with the shape of each expression.",
     trainer: false,
     minHeight: 896,
+    phoneMinHeight: {"en":1565,"zh":1541},
     events: ["change"],
     state: "`sizes`, `expressions` (`{id, code, shape, symbolic, role, snippet}`), `snippet`",
     attributes: [
@@ -138,6 +145,7 @@ export const figures = [
     summary: "A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.",
     trainer: true,
     minHeight: 1087,
+    phoneMinHeight: {"en":1779,"zh":1732},
     events: ["change"],
     state: "`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`",
     attributes: [
@@ -159,6 +167,7 @@ export const figures = [
     summary: "The spread of q·k scores against the head width, and the largest softmax weight.",
     trainer: false,
     minHeight: 674,
+    phoneMinHeight: {"en":1455,"zh":1408},
     events: ["change"],
     state: "`std`, `scores`, `series: {dks, raw, scaled, qk_norm, sqrt}`, `peak: {raw, scaled, qk_norm}` (mean largest softmax weight over `keys` keys)",
     attributes: [
@@ -176,6 +185,7 @@ export const figures = [
     summary: "Rows of shrinking spread standardized with ε inside and outside the square root.",
     trainer: false,
     minHeight: 464,
+    phoneMinHeight: {"en":638,"zh":591},
     events: ["change"],
     state: "`inside`, `outside` (last coordinate per spread), `spreadLog` (log10 of each spread, for the axis), `reference`, `constant` or `constantError`, `summary`",
     attributes: [
@@ -190,6 +200,7 @@ export const figures = [
     summary: "The five questions answered from core.describe, with the chosen element's group in a small tensor.",
     trainer: false,
     minHeight: 305,
+    phoneMinHeight: {"en":878,"zh":680},
     events: ["change"],
     state: "`description` (`core.describe`), `members`, `names`",
     attributes: [
@@ -205,6 +216,7 @@ export const figures = [
     summary: "A change of x split along and across x, and J·δ.",
     trainer: false,
     minHeight: 481,
+    phoneMinHeight: {"en":1285,"zh":1214},
     events: ["change"],
     state: "`norm`, `gain` (1/|x|), `u`, `along`, `across`, `dy` (= J·δ), `moved`",
     attributes: [
@@ -220,6 +232,7 @@ export const figures = [
     summary: "x, x + 100 and 10x in 3-D with the unit sphere (L2), the √3 sphere (RMSNorm) and the LayerNorm circle ⊥ (1, 1, 1).",
     trainer: false,
     minHeight: 906,
+    phoneMinHeight: {"en":1265,"zh":1152},
     events: ["change"],
     state: "`inputs` (`{x, shifted, scaled}`, each `{input, norm, mean, angle, l2, rms_norm, layer_norm, dropped}`), `change`, `between`, `radii`, `ones`",
     attributes: [
@@ -239,6 +252,7 @@ export const figures = [
     summary: "The residual stream's norm through L layers: Post-Norm, Pre-Norm and Pre-Norm + final norm.",
     trainer: false,
     minHeight: 410,
+    phoneMinHeight: {"en":997,"zh":922},
     events: ["change"],
     state: "`pre`, `post`: `{norms, turns}` per layer; `finalNorm`, `postRange`, `d`, `sqrtD`",
     attributes: [
@@ -255,6 +269,7 @@ export const figures = [
     summary: "Growing q and k norms sharpen attention; QK-Norm keeps it the same.",
     trainer: false,
     minHeight: 374,
+    phoneMinHeight: {"en":1100,"zh":1076},
     events: ["change"],
     state: "`entropy`, `largest` (`{plain, qk}` per α), `here`, `maxEntropy`, `uniformWeight`",
     attributes: [
@@ -271,6 +286,7 @@ export const figures = [
     summary: "The angle one residual update turns a state by, for a short and a long state.",
     trainer: false,
     minHeight: 471,
+    phoneMinHeight: {"en":827,"zh":827},
     events: ["change"],
     state: "`small`/`large`: `{start, end, angle}` (degrees)",
     attributes: [
@@ -287,6 +303,7 @@ export const figures = [
     summary: "RMS² = σ² + μ² as the angle θ = atan(σ/|μ|); a shift c of the mean changes RMSNorm, not LayerNorm.",
     trainer: false,
     minHeight: 516,
+    phoneMinHeight: {"en":1398,"zh":1324},
     events: ["change"],
     state: "`shifted`, `mean`, `absMean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `theta`, `unit`, `layerNorm`, `rmsNorm`, `base`",
     attributes: [
@@ -302,6 +319,7 @@ export const figures = [
     summary: "Min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts.",
     trainer: false,
     minHeight: 528,
+    phoneMinHeight: {"en":825,"zh":759},
     events: ["change"],
     state: "`minMax`, `zScore`, `robust` (statistics and outputs), `spans` of the other values and their `widths`, `outside`, `axes` (one shared by the scaled rows)",
     attributes: [
@@ -319,6 +337,7 @@ export const figures = [
     summary: "Tokens share parameters, a token's coordinates share statistics; the affine step cannot restore the scale.",
     trainer: false,
     minHeight: 394,
+    phoneMinHeight: {"en":736,"zh":688},
     events: ["change"],
     state: "`stats`, `normalized`, `output`, `sameNormalized`, `sameOutput`",
     attributes: [
@@ -339,6 +358,7 @@ export const figures = [
     summary: "Scores under a common scale, and the two-key sigmoid.",
     trainer: false,
     minHeight: 384,
+    phoneMinHeight: {"en":815,"zh":770},
     events: ["change"],
     state: "`scaled`, `weights`, `reference`, `top`, `leaders` (tied leaders), `gap`, `curve`",
     attributes: [
@@ -354,6 +374,7 @@ export const figures = [
     summary: "Spectral normalization by power iteration.",
     trainer: false,
     minHeight: 448,
+    phoneMinHeight: {"en":956,"zh":958},
     events: ["change"],
     state: "`sigma`, `u`, `singular`, `normalizedSingular`, `converged`",
     attributes: [
@@ -385,6 +406,7 @@ export const figures = [
     summary: "L2, L1, max-norm and ScaleNorm on two embeddings, and cosine similarity.",
     trainer: false,
     minHeight: 819,
+    phoneMinHeight: {"en":810,"zh":762},
     events: ["change"],
     state: "`l2`, `l1`, `max`, `scale` (`{a, b}` each), `lengths`, `dot`, `cosine`, `angle`",
     attributes: [
@@ -401,6 +423,7 @@ export const figures = [
     summary: "Z-scoring and ZCA whitening of a correlated cloud.",
     trainer: false,
     minHeight: 490,
+    phoneMinHeight: {"en":1456,"zh":1409},
     events: ["change"],
     state: "`covariance: {raw, zscore, whitened}`, `mean`, `std`, `points`",
     attributes: [

@@ -29,18 +29,25 @@ function watchPlaces() {
     if (!bySection.has(at)) bySection.set(at, []);
     bySection.get(at).push(el.localName);
   }
-  if (typeof IntersectionObserver === 'undefined') return void defineAll();
+  const sections = document.querySelectorAll('article > section');
+  if (typeof IntersectionObserver === 'undefined') {
+    for (const s of sections) s.classList.add('near');
+    return void defineAll();
+  }
   const observer = new IntersectionObserver(
     (entries) => {
       for (const e of entries) {
         if (!e.isIntersecting) continue;
         observer.unobserve(e.target);
-        defineAll(bySection.get(e.target)).catch(() => {}); // a failed chunk leaves the figure's fallback text
+        // near the view for good: rendered from now on like any element (page.css skips a section's
+        // rendering only until then; a section skipped when scrolled to left its buttons unclickable)
+        if (e.target.matches('article > section')) e.target.classList.add('near');
+        if (bySection.has(e.target)) defineAll(bySection.get(e.target)).catch(() => {}); // a failed chunk leaves the figure's fallback text
       }
     },
     { rootMargin: '150% 0px' },
   );
-  for (const at of bySection.keys()) observer.observe(at);
+  for (const at of new Set([...sections, ...bySection.keys()])) observer.observe(at);
 }
 
 const KEY = 'normlab-lang';

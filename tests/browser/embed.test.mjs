@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { setup, shotsDir, waitDrawn } from './helpers.mjs';
+import { FIGURE_TAGS, setup, shotsDir, waitDrawn } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let env;
@@ -62,6 +62,58 @@ test('a plain static page with one module script, served by a generic static ser
     );
     await page.close();
   }));
+
+// A phone-sized site that links normlab/styles.css, every figure with its default attributes in a 340 px column:
+// each keeps from the start (its CSS min-height) the height it then draws at (its own, min-height released),
+// at most 2 px more (a gap) and at most 40 px less (the page below would move as it draws).
+for (const lang of ['en', 'zh']) {
+  test(`at 360 px (${lang}) normlab/styles.css keeps each figure's drawn height (reserved -2 px to +40 px)`, () =>
+    withStaticServer(async (open) => {
+      const context = await env.browser.newContext({
+        viewport: { width: 360, height: 740 },
+        isMobile: true,
+        hasTouch: true,
+      });
+      const page = await context.newPage();
+      await open(page, 'tests/browser/pages/phone.html');
+      await page.waitForFunction((t) => t.every((tag) => customElements.get(tag)), FIGURE_TAGS);
+      const rows = await page.evaluate(
+        async ([tags, lang]) => {
+          const box = Object.assign(document.createElement('div'), { lang });
+          document.querySelector('main').append(box);
+          const out = [];
+          for (const tag of tags) {
+            const el = box.appendChild(document.createElement(tag));
+            const reserved = parseFloat(getComputedStyle(el).minHeight);
+            el.start(); // now, not when scrolled into view
+            const t0 = Date.now();
+            while (!el.state && Date.now() - t0 < 20000) await new Promise((r) => setTimeout(r, 25));
+            await el.updateComplete;
+            await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+            el.style.minHeight = '0px';
+            const drawn = el.getBoundingClientRect().height;
+            el.style.minHeight = '';
+            out.push({ tag, reserved, drawn, width: el.getBoundingClientRect().width, error: el.state?.error ?? null });
+          }
+          return out;
+        },
+        [FIGURE_TAGS, lang],
+      );
+      await context.close();
+      console.log(rows.map((r) => `${r.tag} reserved ${r.reserved} drawn ${r.drawn.toFixed(0)}`).join('\n'));
+      assert.equal(rows.length, FIGURE_TAGS.length);
+      for (const r of rows) {
+        assert.equal(r.error, null, `${r.tag} drew without error`);
+        assert.equal(r.width, 340, `${r.tag} fills the 340 px column`);
+      }
+      const off = rows.filter((r) => r.drawn < r.reserved - 2 || r.drawn > r.reserved + 40);
+      assert.deepEqual(
+        off.map((r) => `${r.tag}: reserved ${r.reserved} px, drawn ${r.drawn.toFixed(1)} px`),
+        [],
+        'drawn height within [reserved - 2, reserved + 40]',
+      );
+    }));
+}
 
 test('the single-file build renders every figure from a page opened from disk (file://), with no network', async () => {
   const context = await env.browser.newContext();

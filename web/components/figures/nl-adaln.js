@@ -86,6 +86,7 @@ export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
   static summary = 'AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.';
   static minHeight = 1000; // px kept by normlab/styles.css (measured at 960 px, default attributes; the number grid closed)
+  static phoneMinHeight = { en: 1321, zh: 1289 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`, `zero`'; // `state` keys beyond the attributes (README)
   static params = {
     features: { attr: 'features', kind: 'vector', length: D, default: [1, -2, 5, 2], doc: 'the features x' },

@@ -53,6 +53,7 @@ export class NlBatchDependence extends NlFigure {
   static catalog = 'batchDependence';
   static summary = 'BatchNorm in training and evaluation, and its running statistics.';
   static minHeight = 781; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 1589, zh: 1523 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`rows`, `train`, `eval`, `chosenTrain`, `chosenEval`, `batchStats`, `running`, `initial`, `steps`, `clipped`'; // `state` keys beyond the attributes (README)
   static params = {

@@ -78,6 +78,7 @@ export class NlBnVariants extends NlFigure {
   static summary =
     'A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example.';
   static minHeight = 961; // px kept by normlab/styles.css (measured at 960 px, default attributes; the settings summary adds a line)
+  static phoneMinHeight = { en: 1543, zh: 1429 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`'; // `state` keys beyond the attributes (README)
   static params = {

@@ -45,6 +45,7 @@ export class NlCausalLeak extends NlFigure {
   static summary =
     'Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm.';
   static minHeight = 580; // px kept by normlab/styles.css (measured at 960 px, default attributes; a second row of controls)
+  static phoneMinHeight = { en: 1328, zh: 1257 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`outputs`, `baseline` per method, `changed`, `earlierChanged`'; // `state` keys beyond the attributes (README)
   static params = {
     tokens: {

@@ -67,6 +67,7 @@ export class NlDkScaling extends NlFigure {
   static catalog = 'dkScaling';
   static summary = 'The spread of q·k scores against the head width, and the largest softmax weight.';
   static minHeight = 674; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 1455, zh: 1408 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`std`, `scores`, `series: {dks, raw, scaled, qk_norm, sqrt}`, `peak: {raw, scaled, qk_norm}` (mean largest softmax weight over `keys` keys)'; // `state` keys beyond the attributes (README)
   static params = {

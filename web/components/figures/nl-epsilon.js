@@ -55,6 +55,7 @@ export class NlEpsilon extends NlFigure {
   static catalog = 'epsilon';
   static summary = 'Rows of shrinking spread standardized with ε inside and outside the square root.';
   static minHeight = 464; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 638, zh: 591 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`inside`, `outside` (last coordinate per spread), `spreadLog` (log10 of each spread, for the axis), `reference`, `constant` or `constantError`, `summary`'; // `state` keys beyond the attributes (README)
   static params = {

@@ -66,6 +66,7 @@ export class NlL2Jacobian extends NlFigure {
   static catalog = 'l2Jacobian';
   static summary = 'A change of x split along and across x, and J·δ.';
   static minHeight = 481; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 1285, zh: 1214 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`norm`, `gain` (1/|x|), `u`, `along`, `across`, `dy` (= J·δ), `moved`'; // `state` keys beyond the attributes (README)
   static params = {
     x: { attr: 'x', kind: 'vector', length: 2, default: [3, 4], doc: 'the point x (draggable)' },

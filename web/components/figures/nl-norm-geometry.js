@@ -100,6 +100,7 @@ export class NlNormGeometry extends NlFigure {
   static summary =
     'x, x + 100 and 10x in 3-D with the unit sphere (L2), the √3 sphere (RMSNorm) and the LayerNorm circle ⊥ (1, 1, 1).';
   static minHeight = 906; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 1265, zh: 1152 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`inputs` (`{x, shifted, scaled}`, each `{input, norm, mean, angle, l2, rms_norm, layer_norm, dropped}`), `change`, `between`, `radii`, `ones`'; // `state` keys beyond the attributes (README)
   static params = {

@@ -32,6 +32,7 @@ export class NlQkNorm extends NlFigure {
   static catalog = 'qkNorm';
   static summary = 'Growing q and k norms sharpen attention; QK-Norm keeps it the same.';
   static minHeight = 374; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 1100, zh: 1076 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`entropy`, `largest` (`{plain, qk}` per α), `here`, `maxEntropy`, `uniformWeight`'; // `state` keys beyond the attributes (README)
   static params = {
     alpha: {

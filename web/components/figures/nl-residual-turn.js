@@ -54,6 +54,7 @@ export class NlResidualTurn extends NlFigure {
   static catalog = 'residualTurn';
   static summary = 'The angle one residual update turns a state by, for a short and a long state.';
   static minHeight = 471; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 827, zh: 827 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`small`/`large`: `{start, end, angle}` (degrees)'; // `state` keys beyond the attributes (README)
   static params = {
     x: { attr: 'x', kind: 'vector', length: 2, default: [1, 0], doc: 'the state x (draggable)' },

@@ -38,6 +38,7 @@ export class NlRmsDecomposition extends NlFigure {
   static catalog = 'rmsDecomposition';
   static summary = 'RMS² = σ² + μ² as the angle θ = atan(σ/|μ|); a shift c of the mean changes RMSNorm, not LayerNorm.';
   static minHeight = 516; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 1398, zh: 1324 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`shifted`, `mean`, `absMean`, `variance`, `std`, `meanSquare`, `rms`, `meanSq`, `theta`, `unit`, `layerNorm`, `rmsNorm`, `base`'; // `state` keys beyond the attributes (README)
   static params = {

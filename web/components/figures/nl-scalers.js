@@ -41,6 +41,7 @@ export class NlScalers extends NlFigure {
   static summary =
     'Min-max, z-score and robust scaling of one feature with a draggable outlier; token IDs are not amounts.';
   static minHeight = 528; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 825, zh: 759 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`minMax`, `zScore`, `robust` (statistics and outputs), `spans` of the other values and their `widths`, `outside`, `axes` (one shared by the scaled rows)'; // `state` keys beyond the attributes (README)
   static params = {

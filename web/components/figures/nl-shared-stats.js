@@ -30,6 +30,7 @@ export class NlSharedStats extends NlFigure {
   static summary =
     "Tokens share parameters, a token's coordinates share statistics; the affine step cannot restore the scale.";
   static minHeight = 394; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 736, zh: 688 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`stats`, `normalized`, `output`, `sameNormalized`, `sameOutput`'; // `state` keys beyond the attributes (README)
   static params = {
     a: { attr: 'a', kind: 'vector', length: 3, default: [1, 2, 3], doc: 'token A' },

@@ -32,6 +32,7 @@ export class NlSoftmaxSharpness extends NlFigure {
   static catalog = 'softmaxSharpness';
   static summary = 'Scores under a common scale, and the two-key sigmoid.';
   static minHeight = 384; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 815, zh: 770 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`scaled`, `weights`, `reference`, `top`, `leaders` (tied leaders), `gap`, `curve`'; // `state` keys beyond the attributes (README)
   static params = {
     scores: {

@@ -35,6 +35,7 @@ export class NlSpectral extends NlFigure {
   static catalog = 'spectral';
   static summary = 'Spectral normalization by power iteration.';
   static minHeight = 448; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 956, zh: 958 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`sigma`, `u`, `singular`, `normalizedSingular`, `converged`'; // `state` keys beyond the attributes (README)
   static params = {
     matrix: {

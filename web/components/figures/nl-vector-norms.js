@@ -32,6 +32,7 @@ export class NlVectorNorms extends NlFigure {
   static catalog = 'vectorNorms';
   static summary = 'L2, L1, max-norm and ScaleNorm on two embeddings, and cosine similarity.';
   static minHeight = 819; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 810, zh: 762 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`l2`, `l1`, `max`, `scale` (`{a, b}` each), `lengths`, `dot`, `cosine`, `angle`'; // `state` keys beyond the attributes (README)
   static params = {
     a: { attr: 'a', kind: 'vector', length: 2, default: [3, 1], doc: 'embedding a (draggable)' },

@@ -37,6 +37,7 @@ export class NlWhitening extends NlFigure {
   static catalog = 'whitening';
   static summary = 'Z-scoring and ZCA whitening of a correlated cloud.';
   static minHeight = 490; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 1456, zh: 1409 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`covariance: {raw, zscore, whitened}`, `mean`, `std`, `points`'; // `state` keys beyond the attributes (README)
   static params = {
     mixing: {
