@@ -389,7 +389,8 @@ export const figures = [
     catalog: "transformerTraining",
     summary: "A small transformer trained on the article in a Worker: Post-LN, Pre-LN, Pre-RMS, Pre-RMS + QK-Norm.",
     trainer: false,
-    minHeight: 1400,
+    minHeight: 1279,
+    phoneMinHeight: {"en":2451,"zh":2364},
     events: ["change"],
     state: "`variants` (per variant `post_ln`, `pre_ln`, `pre_rms`, `pre_rms_qk`: `loss`, `val`, `maxLogit`, `entropy`, `status`, `sample`), `step`, `playing`, `recorded`, `sweep`, `where`",
     attributes: [
