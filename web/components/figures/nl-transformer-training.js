@@ -185,9 +185,19 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
     this._headText.textContent = this.t('headLabel');
     this._headSelect.setAttribute('aria-label', this.t('headLabel'));
     this._syncButtons();
-    // the text trained on follows the language when `text` is auto: a new opening
-    if (this._state && !this._state.error && this._values.text === 'auto' && this._state.language !== this._language())
-      this.reset(false);
+    // the text trained on follows the language when `text` is auto: a new opening (queued, so that a switch
+    // there and back in one task is one compute)
+    if (
+      this._state &&
+      !this._state.error &&
+      this._values.text === 'auto' &&
+      this._state.language !== this._language()
+    ) {
+      this.pause();
+      this._stopSweep();
+      this._goLive = false;
+      this.refresh();
+    }
   }
 
   _language() {
@@ -917,7 +927,7 @@ NlTransformerTraining.strings = {
     lrAxis: 'learning rate',
     headLabel: 'Attention head',
     headOption: 'block {l}, head {h}',
-    mapTitle: 'Attention on the prompt, block {l} head {h}',
+    mapTitle: 'Attention, block {l} head {h}',
     mapLater: 'after training',
     mapKey: 'row: a position; darker: more weight',
     sampleLabel: '{name} after {k} steps: ',
@@ -972,19 +982,19 @@ NlTransformerTraining.strings = {
     sweepStop: '停止扫描',
     sweepProgress: '扫描：已完成 {n} 次中的 {k} 次。',
     chance: '均匀猜测：{v}',
-    lossTitle: 'Loss，第 {k} 步（点：留出文本）',
+    lossTitle: 'Loss，第 {k} 步（点：留出）',
     lossKey: '{name}：留出 {v}',
     keyOff: '{name}：未显示',
     stepAxis: '步数',
     notYet: '按“播放”或“单步”',
-    logitTitle: '最大的 attention logit，第 1 个 block',
+    logitTitle: '最大 attention logit（block 1）',
     logitKey: '{name}：峰值 {v}',
     sweepTitle: '300 步后的留出 loss',
     sweepKey: '{name}：最差 {v}',
     lrAxis: '学习率',
     headLabel: 'Attention head',
     headOption: '第 {l} 个 block，第 {h} 个 head',
-    mapTitle: '提示词上的 attention，第 {l} 个 block 第 {h} 个 head',
+    mapTitle: 'Attention（block {l}，head {h}）',
     mapLater: '训练后显示',
     mapKey: '每行是一个位置；越深权重越大',
     sampleLabel: '{name} 训练 {k} 步后：',
