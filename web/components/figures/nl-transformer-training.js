@@ -28,6 +28,7 @@ import { CHUNK, LRS, PROMPT, VARIANTS, probe, tokens, train } from '../lib/trans
 
 const IDS = Object.keys(VARIANTS);
 const STEPS = 300;
+const BEHIND = 0.25; // held-out loss above the best shown variant's at which the text says a variant falls behind
 const lrText = (v) => String(v);
 
 export class NlTransformerTraining extends NlFigure {
@@ -79,6 +80,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
 .series { fill: none; stroke-width: 2; }
 .v-post_ln.series { stroke-dasharray: 7 3; } .v-pre_rms.series { stroke-dasharray: 2 3; stroke-width: 2.4; }
 .v-pre_rms_qk.series { stroke-width: 2.8; }
+.series.batch { stroke-width: 1; stroke-opacity: 0.35; stroke-dasharray: none; }
 .chance { stroke: var(--nl-reference); stroke-dasharray: 3 3; stroke-width: 1.5; }
 .key { font-size: var(--nl-small-size); }
 .cell { fill: var(--nl-fg); shape-rendering: crispEdges; }
@@ -288,7 +290,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
   _withAxes(s) {
     const on = s.variants.filter((v) => v.loss.length);
     const losses = on.flatMap((v) => [...v.loss, ...v.val]).filter(Number.isFinite);
-    const lossAxis = this.axis([...losses, s.chance], { count: 5 });
+    const lossAxis = this.axis([...losses, s.chance], { count: 5, include_zero: false });
     const stepAxis = this.axis([0, STEPS], { count: 4, include_zero: true });
     // attention logits span decades (2 to 3,000): a log axis
     const logits = on.flatMap((v) => v.maxLogit.flat()).filter((x) => x > 0);
@@ -305,7 +307,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
       return { ...v, maxLogitLog: ys };
     });
     const sweepVals = s.sweep.map((p) => p.val).filter(Number.isFinite);
-    const sweepAxis = this.axis([...sweepVals, s.chance], { count: 4 });
+    const sweepAxis = this.axis([...sweepVals], { count: 4, include_zero: false });
     const lrLog = this._core.run(
       'log_axis',
       { x: { shape: [LRS.length], data: Float32Array.from(LRS) } },
@@ -597,10 +599,18 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
         if (!v.loss.length) continue;
         items.push(
           el('path', {
-            class: `series v-${v.id}`,
+            class: `series batch v-${v.id}`,
             d: v.loss.map((l, i) => `${i ? 'L' : 'M'}${x(i + 1).toFixed(1)},${y(l).toFixed(1)}`).join(''),
           }),
         );
+        // the held-out loss, every 10 steps: the curve to read (the training loss of single batches is noisy)
+        if (v.val.length > 1)
+          items.push(
+            el('path', {
+              class: `series held v-${v.id}`,
+              d: v.val.map((l, i) => `${i ? 'L' : 'M'}${x((i + 1) * CHUNK).toFixed(1)},${y(l).toFixed(1)}`).join(''),
+            }),
+          );
         for (let i = 0; i < v.val.length; i++)
           items.push(el('circle', { class: `f-${v.id}`, cx: x((i + 1) * CHUNK), cy: y(v.val[i]), r: 2.6 }));
       }
@@ -728,14 +738,14 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
       }
       s.variants.forEach((v, i) => {
         const ky = 34 + 14 * i;
-        const best = s.sweep.filter((p) => p.variant === v.id && Number.isFinite(p.val));
-        const worst = best.length ? this.fmt(Math.max(...best.map((p) => p.val)), 3) : '–';
+        const here = s.sweep.find((p) => p.variant === v.id && p.lr === s.lr && Number.isFinite(p.val));
+        const worst = here ? this.fmt(here.val, 3) : '–';
         items.push(el('line', { class: `series v-${v.id}`, x1: 4, x2: 26, y1: ky - 4, y2: ky - 4 }));
         items.push(
           el(
             'text',
             { class: `key f-${v.id}`, x: 32, y: ky },
-            this.t('sweepKey', { name: this._name(v.id), v: worst }),
+            this.t('sweepKey', { name: this._name(v.id), v: worst, lr: this.fmt(s.lr, 3) }),
           ),
         );
       });
@@ -832,12 +842,15 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
     if (s.recorded) parts.push(this.t('describeRecorded'));
     if (!s.step) parts.push(this.t('describeIdle'));
     const on = s.variants.filter((v) => v.enabled && v.loss.length);
+    // a variant more than BEHIND above the best held-out loss among those shown (after 100 steps) falls behind
+    const ends = on.filter((v) => v.val.length && v.status !== 'diverged').map((v) => v.val.at(-1));
+    const best = Math.min(...ends);
     for (const v of on) {
       const peak = Math.max(0, ...v.maxLogit.map((r) => r[0]));
       const vars = { name: this._name(v.id), k: v.loss.length, v: f(v.val.at(-1) ?? v.loss.at(-1)), m: f(peak) };
       if (v.status === 'diverged') parts.push(this.t('describeDiverged', { ...vars, k: v.loss.length + 1 }));
-      else if (v.val.length && v.val.at(-1) > 0.7 * s.chance && v.loss.length >= 100)
-        parts.push(this.t('describeStalled', { ...vars, c: f(s.chance) }));
+      else if (ends.length > 1 && v.val.at(-1) > best + BEHIND && v.loss.length >= 100)
+        parts.push(this.t('describeBehind', { ...vars, b: f(best) }));
       else parts.push(this.t('describeLoss', vars));
     }
     // what QK-Norm does to the logits, when both sides are shown
@@ -923,7 +936,7 @@ NlTransformerTraining.strings = {
     logitTitle: 'Largest attention logit, block 1',
     logitKey: '{name}: peak {v}',
     sweepTitle: 'Held-out loss after 300 steps',
-    sweepKey: '{name}: worst {v}',
+    sweepKey: '{name}: {v} at {lr}',
     lrAxis: 'learning rate',
     headLabel: 'Attention head',
     headOption: 'block {l}, head {h}',
@@ -938,8 +951,8 @@ NlTransformerTraining.strings = {
     describeRecorded: 'These are the recorded runs; Play trains them again, step for step.',
     describeIdle: 'None has trained yet.',
     describeLoss: '{name}: held-out loss {v} after {k} steps; its largest attention logit in block 1 reached {m}.',
-    describeStalled:
-      '{name} is stuck: held-out loss {v} after {k} steps, not far below a uniform guess ({c}); its largest attention logit in block 1 reached {m}.',
+    describeBehind:
+      '{name} falls behind: held-out loss {v} after {k} steps, against {b} for the best variant shown; its largest attention logit in block 1 reached {m}.',
     describeDiverged: '{name} diverged at step {k}: the loss or a weight would have blown up, so training stopped.',
     describeQk:
       'With QK-Norm the largest attention logit stays at {q}; without it {name}’s reaches {m}, {r} times as large.',
@@ -990,7 +1003,7 @@ NlTransformerTraining.strings = {
     logitTitle: '最大 attention logit（block 1）',
     logitKey: '{name}：峰值 {v}',
     sweepTitle: '300 步后的留出 loss',
-    sweepKey: '{name}：最差 {v}',
+    sweepKey: '{name}：学习率 {lr} 时 {v}',
     lrAxis: '学习率',
     headLabel: 'Attention head',
     headOption: '第 {l} 个 block，第 {h} 个 head',
@@ -1005,8 +1018,8 @@ NlTransformerTraining.strings = {
     describeRecorded: '这是预先录好的训练；按“播放”会一步一步重新训练出同样的结果。',
     describeIdle: '还没有开始训练。',
     describeLoss: '{name}：训练 {k} 步后留出 loss 为 {v}；第 1 个 block 的最大 attention logit 达到 {m}。',
-    describeStalled:
-      '{name} 卡住了：训练 {k} 步后留出 loss 为 {v}，离均匀猜测（{c}）不远；第 1 个 block 的最大 attention logit 达到 {m}。',
+    describeBehind:
+      '{name} 落在后面：训练 {k} 步后留出 loss 为 {v}，而所显示的最好变体为 {b}；第 1 个 block 的最大 attention logit 达到 {m}。',
     describeDiverged: '{name} 在第 {k} 步发散：loss 或某个权重会爆炸，训练在此停止。',
     describeQk: '有 QK-Norm 时最大的 attention logit 保持在 {q}；没有它时 {name} 的达到 {m}，是前者的 {r} 倍。',
     describeQkSmall:
