@@ -78,7 +78,7 @@ test('Play trains the recorded numbers again in a Worker, with no long task on t
   await fig.page.evaluate(() => (window.__long = []));
   await until((t) => document.querySelector(t).state.step >= 30, TAG);
   const long = await fig.page.evaluate(() => window.__long);
-  await call('pause');
+  await fig.page.evaluate((t) => document.querySelector(t).pause(), TAG); // resolves when the steps still out are back
   const s = await state();
   assert.equal(s.where, 'worker');
   assert.equal(s.recorded, false);
@@ -90,9 +90,12 @@ test('Play trains the recorded numbers again in a Worker, with no long task on t
     `main-thread tasks over 50 ms while training: ${long}`,
   );
   // paused: no more steps
-  await fig.page.waitForTimeout(800);
-  const held = (await state()).step;
-  await fig.page.waitForTimeout(800);
+  const held = s.step;
+  assert.ok(
+    s.variants.every((v) => v.loss.length === held),
+    'every variant paused at the same step',
+  );
+  await fig.page.waitForTimeout(1500);
   assert.equal((await state()).step, held);
   // Step: ten more steps of each
   await call('stepOnce');

@@ -476,12 +476,17 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
     return this._go(false);
   }
 
-  /** Stops asking for steps; a chunk still out is kept when it comes back. */
+  /**
+   * Stops asking for steps. The steps already asked of a worker are kept when they come back: the returned
+   * promise resolves then, with the state that holds them.
+   */
   pause() {
-    if (!this._playing) return;
-    this._playing = false;
-    this._syncButtons();
-    if (this._state) this._state = Object.freeze({ ...this._state, playing: false });
+    if (this._playing) {
+      this._playing = false;
+      this._syncButtons();
+      if (this._state) this._state = Object.freeze({ ...this._state, playing: false });
+    }
+    return Promise.all((this._runs ?? []).map((r) => r.busy)).then(() => this._state);
   }
 
   /** Ten more steps of every shown variant. */
