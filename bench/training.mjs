@@ -77,8 +77,13 @@ await fig.evaluate((f) => {
     true,
   );
   f.shadowRoot.addEventListener('change', () => window.__lat.push(performance.now() - last));
+  f.play(); // (from the recorded run: a live run from step 0)
   window.__t0 = [performance.now(), f.state.step];
-  f.play();
+  // when the step count last grew: a run that ends inside the 12 s counts only its time
+  window.__last = window.__t0;
+  setInterval(() => {
+    if (f.state.step !== window.__last[1]) window.__last = [performance.now(), f.state.step];
+  }, 50);
 });
 await fig.locator('input[type=checkbox]').nth(1).focus();
 const began = Date.now();
@@ -88,8 +93,7 @@ while (Date.now() - began < 12000) {
 }
 const m = await fig.evaluate((f) => {
   const [t0, s0] = window.__t0,
-    t1 = performance.now(),
-    s1 = f.state.step;
+    [t1, s1] = window.__last;
   f.pause();
   const late = [...window.__lat].sort((a, b) => a - b);
   return {
