@@ -159,3 +159,45 @@ for (const [label, options, tall] of [
     await context.close();
   });
 }
+
+// The hit circle is what a finger lands on: on a phone a press 20 px beside the centre of residual-turn's x dot
+// (outside the 17 px circle a mouse gets, inside the 22 px one) takes the handle, and dragging it 40 px up raises
+// x's second coordinate; on a desktop with a mouse the same press misses and x stays (1, 0): the desktop keeps its
+// smaller targets.
+for (const [label, options, grabs] of [
+  ['360 px, touch', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true }, true],
+  ['1280 px, mouse', { viewport: { width: 1280, height: 900 } }, false],
+]) {
+  test(`${label}: a press 20 px beside a drag handle's dot ${grabs ? 'takes' : 'misses'} it`, async () => {
+    const { page, context, problems } = await openPage(env.browser, env.url + 'web/index.html', options);
+    const fig = page.locator('nl-residual-turn').first();
+    await fig.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('nl-residual-turn')?.state);
+    await fig.evaluate((el) => el.shadowRoot.querySelector('.handle.input').scrollIntoView({ block: 'center' }));
+    await page.waitForTimeout(100);
+    const c = await fig.evaluate((el) => {
+      const r = el.shadowRoot.querySelector('.handle.input .dot').getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    });
+    const before = await fig.evaluate((el) => [...el.state.x]);
+    assert.deepEqual(before, [1, 0]);
+    await page.mouse.move(c.x + 20, c.y);
+    await page.mouse.down();
+    for (let k = 1; k <= 4; k++) await page.mouse.move(c.x + 20, c.y - 10 * k);
+    await page.mouse.up();
+    const after = await fig.evaluate((el) => [...el.state.x]);
+    if (grabs) assert.ok(after[1] > 0, `x after the drag: ${after}`);
+    else assert.deepEqual(after, [1, 0]);
+    // five-questions' tensor cells: 44 px targets on the phone, the 18 px cells of the 20 px grid with a mouse
+    const cells = page.locator('nl-five-questions').first();
+    await cells.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('nl-five-questions')?.state);
+    const cell = await cells.evaluate((el) => {
+      const r = el.shadowRoot.querySelector('[data-index]').getBoundingClientRect();
+      return [Math.round(r.width), Math.round(r.height)];
+    });
+    assert.deepEqual(cell, grabs ? [44, 44] : [18, 18]);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
