@@ -655,8 +655,10 @@ pre {
       h = c.offsetHeight,
       gap = 7;
     const left = Math.max(p.left + 2, Math.min(r.left, p.right - w - 2)) - box.left;
-    const below = r.bottom - box.top + gap;
-    const above = r.top - box.top - gap - h;
+    // a 44 px tall expression (a finger's target) draws its band inset by its ::before: point at the band
+    const inset = parseFloat(getComputedStyle(node, '::before').top) || 0;
+    const below = r.bottom - inset - box.top + gap;
+    const above = r.top + inset - box.top - gap - h;
     // Below the expression, unless that leaves the code block or the screen and above fits.
     const room = (typeof window !== 'undefined' ? window.innerHeight : Infinity) - box.top;
     const flip = (below + h > box.height || below + h > room) && above >= 0 && box.top + above >= 0;
