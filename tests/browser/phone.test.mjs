@@ -2,7 +2,9 @@
 // label of every figure renders at least 10 CSS px tall, no figure is
 // wider than the screen or overflows its own box, and every control is a
 // comfortable touch target: every button, slider, select and number box at
-// least 44 px tall.
+// least 44 px tall, and every other target (svg drag handles, code
+// expressions, tensor cells, checkboxes with their labels) at least 44 x 44 px
+// in its hit area.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FIGURE_TAGS, openPage, setup } from './helpers.mjs';
@@ -47,14 +49,25 @@ function measure(el) {
       return r.right > box.right + 1 || r.left < box.left - 1;
     })
     .map((e) => `${e.localName}.${e.getAttribute('class') ?? ''}`);
-  const tiny = [...root.querySelectorAll('button, input, select, [role=slider], [tabindex="0"]')]
-    // inline targets in running code or text are exempt (WCAG 2.5.8), as are hidden ones
-    .filter((c) => c.getClientRects().length && !c.closest('[hidden], pre, code'))
+  // Every touch target, the expressions in code and the cells of a clickable svg among them, is at least 44 x 44 px
+  // where a finger lands on it: an svg handle's invisible hit shape (its `.hit` child), a checkbox's label, else the
+  // control itself (a range slider's height is checked below with the other controls). Hidden ones are exempt.
+  const hitBox = (c) =>
+    c.querySelector(':scope > .hit') ?? (['checkbox', 'radio'].includes(c.type) ? c.closest('label') : null) ?? c;
+  const targets = [
+    ...root.querySelectorAll('button, input, select, [role=slider], [role=button], [tabindex="0"]'),
+    ...root.querySelectorAll('svg[tabindex="0"] [data-index]'),
+  ].filter((c) => c.getClientRects().length && !c.closest('[hidden]'));
+  const tiny = targets
     .filter((c) => {
-      const r = c.getBoundingClientRect();
-      return c.type === 'range' ? r.width < 44 : r.height < 24 || r.width < 24;
+      const r = hitBox(c).getBoundingClientRect();
+      return c.type === 'range' ? r.width < 43.5 : r.height < 43.5 || r.width < 43.5;
     })
-    .map((c) => `${c.localName}[${c.getAttribute('aria-label') ?? c.type ?? ''}]`);
+    .map((c) => {
+      const r = hitBox(c).getBoundingClientRect();
+      const name = c.getAttribute('aria-label') ?? c.dataset.index ?? c.type ?? '';
+      return `${c.localName}.${c.getAttribute('class') ?? ''}[${name}] ${r.width.toFixed(0)} x ${r.height.toFixed(0)} px`;
+    });
   // every button, slider, select and number box is at least 44 px tall on a phone (checkboxes have their own rule)
   const short = [...root.querySelectorAll('button, select, input')]
     .filter((c) => c.getClientRects().length && !c.closest('[hidden]') && !['checkbox', 'radio'].includes(c.type))
@@ -69,6 +82,7 @@ function measure(el) {
     small,
     wide: [...new Set(wide)].slice(0, 5),
     tiny: tiny.slice(0, 5),
+    targets: targets.length,
     short: [...new Set(short)].slice(0, 5),
   };
 }
@@ -100,10 +114,13 @@ for (const lang of ['en', 'zh']) {
       ...(r.right > 360.5 ? [`${tag}: right edge at ${r.right.toFixed(0)} px`] : []),
       ...r.small.map((s) => `${tag}: ${s}`),
       ...r.wide.map((s) => `${tag}: ${s} sticks out`),
-      ...r.tiny.map((s) => `${tag}: small control ${s}`),
+      ...r.tiny.map((s) => `${tag}: touch target under 44 x 44 px: ${s}`),
       ...r.short.map((s) => `${tag}: control under 44 px: ${s}`),
     ]);
     assert.deepEqual(bad, []);
+    // the 48 cells of the five-questions tensor alone are targets: the rule above measured them
+    const targets = Object.values(report).reduce((n, r) => n + r.targets, 0);
+    assert.ok(targets > 48 + 20, `touch targets measured: ${targets}`);
     assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 360, 'the page scrolls sideways');
     assert.deepEqual(problems, []);
     await context.close();
@@ -138,6 +155,48 @@ for (const [label, options, tall] of [
     const short = all.filter(([, h]) => h < 43.5).map(([n, h]) => `${n} ${h.toFixed(0)} px`);
     if (tall) assert.deepEqual(short, []);
     else assert.ok(short.length > 0, 'a desktop with a mouse keeps the smaller controls');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
+
+// The hit circle is what a finger lands on: on a phone a press 20 px beside the centre of residual-turn's x dot
+// (outside the 17 px circle a mouse gets, inside the 22 px one) takes the handle, and dragging it 40 px up raises
+// x's second coordinate; on a desktop with a mouse the same press misses and x stays (1, 0): the desktop keeps its
+// smaller targets.
+for (const [label, options, grabs] of [
+  ['360 px, touch', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true }, true],
+  ['1280 px, mouse', { viewport: { width: 1280, height: 900 } }, false],
+]) {
+  test(`${label}: a press 20 px beside a drag handle's dot ${grabs ? 'takes' : 'misses'} it`, async () => {
+    const { page, context, problems } = await openPage(env.browser, env.url + 'web/index.html', options);
+    const fig = page.locator('nl-residual-turn').first();
+    await fig.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('nl-residual-turn')?.state);
+    await fig.evaluate((el) => el.shadowRoot.querySelector('.handle.input').scrollIntoView({ block: 'center' }));
+    await page.waitForTimeout(100);
+    const c = await fig.evaluate((el) => {
+      const r = el.shadowRoot.querySelector('.handle.input .dot').getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    });
+    const before = await fig.evaluate((el) => [...el.state.x]);
+    assert.deepEqual(before, [1, 0]);
+    await page.mouse.move(c.x + 20, c.y);
+    await page.mouse.down();
+    for (let k = 1; k <= 4; k++) await page.mouse.move(c.x + 20, c.y - 10 * k);
+    await page.mouse.up();
+    const after = await fig.evaluate((el) => [...el.state.x]);
+    if (grabs) assert.ok(after[1] > 0, `x after the drag: ${after}`);
+    else assert.deepEqual(after, [1, 0]);
+    // five-questions' tensor cells: 44 px targets on the phone, the 18 px cells of the 20 px grid with a mouse
+    const cells = page.locator('nl-five-questions').first();
+    await cells.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('nl-five-questions')?.state);
+    const cell = await cells.evaluate((el) => {
+      const r = el.shadowRoot.querySelector('[data-index]').getBoundingClientRect();
+      return [Math.round(r.width), Math.round(r.height)];
+    });
+    assert.deepEqual(cell, grabs ? [44, 44] : [18, 18]);
     assert.deepEqual(problems, []);
     await context.close();
   });

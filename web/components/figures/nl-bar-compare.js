@@ -54,7 +54,7 @@
 import { el, formatPower } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale as linear } from '../lib/plot.js';
-import { onDrag } from '../lib/handles.js';
+import { hitRadius, onDrag } from '../lib/handles.js';
 import { textWidth } from '../lib/text.js';
 
 const vec = NlFigure.vec;
@@ -628,9 +628,12 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
         });
       }
       if (panel.handles) {
+        // 36 px tall with a mouse; 44 CSS px or more where a finger is the pointer (lib/handles.js hitRadius)
+        const half = Math.max(18, hitRadius(this, this._svg));
         panel.handles.forEach(({ h, hit, knob, ring }, i) => {
           const yv = y(s.reference.input[i]);
-          hit.setAttribute('y', (yv - 18).toFixed(2));
+          hit.setAttribute('y', (yv - half).toFixed(2));
+          hit.setAttribute('height', (2 * half).toFixed(2));
           knob.setAttribute('y1', yv.toFixed(2));
           knob.setAttribute('y2', yv.toFixed(2));
           ring.setAttribute('y', (yv - 7).toFixed(2));

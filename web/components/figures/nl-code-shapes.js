@@ -31,7 +31,7 @@
 // ([B, T, 1]) is the same computation run on distinct prime sizes and read
 // back by name. Syntax classes come from Prism's tokenizer (tokens only, never
 // HTML), loaded when the figure starts.
-import { el } from '../lib/base.js';
+import { TOUCH_MEDIA, el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 
 export const SNIPPET = `import torch
@@ -228,9 +228,28 @@ pre {
 @container (max-width: 480px) {
   .controls { display: grid; grid-template-columns: minmax(0, 1fr); }
   .control input[type=range] { flex: 1 1 auto; width: auto; max-width: none; min-width: 0; }
-  /* taller rows and padded expressions: an easier target for a finger */
+  /* taller rows and padded expressions: an easier target in a narrow column */
   pre { line-height: 2; }
   .expr { padding: 5px 0; }
+}
+/* Where a finger is the pointer (base.js TOUCH_MEDIA) each expression is a 44 px tall target: a line that holds one
+   is 44 px tall, the other lines keep theirs, and the highlight stays a band around the text (drawn by ::before).
+   The code keeps its lines and scrolls sideways in its box on a phone. */
+@media ${TOUCH_MEDIA} {
+  .expr {
+    display: inline-block; position: relative; isolation: isolate; padding: 13px 0; line-height: 18px;
+    background: none; outline: none;
+  }
+  .expr::before {
+    content: ''; position: absolute; inset: 9px -1px; z-index: -1; border-radius: 3px;
+    background: color-mix(in srgb, var(--nl-code-fg) 7%, transparent);
+  }
+  .expr.active { background: none; outline: none; }
+  .expr.active::before {
+    background: color-mix(in srgb, var(--nl-chosen) 12%, transparent); outline: 1.5px solid var(--nl-chosen);
+  }
+  .expr:focus-visible { outline: none; }
+  .expr:focus-visible::before { outline: 2px solid var(--nl-focus); outline-offset: 1px; }
 }
 .callout {
   position: absolute; z-index: 1; left: 0; top: 0; max-width: calc(100% - 8px); white-space: nowrap;
@@ -637,8 +656,10 @@ pre {
       h = c.offsetHeight,
       gap = 7;
     const left = Math.max(p.left + 2, Math.min(r.left, p.right - w - 2)) - box.left;
-    const below = r.bottom - box.top + gap;
-    const above = r.top - box.top - gap - h;
+    // a 44 px tall expression (a finger's target) draws its band inset by its ::before: point at the band
+    const inset = parseFloat(getComputedStyle(node, '::before').top) || 0;
+    const below = r.bottom - inset - box.top + gap;
+    const above = r.top + inset - box.top - gap - h;
     // Below the expression, unless that leaves the code block or the screen and above fits.
     const room = (typeof window !== 'undefined' ? window.innerHeight : Infinity) - box.top;
     const flip = (below + h > box.height || below + h > room) && above >= 0 && box.top + above >= 0;

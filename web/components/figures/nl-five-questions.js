@@ -17,7 +17,7 @@
 // Colours: --nl-chosen the chosen element, --nl-group the members of its group.
 // Parts: figure, controls, select, view, answers, description, error.
 // Numbers and answers from the core: describe, reduction_group.
-import { el } from '../lib/base.js';
+import { el, touchSized } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { svg } from '../lib/plot.js';
 
@@ -183,24 +183,33 @@ dl.answers dd { margin: 0; }
   draw(s) {
     this._answers.replaceChildren(...this.answers(s).flatMap(([q, a]) => [el('dt', {}, this.t(q)), el('dd', {}, a)]));
     const [B, T, D] = SHAPE,
-      c = 20,
       gap = 18,
       left = 22,
       top = 30;
-    const W = this.fit(this._svg, left + B * D * c + (B - 1) * gap + 8, top + T * c + 30);
+    // With a mouse on a wide screen a cell is 20 px; where a finger is the pointer (base.js TOUCH_MEDIA) each cell
+    // is a 44 px target (46 px apart), the two batches side by side if they fit, else one above the other.
+    const c = touchSized() ? 46 : 20;
+    const ideal = left + B * D * c + (B - 1) * gap + 8;
+    const stacked = ideal > (this.widthOf(this._svg) || ideal);
+    const block = T * c + top; // one batch's height with its name above it, when stacked
+    const height = stacked ? B * block + 30 : top + T * c + 30;
+    const W = this.fit(this._svg, stacked ? left + D * c + 8 : ideal, height);
     const member = new Set(s.members.map((m) => m.join(',')));
     const chosen = s.index.join(',');
-    const items = [el('rect', { class: 'frame', x: 1, y: 1, width: W - 2, height: top + T * c + 28, rx: 6 })];
+    const items = [el('rect', { class: 'frame', x: 1, y: 1, width: W - 2, height: height - 2, rx: 6 })];
+    const bottom = stacked ? B * block : top + T * c; // the axes note goes under the cells
     for (let b = 0; b < B; b++) {
-      const x0 = left + b * (D * c + gap);
-      items.push(el('text', { class: 'axis-name', x: x0, y: 14 }, `b = ${b}`));
+      const x0 = stacked ? left : left + b * (D * c + gap);
+      const y0 = stacked ? top + b * block : top;
+      items.push(el('text', { class: 'axis-name', x: x0, y: y0 - 16 }, `b = ${b}`));
+      if (stacked || b === 0) items.push(el('text', { class: 'axis-name', x: 4, y: y0 + 14 }, 't'));
       for (let t = 0; t < T; t++) {
         for (let d = 0; d < D; d++) {
           const key = `${b},${t},${d}`;
           const r = el('rect', {
             class: `cell${member.has(key) ? ' member' : ''}${key === chosen ? ' chosen' : ''}`,
             x: x0 + d * c + 1,
-            y: top + t * c + 1,
+            y: y0 + t * c + 1,
             width: c - 2,
             height: c - 2,
             rx: 3,
@@ -210,8 +219,7 @@ dl.answers dd { margin: 0; }
         }
       }
     }
-    items.push(el('text', { class: 'axis-name', x: left, y: top + T * c + 16 }, this.t('axesNote')));
-    items.push(el('text', { class: 'axis-name', x: 4, y: top + 14 }, 't'));
+    items.push(el('text', { class: 'axis-name', x: left, y: bottom + 16 }, this.t('axesNote')));
     this._svg.replaceChildren(...items);
     this._svg.setAttribute('aria-label', this.t('tensorLabel', { index: s.index.join(', '), n: s.members.length }));
   }

@@ -33,6 +33,15 @@ export function sheet(key, css) {
 }
 
 /** The styles every figure shares: theme properties, controls, focus, motion. */
+/**
+ * When a finger is the likely pointer: a narrow screen (600 px or less) or a coarse pointer. The one touch-target
+ * rule below and the figures' hit areas drawn in script (lib/handles.js) read this same query.
+ */
+export const TOUCH_MEDIA = '(max-width: 600px), (pointer: coarse)';
+
+/** Whether TOUCH_MEDIA holds now (false where there is no window: Node, server rendering). */
+export const touchSized = () => globalThis.matchMedia?.(TOUCH_MEDIA).matches ?? false;
+
 export const baseCss = `
 :host {
   /* One palette: a colour means one thing in every figure (README, "Colours"; theme.js). */
@@ -67,9 +76,11 @@ button { padding: 4px 12px; cursor: pointer; }
 input[type=range] { max-width: 36vw; }
 /* The one touch-target rule: on a narrow screen (600 px or less) or a coarse pointer (a finger), every button,
    select, number box and range slider is at least 44 px tall, whatever a figure's own sheet sets for wider screens
-   and fine pointers (checkboxes and radios keep their own size). Figures do not repeat it. */
-@media (max-width: 600px), (pointer: coarse) {
+   and fine pointers; a checkbox or radio keeps its own size inside a label at least 44 px tall, the label being
+   its target. Figures do not repeat it. */
+@media ${TOUCH_MEDIA} {
   button, select, input:not([type=checkbox]):not([type=radio]) { min-height: 44px !important; }
+  label:has(> input[type=checkbox], > input[type=radio]) { min-height: 44px; min-width: 44px; }
 }
 label { max-width: 100%; }
 button:hover { border-color: var(--nl-muted); }

@@ -3,7 +3,7 @@
 // square chart frames those points live in, and a fixed-decimals formatter.
 // Presentation only: a handle turns a pointer position into the value it
 // controls; every number drawn comes from the core.
-import { el } from './base.js';
+import { el, touchSized } from './base.js';
 import { numberLocale } from '../../i18n/index.js';
 import { scale, xAxis, yAxis } from './plot.js';
 
@@ -93,6 +93,22 @@ export function onDrag(node, begin, done) {
   node.addEventListener('pointercancel', (e) => end(e, true));
 }
 
+/** The invisible hit circle's radius with a mouse on a wide screen, in the svg's units (the dot's is 6.5). */
+const HIT_MOUSE = 17;
+
+/**
+ * The radius, in `svgEl`'s units, of a hit circle that is at least 44 CSS px across where a finger is the pointer
+ * (base.js TOUCH_MEDIA), however far the svg is scaled down to fit a phone; HIT_MOUSE elsewhere. The scale is
+ * the svg's laid-out width (measured once per width, fig.widthOf) over its viewBox width.
+ */
+export function hitRadius(fig, svgEl) {
+  if (!touchSized() || !svgEl) return HIT_MOUSE;
+  const units = svgEl.viewBox?.baseVal?.width;
+  const css = fig.widthOf(svgEl);
+  const k = units > 0 && css > 0 ? css / units : 1;
+  return Math.max(HIT_MOUSE, 22.5 / k); // half a pixel over 22: 44 px across after rounding
+}
+
 /**
  * A focusable point that the reader drags (mouse, touch, pen) or moves with
  * the arrow keys. It lives in its <svg> across redraws (so focus and pointer
@@ -110,11 +126,8 @@ export class DragHandle {
     this.axes = axes;
     this.frame = null;
     this.node = el('g', { class: `handle ${cls}`, tabindex: 0, role: 'application' });
-    this.node.append(
-      el('circle', { class: 'hit', r: 17 }),
-      el('circle', { class: 'ring', r: 10 }),
-      el('circle', { class: 'dot', r: 6.5 }),
-    );
+    this.hit = el('circle', { class: 'hit', r: HIT_MOUSE });
+    this.node.append(this.hit, el('circle', { class: 'ring', r: 10 }), el('circle', { class: 'dot', r: 6.5 }));
     onDrag(
       this.node,
       (e) => {
@@ -164,6 +177,7 @@ export class DragHandle {
     this.px = px;
     this.py = py;
     this.frame = frame;
+    this.hit.setAttribute('r', hitRadius(this.fig, this.node.ownerSVGElement).toFixed(1));
     this.node.setAttribute('transform', `translate(${px.toFixed(1)},${py.toFixed(1)})`);
     this.node.setAttribute('aria-label', label);
   }
