@@ -14,9 +14,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const rounds = 5,
   steps = 10;
 const chromiumOnly = process.argv.includes('--chromium'); // only the Chromium part
+const transformerOnly = process.argv.includes('--transformer'); // only <nl-transformer-training> in Chromium
 
 const f = (v, d = 2) => v.toFixed(d);
-if (!chromiumOnly) await nativeAndWasm();
+if (!chromiumOnly && !transformerOnly) await nativeAndWasm();
 
 async function nativeAndWasm() {
   buildNativeDriver('training_native');
@@ -59,62 +60,64 @@ async function nativeAndWasm() {
 // end of the figure's change handler, so it counts the wait behind a training task and the redraw.
 const { launch } = await import('../scripts/browser.mjs');
 const { startServer } = await import('../scripts/serve.mjs');
-const { server, url } = await startServer({ port: 0, root });
-const browser = await launch();
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-await page.goto(url + 'web/index.html');
-const fig = page.locator('nl-depth-training');
-await fig.scrollIntoViewIfNeeded();
-await page.waitForFunction(() => document.querySelector('nl-depth-training')?.state);
-await fig.evaluate((f) => {
-  window.__lat = [];
-  let last = 0;
-  addEventListener(
-    'keyup',
-    (e) => {
-      last = e.timeStamp;
-    },
-    true,
+if (!transformerOnly) {
+  const { server, url } = await startServer({ port: 0, root });
+  const browser = await launch();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(url + 'web/index.html');
+  const fig = page.locator('nl-depth-training');
+  await fig.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('nl-depth-training')?.state);
+  await fig.evaluate((f) => {
+    window.__lat = [];
+    let last = 0;
+    addEventListener(
+      'keyup',
+      (e) => {
+        last = e.timeStamp;
+      },
+      true,
+    );
+    f.shadowRoot.addEventListener('change', () => window.__lat.push(performance.now() - last));
+    f.play(); // (from the recorded run: a live run from step 0)
+    window.__t0 = [performance.now(), f.state.step];
+    // when the step count last grew: a run that ends inside the 12 s counts only its time
+    window.__last = window.__t0;
+    setInterval(() => {
+      if (f.state.step !== window.__last[1]) window.__last = [performance.now(), f.state.step];
+    }, 50);
+  });
+  await fig.locator('input[type=checkbox]').nth(1).focus();
+  const began = Date.now();
+  while (Date.now() - began < 12000) {
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(80 + Math.random() * 120);
+  }
+  const m = await fig.evaluate((f) => {
+    const [t0, s0] = window.__t0,
+      [t1, s1] = window.__last;
+    f.pause();
+    const late = [...window.__lat].sort((a, b) => a - b);
+    return {
+      figureSteps: (s1 - s0) / ((t1 - t0) / 1000),
+      p50: late[late.length >> 1],
+      p95: late[Math.floor(late.length * 0.95)],
+      max: late.at(-1),
+      probes: late.length,
+    };
+  });
+  await browser.close();
+  server.close();
+  console.log(
+    `\nChromium, the figure playing (depth 24, up to 4 copies, one toggled on and off by the keys): ${f(m.figureSteps, 1)} figure steps/s`,
   );
-  f.shadowRoot.addEventListener('change', () => window.__lat.push(performance.now() - last));
-  f.play(); // (from the recorded run: a live run from step 0)
-  window.__t0 = [performance.now(), f.state.step];
-  // when the step count last grew: a run that ends inside the 12 s counts only its time
-  window.__last = window.__t0;
-  setInterval(() => {
-    if (f.state.step !== window.__last[1]) window.__last = [performance.now(), f.state.step];
-  }, 50);
-});
-await fig.locator('input[type=checkbox]').nth(1).focus();
-const began = Date.now();
-while (Date.now() - began < 12000) {
-  await page.keyboard.press('Space');
-  await page.waitForTimeout(80 + Math.random() * 120);
+  console.log(
+    `(each figure step is one step of each copy that trains: up to ${f(m.figureSteps * 4, 0)} network steps/s);`,
+  );
+  console.log(
+    `a key press while training reaches the DOM in ${f(m.p50, 1)} ms at p50, ${f(m.p95, 1)} ms at p95, ${f(m.max, 1)} ms at most (${m.probes} presses)`,
+  );
 }
-const m = await fig.evaluate((f) => {
-  const [t0, s0] = window.__t0,
-    [t1, s1] = window.__last;
-  f.pause();
-  const late = [...window.__lat].sort((a, b) => a - b);
-  return {
-    figureSteps: (s1 - s0) / ((t1 - t0) / 1000),
-    p50: late[late.length >> 1],
-    p95: late[Math.floor(late.length * 0.95)],
-    max: late.at(-1),
-    probes: late.length,
-  };
-});
-await browser.close();
-server.close();
-console.log(
-  `\nChromium, the figure playing (depth 24, up to 4 copies, one toggled on and off by the keys): ${f(m.figureSteps, 1)} figure steps/s`,
-);
-console.log(
-  `(each figure step is one step of each copy that trains: up to ${f(m.figureSteps * 4, 0)} network steps/s);`,
-);
-console.log(
-  `a key press while training reaches the DOM in ${f(m.p50, 1)} ms at p50, ${f(m.p95, 1)} ms at p95, ${f(m.max, 1)} ms at most (${m.probes} presses)`,
-);
 
 // The transformer figure: its four variants playing in the Web Worker(s) while a reader presses Space on a
 // variant box (it hides or shows a curve: a state change and a redraw), once on a quiet machine and once with a
