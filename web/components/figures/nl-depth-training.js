@@ -281,23 +281,11 @@ details.settings[open] > summary { margin-bottom: 6px; }
     });
     label.append(this._showText, this._showSelect);
     view.append(this._note, box, label);
-    // Training stops when the figure leaves the screen, and never runs unseen.
-    if (typeof IntersectionObserver !== 'undefined') {
-      this._seen = new IntersectionObserver(([e]) => {
-        if (!e.isIntersecting) this.pause();
-      });
-      this._seen.observe(this);
-    }
-  }
-
-  connectedCallback() {
-    super.connectedCallback();
-    this._seen?.observe(this); // again after a move (observing twice is a no-op)
+    this.pauseWhenHidden(); // training stops when the figure leaves the screen
   }
 
   disconnectedCallback() {
     this.pause();
-    this._seen?.disconnect();
     super.disconnectedCallback();
   }
 

@@ -21,7 +21,7 @@
 //   (trainerWorker); log_axis and axis_ticks from the core.
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
-import { dots, scale, svg, xAxis, yAxis } from '../lib/plot.js';
+import { dots, line, scale, svg, xAxis, yAxis } from '../lib/plot.js';
 import { trainerWorker } from '../../core/normlab.js';
 import { OPENING } from '../data/transformer-opening.js';
 import { CHUNK, LRS, PROMPT, VARIANTS, probe, tokens, train } from '../lib/transformer.js';
@@ -30,6 +30,7 @@ const IDS = Object.keys(VARIANTS);
 const STEPS = 300;
 const BEHIND = 0.25; // held-out loss above the best shown variant's at which the text says a variant falls behind
 const lrText = (v) => String(v);
+const PANEL = { left: 44, right: 10, top: 92, bottom: 240 }; // the margins of the panels against step
 
 export class NlTransformerTraining extends NlFigure {
   static catalog = 'transformerTraining';
@@ -158,17 +159,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
     this._samples = el('ul', { class: 'samples' });
     this._progress = el('p', { class: 'progress muted', role: 'status' });
     view.append(this._note, box, label, this._progress, this._samples);
-    if (typeof IntersectionObserver !== 'undefined') {
-      this._seen = new IntersectionObserver(([e]) => {
-        if (!e.isIntersecting) this.pause();
-      });
-      this._seen.observe(this);
-    }
-  }
-
-  connectedCallback() {
-    super.connectedCallback();
-    this._seen?.observe(this);
+    this.pauseWhenHidden(); // training stops when the figure leaves the screen
   }
 
   disconnectedCallback() {
@@ -176,7 +167,6 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
     this._stopSweep();
     this._pool?.then((p) => p.forEach((w) => w.close()));
     this._pool = null;
-    this._seen?.disconnect();
     super.disconnectedCallback();
   }
 
@@ -571,6 +561,44 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
     return this.t(`v_${id}`);
   }
 
+  /**
+   * A panel against step: its axes on `axis` (y ticks written by `yFmt`), its title, what `body(x, y, items, W)`
+   * draws, and the variants' key with the text `body` returns for each (a hidden variant says so).
+   */
+  _stepPanel(i, s, axis, yFmt, title, body) {
+    const svgEl = this._svgs[i];
+    const W = this.fit(svgEl, 340, 280);
+    const { left, right, top, bottom } = PANEL;
+    const x = scale(s.stepAxis.domain, [left, W - right]);
+    const y = scale(axis.domain, [bottom, top]);
+    const items = [
+      xAxis(s.stepAxis.ticks, x, top, bottom, (v) => this.fmt(v, 4)),
+      yAxis(axis.ticks, y, left, W - right, yFmt),
+      el('text', { class: 'panel-title', x: 4, y: 16 }, title),
+    ];
+    const keyText = body(x, y, items, W);
+    this._key(items, s, keyText);
+    items.push(
+      el('text', { class: 'tick', x: (left + W) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('stepAxis')),
+    );
+    svgEl.replaceChildren(...items);
+  }
+
+  /** The variants' key at the top left of a panel: a line in each one's colour and dashes, and `text(v)`. */
+  _key(items, s, text) {
+    s.variants.forEach((v, i) => {
+      const ky = 34 + 14 * i;
+      items.push(el('line', { class: `series v-${v.id}`, x1: 4, x2: 26, y1: ky - 4, y2: ky - 4 }));
+      items.push(
+        el(
+          'text',
+          { class: `key f-${v.id}`, x: 32, y: ky },
+          v.enabled ? text(v) : this.t('keyOff', { name: this._name(v.id) }),
+        ),
+      );
+    });
+  }
+
   draw(s) {
     const f3 = (v) => this.fmt(v, 3);
     this._note.textContent = s.recorded ? this.t('recordedNote', { k: s.step }) : '';
@@ -580,130 +608,74 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
       ? this.t('sweepProgress', { k: s.sweep.length, n: IDS.length * LRS.length })
       : '';
     const shown = s.variants.filter((v) => v.enabled);
-    // 1. training loss (line) and held-out loss (dots) against step
-    {
-      const svgEl = this._svgs[0];
-      const W = this.fit(svgEl, 340, 280);
-      const left = 44,
-        right = 10,
-        top = 92,
-        bottom = 240;
-      const x = scale(s.stepAxis.domain, [left, W - right]);
-      const y = scale(s.lossAxis.domain, [bottom, top]);
-      const items = [
-        xAxis(s.stepAxis.ticks, x, top, bottom, (v) => this.fmt(v, 4)),
-        yAxis(s.lossAxis.ticks, y, left, W - right, (v) => this.fmt(v, 3)),
-        el('line', { class: 'chance', x1: left, x2: W - right, y1: y(s.chance), y2: y(s.chance) }),
-        el(
-          'text',
-          { class: 'tick', x: W - right, y: y(s.chance) - 5, 'text-anchor': 'end' },
-          this.t('chance', { v: f3(s.chance) }),
-        ),
-        el('text', { class: 'panel-title', x: 4, y: 16 }, this.t('lossTitle', { k: s.step })),
-      ];
-      for (const v of shown) {
-        if (!v.loss.length) continue;
+    // 1. training loss (faint) and held-out loss (line and dots) against step
+    this._stepPanel(
+      0,
+      s,
+      s.lossAxis,
+      (v) => this.fmt(v, 3),
+      this.t('lossTitle', { k: s.step }),
+      (x, y, items, W) => {
+        const { left, right, top, bottom } = PANEL;
         items.push(
-          el('path', {
-            class: `series batch v-${v.id}`,
-            d: v.loss.map((l, i) => `${i ? 'L' : 'M'}${x(i + 1).toFixed(1)},${y(l).toFixed(1)}`).join(''),
-          }),
+          el('line', { class: 'chance', x1: left, x2: W - right, y1: y(s.chance), y2: y(s.chance) }),
+          el(
+            'text',
+            { class: 'tick', x: W - right, y: y(s.chance) - 5, 'text-anchor': 'end' },
+            this.t('chance', { v: f3(s.chance) }),
+          ),
         );
-        // the held-out loss, every 10 steps: the curve to read (the training loss of single batches is noisy)
-        if (v.val.length > 1)
+        for (const v of shown) {
+          if (!v.loss.length) continue;
           items.push(
-            el('path', {
-              class: `series held v-${v.id}`,
-              d: v.val.map((l, i) => `${i ? 'L' : 'M'}${x((i + 1) * CHUNK).toFixed(1)},${y(l).toFixed(1)}`).join(''),
-            }),
+            line(
+              v.loss.map((l, i) => [x(i + 1), y(l)]),
+              `series batch v-${v.id}`,
+            ),
           );
-        // (one path of round dots per variant, not 30 circles: fewer nodes to lay out while it trains)
-        items.push(
-          dots(
-            v.val.map((l, i) => [x((i + 1) * CHUNK), y(l)]),
-            `held-dots v-${v.id}`,
-          ),
-        );
-      }
-      if (!s.step)
-        items.push(
-          el(
-            'text',
-            { class: 'tick', x: (left + W) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle' },
-            this.t('notYet'),
-          ),
-        );
-      s.variants.forEach((v, i) => {
-        const ky = 34 + 14 * i;
-        const last = v.val.length ? f3(v.val.at(-1)) : '–';
-        items.push(el('line', { class: `series v-${v.id}`, x1: 4, x2: 26, y1: ky - 4, y2: ky - 4 }));
-        items.push(
-          el(
-            'text',
-            { class: `key f-${v.id}`, x: 32, y: ky },
-            v.enabled
-              ? this.t('lossKey', { name: this._name(v.id), v: last })
-              : this.t('keyOff', { name: this._name(v.id) }),
-          ),
-        );
-      });
-      items.push(
-        el('text', { class: 'tick', x: (left + W) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('stepAxis')),
-      );
-      svgEl.replaceChildren(...items);
-    }
-    // 2. the largest attention logit (layer 1) against step, log axis
-    {
-      const svgEl = this._svgs[1];
-      const W = this.fit(svgEl, 340, 280);
-      const left = 44,
-        right = 10,
-        top = 92,
-        bottom = 240;
-      const x = scale(s.stepAxis.domain, [left, W - right]);
-      const y = scale(s.logitAxis.domain, [bottom, top]);
-      const items = [
-        xAxis(s.stepAxis.ticks, x, top, bottom, (v) => this.fmt(v, 4)),
-        yAxis(s.logitAxis.ticks, y, left, W - right, (k) => this.fmt(10 ** k, 4)),
-        el('text', { class: 'panel-title', x: 4, y: 16 }, this.t('logitTitle')),
-      ];
-      for (const v of shown) {
-        if (!v.maxLogit.length) continue;
-        // layer 1's value of each tenth step: every other entry of maxLogitLog when there are two layers
-        const ys = [];
-        let at = 0;
-        for (const row of v.maxLogit) {
-          const positive = row.filter((z) => z > 0);
-          if (row[0] > 0) ys.push(v.maxLogitLog[at]);
-          else ys.push(null);
-          at += positive.length;
+          // the held-out loss, every 10 steps: the curve to read (the training loss of single batches is noisy);
+          // its dots one path per variant, not 30 circles: fewer nodes to lay out while it trains
+          const held = v.val.map((l, i) => [x((i + 1) * CHUNK), y(l)]);
+          if (held.length > 1) items.push(line(held, `series held v-${v.id}`));
+          items.push(dots(held, `held-dots v-${v.id}`));
         }
-        const d = ys
-          .map((l, i) =>
-            l == null ? '' : `${i && ys[i - 1] != null ? 'L' : 'M'}${x((i + 1) * CHUNK).toFixed(1)},${y(l).toFixed(1)}`,
-          )
-          .join('');
-        items.push(el('path', { class: `series v-${v.id}`, d }));
-      }
-      s.variants.forEach((v, i) => {
-        const ky = 34 + 14 * i;
-        const peak = v.maxLogit.length ? this.fmt(Math.max(...v.maxLogit.map((r) => r[0])), 3) : '–';
-        items.push(el('line', { class: `series v-${v.id}`, x1: 4, x2: 26, y1: ky - 4, y2: ky - 4 }));
-        items.push(
-          el(
-            'text',
-            { class: `key f-${v.id}`, x: 32, y: ky },
-            v.enabled
-              ? this.t('logitKey', { name: this._name(v.id), v: peak })
-              : this.t('keyOff', { name: this._name(v.id) }),
-          ),
-        );
-      });
-      items.push(
-        el('text', { class: 'tick', x: (left + W) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('stepAxis')),
-      );
-      svgEl.replaceChildren(...items);
-    }
+        if (!s.step)
+          items.push(
+            el(
+              'text',
+              { class: 'tick', x: (left + W) / 2, y: (top + bottom) / 2, 'text-anchor': 'middle' },
+              this.t('notYet'),
+            ),
+          );
+        return (v) => this.t('lossKey', { name: this._name(v.id), v: v.val.length ? f3(v.val.at(-1)) : '–' });
+      },
+    );
+    // 2. the largest attention logit (block 1) against step, log axis
+    this._stepPanel(
+      1,
+      s,
+      s.logitAxis,
+      (k) => this.fmt(10 ** k, 4),
+      this.t('logitTitle'),
+      (x, y, items) => {
+        for (const v of shown) {
+          if (!v.maxLogit.length) continue;
+          // block 1's value of each tenth step (maxLogitLog holds every layer's positive values in order)
+          const pts = [];
+          let at = 0;
+          v.maxLogit.forEach((row, i) => {
+            if (row[0] > 0) pts.push([x((i + 1) * CHUNK), y(v.maxLogitLog[at])]);
+            at += row.filter((z) => z > 0).length;
+          });
+          items.push(line(pts, `series v-${v.id}`));
+        }
+        return (v) =>
+          this.t('logitKey', {
+            name: this._name(v.id),
+            v: v.maxLogit.length ? this.fmt(Math.max(...v.maxLogit.map((r) => r[0])), 3) : '–',
+          });
+      },
+    );
     // 3. the sweep: held-out loss at the end against learning rate, per variant (drawn again only when it changes:
     // a training chunk leaves it as it was)
     const same = (i, key) => {
@@ -738,27 +710,16 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
           .filter((p) => p.variant === id && Number.isFinite(p.val))
           .sort((a, b) => a.lr - b.lr)
           .map((p) => [x(s.lrLog[LRS.indexOf(p.lr)]), y(p.val)]);
-        if (pts.length > 1)
-          items.push(
-            el('path', {
-              class: `series v-${id}`,
-              d: pts.map(([px, py], i) => `${i ? 'L' : 'M'}${px.toFixed(1)},${py.toFixed(1)}`).join(''),
-            }),
-          );
+        if (pts.length > 1) items.push(line(pts, `series v-${id}`));
         for (const [px, py] of pts) items.push(el('circle', { class: `f-${id}`, cx: px, cy: py, r: 3.2 }));
       }
-      s.variants.forEach((v, i) => {
-        const ky = 34 + 14 * i;
+      this._key(items, s, (v) => {
         const here = s.sweep.find((p) => p.variant === v.id && p.lr === s.lr && Number.isFinite(p.val));
-        const worst = here ? this.fmt(here.val, 3) : '–';
-        items.push(el('line', { class: `series v-${v.id}`, x1: 4, x2: 26, y1: ky - 4, y2: ky - 4 }));
-        items.push(
-          el(
-            'text',
-            { class: `key f-${v.id}`, x: 32, y: ky },
-            this.t('sweepKey', { name: this._name(v.id), v: worst, lr: this.fmt(s.lr, 3) }),
-          ),
-        );
+        return this.t('sweepKey', {
+          name: this._name(v.id),
+          v: here ? this.fmt(here.val, 3) : '–',
+          lr: this.fmt(s.lr, 3),
+        });
       });
       items.push(
         el('text', { class: 'tick', x: (left + W) / 2, y: bottom + 30, 'text-anchor': 'middle' }, this.t('lrAxis')),

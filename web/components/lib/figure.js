@@ -185,11 +185,22 @@ export class NlFigure extends NlElement {
     this._widths?.clear(); // a move may change every chart's width
     super.connectedCallback();
     this._resize?.observe(this._view); // again after a move (observing twice is a no-op)
+    this._seen?.observe(this);
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
     this._resize?.disconnect();
+    this._seen?.disconnect();
+  }
+
+  /** Figures that train: pause() whenever the figure leaves the screen, so that it never trains unseen. */
+  pauseWhenHidden() {
+    if (typeof IntersectionObserver === 'undefined') return;
+    this._seen = new IntersectionObserver(([e]) => {
+      if (!e.isIntersecting) this.pause();
+    });
+    this._seen.observe(this);
   }
 
   /**
