@@ -241,7 +241,7 @@ test('every legend marker is drawn like its series: the same colour, fill and li
     };
     const first = (svgEl, sel) => look([...svgEl.querySelectorAll(sel)].find((e) => !e.classList.contains('legend')));
     return [
-      [marker(batch, 'channel 1'), first(batch, 'circle.pt.c1')],
+      [marker(batch, 'input, channel 1'), first(batch, 'circle.pt.c1')],
       [marker(batch, 'channel 2'), first(batch, 'circle.pt.c2')],
       [marker(batch, 'Ghost BN chunk'), first(batch, 'rect.chunk.mine')],
       [marker(batch, 'its means'), first(batch, 'line.cmean')],
@@ -252,7 +252,7 @@ test('every legend marker is drawn like its series: the same colour, fill and li
       [marker(running, 'this batch'), first(running, 'line.target')],
       [marker(strips, 'faint: BatchNorm in training'), first(strips, 'circle.pt.faint.c1')],
       // the strip's swatches are the dots' own look: filled and hollow in the training-time colour, grey evaluation
-      [marker(strips, 'channel 1'), first(strips, 'circle.pt.train.c1')],
+      [marker(strips, 'output, channel 1'), first(strips, 'circle.pt.train.c1')],
       [marker(strips, 'channel 2 (3 positions each)'), first(strips, 'circle.pt.ghost.c2')],
       [marker(strips, 'grey: evaluation'), first(strips, 'circle.pt.eval.c1')],
     ];

@@ -85,7 +85,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
 .series.batch { stroke-width: 1; stroke-opacity: 0.35; stroke-dasharray: none; }
 .chance { stroke: var(--nl-reference); stroke-dasharray: 3 3; stroke-width: 1.5; }
 .key { font-size: var(--nl-small-size); }
-.cell { fill: var(--nl-fg); shape-rendering: crispEdges; }
+.cell { fill: var(--nl-input); shape-rendering: crispEdges; } /* more colour, more weight (light and dark alike) */
 .cell-frame { fill: none; stroke: var(--nl-grid); }
 .recorded { margin: 0 0 6px; font-size: 0.9em; }
 .samples { margin: 8px 0 0; padding: 0; list-style: none; font-size: 0.9em; }
@@ -782,7 +782,8 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
         }
       });
       items.push(el('text', { class: 'tick', x: 4, y: 50 + size + 18 }, this.t('mapKey')));
-      svgEl.setAttribute('viewBox', `0 0 ${W} ${Math.round(50 + size + 26)}`);
+      items.push(el('text', { class: 'tick prompt', x: 4, y: 50 + size + 34 }, `«${s.prompt}»`));
+      svgEl.setAttribute('viewBox', `0 0 ${W} ${Math.round(50 + size + 42)}`);
       svgEl.replaceChildren(...items);
     }
     // the samples
@@ -794,7 +795,8 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
           li.append(
             el('span', { class: 'swatch', 'aria-hidden': 'true' }),
             el('span', {}, this.t('sampleLabel', { name: this._name(v.id), k: v.loss.length })),
-            el('code', {}, `${s.prompt}▸${v.sample}`),
+            // (the vocabulary's stand-in for a rare character, '⁇', as a box most fonts have)
+            el('code', {}, `${s.prompt}▸${v.sample.replaceAll('⁇', '□')}`),
           );
           return li;
         }),
@@ -837,7 +839,6 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
             name: this._name(top.id),
             m: f(peakOf(top)),
             q: f(peakOf(qk)),
-            r: this.fmt(peakOf(top) / peakOf(qk), 2),
           }),
         );
       else parts.push(this.t('describeQkSmall', { q: f(peakOf(qk)), m: f(peakOf(top)) }));
@@ -860,6 +861,17 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
           blr: f(least.best.lr),
         }),
       );
+      // where each variant falls behind the best of the others at the same rate, and stays behind
+      const bestAt = new Map(LRS.map((lr) => [lr, Math.min(...sw.filter((p) => p.lr === lr).map((p) => p.val))]));
+      for (const { id } of per) {
+        const pts = sw.filter((p) => p.variant === id).sort((a, b) => a.lr - b.lr);
+        const behind = pts.map((p) => p.val > bestAt.get(p.lr) + BEHIND);
+        const from = behind.findIndex((b, i) => behind.slice(i).every(Boolean));
+        if (from > 0)
+          parts.push(
+            this.t('describeSweepBehind', { name: this._name(id), ok: f(pts[from - 1].lr), lr: f(pts[from].lr) }),
+          );
+      }
     }
     return parts.join(this.t('sentenceSep'));
   }
@@ -914,10 +926,10 @@ NlTransformerTraining.strings = {
     headOption: 'block {l}, head {h}',
     mapTitle: 'Attention, block {l} head {h}',
     mapLater: 'after training',
-    mapKey: 'row: a position; darker: more weight',
+    mapKey: 'row: a position of the prompt; more colour: more weight',
     sampleLabel: '{name} after {k} steps: ',
     recordedNote:
-      'Recorded runs of these settings, {k} steps, drawn when the page opened. Play trains them again here, step for step, in a background thread.',
+      'Recorded runs of these settings, {k} steps, drawn when the page opened. Play trains them again here, step for step.',
     describeSetup:
       'Four copies of one {L}-block transformer (width 32, 2 heads, 32 characters of context) start from the same weights and learn to predict the next character of {text}: AdamW, peak learning rate {lr}, {n} steps.',
     describeRecorded: 'These are the recorded runs; Play trains them again, step for step.',
@@ -926,8 +938,8 @@ NlTransformerTraining.strings = {
     describeBehind:
       '{name} falls behind: held-out loss {v} after {k} steps, against {b} for the best variant shown; its largest attention logit in block 1 reached {m}.',
     describeDiverged: '{name} diverged at step {k}: the loss or a weight would have blown up, so training stopped.',
-    describeQk:
-      'With QK-Norm the largest attention logit stays at {q}; without it {name}’s reaches {m}, {r} times as large.',
+    describeQk: 'With QK-Norm the largest attention logit stays at {q}; without it {name}’s reaches {m}.',
+    describeSweepBehind: '{name} keeps up with the others up to rate {ok} and falls behind from {lr} on.',
     describeQkSmall:
       'At this rate the attention logits stay small with or without QK-Norm ({q} against {m}): raise the learning rate to see them grow.',
     describeSweep:
@@ -981,10 +993,9 @@ NlTransformerTraining.strings = {
     headOption: '第 {l} 个 block，第 {h} 个 head',
     mapTitle: 'Attention（block {l}，head {h}）',
     mapLater: '训练后显示',
-    mapKey: '每行是一个位置；越深权重越大',
+    mapKey: '每行是提示词的一个位置；颜色越浓权重越大',
     sampleLabel: '{name} 训练 {k} 步后：',
-    recordedNote:
-      '这是按当前设置预先录好的训练（{k} 步），页面打开时就画出来。按“播放”会在后台线程里一步一步重新训练。',
+    recordedNote: '这是按当前设置预先录好的训练（{k} 步），页面打开时就画出来。按“播放”会在这里一步一步重新训练。',
     describeSetup:
       '同一个 {L} 个 block 的 transformer（宽度 32，2 个 head，context 为 32 个字符）的四个副本，从相同的权重出发，学习预测 {text} 的下一个字符：AdamW，峰值学习率 {lr}，共 {n} 步。',
     describeRecorded: '这是预先录好的训练；按“播放”会一步一步重新训练出同样的结果。',
@@ -993,7 +1004,8 @@ NlTransformerTraining.strings = {
     describeBehind:
       '{name} 落在后面：训练 {k} 步后留出 loss 为 {v}，而所显示的最好变体为 {b}；第 1 个 block 的最大 attention logit 达到 {m}。',
     describeDiverged: '{name} 在第 {k} 步发散：loss 或某个权重会爆炸，训练在此停止。',
-    describeQk: '有 QK-Norm 时最大的 attention logit 保持在 {q}；没有它时 {name} 的达到 {m}，是前者的 {r} 倍。',
+    describeQk: '有 QK-Norm 时，最大的 attention logit 保持在 {q}；没有 QK-Norm 时，{name} 的达到 {m}。',
+    describeSweepBehind: '{name} 在学习率 {ok} 及以下与其他变体相当，从 {lr} 起落在后面。',
     describeQkSmall:
       '在这个学习率下，有无 QK-Norm 的 attention logit 都不大（{q} 对 {m}）：调高学习率就能看到它们增长。',
     describeSweep:
