@@ -173,25 +173,23 @@ export async function transformerTrains(page) {
       { timeout: 60000 },
     )
   ).jsonValue();
-  await page.evaluate((t) => document.querySelector(t).play(), tag);
-  await page.waitForFunction(
-    (t) => {
-      const el = document.querySelector(t);
-      const text = el.shadowRoot.textContent;
-      if (/could not/.test(text) || el.state.error) throw new Error(el.state.error ?? text);
-      return !el.state.recorded && el.state.step >= 10;
-    },
-    tag,
-    { timeout: 120000, polling: 100 },
-  );
-  return page.evaluate(
-    ([t, d]) => {
-      const el = document.querySelector(t);
-      el.pause();
-      return { ...d, where: el.state.where, trained: el.state.step };
-    },
-    [tag, drawn],
-  );
+  await page.evaluate((t) => void document.querySelector(t).play(), tag); // not awaited: it resolves at step 300
+  // the live run starts at step 0 (recorded false); the first step seen at 10 or more, where it trained
+  const live = await (
+    await page.waitForFunction(
+      (t) => {
+        const el = document.querySelector(t);
+        const text = el.shadowRoot.textContent;
+        if (/could not/.test(text) || el.state.error) throw new Error(el.state.error ?? text);
+        if (el.state.recorded || el.state.step < 10) return null;
+        el.pause();
+        return { trained: el.state.step, where: el.state.where };
+      },
+      tag,
+      { timeout: 120000, polling: 100 },
+    )
+  ).jsonValue();
+  return { ...drawn, ...live };
 }
 
 /**
