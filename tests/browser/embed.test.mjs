@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FIGURE_TAGS, setup, shotsDir, waitDrawn } from './helpers.mjs';
+import { transformerTrains } from '../package/helpers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let env;
@@ -123,7 +124,14 @@ test('the single-file build renders every figure from a page opened from disk (f
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(pathToFileURL(join(root, 'tests/browser/pages/offline.html')).href);
-  assert.equal(await startAll(page), 12);
+  assert.equal(await startAll(page), 13);
+  // The training figure trains in a Blob worker made from the worker text inlined in the single file: a page
+  // from disk can fetch no worker script (and a file: worker would be cross-origin to its opaque origin).
+  const t = await transformerTrains(page);
+  console.log(`offline (file://): transformer trained to step ${t.trained} in ${t.where}`);
+  assert.deepEqual([t.recorded, t.step], [true, 300], 'it draws its recorded runs first');
+  assert.ok(t.trained >= 10, `play() trained ${t.trained} steps`);
+  assert.equal(t.where, 'blob');
   const s = await page.evaluate(() => document.querySelector('nl-bar-compare').state);
   assert.ok(Math.abs(s.current.layer_norm[2] - Math.sqrt(1.5)) < 1e-4);
   assert.equal(
@@ -134,9 +142,9 @@ test('the single-file build renders every figure from a page opened from disk (f
     'the highlighter is inside the single file too',
   );
   assert.deepEqual(
-    requests.filter((u) => !u.startsWith('file:')),
+    requests.filter((u) => !u.startsWith('file:') && !u.startsWith('blob:')),
     [],
-    'no network request',
+    'no network request (the Blob worker is the page’s own)',
   );
   assert.deepEqual(errors, []);
   await page.screenshot({ path: join(shotsDir, 'offline-file.png') });
@@ -255,10 +263,17 @@ test('the article as a folder (dist/site/) copied anywhere opens from disk: ever
   }));
   assert.ok(math.formulas >= 60, `typeset formulas: ${math.formulas}`);
   assert.ok(math.fontLoaded, 'the math fonts come from the folder');
+  // the article's training figure, from disk: a Blob worker from the worker text inlined in page.js (a file:
+  // page can fetch no worker script)
+  const t = await transformerTrains(page);
+  console.log(`dist/site (file://): transformer trained to step ${t.trained} in ${t.where}`);
+  assert.deepEqual([t.recorded, t.step], [true, 300], 'it draws its recorded runs first');
+  assert.ok(t.trained >= 10, `play() trained ${t.trained} steps`);
+  assert.equal(t.where, 'blob');
   await page.click('[data-set-lang="zh"]');
   assert.equal(await page.evaluate(() => document.querySelector('nl-bar-compare').lang), 'zh');
   assert.deepEqual(
-    requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:')),
+    requests.filter((u) => !/^(file|data|blob):/.test(u)),
     [],
     'no network request',
   );

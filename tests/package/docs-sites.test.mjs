@@ -11,7 +11,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../../scripts/browser.mjs';
-import { devServer, freePort, layoutShift, recordProblems, run, serveDir, watchLayoutShift } from './helpers.mjs';
+import {
+  devServer,
+  freePort,
+  layoutShift,
+  recordProblems,
+  run,
+  serveDir,
+  transformerTrains,
+  wasmCounts,
+  watchLayoutShift,
+} from './helpers.mjs';
 
 const DOCUSAURUS = '3.10.2'; // latest 3.x (npm view @docusaurus/core version)
 const REACT = '19.3.1';
@@ -91,6 +101,19 @@ after(async () => {
   rmSync(work, { recursive: true, force: true }); // about 500 MB of node_modules
 });
 
+/**
+ * What transformerTrains() returned, checked: the recorded runs drawn, ten or more steps trained live `where`
+ * it should, and each .wasm (the core's, the training module's) fetched from one address once: the workers
+ * get the compiled training module by postMessage.
+ */
+function assertTrained(t, where, wasm, label) {
+  console.log(`${label}: transformer trained to step ${t.trained} in ${t.where}; .wasm ${wasm.join(', ')}`);
+  assert.deepEqual([t.recorded, t.step], [true, 300], 'it draws its recorded runs first');
+  assert.ok(t.trained >= 10, `play() trained ${t.trained} steps`);
+  assert.equal(t.where, where, 'where it trained');
+  assert.deepEqual(Object.values(wasmCounts(wasm)), [1, 1], `the core and the training module, each once: ${wasm}`);
+}
+
 // ---- Astro ----------------------------------------------------------------
 
 test('Astro 5: the recipe page in docs/examples/astro builds under /proj/ and the built page computes the figure', async () => {
@@ -111,12 +134,16 @@ test('Astro 5: the recipe page in docs/examples/astro builds under /proj/ and th
   try {
     const { page, seen } = await openPage(`http://127.0.0.1:${await port}/proj/`);
     assert.deepEqual((await computed(page, 'nl-bar-compare')).input, [1, 2, 3]);
-    assert.equal(seen.wasm.length, 1, `one .wasm request: ${seen.wasm}`);
-    assert.match(seen.wasm[0], /^200 \/proj\/_astro\/normlab-core\.[\w-]+\.wasm$/);
-    assert.deepEqual(seen.errors, []);
     const shift = await layoutShift(page);
     console.log(`astro build: layout shift ${shift.toFixed(4)}`);
-    assert.ok(shift < 0.01, `the figure starting moved the page: layout shift ${shift}`);
+    assert.ok(shift < 0.01, `the figures starting moved the page: layout shift ${shift}`);
+    // the recipe's training figure: the worker script is an asset Astro emitted under /proj/_astro/, same-origin
+    assertTrained(await transformerTrains(page), 'worker', seen.wasm, 'astro build');
+    assert.ok(
+      seen.wasm.every((w) => /^200 \/proj\/_astro\/normlab-(core|train)\.[\w-]+\.wasm$/.test(w)),
+      `${seen.wasm}`,
+    );
+    assert.deepEqual(seen.errors, []);
     await page.close();
   } finally {
     server.kill();
@@ -136,8 +163,13 @@ test('Astro 5: astro dev computes the figure with no configuration (the loader f
     assert.deepEqual((await computed(page, 'nl-bar-compare')).input, [1, 2, 3]);
     assert.deepEqual(seen.errors, []);
     console.log(`astro dev: .wasm requests ${seen.wasm.join(', ')}`);
-    // found at the first address tried: no 404 probes, which the browser logs as console errors
-    assert.deepEqual(seen.wasm, ['200 /node_modules/normlab/dist/normlab-core.wasm']);
+    // the pre-bundled module finds the worker script in node_modules/normlab/dist/ too, same-origin
+    assertTrained(await transformerTrains(page), 'worker', seen.wasm, 'astro dev');
+    assert.deepEqual(seen.wasm, [
+      '200 /node_modules/normlab/dist/normlab-core.wasm',
+      '200 /node_modules/normlab/dist/normlab-train.wasm',
+    ]); // found at the first address tried: no 404 probes, which the browser logs as console errors
+    assert.deepEqual(seen.errors, []);
     await page.close();
   } finally {
     dev.stop();
@@ -162,6 +194,18 @@ const cube = `# Cube
 
 [Back to the bars](./index.mdx)
 `;
+const training = `# Training
+
+<nl-transformer-training></nl-transformer-training>
+`;
+
+/** The training page opened on its own: the figure draws and trains; returns what the page saw and it did. */
+async function trainDocusaurus(url) {
+  const { page, seen } = await openPage(url);
+  const t = await transformerTrains(page);
+  await page.close();
+  return { seen, t };
+}
 
 /** Open the site, check the bars, then navigate client-side to the cube and back twice; returns what the page saw. */
 async function browseDocusaurus(url) {
@@ -201,6 +245,7 @@ test(`Docusaurus 3: a site with docs/examples/docusaurus/normlab.client.js as a 
   );
   writeFileSync(join(dir, 'docs/index.mdx'), bars);
   writeFileSync(join(dir, 'docs/cube.mdx'), cube);
+  writeFileSync(join(dir, 'docs/training.mdx'), training);
   const t0 = Date.now();
   const log = await run(join(dir, 'node_modules/.bin/docusaurus'), ['build', '--out-dir', 'out/proj'], dir);
   console.log(`docusaurus build: ${seconds(t0)} s`);
@@ -230,6 +275,14 @@ test(`Docusaurus 3: a site with docs/examples/docusaurus/normlab.client.js as a 
     assert.deepEqual(seen.errors, []);
     console.log(`docusaurus build: layout shift ${seen.shift.toFixed(4)} on the first page`);
     assert.ok(seen.shift < 0.01, `the figure starting moved the page: layout shift ${seen.shift}`);
+    // webpack emits the worker script as an asset under /proj/ (new URL(..., import.meta.url)): same-origin
+    const trained = await trainDocusaurus(`http://127.0.0.1:${await port}/proj/training/`);
+    assertTrained(trained.t, 'worker', trained.seen.wasm, 'docusaurus build');
+    assert.ok(
+      trained.seen.wasm.every((w) => /^200 \/proj\/[\w.-]+\.wasm$/.test(w)),
+      `${trained.seen.wasm}`,
+    );
+    assert.deepEqual(trained.seen.errors, []);
   } finally {
     server.kill();
   }
@@ -250,6 +303,13 @@ test('Docusaurus 3: docusaurus start computes the figures with no normlab-specif
     assert.deepEqual(seen.wasm.length, 1, `one .wasm request: ${seen.wasm}`);
     assert.match(seen.wasm[0], /^200 /);
     assert.deepEqual(seen.errors, []);
+    const trained = await trainDocusaurus(`${await dev.url}training`);
+    assertTrained(trained.t, 'worker', trained.seen.wasm, 'docusaurus start');
+    assert.ok(
+      trained.seen.wasm.every((w) => w.startsWith('200 ')),
+      `${trained.seen.wasm}`,
+    );
+    assert.deepEqual(trained.seen.errors, []);
     assert.doesNotMatch(dev.log(), /Critical dependency/);
   } finally {
     dev.stop();

@@ -151,3 +151,57 @@ export function recordProblems(page, errors) {
     if (r.status() >= 400 && !path.endsWith('/favicon.ico')) errors.push(`HTTP ${r.status()} ${path}`);
   });
 }
+
+/**
+ * <nl-transformer-training> on `page`, as a reader meets it: scrolled into view, it draws its recorded runs
+ * (state.recorded, step 300); play() then trains it live until step 10 or more, and pause() stops it. Returns
+ * what it drew ({recorded, step}), the state's `where` ('worker' | 'blob' | 'main': where its training ran)
+ * and the step training reached. A shown load error fails at once.
+ */
+export async function transformerTrains(page) {
+  const tag = 'nl-transformer-training';
+  await page.locator(tag).first().scrollIntoViewIfNeeded({ timeout: 60000 });
+  const drawn = await (
+    await page.waitForFunction(
+      (t) => {
+        const el = document.querySelector(t);
+        const text = el?.shadowRoot?.textContent ?? '';
+        if (/could not/.test(text) || el?.state?.error) throw new Error(el.state?.error ?? text);
+        return el?.state?.recorded ? { recorded: el.state.recorded, step: el.state.step } : null;
+      },
+      tag,
+      { timeout: 60000 },
+    )
+  ).jsonValue();
+  await page.evaluate((t) => void document.querySelector(t).play(), tag); // not awaited: it resolves at step 300
+  // the live run starts at step 0 (recorded false); the first step seen at 10 or more, where it trained
+  const live = await (
+    await page.waitForFunction(
+      (t) => {
+        const el = document.querySelector(t);
+        const text = el.shadowRoot.textContent;
+        if (/could not/.test(text) || el.state.error) throw new Error(el.state.error ?? text);
+        if (el.state.recorded || el.state.step < 10) return null;
+        el.pause();
+        return { trained: el.state.step, where: el.state.where };
+      },
+      tag,
+      { timeout: 120000, polling: 100 },
+    )
+  ).jsonValue();
+  return { ...drawn, ...live };
+}
+
+/**
+ * The .wasm responses seen (entries as the tests record them, "200 /path/file.wasm" or a URL), counted per
+ * address: each module is fetched from one address once, so a page with the training figure has two addresses
+ * (the core's and the training module's; webpack names them by hash alone), each seen once.
+ */
+export function wasmCounts(wasm) {
+  const counts = {};
+  for (const w of wasm) {
+    const at = w.replace(/^\d+ /, '');
+    counts[at] = (counts[at] ?? 0) + 1;
+  }
+  return counts;
+}

@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { launch } from '../../scripts/browser.mjs';
-import { devServer, layoutShift, recordProblems, serveDir, watchLayoutShift } from './helpers.mjs';
+import {
+  devServer,
+  layoutShift,
+  recordProblems,
+  serveDir,
+  transformerTrains,
+  wasmCounts,
+  watchLayoutShift,
+} from './helpers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'normlab-package-'));
@@ -34,6 +42,7 @@ test('npm pack ships only what users need', () => {
     'dist/normlab-core.wasm',
     'dist/normlab-train.wasm',
     'dist/normlab-core.mjs',
+    'dist/normlab-worker.js',
     'dist/normlab.single.js',
     'dist/vendor/prism.js',
     'web/core/normlab.js',
@@ -128,6 +137,19 @@ test('npx normlab from the installed tarball: --help, and render writes an SVG o
   assert.ok(Array.isArray(w) && w.every((v) => Math.abs(v - 1 / w.length) < 1e-6), 'factor 0 ties every weight at 1/n');
 });
 
+/**
+ * What transformerTrains() returned, checked: the recorded runs drawn, ten or more steps trained live `where`
+ * it should, and each .wasm (the core's, the training module's) fetched from one address once: the workers
+ * get the compiled training module by postMessage, the depth figure's loadTrainer() shares its compile.
+ */
+function assertTrained(t, where, wasm, label) {
+  console.log(`${label}: transformer trained to step ${t.trained} in ${t.where}; .wasm ${wasm.join(', ')}`);
+  assert.deepEqual([t.recorded, t.step], [true, 300], 'it draws its recorded runs first');
+  assert.ok(t.trained >= 10, `play() trained ${t.trained} steps`);
+  assert.equal(t.where, where, 'where it trained');
+  assert.deepEqual(Object.values(wasmCounts(wasm)), [1, 1], `the core and the training module, each once: ${wasm}`);
+}
+
 /** <nl-depth-training> on `page` scrolled into view, its state awaited, and one Step pressed: the steps its copies took. */
 async function trains(page) {
   const fig = page.locator('nl-depth-training');
@@ -186,6 +208,7 @@ test('VitePress: the recipe in docs/examples/vitepress builds (server render inc
     join(dir, 'index.md'),
     '# normlab in VitePress\n\n<nl-bar-compare vector="1,2,3"></nl-bar-compare>\n\nText after the figure stays put.\n',
   );
+  writeFileSync(join(dir, 'training.md'), '# Training\n\n<nl-transformer-training></nl-transformer-training>\n');
   execFileSync(
     'npm',
     ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', 'vitepress@1.6.4', tarball],
@@ -214,6 +237,19 @@ test('VitePress: the recipe in docs/examples/vitepress builds (server render inc
     console.log(`vitepress build: layout shift ${shift.toFixed(4)}`);
     assert.ok(shift < 0.01, `the figure starting moved the page: layout shift ${shift}`);
     await page.close();
+    // the training figure's page: its Worker starts from the bundled worker script, same-origin
+    const training = await browser.newPage();
+    const trainingErrors = [],
+      trainingWasm = [];
+    recordProblems(training, trainingErrors);
+    training.on(
+      'response',
+      (r) => r.url().endsWith('.wasm') && trainingWasm.push(`${r.status()} ${new URL(r.url()).pathname}`),
+    );
+    await training.goto(`http://127.0.0.1:${await port}/training.html`);
+    assertTrained(await transformerTrains(training), 'worker', trainingWasm, 'vitepress build');
+    assert.deepEqual(trainingErrors, []);
+    await training.close();
   } finally {
     server.kill();
   }
@@ -231,6 +267,7 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
 <nl-axis-cube method="batch_norm"></nl-axis-cube>
 <nl-code-shapes></nl-code-shapes>
 <nl-depth-training depth="4" steps="20"></nl-depth-training>
+<nl-transformer-training></nl-transformer-training>
 </main><script type="module" src="/main.js"></script></body></html>`,
   );
   writeFileSync(
@@ -270,6 +307,8 @@ test('the tarball in a fresh Vite project: vite build, then the built page rende
       wasm.some((w) => /^200 .*normlab-train[.\w-]*\.wasm$/.test(w)),
       `the training module was served: ${wasm}`,
     );
+    // Vite emits the worker script as an asset beside the page: a same-origin Worker
+    assertTrained(await transformerTrains(page), 'worker', wasm, 'vite build');
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
@@ -287,14 +326,19 @@ test('dev servers need no configuration: vite and vitepress dev compute the figu
     'false',
   ]);
   try {
-    const r = await figuresRender(await app.url, ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes'], trains);
+    const r = await figuresRender(await app.url, ['nl-bar-compare', 'nl-axis-cube', 'nl-code-shapes'], async (p) => [
+      await trains(p),
+      await transformerTrains(p),
+    ]);
     assert.deepEqual(r.errors, []);
     assert.deepEqual(r.states['nl-bar-compare'].input, [1, 2, 3]);
     assert.ok(
       r.wasm.length > 0 && r.wasm.every((w) => w.startsWith('200 ')),
       `every .wasm request found its file at the first address: ${r.wasm}`,
     );
-    assert.equal(r.extra, 1, 'the training figure took a step with the training module');
+    assert.equal(r.extra[0], 1, 'the training figure took a step with the training module');
+    // the pre-bundled module finds the worker script in node_modules/normlab/dist/, same-origin
+    assertTrained(r.extra[1], 'worker', r.wasm, 'vite dev');
     assert.ok(
       r.wasm.some((w) => /^200 .*normlab-train\.wasm$/.test(w)),
       `the training module was served: ${r.wasm}`,
@@ -318,6 +362,14 @@ test('dev servers need no configuration: vite and vitepress dev compute the figu
       r.wasm.length === 1 && r.wasm[0].startsWith('200 '),
       `one .wasm request, found at the first address: ${r.wasm}`,
     );
+    // the training page: the worker script from .vitepress/cache/deps' installed package, same-origin
+    const t = await figuresRender(`${await site.url}training.html`, [], transformerTrains);
+    assert.deepEqual(t.errors, []);
+    assert.ok(
+      t.wasm.every((w) => w.startsWith('200 ')),
+      `every .wasm found at the first address: ${t.wasm}`,
+    );
+    assertTrained(t.extra, 'worker', t.wasm, 'vitepress dev');
   } finally {
     site.server.kill();
   }
@@ -345,6 +397,7 @@ test('MkDocs Material (Debian mkdocs 1.4, material 8.2): the recipe builds a rea
     join(docs, 'cube.md'),
     '# Cube\n\n<nl-axis-cube method="layer_norm"></nl-axis-cube>\n\n[Back to the bars](index.md)\n',
   );
+  writeFileSync(join(docs, 'training.md'), '# Training\n\n<nl-transformer-training></nl-transformer-training>\n');
   execFileSync('mkdocs', ['build', '--quiet', '--site-dir', join(dir, 'out/proj')], { cwd: dir });
   const { server, port: served } = serveDir(join(dir, 'out'));
   try {
@@ -378,6 +431,14 @@ test('MkDocs Material (Debian mkdocs 1.4, material 8.2): the recipe builds a rea
     assert.match(wasm[0], /\/proj\/javascripts\/normlab\/dist\/normlab-core\.wasm$/);
     assert.deepEqual(errors, []);
     await page.close();
+    // the training page: the worker script from the site's copy of dist/, same-origin
+    const t = await figuresRender(`http://127.0.0.1:${port}/proj/training/`, [], transformerTrains);
+    assert.deepEqual(t.errors, []);
+    assert.ok(
+      t.wasm.every((w) => /^200 \/proj\/javascripts\/normlab\/dist\/normlab-(core|train)\.wasm$/.test(w)),
+      `${t.wasm}`,
+    );
+    assertTrained(t.extra, 'worker', t.wasm, 'mkdocs');
   } finally {
     server.kill();
   }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../../scripts/browser.mjs';
-import { serveDir } from './helpers.mjs';
+import { serveDir, transformerTrains, wasmCounts } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'normlab-sphinx-'));
@@ -42,6 +42,11 @@ test("Sphinx 5 + Furo: the recipe builds under /proj/, figures compute on both p
   cpSync(join(root, 'docs/examples/sphinx'), src, { recursive: true });
   for (const d of ['web', 'dist'])
     cpSync(join(dir, 'node_modules/normlab', d), join(src, '_static/normlab', d), { recursive: true });
+  // a page of the site's own with the training figure (:orphan:, in no toctree, so -W has nothing to say)
+  writeFileSync(
+    join(src, 'training.rst'),
+    ':orphan:\n\nTraining\n========\n\n.. raw:: html\n\n   <nl-transformer-training></nl-transformer-training>\n',
+  );
   execFileSync('/usr/bin/python3', ['-m', 'sphinx', '-q', '-W', '-b', 'html', src, join(dir, 'out/proj')], {
     cwd: dir,
   });
@@ -106,6 +111,19 @@ test("Sphinx 5 + Furo: the recipe builds under /proj/, figures compute on both p
     assert.ok(
       wasm.length >= 1 && wasm.every((w) => /^200 \/proj\/_static\/normlab\/dist\/normlab-core\.wasm$/.test(w)),
       `the core from the site's copy: ${wasm}`,
+    );
+    // the training page: its Worker starts from the worker script in the site's copy of dist/, same-origin
+    wasm.length = 0;
+    await page.goto(`http://127.0.0.1:${port}/proj/training.html`);
+    const t = await transformerTrains(page);
+    console.log(`sphinx: transformer trained to step ${t.trained} in ${t.where}; .wasm ${wasm.join(', ')}`);
+    assert.deepEqual([t.recorded, t.step], [true, 300], 'it draws its recorded runs first');
+    assert.ok(t.trained >= 10, `play() trained ${t.trained} steps`);
+    assert.equal(t.where, 'worker');
+    assert.deepEqual(Object.values(wasmCounts(wasm)), [1, 1], `the core and the training module, each once: ${wasm}`);
+    assert.ok(
+      wasm.every((w) => /^200 \/proj\/_static\/normlab\/dist\/normlab-(core|train)\.wasm$/.test(w)),
+      `${wasm}`,
     );
     assert.deepEqual(logged, []);
     assert.deepEqual(

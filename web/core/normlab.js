@@ -139,9 +139,38 @@ async function wasmSource(url, defaulted, kind) {
   );
 }
 
+// The training module compiled once (a WebAssembly.Module), for loadTrainer() and every trainerWorker() alike:
+// a page with both kinds of training figure downloads normlab-train.wasm once. A failed compile may be retried.
+let compiledTrainer = null;
+function compileTrainer(url, defaulted) {
+  compiledTrainer ??= (async () => {
+    const src = url ? await wasmSource(url, defaulted, 'train') : inlineBytes(inlineWasm.train);
+    try {
+      if (typeof Response !== 'undefined' && src instanceof Response) return await WebAssembly.compileStreaming(src);
+      return await WebAssembly.compile(src);
+    } catch (e) {
+      throw new NormlabError(
+        `normlab: could not load the WASM training module from ${url ? short(url.href) : 'the inline bytes'} (${thrown(e)})`,
+        'load_failed',
+      );
+    }
+  })().catch((e) => {
+    compiledTrainer = null;
+    throw e;
+  });
+  return compiledTrainer;
+}
+
 async function instantiate(url, defaulted, imports, kind) {
-  const src = url ? await wasmSource(url, defaulted, kind) : inlineBytes(inlineWasm[kind]);
+  const src =
+    kind === 'train'
+      ? await compileTrainer(url, defaulted)
+      : url
+        ? await wasmSource(url, defaulted, kind)
+        : inlineBytes(inlineWasm[kind]);
   try {
+    if (src instanceof WebAssembly.Module)
+      return { module: src, instance: await WebAssembly.instantiate(src, imports) };
     if (typeof Response !== 'undefined' && src instanceof Response)
       return await WebAssembly.instantiateStreaming(src, imports);
     return await WebAssembly.instantiate(src, imports);
@@ -1012,26 +1041,13 @@ export function loadTrainer(options = {}) {
 // The single-file build defines this as the worker's own script (dist/normlab-worker.js), for a Blob worker.
 /* global __NORMLAB_INLINE_WORKER__ */
 const inlineWorker = typeof __NORMLAB_INLINE_WORKER__ === 'string' ? __NORMLAB_INLINE_WORKER__ : null;
-let compiledTrainer = null;
 
-// The training module compiled once (WebAssembly.Module), from where loadTrainer() would load it.
+// The training module compiled once, from where loadTrainer() would load it (the same compile as its).
 function trainerModule(options) {
-  compiledTrainer ??= (async () => {
-    const base = globalThis.location?.href ?? import.meta.url;
-    const explicit = options?.wasmUrl ? locationOf('train', 'wasmUrl', options.wasmUrl, base) : given.train;
-    const url = explicit ?? (inlineWasm.train ? null : MODULES.train.url());
-    const src = url ? await wasmSource(url, !explicit, 'train') : inlineBytes(inlineWasm.train);
-    try {
-      if (typeof Response !== 'undefined' && src instanceof Response) return await WebAssembly.compileStreaming(src);
-      return await WebAssembly.compile(src);
-    } catch (e) {
-      throw new NormlabError(`normlab: could not compile the WASM training module (${thrown(e)})`, 'load_failed');
-    }
-  })().catch((e) => {
-    compiledTrainer = null;
-    throw e;
-  });
-  return compiledTrainer;
+  const base = globalThis.location?.href ?? import.meta.url;
+  const explicit = options?.wasmUrl ? locationOf('train', 'wasmUrl', options.wasmUrl, base) : given.train;
+  const url = explicit ?? (inlineWasm.train ? null : MODULES.train.url());
+  return compileTrainer(url, !explicit);
 }
 
 // A worker that has taken the module and said it is ready, or null (it could not start here).

@@ -11,4 +11,5 @@ if (ExecutionEnvironment.canUseDOM) {
   // `defineElements()` would define them all.
   import('normlab/define/nl-bar-compare');
   import('normlab/define/nl-axis-cube');
+  import('normlab/define/nl-transformer-training');
 }
