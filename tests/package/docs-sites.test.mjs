@@ -19,8 +19,8 @@ import {
   run,
   serveDir,
   transformerTrains,
-  wasmCounts,
   watchLayoutShift,
+  assertTrained,
 } from './helpers.mjs';
 
 const DOCUSAURUS = '3.10.2'; // latest 3.x (npm view @docusaurus/core version)
@@ -100,19 +100,6 @@ after(async () => {
   await Promise.allSettled(Object.values(installs));
   rmSync(work, { recursive: true, force: true }); // about 500 MB of node_modules
 });
-
-/**
- * What transformerTrains() returned, checked: the recorded runs drawn, ten or more steps trained live `where`
- * it should, and each .wasm (the core's, the training module's) fetched from one address once: the workers
- * get the compiled training module by postMessage.
- */
-function assertTrained(t, where, wasm, label) {
-  console.log(`${label}: transformer trained to step ${t.trained} in ${t.where}; .wasm ${wasm.join(', ')}`);
-  assert.deepEqual([t.recorded, t.step], [true, 300], 'it draws its recorded runs first');
-  assert.ok(t.trained >= 10, `play() trained ${t.trained} steps`);
-  assert.equal(t.where, where, 'where it trained');
-  assert.deepEqual(Object.values(wasmCounts(wasm)), [1, 1], `the core and the training module, each once: ${wasm}`);
-}
 
 // ---- Astro ----------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 // Servers the package tests start: a site's dev server and a static server over a built folder.
 // Their timers are unref'd so a finished test file exits at once instead of waiting them out.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -204,4 +205,17 @@ export function wasmCounts(wasm) {
     counts[at] = (counts[at] ?? 0) + 1;
   }
   return counts;
+}
+
+/**
+ * What transformerTrains() returned, checked: the recorded runs drawn, ten or more steps trained live `where`
+ * it should, and each .wasm (the core's, the training module's) fetched from one address once: the workers
+ * get the compiled training module by postMessage, the depth figure's loadTrainer() shares its compile.
+ */
+export function assertTrained(t, where, wasm, label) {
+  console.log(`${label}: transformer trained to step ${t.trained} in ${t.where}; .wasm ${wasm.join(', ')}`);
+  assert.deepEqual([t.recorded, t.step], [true, 300], 'it draws its recorded runs first');
+  assert.ok(t.trained >= 10, `play() trained ${t.trained} steps`);
+  assert.equal(t.where, where, 'where it trained');
+  assert.deepEqual(Object.values(wasmCounts(wasm)), [1, 1], `the core and the training module, each once: ${wasm}`);
 }

@@ -17,8 +17,8 @@ import {
   recordProblems,
   serveDir,
   transformerTrains,
-  wasmCounts,
   watchLayoutShift,
+  assertTrained,
 } from './helpers.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -136,19 +136,6 @@ test('npx normlab from the installed tarball: --help, and render writes an SVG o
   const w = JSON.parse(api);
   assert.ok(Array.isArray(w) && w.every((v) => Math.abs(v - 1 / w.length) < 1e-6), 'factor 0 ties every weight at 1/n');
 });
-
-/**
- * What transformerTrains() returned, checked: the recorded runs drawn, ten or more steps trained live `where`
- * it should, and each .wasm (the core's, the training module's) fetched from one address once: the workers
- * get the compiled training module by postMessage, the depth figure's loadTrainer() shares its compile.
- */
-function assertTrained(t, where, wasm, label) {
-  console.log(`${label}: transformer trained to step ${t.trained} in ${t.where}; .wasm ${wasm.join(', ')}`);
-  assert.deepEqual([t.recorded, t.step], [true, 300], 'it draws its recorded runs first');
-  assert.ok(t.trained >= 10, `play() trained ${t.trained} steps`);
-  assert.equal(t.where, where, 'where it trained');
-  assert.deepEqual(Object.values(wasmCounts(wasm)), [1, 1], `the core and the training module, each once: ${wasm}`);
-}
 
 /** <nl-depth-training> on `page` scrolled into view, its state awaited, and one Step pressed: the steps its copies took. */
 async function trains(page) {
