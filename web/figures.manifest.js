@@ -125,7 +125,7 @@ export const figures = [
     summary: "PyTorch normalization code with the shape of each expression.",
     trainer: false,
     minHeight: 896,
-    phoneMinHeight: {"en":1565,"zh":1541},
+    phoneMinHeight: {"en":1781,"zh":1757},
     events: ["change"],
     state: "`sizes`, `expressions` (`{id, code, shape, symbolic, role, snippet}`), `snippet`",
     attributes: [
@@ -200,7 +200,7 @@ export const figures = [
     summary: "The five questions answered from core.describe, with the chosen element's group in a small tensor.",
     trainer: false,
     minHeight: 305,
-    phoneMinHeight: {"en":878,"zh":680},
+    phoneMinHeight: {"en":1196,"zh":998},
     events: ["change"],
     state: "`description` (`core.describe`), `members`, `names`",
     attributes: [
@@ -390,7 +390,7 @@ export const figures = [
     summary: "A small transformer trained on the article in a Worker: Post-LN, Pre-LN, Pre-RMS, Pre-RMS + QK-Norm.",
     trainer: false,
     minHeight: 1279,
-    phoneMinHeight: {"en":2451,"zh":2364},
+    phoneMinHeight: {"en":2514,"zh":2523},
     events: ["change"],
     state: "`variants` (per variant `post_ln`, `pre_ln`, `pre_rms`, `pre_rms_qk`: `loss`, `val`, `maxLogit`, `entropy`, `status`, `sample`), `step`, `playing`, `recorded`, `sweep`, `where`",
     attributes: [

@@ -138,7 +138,7 @@ export class NlCodeShapes extends NlFigure {
   static catalog = 'codeShapes';
   static summary = 'PyTorch normalization code with the shape of each expression.';
   static minHeight = 896; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 1565, zh: 1541 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static phoneMinHeight = { en: 1781, zh: 1757 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`sizes`, `expressions` (`{id, code, shape, symbolic, role, snippet}`), `snippet`'; // `state` keys beyond the attributes (README)
   static params = {
     ...Object.fromEntries(

@@ -43,7 +43,7 @@ export class NlFiveQuestions extends NlFigure {
   static catalog = 'fiveQuestions';
   static summary = "The five questions answered from core.describe, with the chosen element's group in a small tensor.";
   static minHeight = 305; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 878, zh: 680 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static phoneMinHeight = { en: 1196, zh: 998 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`description` (`core.describe`), `members`, `names`'; // `state` keys beyond the attributes (README)
   static params = {
     method: {

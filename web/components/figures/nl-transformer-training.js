@@ -37,7 +37,7 @@ export class NlTransformerTraining extends NlFigure {
   static summary =
     'A small transformer trained on the article in a Worker: Post-LN, Pre-LN, Pre-RMS, Pre-RMS + QK-Norm.';
   static minHeight = 1279; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 2451, zh: 2364 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static phoneMinHeight = { en: 2514, zh: 2523 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`variants` (per variant `post_ln`, `pre_ln`, `pre_rms`, `pre_rms_qk`: `loss`, `val`, `maxLogit`, `entropy`, `status`, `sample`), `step`, `playing`, `recorded`, `sweep`, `where`';
   static params = {
