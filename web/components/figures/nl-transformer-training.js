@@ -220,7 +220,12 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
     this._goLive = false;
     this._runs = null;
     const recorded = !live && layers === 2 && OPENING[language] ? OPENING[language] : null;
+    // the axes that do not change with training: computed once here, not at every drawing
+    const lrLog = core.run('log_axis', { x: { shape: [LRS.length], data: Float32Array.from(LRS) } }, { count: 6 });
     const base = {
+      stepAxis: this.axis([0, STEPS], { count: 4, include_zero: true }),
+      lrLog: Array.from(lrLog.y.data),
+      lrDomain: Array.from(lrLog.domain.data),
       lr,
       layers,
       language,
@@ -282,7 +287,6 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
     const on = s.variants.filter((v) => v.loss.length);
     const losses = on.flatMap((v) => [...v.loss, ...v.val]).filter(Number.isFinite);
     const lossAxis = this.axis([...losses, s.chance], { count: 5, include_zero: false });
-    const stepAxis = this.axis([0, STEPS], { count: 4, include_zero: true });
     // attention logits span decades (2 to 3,000): a log axis
     const logits = on.flatMap((v) => v.maxLogit.flat()).filter((x) => x > 0);
     const logOf = (values) => {
@@ -299,21 +303,13 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
     });
     const sweepVals = s.sweep.map((p) => p.val).filter(Number.isFinite);
     const sweepAxis = this.axis([...sweepVals], { count: 4, include_zero: false });
-    const lrLog = this._core.run(
-      'log_axis',
-      { x: { shape: [LRS.length], data: Float32Array.from(LRS) } },
-      { count: 6 },
-    );
     return {
       ...s,
       variants,
       lossAxis,
-      stepAxis,
       logitAxis: { domain: logit.domain, ticks: logit.ticks },
       sweep: s.sweep,
       sweepAxis,
-      lrLog: Array.from(lrLog.y.data),
-      lrDomain: Array.from(lrLog.domain.data),
     };
   }
 
@@ -684,7 +680,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
       (this._drawnKeys ??= [])[i] = k;
       return false;
     };
-    if (!same(2, [s.sweep, s.lr, s.logitAxis, s.sweepAxis, [...this._enabled]])) {
+    if (!same(2, [s.sweep, s.lr, s.sweepAxis, [...this._enabled]])) {
       const svgEl = this._svgs[2];
       const W = this.fit(svgEl, 340, 280);
       const left = 44,
