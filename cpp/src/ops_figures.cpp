@@ -207,7 +207,10 @@ void covariance(Call& c) {
   const std::size_t n = x.shape()[0], f = x.shape()[1];
   checked_size({f, f}, c.op + ": the covariance matrix");  // before any of it is made
   c.check_work(double(n) * f * f, "the covariance of x");
-  const Stats st = measure(x.data(), Group{1, n, f, 1}, Measure::MeanVar);
+  Group columns;  // each of the f columns measured over the n rows
+  columns.reduce_outer = n;
+  columns.stat_inner = f;
+  const Stats st = measure(x.data(), columns, Measure::MeanVar);
   c.out("cov", from(covariance_of(x.data(), n, f, st.center), {f, f}));
 }
 

@@ -33,7 +33,7 @@
 // Numbers from the core: train_data, train_init, train_step (every loss,
 //   gradient and activation norm) and train_predict from the training module
 //   (loadTrainer); row_entropy (ln 2), log_axis and axis_ticks from the core.
-import { el, formatPower } from '../lib/base.js';
+import { el, formatPower, nextTask } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 import { FRAME } from '../data/depth-training-frame.js';
@@ -539,14 +539,14 @@ details.settings[open] > summary { margin-bottom: 6px; }
       } catch (e) {
         this._showCoreError(e);
       }
-      if (more) this._frame = setTimeout(tick, 0);
+      if (more) this._frame = nextTask(tick);
       else this.pause();
     };
-    this._frame = setTimeout(tick, 0);
+    this._frame = nextTask(tick);
   }
 
   pause() {
-    if (this._frame) clearTimeout(this._frame);
+    if (this._frame) this._frame();
     this._frame = 0;
     if (!this._playing) return;
     this._playing = false;
