@@ -313,6 +313,8 @@ export interface CoreLoadOptions extends LoadOptions {
  * gives its length). The API, the CLI and the figures quote values through it.
  */
 export function short(value: unknown): string;
+/** Runs `fn` in a task of its own, soon (a MessageChannel message: not held back as nested setTimeout(0) is); returns a function that cancels it. */
+export function nextTask(fn: () => void): () => void;
 
 /**
  * Load the WASM core once per page; later calls return the same core. It has every op but training.

@@ -33,7 +33,8 @@
 // Numbers from the core: train_data, train_init, train_step (every loss,
 //   gradient and activation norm) and train_predict from the training module
 //   (loadTrainer); row_entropy (ln 2), log_axis and axis_ticks from the core.
-import { el, formatPower, nextTask } from '../lib/base.js';
+import { nextTask } from '../../core/normlab.js';
+import { el, formatPower } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 import { FRAME } from '../data/depth-training-frame.js';

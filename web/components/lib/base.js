@@ -37,29 +37,6 @@ export function sheet(key, css) {
  * When a finger is the likely pointer: a narrow screen (600 px or less) or a coarse pointer. The one touch-target
  * rule below and the figures' hit areas drawn in script (lib/handles.js) read this same query.
  */
-/**
- * Run `fn` in a task of its own, soon: a message to itself, which browsers do not delay, where a
- * chain of setTimeout(0) is held back 4 ms a call after the fifth (HTML's timer nesting rule: a
- * training loop of 6 ms slices stood idle 40% of the time). Returns a function that cancels it.
- */
-export function nextTask(fn) {
-  if (typeof MessageChannel === 'undefined') {
-    const t = setTimeout(fn, 0);
-    return () => clearTimeout(t);
-  }
-  const channel = new MessageChannel();
-  let live = true;
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    if (live) fn();
-  };
-  channel.port2.postMessage(0);
-  return () => {
-    live = false;
-    channel.port1.close();
-  };
-}
-
 export const TOUCH_MEDIA = '(max-width: 600px), (pointer: coarse)';
 
 /** Whether TOUCH_MEDIA holds now (false where there is no window: Node, server rendering). */
