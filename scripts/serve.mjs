@@ -4,6 +4,7 @@
 // default) it sends brotli or gzip as the request accepts, as a static host does,
 // each file compressed once per version.
 //   node scripts/serve.mjs [--port 8080] [--no-compress]
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -40,6 +41,19 @@ const types = {
 };
 export const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; font-src 'self'";
+// The article carries its stylesheets inline (scripts/build-web.mjs): its policy names each <style>
+// block by its hash, so nothing else inline is allowed.
+const hashed = new Map(); // `${file} ${mtime}` → the article's policy
+function policyFor(file, mtime, body) {
+  const key = `${file} ${mtime}`;
+  if (!hashed.has(key)) {
+    const hashes = [...body.toString('utf8').matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+      ([, css]) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`,
+    );
+    hashed.set(key, CSP.replace("style-src 'self'", ["style-src 'self'", ...hashes].join(' ')));
+  }
+  return hashed.get(key);
+}
 // Only these folders are served; everything else is 404.
 const served = ['web', 'dist'];
 // The article page is sent as built (dist/index.html: math typeset at build
@@ -65,6 +79,7 @@ export function startServer({ port = 8080, host = '127.0.0.1', headers = {}, com
       const info = await stat(file);
       if (!info.isFile()) throw new Error('not a file');
       let body = await readFile(file);
+      const policy = file === article ? policyFor(file, info.mtimeMs, body) : CSP;
       const accepted = String(req.headers['accept-encoding'] ?? '');
       const encoding =
         !compress || !compressible.has(extname(file))
@@ -77,7 +92,7 @@ export function startServer({ port = 8080, host = '127.0.0.1', headers = {}, com
       if (encoding) body = encode(file, info.mtimeMs, body, encoding);
       res.writeHead(200, {
         'Content-Type': types[extname(file)] ?? 'application/octet-stream',
-        'Content-Security-Policy': CSP,
+        'Content-Security-Policy': policy,
         'Cache-Control': 'no-cache',
         ...(encoding ? { 'Content-Encoding': encoding, Vary: 'Accept-Encoding' } : {}),
         'Content-Length': body.length,

@@ -84,6 +84,7 @@ function start() {
   for (const b of document.querySelectorAll('[data-set-lang]')) {
     b.addEventListener('click', () => setLanguage(b.dataset.setLang, true));
   }
+  document.querySelector('.lang-switch')?.classList.add('live'); // shown once it works (page.css)
   watchPlaces();
   // A page printed before the reader scrolled: the figures still to load print as their pictures
   // (page.css), and load now for the next look.

@@ -259,6 +259,43 @@ test('a 360 px load scrolled to the first figure at first paint: layout shift < 
   await context.close();
 });
 
+// The language switch works through web/page.js: without it there is no switch to press; with it the switch
+// appears (after the first paint, page.css) in a header that keeps its height, with 44 px buttons on a phone.
+test('the language switch: absent without JavaScript, shown with it in a header of the same height, 44 px on a phone', async () => {
+  const measure = async (javaScriptEnabled, width) => {
+    const context = await env.browser.newContext({ javaScriptEnabled, viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(env.url + 'web/index.html');
+    if (javaScriptEnabled) await page.locator('.lang-switch.live').waitFor();
+    const r = await page.evaluate(() => ({
+      header: document.querySelector('header.site').getBoundingClientRect().height,
+      buttons: [...document.querySelectorAll('[data-set-lang]')].map((b) => {
+        const r = b.getBoundingClientRect();
+        return [Math.round(r.width), Math.round(r.height)];
+      }),
+    }));
+    await context.close();
+    return r;
+  };
+  for (const width of [1280, 360]) {
+    const off = await measure(false, width);
+    const on = await measure(true, width);
+    assert.deepEqual(
+      off.buttons,
+      [
+        [0, 0],
+        [0, 0],
+      ],
+      `${width} px without JavaScript: no switch`,
+    );
+    assert.equal(on.header, off.header, `${width} px: the header's height does not change as the switch appears`);
+    for (const [w, h] of on.buttons) {
+      assert.ok(h >= 32 && w >= 44, `${width} px: a ${w} x ${h} px language button`);
+      if (width === 360) assert.ok(h >= 44, `360 px: a ${w} x ${h} px language button (a phone's touch target)`);
+    }
+  }
+});
+
 test('the apparatus: numbered figures referenced from the text, a list of figures, citations with previews, references, print', async () => {
   const { page, context, problems } = await openPage(env.browser, env.url + 'web/index.html');
   const info = await page.evaluate(() => {
