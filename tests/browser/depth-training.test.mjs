@@ -222,7 +222,15 @@ test('Play on the recorded run trains it again live, and ends on the very same c
   assert.deepEqual(sn.state.map, opening.state.map, 'the same decision map');
   assert.equal(
     sn.desc,
-    opening.desc.replace(' This is the recorded run of these settings; Play trains it again, step for step.', ''),
+    opening.desc.replace(
+      'This is the recorded run of these settings; Play trains it again, step for step.',
+      'These curves were trained here, in your browser, step for step.',
+    ),
+  );
+  // the note above the curves says so too, in the line the recorded run's note had
+  assert.equal(
+    await fig.page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('.recorded').textContent, TAG),
+    'Trained here, in your browser: step 300 of 300. Reset shows the recorded run, where there is one.',
   );
   await press('Reset');
   assert.equal((await snap()).state.recorded, true, 'Reset returns to the recorded run');

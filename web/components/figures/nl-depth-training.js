@@ -599,8 +599,11 @@ details.settings[open] > summary { margin-bottom: 6px; }
 
   draw(s) {
     const f = (v) => this.fmt(v, 3);
-    this._note.textContent = s.recorded ? this.t('recordedNote', { k: s.step }) : '';
-    this._note.hidden = !s.recorded;
+    // what the curves are: the recorded run, or trained here (the line stays, so the figure keeps its height)
+    this._note.textContent = this.t(s.recorded ? 'recordedNote' : s.step ? 'liveNote' : 'idleNote', {
+      k: s.step,
+      n: s.steps,
+    });
     this._view.style.setProperty('--nl-norm', s.norm === 'rms_norm' ? 'var(--nl-rms-norm)' : 'var(--nl-layer-norm)');
     // 1. loss against step (log scale), every variant; a cross where a run diverged
     {
@@ -821,7 +824,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
       parts.push(this.t('describeIdle'));
       return parts.join(this.t('sentenceSep'));
     }
-    if (s.recorded) parts.push(this.t('describeRecorded'));
+    parts.push(this.t(s.recorded ? 'describeRecorded' : 'describeLive'));
     for (const v of s.variants) {
       if (!v.enabled) continue;
       const last = v.loss[v.loss.length - 1] ?? 0;
@@ -926,6 +929,9 @@ NlDepthTraining.strings = {
     recordedNote:
       'Recorded run of these settings, {k} steps, drawn when the page opened. Play or Step trains it again here, step by step.',
     describeRecorded: 'This is the recorded run of these settings; Play trains it again, step for step.',
+    describeLive: 'These curves were trained here, in your browser, step for step.',
+    liveNote: 'Trained here, in your browser: step {k} of {n}. Reset shows the recorded run, where there is one.',
+    idleNote: 'Not trained yet: Play or Step trains these settings here, in your browser.',
     describeNoneTrains:
       'No normalization trains here too: with these settings the norms are not what makes the network learn.',
     describeNoneFails: 'Without a norm the loss blows up at this step size, while {names} train.',
@@ -997,6 +1003,9 @@ NlDepthTraining.strings = {
     recordedNote:
       '这是按当前设置预先录好的一次训练（{k} 步），页面打开时就画出来。按“播放”或“单步”会在这里重新逐步训练。',
     describeRecorded: '这是按当前设置预先录好的训练；按“播放”会一步一步重新训练出同样的结果。',
+    describeLive: '这些曲线是在你的浏览器里一步一步训练出来的。',
+    liveNote: '在你的浏览器里训练：共 {n} 步，现在是第 {k} 步。有录好的训练时，按“重置”会回到它。',
+    idleNote: '还没有训练：按“播放”或“单步”，就在你的浏览器里按这组设置训练。',
     describeNoneTrains: '这里不做 normalization 也能训练：在这组设置下，网络能否学会并不取决于 norm。',
     describeNoneFails: '在这个步长下，没有 norm 的 loss 会爆炸，而 {names} 都能训练。',
     listSep: '、',
