@@ -64,8 +64,8 @@ export class NlDepthTraining extends NlFigure {
   static catalog = 'depthTraining';
   static summary =
     'A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.';
-  static minHeight = 1087; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 1779, zh: 1732 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static minHeight = 1258; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 1940, zh: 1893 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`'; // `state` keys beyond the attributes (README)
   static trainer = true; // train_* come from the training module (loadTrainer), the rest from the core
@@ -165,6 +165,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; } /* a 
 .chance-label { font-size: var(--nl-small-size); fill: var(--nl-reference); }
 .key { font-size: var(--nl-small-size); }
 .recorded { margin: 0 0 6px; font-size: 0.9em; }
+.panel-note { margin: 2px 0 0; font-size: 0.85em; }
 details.settings > summary { cursor: pointer; min-height: 44px; display: flex; align-items: center; font-weight: 600; }
 details.settings > summary::before { content: '▸'; margin-inline-end: 6px; }
 details.settings[open] > summary::before { content: '▾'; }
@@ -266,7 +267,20 @@ details.settings[open] > summary { margin-bottom: 6px; }
     this._note = el('p', { class: 'recorded muted' });
     const box = el('div', { class: 'dt-panels' });
     this._svgs = ['loss', 'grad', 'act', 'map'].map((k) => svg(320, 260, k));
-    box.append(...this._svgs);
+    // the two per-layer panels each say in a line what they show, in numbers
+    this._gradNote = el('p', { class: 'panel-note muted' });
+    this._actNote = el('p', { class: 'panel-note muted' });
+    const withNote = (svgEl, note) => {
+      const d = el('div');
+      d.append(svgEl, note);
+      return d;
+    };
+    box.append(
+      this._svgs[0],
+      withNote(this._svgs[1], this._gradNote),
+      withNote(this._svgs[2], this._actNote),
+      this._svgs[3],
+    );
     // which variant's decision map the fourth panel shows: a view choice, not a setting (training goes on)
     const label = el('label', { class: 'control' });
     this._showText = el('span');
@@ -582,6 +596,32 @@ details.settings[open] > summary { margin-bottom: 6px; }
     this.emitChange();
   }
 
+  /** Under the per-layer panels, their numbers in words: the gradient at the input and at the top at the
+   * first step, and the stream's RMS at the top now, per copy shown. */
+  _panelNotes(s) {
+    const on = s.variants.filter((v) => v.enabled && v.gradFirst.length && v.actNorm.length);
+    this._gradNote.textContent = on.length
+      ? this.t('gradNote', {
+          list: this._list(
+            on.map((v) =>
+              this.t('gradItem', {
+                name: this._label(v.placement),
+                a: this._loss(v.gradFirst[0]),
+                b: this._loss(v.gradFirst.at(-1)),
+              }),
+            ),
+          ),
+        })
+      : '';
+    this._actNote.textContent = on.length
+      ? this.t('actNote', {
+          list: this._list(
+            on.map((v) => this.t('actItem', { name: this._label(v.placement), v: this._loss(v.actNorm.at(-1)) })),
+          ),
+        })
+      : '';
+  }
+
   _label(p) {
     return this.t(`v_${p}`);
   }
@@ -747,6 +787,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
     if (!same('grad', [s.gradAxis, this.lang, W1, ...s.variants.map((v) => v.enabled)]))
       perLayer(this._svgs[1], this.t('gradTitle'), 'gradLog', s.gradAxis, (k) => this._decade(k));
     perLayer(this._svgs[2], this.t('actTitle', { k: s.step }), 'actLog', s.actAxis, (k) => this._decade(k));
+    this._panelNotes(s);
     // 4. the data and the shown variant's decision map
     if (!same('map', [s.map, this.lang, W3])) {
       const svgEl = this._svgs[3];
@@ -930,6 +971,10 @@ NlDepthTraining.strings = {
       'Recorded run of these settings, {k} steps, drawn when the page opened. Play or Step trains it again here, step by step.',
     describeRecorded: 'This is the recorded run of these settings; Play trains it again, step for step.',
     describeLive: 'These curves were trained here, in your browser, step for step.',
+    gradNote: 'Gradient at the input (layer 0) → at the top layer: {list}.',
+    gradItem: '{name} {a} → {b}',
+    actNote: 'RMS of the stream at the top layer: {list}.',
+    actItem: '{name} {v}',
     liveNote: 'Trained here, in your browser: step {k} of {n}. Reset shows the recorded run, where there is one.',
     idleNote: 'Not trained yet: Play or Step trains these settings here, in your browser.',
     describeNoneTrains:
@@ -1004,6 +1049,10 @@ NlDepthTraining.strings = {
       '这是按当前设置预先录好的一次训练（{k} 步），页面打开时就画出来。按“播放”或“单步”会在这里重新逐步训练。',
     describeRecorded: '这是按当前设置预先录好的训练；按“播放”会一步一步重新训练出同样的结果。',
     describeLive: '这些曲线是在你的浏览器里一步一步训练出来的。',
+    gradNote: 'Gradient，输入处（第 0 层）→ 最上一层：{list}。',
+    gradItem: '{name} {a} → {b}',
+    actNote: '最上一层 residual stream 的 RMS：{list}。',
+    actItem: '{name} {v}',
     liveNote: '在你的浏览器里训练：共 {n} 步，现在是第 {k} 步。有录好的训练时，按“重置”会回到它。',
     idleNote: '还没有训练：按“播放”或“单步”，就在你的浏览器里按这组设置训练。',
     describeNoneTrains: '这里不做 normalization 也能训练：在这组设置下，网络能否学会并不取决于 norm。',
