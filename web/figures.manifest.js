@@ -12,7 +12,7 @@ export const figures = [
     summary: "AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.",
     trainer: false,
     minHeight: 1000,
-    phoneMinHeight: {"en":1321,"zh":1289},
+    phoneMinHeight: {"en":1380,"zh":1308},
     events: ["change"],
     state: "`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`, `zero`",
     attributes: [

@@ -66,7 +66,7 @@ test('the default: x is not normalized, and LN₀ changes it; the three classes 
   assert.deepEqual([...sn.state.zero.scale, ...sn.state.zero.shift, ...sn.state.zero.gate], Array(12).fill(0));
   assert.ok(
     sn.desc.includes(
-      'At AdaLN-Zero’s start (the final projection at zero, the rings) every gate is 0, so h = (1, -2, 5, 2): x itself.',
+      'The rings show AdaLN-Zero’s start for comparison: with the final projection at zero every gate is 0, so h = (1, -2, 5, 2), x itself.',
     ),
     sn.desc,
   );
@@ -205,7 +205,12 @@ test('AdaLN-Zero start: the final projection at zero gives s = b = g = 0 for eve
   closeAll(sn.state.branch, [-0.9, -0.7, 1.5, 0.1], 1e-6, 'F(y)');
   assert.ok(sn.desc.includes('With the final projection W at zero, as AdaLN-Zero initializes it'), sn.desc);
   assert.ok(sn.desc.includes('∂h/∂g = F(y) = (-0.9, -0.7, 1.5, 0.1)'), sn.desc);
-  assert.ok(sn.desc.startsWith('Every class ends at h = x = (1, -2, 5, 2): the condition has no effect yet.'), sn.desc);
+  assert.ok(
+    sn.desc.startsWith(
+      'Every class ends at h = x = (1, -2, 5, 2), lined up with the rings: the condition has no effect yet.',
+    ),
+    sn.desc,
+  );
   await set({ projection: 'trained', condition: 'cat' });
 });
 
@@ -351,7 +356,7 @@ test('idea first: the three classes on top, the AdaLN-Zero toggle one press, the
   assert.equal(byTop[1], 'h = x + g ⊙ F(y)', 'then the chosen class’s h; its steps behind a disclosure');
   assert.equal(byTop.length, 2, 'no step is drawn until the disclosure opens');
   assert.equal(r.gridOpen, false, 'the grid of numbers is closed at first');
-  assert.deepEqual(r.toggle, ['AdaLN-Zero start: final projection W = 0', 'false', true]);
+  assert.deepEqual(r.toggle, ['Put every class at AdaLN-Zero’s start (W = 0)', 'false', true]);
   await fig.page.locator(`${TAG} >> button.zero-toggle`).click();
   let sn = await snap();
   assert.equal(sn.state.projection, 'zero');
@@ -366,4 +371,166 @@ test('idea first: the three classes on top, the AdaLN-Zero toggle one press, the
   assert.equal(sn.state.projection, 'trained');
   assert.equal(new Set(sn.state.classes.map((c) => c.output.join())).size, 3, 'and the classes part again');
   assert.deepEqual(fig.problems, []);
+});
+
+/** The main picture as drawn: each legend's entries (series, swatch class, fill, stroke, text), the markers and bars. */
+const drawn = () =>
+  fig.page.evaluate((t) => {
+    const root = document.querySelector(t).shadowRoot;
+    const svgEl = root.querySelector('svg');
+    const paint = (e) => {
+      const c = getComputedStyle(e);
+      return `${c.fill} ${c.fillOpacity} ${c.stroke}`;
+    };
+    const box = (e) => {
+      const b = e.getBoundingClientRect();
+      return { l: b.left, r: b.right, t: b.top, b: b.bottom, cx: b.x + b.width / 2, cy: b.y + b.height / 2 };
+    };
+    const legend = (which) =>
+      [...svgEl.querySelectorAll(`g.legend.${which} g.entry`)].map((g) => ({
+        series: g.dataset.series,
+        cls: g.firstElementChild.getAttribute('class'),
+        paint: paint(g.firstElementChild),
+        text: g.querySelector('text').textContent,
+        box: box(g),
+      }));
+    // outside the legends: what the chart itself draws
+    const chart = (sel) => [...svgEl.querySelectorAll(sel)].filter((e) => !e.closest('.legend'));
+    const ticks = Object.fromEntries([...svgEl.querySelectorAll('.axis text')].map((e) => [e.textContent, box(e).cx]));
+    return {
+      compare: legend('compare'),
+      bars: legend('bars'),
+      marks: Object.fromEntries(
+        ['circle', 'square', 'triangle', 'zero'].map((k) => [
+          k,
+          chart(`.mk.${k}`).map((e) => ({ cls: e.getAttribute('class'), paint: paint(e), ...box(e) })),
+        ]),
+      ),
+      knobs: [...svgEl.querySelectorAll('g.xh .knob')].map((e) => ({ paint: paint(e), ...box(e) })),
+      chartBars: Object.fromEntries(
+        ['b-base', 'b-gated', 'h-mark'].map((c) => [c, chart(`.${c}`).map((e) => ({ paint: paint(e), ...box(e) }))]),
+      ),
+      ticks,
+      svgBox: box(svgEl),
+      texts: [...svgEl.querySelectorAll('text')].map((e) => ({ text: e.textContent, ...box(e) })),
+      toggle: root.querySelector('button.zero-toggle').getAttribute('aria-pressed'),
+    };
+  }, TAG);
+
+test('the legends: one entry per series, each swatch drawn with its series’ class, in English and Chinese', async () => {
+  await set({ features: '1,-2,5,2', condition: 'cat', projection: 'trained' });
+  let d = await drawn();
+  // the comparison: x's knob, the three classes' shapes, AdaLN-Zero's ring
+  assert.deepEqual(
+    d.compare.map((e) => e.series),
+    ['x', 'cat', 'dog', 'ship', 'zero'],
+  );
+  const shapeOf = { cat: 'circle', dog: 'square', ship: 'triangle', zero: 'zero' };
+  for (const e of d.compare.slice(1)) {
+    const marks = d.marks[shapeOf[e.series]];
+    assert.equal(marks.length, 4, `${e.series}: a marker per feature`);
+    for (const m of marks) {
+      assert.equal(e.cls, m.cls, `${e.series}: the swatch is the marker`);
+      assert.equal(e.paint, m.paint, `${e.series}: painted alike`);
+    }
+  }
+  assert.equal(d.compare[0].paint.split(' ')[0], d.knobs[0].paint.split(' ')[0], 'x’s swatch is filled as its knob');
+  // h's chart: the residual x (faint), the gated branch, the tick at h
+  assert.deepEqual(
+    d.bars.map((e) => [e.series, e.cls, e.text]),
+    [
+      ['base', 'b-base', 'x, the residual'],
+      ['gated', 'b-gated', 'g ⊙ F(y), the gated branch'],
+      ['h', 'h-mark', 'h'],
+    ],
+  );
+  for (const e of d.bars) {
+    const bars = d.chartBars[e.cls];
+    assert.equal(bars.length, 4, `${e.cls}: one per feature`);
+    for (const b of bars) assert.equal(e.paint, b.paint, `${e.cls}: painted as the bars`);
+  }
+  // and the legend says what the bars are: from the axis's own ticks (0 and 2), the faint bar spans 0 to x, the
+  // gated bar x to h, the tick sits at h (h of cat from the state; x by hand)
+  const sn = await snap();
+  const px = (v) => d.ticks['0'] + ((d.ticks['2'] - d.ticks['0']) / 2) * v;
+  [1, -2, 5, 2].forEach((xf, f) => {
+    const hf = sn.state.output[f];
+    const base = d.chartBars['b-base'][f],
+      gated = d.chartBars['b-gated'][f],
+      mark = d.chartBars['h-mark'][f];
+    close(base.l, Math.min(px(0), px(xf)), 1, `x${f + 1} bar left`);
+    close(base.r, Math.max(px(0), px(xf)), 1, `x${f + 1} bar right`);
+    close(gated.l, Math.min(px(xf), px(hf)), 1, `branch ${f + 1} left`);
+    close(gated.r, Math.max(px(xf), px(hf)), 1, `branch ${f + 1} right`);
+    close(mark.cx, px(hf), 1, `h${f + 1} tick`);
+  });
+  // the key sits above the bars it names
+  const keyBottom = Math.max(...d.bars.map((e) => e.box.b));
+  for (const b of d.chartBars['b-base']) assert.ok(keyBottom <= b.t, `key ${keyBottom} above bar ${b.t}`);
+  // in Chinese, the same entries
+  await set({ lang: 'zh' });
+  d = await drawn();
+  assert.deepEqual(
+    d.bars.map((e) => [e.series, e.cls, e.text]),
+    [
+      ['base', 'b-base', 'x：residual'],
+      ['gated', 'b-gated', 'g ⊙ F(y)：乘上 gate 的分支'],
+      ['h', 'h-mark', 'h'],
+    ],
+  );
+  assert.deepEqual(
+    d.compare.map((e) => e.text),
+    ['x（可拖动）', '猫', '狗', '船', 'AdaLN-Zero 的起点，作对照（W = 0，所以 g = 0）'],
+  );
+  await set({ lang: 'en' });
+});
+
+test('the toggle says what pressing it does, and its state is what the markers show', async () => {
+  await set({ features: '1,-2,5,2', condition: 'cat', projection: 'trained' });
+  // off: the rings are AdaLN-Zero's start for comparison (so labelled), on x's line; the classes are elsewhere
+  let d = await drawn();
+  assert.equal(d.toggle, 'false');
+  assert.equal(d.compare.at(-1).text, 'AdaLN-Zero’s start, for comparison (W = 0, so g = 0)');
+  d.marks.zero.forEach((r, f) => close(r.cx, d.knobs[f].cx, 0.6, `ring ${f + 1} on x`));
+  for (const k of ['circle', 'square', 'triangle'])
+    assert.ok(
+      d.marks[k].some((m, f) => Math.abs(m.cx - d.marks.zero[f].cx) > 3),
+      `${k}: off the rings while the toggle is off`,
+    );
+  // on: every class's marker on x's line with the ring
+  await setProjection('zero');
+  d = await drawn();
+  assert.equal(d.toggle, 'true');
+  for (const k of ['circle', 'square', 'triangle'])
+    d.marks[k].forEach((m, f) => close(m.cx, d.marks.zero[f].cx, 0.6, `${k} ${f + 1} on the ring's x`));
+  const sn = await snap();
+  assert.ok(sn.desc.includes('lined up with the rings'), sn.desc);
+  assert.ok(!sn.desc.includes('The rings show AdaLN-Zero’s start for comparison'), 'no second sentence on the rings');
+  await setProjection('trained');
+});
+
+test('at 360 px, in both languages and states: the texts of the picture neither overlap nor leave it', async () => {
+  const viewport = fig.page.viewportSize();
+  await fig.page.setViewportSize({ width: 360, height: 800 });
+  try {
+    for (const lang of ['en', 'zh'])
+      for (const projection of ['trained', 'zero']) {
+        await set({ features: '1,-2,5,2', condition: 'cat', projection, lang });
+        await fig.page.waitForTimeout(100);
+        const d = await drawn();
+        const ts = d.texts.filter((t) => t.text && t.r > t.l);
+        for (const t of ts)
+          assert.ok(t.l >= d.svgBox.l - 0.5 && t.r <= d.svgBox.r + 0.5, `${lang}: "${t.text}" inside the picture`);
+        for (let i = 0; i < ts.length; i++)
+          for (let j = i + 1; j < ts.length; j++) {
+            const [a, b] = [ts[i], ts[j]];
+            const overlap =
+              Math.min(a.r, b.r) - Math.max(a.l, b.l) > 0.5 && Math.min(a.b, b.b) - Math.max(a.t, b.t) > 0.5;
+            assert.ok(!overlap, `${lang} ${projection}: "${a.text}" overlaps "${b.text}"`);
+          }
+      }
+  } finally {
+    await set({ lang: 'en', projection: 'trained' });
+    await fig.page.setViewportSize(viewport);
+  }
 });

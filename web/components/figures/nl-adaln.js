@@ -86,7 +86,7 @@ export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
   static summary = 'AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.';
   static minHeight = 1000; // px kept by normlab/styles.css (measured at 960 px, default attributes; the number grid closed)
-  static phoneMinHeight = { en: 1321, zh: 1289 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static phoneMinHeight = { en: 1380, zh: 1308 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`, `zero`'; // `state` keys beyond the attributes (README)
   static params = {
     features: { attr: 'features', kind: 'vector', length: D, default: [1, -2, 5, 2], doc: 'the features x' },
@@ -465,8 +465,31 @@ details.weights caption { text-align: left; font-weight: 600; }
     return axis;
   }
 
+  /**
+   * A key wrapped to the width W, its first line centred at `y`: per series [name, swatch(cx, cy), text], the swatch
+   * drawn as the series is drawn. Pushed to `out` as one group; returns the centre of its last line.
+   */
+  _key(which, entries, y, W, out) {
+    const g = el('g', { class: `legend ${which}` });
+    let kx = 0,
+      ky = y;
+    for (const [name, swatch, text] of entries) {
+      const w = 16 + textWidth(text, 11);
+      if (kx > 0 && kx + w > W) {
+        kx = 0;
+        ky += 16;
+      }
+      const entry = el('g', { class: 'entry', 'data-series': name });
+      entry.append(swatch(kx + 5, ky - 1), el('text', { class: 'key', x: kx + 14, y: ky + 3 }, text));
+      g.append(entry);
+      kx += w + 10;
+    }
+    out.push(g);
+    return ky;
+  }
+
   /** One quantity of the chosen condition: its label, then a bar per feature with its value at the right. */
-  _barRow(s, [key, cls, field], y0, x, W, label, out) {
+  _barRow(s, [key, cls, field], y0, x, W, label, out, barsTop = y0 + 19) {
     const barH = 12,
       lane = 16;
     const rect = (a, b, y, h, c) =>
@@ -480,7 +503,7 @@ details.weights caption { text-align: left; font-weight: 600; }
       });
     out.push(el('text', { class: 'row-label', x: 0, y: y0 + 13 }, this.t(key, { c: label })));
     s[field].forEach((v, f) => {
-      const by = y0 + 19 + f * lane;
+      const by = barsTop + f * lane;
       out.push(el('text', { class: 'feat', x: 4, y: by + 10 }, String(f + 1)));
       if (cls === 'out') {
         // h = x + g ⊙ F(y): the residual x (faint) and the gated branch from x to h
@@ -521,22 +544,22 @@ details.weights caption { text-align: left; font-weight: 600; }
     };
     const ring = (cx, cy) => el('circle', { class: 'mk zero', cx, cy, r: 4.5 });
     const items = [el('text', { class: 'row-label', x: 0, y: 17 }, this.t('rowCompare'))];
-    // the key, wrapped to the width: x's knob, each class's marker and name, AdaLN-Zero's ring
-    let kx = 0,
-      ky = 33;
-    const keyItem = (draw, text) => {
-      const w = 16 + textWidth(text, 11);
-      if (kx > 0 && kx + w > W) {
-        kx = 0;
-        ky += 16;
-      }
-      items.push(draw(kx + 5, ky - 1), el('text', { class: 'key', x: kx + 14, y: ky + 3 }, text));
-      kx += w + 10;
-    };
-    keyItem((cx, cy) => el('circle', { class: 'knob-key', cx, cy, r: 4.5 }), this.t('keyX'));
-    for (const c of series)
-      keyItem((cx, cy) => marker(shapes[c.name], cx, cy, c.name === s.condition), this.t(`cond_${c.name}`));
-    keyItem(ring, this.t('keyZero'));
+    // the key, wrapped to the width: x's knob, each class's marker and name, AdaLN-Zero's ring (for comparison)
+    const ky = this._key(
+      'compare',
+      [
+        ['x', (cx, cy) => el('circle', { class: 'knob-key', cx, cy, r: 4.5 }), this.t('keyX')],
+        ...series.map((c) => [
+          c.name,
+          (cx, cy) => marker(shapes[c.name], cx, cy, c.name === s.condition),
+          this.t(`cond_${c.name}`),
+        ]),
+        ['zero', ring, this.t('keyZero')],
+      ],
+      33,
+      W,
+      items,
+    );
     // the same x under every class, each series in its own sub-lane (markers never coincide), AdaLN-Zero's start last
     // x's knob on top, then the classes, then AdaLN-Zero's ring (on x's line when the gate is 0)
     const subs = ['x', ...series.map((c) => c.name), 'zero'];
@@ -545,7 +568,24 @@ details.weights caption { text-align: left; font-weight: 600; }
     const cmpBody = ky + 9,
       cmpEnd = cmpBody + D * dotLane;
     const outTop = cmpEnd + 6;
-    const H = outTop + rowH + axisH;
+    // h's chart has its own key under its label: the residual x, the gated branch, h; its bars below the key
+    const bar = (cls, h) => (cx, cy) =>
+      el('rect', { class: cls, x: cx - 5, y: cy - h / 2, width: 10, height: h, rx: 1.5 });
+    const barKey = [];
+    const barsTop =
+      this._key(
+        'bars',
+        [
+          ['base', bar('b-base', 10), this.t('keyBase')],
+          ['gated', bar('b-gated', 6), this.t('keyGated')],
+          ['h', (cx, cy) => el('line', { class: 'h-mark', x1: cx, x2: cx, y1: cy - 6, y2: cy + 6 }), this.t('keyH')],
+        ],
+        outTop + 30,
+        W,
+        barKey,
+      ) + 10;
+    const barsEnd = barsTop + (D - 1) * 16 + 12;
+    const H = barsEnd + 3 + axisH;
     this._svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     items.unshift(
       this._axis(
@@ -553,12 +593,13 @@ details.weights caption { text-align: left; font-weight: 600; }
         x,
         [
           [cmpBody, cmpEnd],
-          [outTop + 17, outTop + rowH - 3],
+          [barsTop - 2, barsEnd + 2],
         ],
         H - 4,
       ),
     );
-    this._barRow(s, OUT_ROW, outTop, x, W, label, items);
+    this._barRow(s, OUT_ROW, outTop, x, W, label, items, barsTop);
+    items.push(...barKey);
     const lanes = [];
     for (let f = 0; f < D; f++) {
       const y0 = cmpBody + f * dotLane;
@@ -747,10 +788,15 @@ NlAdaln.strings = {
     rowOutput: 'h = x + g ⊙ F(y)',
     rowCompare: 'h under each condition, from the same x',
     keyX: 'x (drag)',
-    keyZero: 'AdaLN-Zero start (g = 0)',
+    keyZero: 'AdaLN-Zero’s start, for comparison (W = 0, so g = 0)',
+    keyBase: 'x, the residual',
+    keyGated: 'g ⊙ F(y), the gated branch',
+    keyH: 'h',
     stepsSummary: 'Step by step for {c}: LN₀(x), y and F(y)',
-    zeroStart: 'At AdaLN-Zero’s start (the final projection at zero, the rings) every gate is 0, so h = {z}: x itself.',
-    zeroStartOther: 'At AdaLN-Zero’s start (the final projection at zero, the rings) every gate is 0, and h = {z}.',
+    zeroStart:
+      'The rings show AdaLN-Zero’s start for comparison: with the final projection at zero every gate is 0, so h = {z}, x itself.',
+    zeroStartOther:
+      'The rings show AdaLN-Zero’s start for comparison: with the final projection at zero every gate is 0, and h = {z}.',
     numbers: 'For {c}: s = {s}, b = {b}, g = {g}; h = {h}.',
     sentenceSep: ' ',
     listSep: ', ',
@@ -766,11 +812,11 @@ NlAdaln.strings = {
     gateZero:
       'A zero gate returns x unchanged, and it blocks the branch’s gradient too: ∂h/∂F(y) = diag(g) = 0, so F, s and b receive none. The gate’s own gradient, ∂h/∂g = F(y) = {F} feature by feature, is not blocked, so training can move g away from 0.',
     gateSomeZero: 'The gate is 0 on feature {list}: there h equals x.',
-    classesAllX: 'Every class ends at h = x = {h}: the condition has no effect yet.',
+    classesAllX: 'Every class ends at h = x = {h}, lined up with the rings: the condition has no effect yet.',
     classesSame: 'Every class ends at the same h = {h}.',
     classesDiffer: 'The same x ends in different places: {list}.',
     classOut: '{h} for {c}',
-    zeroToggle: 'AdaLN-Zero start: final projection W = 0',
+    zeroToggle: 'Put every class at AdaLN-Zero’s start (W = 0)',
     gridSummary: 'Type x, s, b and g',
   },
   zh: {
@@ -807,10 +853,13 @@ NlAdaln.strings = {
     rowOutput: 'h = x + g ⊙ F(y)',
     rowCompare: '同一个 x 在各个 condition 下的 h',
     keyX: 'x（可拖动）',
-    keyZero: 'AdaLN-Zero 起点（g = 0）',
+    keyZero: 'AdaLN-Zero 的起点，作对照（W = 0，所以 g = 0）',
+    keyBase: 'x：residual',
+    keyGated: 'g ⊙ F(y)：乘上 gate 的分支',
+    keyH: 'h',
     stepsSummary: '逐步看“{c}”：LN₀(x)、y 与 F(y)',
-    zeroStart: '在 AdaLN-Zero 的起点（最终投影为零，即图中的圆圈），每个 gate 都是 0，所以 h = {z}，就是 x 本身。',
-    zeroStartOther: '在 AdaLN-Zero 的起点（最终投影为零，即图中的圆圈），每个 gate 都是 0，h = {z}。',
+    zeroStart: '图中的圆圈是作对照的 AdaLN-Zero 起点：最后一层投影为零时每个 gate 都是 0，所以 h = {z}，就是 x 本身。',
+    zeroStartOther: '图中的圆圈是作对照的 AdaLN-Zero 起点：最后一层投影为零时每个 gate 都是 0，h = {z}。',
     numbers: '{c}：s = {s}，b = {b}，g = {g}；h = {h}。',
     sentenceSep: '',
     listSep: '、',
@@ -825,11 +874,11 @@ NlAdaln.strings = {
     gateZero:
       'Gate 为零时 block 原样返回 x，也挡住了分支的 gradient：∂h/∂F(y) = diag(g) = 0，F、s 与 b 都得不到 gradient。Gate 自身的 gradient 不受影响，逐 feature 为 ∂h/∂g = F(y) = {F}，所以训练能让 g 离开 0。',
     gateSomeZero: 'Feature {list} 上的 gate 为 0：这些位置的 h 等于 x。',
-    classesAllX: '每个类别都得到 h = x = {h}：condition 暂时不起作用。',
+    classesAllX: '每个类别都得到 h = x = {h}，和圆圈排在同一条线上：condition 暂时不起作用。',
     classesSame: '每个类别都得到相同的 h = {h}。',
     classesDiffer: '同一个 x 落到了不同的位置：{list}。',
     classOut: '“{c}”为 {h}',
-    zeroToggle: 'AdaLN-Zero 的起点：最终投影 W = 0',
+    zeroToggle: '让每个类别都回到 AdaLN-Zero 的起点（W = 0）',
     gridSummary: '输入 x、s、b 与 g',
   },
 };
