@@ -160,6 +160,73 @@ test('the default is (1, 2, 3) with θ open at 22.21°; one press goes to (101, 
   assert.deepEqual(fig.problems, []);
 });
 
+test('the caption describes what is drawn by default, and names what appears only after the press after it', async () => {
+  /** What the triangle panel draws now, and the caption's halves split at the press (its button's own label). */
+  const read = (lang) =>
+    fig.page.evaluate(
+      ([t, lang]) => {
+        const f = document.querySelector(t),
+          r = f.shadowRoot;
+        const press = [...r.querySelectorAll('button')].find((b) => /100/.test(b.textContent)).textContent;
+        const caption = f
+          .closest('figure')
+          .querySelector(`figcaption [data-lang=${lang}]`)
+          .textContent.replace(/\s+/g, ' ');
+        const at = caption.indexOf(`“${press}”`);
+        return {
+          press,
+          at,
+          before: caption.slice(0, at),
+          after: caption.slice(at),
+          drawn: {
+            dashedTriangle: r.querySelectorAll('.ref-leg').length,
+            magnifier: r.querySelectorAll('.lens').length,
+            legs: ['mu', 'sigma', 'rms'].map((k) => r.querySelectorAll(`path.leg.${k}`).length),
+            sigmaLabel: [...r.querySelectorAll('text.label.sigma')].some((e) => e.textContent === 'σ'),
+          },
+        };
+      },
+      [TAG, lang],
+    );
+  // the words for what the shift adds: the dashed triangle of x itself, and the magnifier
+  const added = { en: [/dashed/, /magnifier/], zh: [/虚线/, /放大镜/] };
+  for (const lang of ['en', 'zh']) {
+    await fig.page.evaluate(
+      ([t, lang]) => {
+        const f = document.querySelector(t);
+        f.setAttribute('shift', '0');
+        f.setAttribute('lang', lang);
+      },
+      [TAG, lang],
+    );
+    let r = await read(lang);
+    assert.ok(r.at > 0, `${lang}: the caption names the press “${r.press}”`);
+    // by default: the three sides, σ's leg long enough to label, no dashed triangle, no magnifier
+    assert.deepEqual(r.drawn, { dashedTriangle: 0, magnifier: 0, legs: [1, 1, 1], sigmaLabel: true });
+    for (const word of added[lang]) assert.doesNotMatch(r.before, word, `${lang}: not drawn by default`);
+    // and what the caption says of the default is what is drawn: (1, 2, 3), |μ| = 2, σ = √(2/3) = 0.82,
+    // θ = atan(1/√6) = 22.2°, about 22°
+    for (const said of ['(1, 2, 3)', '|μ| = 2', 'σ = 0.82', '22°'])
+      assert.ok(r.before.includes(said), `${lang}: ${said}`);
+    // after the press, both are drawn, and the caption names them there
+    await fig.page.locator(`${TAG} >> button`, { hasText: r.press }).click();
+    r = await read(lang);
+    assert.equal(r.drawn.dashedTriangle, 1, `${lang}: the dashed triangle after the shift`);
+    assert.equal(r.drawn.magnifier, 1, `${lang}: the magnifier after the shift`);
+    for (const word of added[lang]) {
+      assert.match(r.after, word, `${lang}: named after the press`);
+      // in a sentence that says it appears then (not as if it were on the default picture)
+      const sentence = r.after.split(lang === 'zh' ? '。' : '. ').find((x) => word.test(x));
+      assert.match(sentence, lang === 'zh' ? /这时.*(多出|出现)/ : /then appear/, `${lang}: "${sentence}"`);
+    }
+  }
+  await fig.page.evaluate((t) => {
+    const f = document.querySelector(t);
+    f.setAttribute('shift', '0');
+    f.setAttribute('lang', 'en');
+  }, TAG);
+});
+
 test('the shift slider by keyboard across its range: statistics, angle, outputs and words follow', async () => {
   await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
