@@ -130,7 +130,7 @@ test('arrow keys rotate the view and leave the group alone', async () => {
   await page.waitForFunction(
     () =>
       document.querySelector('nl-axis-cube').state.yaw === -18 &&
-      document.querySelector('nl-axis-cube').state.pitch === 20,
+      document.querySelector('nl-axis-cube').state.pitch === 30,
   );
 });
 
@@ -255,14 +255,15 @@ test("painter's order: points far to near, the chosen element last, larger and o
     assert.ok(m.last && m.topIsChosen, `${yaw}° ${index}: the chosen point is on top`);
     assert.equal(m.chosenIndex, index);
     assert.ok(m.chosenR > m.maxOtherR, 'and larger than any other');
-    // Far to near: d to the right, t down, b into the screen, turned by yaw and tilted by pitch.
+    // Far to near: d to the right, b down, t into the screen (one [T × D] sheet per b, as in the small
+    // multiples), turned by yaw and tilted by pitch.
     const [B, T, D] = [3, 4, 5];
     const ry = (s.yaw * Math.PI) / 180,
       rp = (s.pitch * Math.PI) / 180;
     const depth = ([b, t, d]) => {
       const X = d - (D - 1) / 2,
-        Y = (T - 1) / 2 - t,
-        Z = (B - 1) / 2 - b;
+        Y = (B - 1) / 2 - b,
+        Z = (T - 1) / 2 - t;
       return Math.sin(rp) * Y + Math.cos(rp) * (-Math.sin(ry) * X + Math.cos(ry) * Z);
     };
     const depths = m.order.map(depth);

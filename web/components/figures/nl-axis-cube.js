@@ -26,7 +26,7 @@
 //   layer_norm, instance_norm, group_norm: the small multiples' groups of the
 //   same element, from the core; GroupNorm's G is the figure's while GroupNorm
 //   is shown or while it is an accepted G above 1, else the smallest accepted
-//   G above 1), yaw, pitch (degrees; -18 and 20 at first and after "Reset
+//   G above 1), yaw, pitch (degrees; -18 and 30 at first and after "Reset
 //   view"), error}.
 // Events: change — after the reader picks a method (also by a small multiple),
 //   G, reading or element, rotates the view or resets it (never after
@@ -64,7 +64,7 @@ import { onDrag } from '../lib/handles.js';
 const METHODS = ['batch_norm', 'layer_norm', 'rms_norm', 'instance_norm', 'group_norm'];
 // The small multiples: the four cubes of Wu & He's GroupNorm paper (its Figure 2).
 const MULTIPLES = ['batch_norm', 'layer_norm', 'instance_norm', 'group_norm'];
-const VIEW = { yaw: -18, pitch: 20 };
+const VIEW = { yaw: -18, pitch: 30 };
 const MAX_SIDE = 12;
 const AXES = { sequence: ['B', 'T', 'D'], image: ['N', 'HW', 'C'] }; // D: the hidden width, as the article and `shape` name it
 // core.describe takes each op's own layout: LayerNorm and RMSNorm reduce the
@@ -738,11 +738,12 @@ button { min-height: 36px; }
       sy = Math.sin(yaw),
       cp = Math.cos(pitch),
       sp = Math.sin(pitch);
-    // Grid coordinates: d to the right, t downward (rows), b into the screen.
+    // Grid coordinates: d to the right, b downward, t into the screen: one horizontal [T × D] sheet per b,
+    // as the small multiples below draw them (and the GroupNorm paper's cubes).
     const rot = (b, t, d) => {
       const X = d - (D - 1) / 2,
-        Y = (T - 1) / 2 - t,
-        Z = (B - 1) / 2 - b;
+        Y = (B - 1) / 2 - b,
+        Z = (T - 1) / 2 - t;
       const x1 = cy * X + sy * Z,
         z1 = -sy * X + cy * Z;
       return { x: x1, y: -(cp * Y - sp * z1), depth: sp * Y + cp * z1 };
