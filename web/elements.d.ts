@@ -309,8 +309,8 @@ export class NlAxisCube extends NlFigure<AxisCubeState> { shape: number[]; metho
 export class NlBarCompare extends NlFigure<BarCompareState> { vector: number[]; scale: number; offset: number; eps: number; step: number; }
 /** <nl-batch-dependence>: BatchNorm in training and evaluation, and its running statistics. */
 export class NlBatchDependence extends NlFigure<BatchDependenceState> { batch: number[]; companions: number[]; chosen: number; steps: number; momentum: number; }
-/** <nl-bn-variants>: A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example. */
-export class NlBnVariants extends NlFigure<BnVariantsState> { steps: number; vbs: '2' | '4' | '8'; rmax: number; dmax: number; mix: 'equal' | 'in' | 'ln' | 'bn'; }
+/** <nl-bn-variants>: A batch of 8 and its running statistics: BatchNorm in training against evaluation on its first example, then Ghost BN, Batch Renorm and Switchable Norm one step at a time. */
+export class NlBnVariants extends NlFigure<BnVariantsState> { show: 'bn' | 'ghost' | 'renorm' | 'switchable' | 'all'; steps: number; vbs: '2' | '4' | '8'; rmax: number; dmax: number; mix: 'equal' | 'in' | 'ln' | 'bn'; }
 /** <nl-causal-leak>: Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm. */
 export class NlCausalLeak extends NlFigure<CausalLeakState> { tokens: number[]; edit: number; value: number; }
 /** <nl-code-shapes>: PyTorch normalization code with the shape of each expression. */

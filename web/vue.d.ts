@@ -31,8 +31,8 @@ declare module 'vue' {
     'nl-bar-compare': Figure<NlBarCompare, { 'vector'?: string | number[]; 'scale'?: number | string; 'offset'?: number | string; 'eps'?: number | string; 'step'?: number | string; }>;
     /** BatchNorm in training and evaluation, and its running statistics. */
     'nl-batch-dependence': Figure<NlBatchDependence, { 'batch'?: string | number[]; 'companions'?: string | number[]; 'chosen'?: number | string; 'steps'?: number | string; 'momentum'?: number | string; }>;
-    /** A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example. */
-    'nl-bn-variants': Figure<NlBnVariants, { 'steps'?: number | string; 'vbs'?: '2' | '4' | '8'; 'rmax'?: number | string; 'dmax'?: number | string; 'mix'?: 'equal' | 'in' | 'ln' | 'bn'; }>;
+    /** A batch of 8 and its running statistics: BatchNorm in training against evaluation on its first example, then Ghost BN, Batch Renorm and Switchable Norm one step at a time. */
+    'nl-bn-variants': Figure<NlBnVariants, { 'show'?: 'bn' | 'ghost' | 'renorm' | 'switchable' | 'all'; 'steps'?: number | string; 'vbs'?: '2' | '4' | '8'; 'rmax'?: number | string; 'dmax'?: number | string; 'mix'?: 'equal' | 'in' | 'ln' | 'bn'; }>;
     /** Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm. */
     'nl-causal-leak': Figure<NlCausalLeak, { 'tokens'?: string | number[]; 'edit'?: number | string; 'value'?: number | string; }>;
     /** PyTorch normalization code with the shape of each expression. */
@@ -81,8 +81,8 @@ declare module 'vue' {
     'nl-bar-compare': Props<{ 'vector'?: string | number[]; 'scale'?: number | string; 'offset'?: number | string; 'eps'?: number | string; 'step'?: number | string; }>;
     /** BatchNorm in training and evaluation, and its running statistics. */
     'nl-batch-dependence': Props<{ 'batch'?: string | number[]; 'companions'?: string | number[]; 'chosen'?: number | string; 'steps'?: number | string; 'momentum'?: number | string; }>;
-    /** A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example. */
-    'nl-bn-variants': Props<{ 'steps'?: number | string; 'vbs'?: '2' | '4' | '8'; 'rmax'?: number | string; 'dmax'?: number | string; 'mix'?: 'equal' | 'in' | 'ln' | 'bn'; }>;
+    /** A batch of 8 and its running statistics: BatchNorm in training against evaluation on its first example, then Ghost BN, Batch Renorm and Switchable Norm one step at a time. */
+    'nl-bn-variants': Props<{ 'show'?: 'bn' | 'ghost' | 'renorm' | 'switchable' | 'all'; 'steps'?: number | string; 'vbs'?: '2' | '4' | '8'; 'rmax'?: number | string; 'dmax'?: number | string; 'mix'?: 'equal' | 'in' | 'ln' | 'bn'; }>;
     /** Editing a later token changes earlier outputs under BatchNorm over the sequence, never under LayerNorm or RMSNorm. */
     'nl-causal-leak': Props<{ 'tokens'?: string | number[]; 'edit'?: number | string; 'value'?: number | string; }>;
     /** PyTorch normalization code with the shape of each expression. */

@@ -1,10 +1,13 @@
-// <nl-bn-variants> as a reader uses it: the steps, the chunk size, r_max and
-// Switchable Norm's weights by keyboard over their ranges; after each step the
-// running statistics traced step by step, the chunks' means and example 1's
-// outputs under all five variants against float64 oracles written here from
-// the definitions in docs/ops.md, and every sentence against the state. Plus
-// hand-derived numbers for the batch this figure draws, the default (early in
-// training, where the variants disagree), the language switch and a phone.
+// <nl-bn-variants> as a reader uses it: the default (BatchNorm in training
+// against evaluation only, five steps in, where the two disagree), the step
+// buttons that add Ghost BN, Batch Renorm and Switchable Norm one at a time
+// with their settings, then the steps, the chunk size, r_max and Switchable
+// Norm's weights by keyboard over their ranges; after each step the running
+// statistics traced step by step, the chunks' means and example 1's outputs
+// under all five variants against float64 oracles written here from the
+// definitions in docs/ops.md, and every sentence against the state. Plus
+// hand-derived numbers for the batch this figure draws, the language switch
+// and a phone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onArticlePage } from './helpers.mjs';
@@ -15,13 +18,22 @@ const snap = async () => ({
   ...(await fig.snap()),
   ...(await fig.page.evaluate((t) => {
     const root = document.querySelector(t).shadowRoot;
-    const strips = [...root.querySelectorAll('svg')][2];
+    const strips = root.querySelector('svg.variants');
     const dots = [...strips.querySelectorAll('circle.pt')];
     const byRow = new Map();
     for (const d of dots.filter((c) => c.classList.contains('faint') && !c.classList.contains('legend')))
       byRow.set(d.getAttribute('cy'), [...(byRow.get(d.getAttribute('cy')) ?? []), d.getAttribute('cx')]);
     return {
-      summary: root.querySelector('details.settings > summary').textContent,
+      lede: root.querySelector('[part=lede]').textContent,
+      rowLabels: [...strips.querySelectorAll('text.vlabel.row')].map((e) => e.textContent),
+      newRow: [...strips.querySelectorAll('text.vlabel.new')].map((e) => e.textContent),
+      pressed: [...root.querySelectorAll('.reveal button[aria-pressed=true]')].map((b) => b.textContent),
+      // the settings a reader sees: each control's label text
+      settings: [...root.querySelectorAll('label.control')]
+        .filter((l) => l.checkVisibility())
+        .map((l) => l.firstChild.textContent),
+      chunkBoxes: root.querySelectorAll('svg.batch rect.chunk:not(.legend)').length,
+      links: [...strips.querySelectorAll('line.link')].map((l) => [l.getAttribute('x1'), l.getAttribute('x2')]),
       faint: [...byRow.values()],
       trainXs: dots
         .filter((c) => c.classList.contains('train') && !c.classList.contains('legend'))
@@ -111,8 +123,19 @@ function check(sn, where) {
   for (const k of Object.keys(o.out))
     o.out[k].forEach((v, i) => close(s.outputs[k][i], v, 2e-4, `${where} ${k}[${i}]`));
   o.mix.forEach((v, i) => close(s.weights[i], v, 1e-6, `${where} weights`));
-  // the text follows example 1's channel 1 (its first three outputs) through every variant
+  // the rows each step draws, in order, and the settings it shows (the steps are the comparison's own)
+  const rows = {
+    bn: ['train', 'eval'],
+    ghost: ['train', 'eval', 'ghost'],
+    renorm: ['train', 'eval', 'renorm'],
+    switchable: ['train', 'eval', 'switchable'],
+    all: ['train', 'eval', 'ghost', 'renorm', 'switchable'],
+  }[s.show];
+  assert.deepEqual(s.rows, rows, where);
+  const has = (k) => rows.includes(k);
+  // the description follows example 1's channel 1 (its first three outputs) through the rows shown, one sentence each
   const one = (k) => L(s.outputs[k].slice(0, 3));
+  const steps = s.steps === 1 ? '1 step' : `${s.steps} steps`;
   assert.ok(
     sn.desc.startsWith(
       `BatchNorm in training pools each channel of the 8 examples over its 24 numbers (channel 1's mean is ${f3(s.batchMean[0])}), so example 1's channel 1, (1, 2, 3), becomes ${one('train')}.`,
@@ -123,18 +146,15 @@ function check(sn, where) {
     sn.desc.includes(
       s.steps === 0
         ? `no training step has run yet, so they are still mean (0, 0) and variance (1, 1), and it gives ${one('eval')}.`
-        : `after ${s.steps} steps they are mean ${L(s.running.mean)} and variance ${L(s.running.var)}, so it gives ${one('eval')}.`,
+        : `after ${steps} they are mean ${L(s.running.mean)} and variance ${L(s.running.var)}, so it gives ${one('eval')}.`,
     ),
     `${where}: running`,
   );
-  assert.ok(
-    sn.desc.includes(
-      s.vbs === '8'
-        ? `Ghost BN with a chunk of 8 uses the whole batch, as BatchNorm does: ${one('ghost')}.`
-        : `Ghost BN uses example 1's own chunk, examples 1 to ${s.vbs} (channel 1's mean there is ${f3(s.chunks[0].mean[0])}): ${one('ghost')}.`,
-    ),
-    `${where}: ghost`,
-  );
+  const ghostText =
+    s.vbs === '8'
+      ? `Ghost BN with a chunk of 8 uses the whole batch, as BatchNorm does: ${one('ghost')}.`
+      : `Ghost BN uses example 1's own chunk, examples 1 to ${s.vbs} (channel 1's mean there is ${f3(s.chunks[0].mean[0])}): ${one('ghost')}.`;
+  assert.equal(sn.desc.includes(ghostText), has('ghost'), `${where}: ghost`);
   // which limit clips, from the definitions: r = σ_B/σ outside [1/r_max, r_max], |d| = |μ_B − μ|/σ above d_max
   const sB = o.bv.map((v) => Math.sqrt(v + EPS)),
     sR = o.rv.map((v) => Math.sqrt(v + EPS));
@@ -156,33 +176,106 @@ function check(sn, where) {
         : dClips
           ? `but ${D} clips the correction of the mean (${R} clips nothing): `
           : `with ${R} and ${D} nothing is clipped, so it gives what evaluation gives: `;
-  if (!near) assert.ok(sn.desc.includes(renorm + `${one('renorm')}.`), `${where}: renorm "${renorm}" in ${sn.desc}`);
-  assert.ok(sn.desc.includes(`${one('renorm')}.`), where);
-  assert.ok(
-    sn.desc.endsWith(
-      `Switchable Norm mixes three statistics with weights ${f3(s.weights[0])}, ${f3(s.weights[1])} and ${f3(s.weights[2])}: InstanceNorm's (mean ${f3(o.inMean)} over these 3 positions), LayerNorm's (${f3(o.lnMean)} over example 1's 6 numbers) and BatchNorm's (${f3(o.bm[0])} over the channel's 24). It gives ${one('switchable')}.`,
-    ),
-    `${where}: switchable`,
+  if (has('renorm') && !near)
+    assert.ok(sn.desc.includes(renorm + `${one('renorm')}.`), `${where}: renorm "${renorm}" in ${sn.desc}`);
+  assert.equal(sn.desc.includes(`Batch Renorm corrects`), has('renorm'), where);
+  const switchText = `Switchable Norm mixes three statistics with weights ${f3(s.weights[0])}, ${f3(s.weights[1])} and ${f3(s.weights[2])}: InstanceNorm's (mean ${f3(o.inMean)} over these 3 positions), LayerNorm's (${f3(o.lnMean)} over example 1's 6 numbers) and BatchNorm's (${f3(o.bm[0])} over the channel's 24). It gives ${one('switchable')}.`;
+  assert.equal(sn.desc.endsWith(switchText), has('switchable'), `${where}: switchable`);
+  // the step's sentence: what its variant changes, on example 1's first number, with the numbers of the state
+  const first = (k) => f3(s.outputs[k][0]);
+  const lede = {
+    bn: [
+      `In training BatchNorm uses this batch's statistics (channel 1's mean ${f3(o.bm[0])}): example 1's first number, 1, becomes ${first('train')}.`,
+      s.steps === 0
+        ? `still at their start (mean 0, variance 1) before any training step, so the same 1 becomes ${first('eval')}.`
+        : `after ${steps} their mean is ${f3(o.rm[0])}, not yet ${f3(o.bm[0])}, so the same 1 becomes ${first('eval')}.`,
+    ],
+    ghost: [
+      s.vbs === '8'
+        ? `With chunks of 8 the one chunk is the whole batch, so Ghost BN gives what BatchNorm in training gives: ${first('ghost')}.`
+        : `example 1's chunk, examples 1 to ${s.vbs}, has channel 1's mean ${f3(o.chunks[0].mean[0])} instead of the batch's ${f3(o.bm[0])}, so 1 becomes ${first('ghost')} where BatchNorm in training gives ${first('train')}.`,
+    ],
+    renorm: [
+      'Batch Renorm trains with the batch statistics corrected toward the running ones',
+      `so 1 becomes ${first('renorm')}`,
+    ],
+    switchable: [
+      `weights ${f3(o.mix[0])}, ${f3(o.mix[1])} and ${f3(o.mix[2])} on InstanceNorm's (mean ${f3(o.inMean)} over example 1's 3 positions), LayerNorm's (${f3(o.lnMean)} over its 6 numbers) and BatchNorm's (${f3(o.bm[0])}). So 1 becomes ${first('switchable')} where BatchNorm in training gives ${first('train')}.`,
+    ],
+    all: [
+      `training ${first('train')}, evaluation ${first('eval')}, Ghost BN ${first('ghost')}, Batch Renorm ${first('renorm')}, Switchable Norm ${first('switchable')}.`,
+    ],
+  }[s.show];
+  for (const part of lede) assert.ok(sn.lede.includes(part), `${where}: "${part}" in the step's sentence "${sn.lede}"`);
+  if (s.show === 'renorm' && !near)
+    assert.ok(
+      sn.lede.includes(
+        rClips || dClips
+          ? `, so 1 becomes ${first('renorm')}: training gives ${first('train')}, evaluation ${first('eval')}.`
+          : `exactly what evaluation gives.`,
+      ),
+      `${where}: ${sn.lede}`,
+    );
+  // the picture: the running panel titled with the steps, a strip per row shown with its label, the one row this
+  // step adds in bold, and Ghost BN's chunks drawn only with its row
+  assert.ok(sn.svg.includes(`Running statistics after ${steps}`), `${where}: running title`);
+  const label = {
+    train: "BatchNorm, training · this batch's statistics",
+    eval: 'BatchNorm, evaluation · running statistics',
+    ghost: `Ghost BN · ${s.vbs === '8' ? 'one chunk of 8' : `its chunk of ${s.vbs}`}`,
+    renorm: `Batch Renorm · r_max ${f3(s.rmax)}, d_max ${f3(s.dmax)}`,
+    switchable: `Switchable Norm · weights ${s.weights.map((w) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 2 }).format(w)).join(', ')}`,
+  };
+  assert.deepEqual(
+    sn.rowLabels,
+    rows.map((k) => label[k]),
+    `${where}: the strips`,
   );
-  // the picture: one box per chunk, the running panel titled with the steps, a strip per variant
-  assert.ok(sn.svg.includes(`Running statistics after ${s.steps} steps`), `${where}: running title`);
-  assert.ok(sn.svg.includes(`Ghost BN · ${s.vbs === '8' ? 'one chunk of 8' : `its chunk of ${s.vbs}`}`), where);
-  assert.ok(sn.svg.includes(`Batch Renorm · r_max ${f3(s.rmax)}, d_max ${f3(s.dmax)}`), where);
-  const mixName = { equal: 'equal', in: 'mostly IN', ln: 'mostly LN', bn: 'mostly BN' }[s.mix];
-  assert.equal(
-    sn.summary,
-    `Settings: ${s.steps} training steps · chunks of ${s.vbs} · r_max ${f3(s.rmax)} · d_max ${f3(s.dmax)} · weights ${mixName}`,
-    `${where}: the disclosure's summary says the settings`,
-  );
-  // BatchNorm in training, faint behind the four other variants: at the same x as the training row's dots
-  assert.equal(sn.faint.length, 4, where);
+  assert.deepEqual(sn.newRow, ['bn', 'all'].includes(s.show) ? [] : [label[s.show]], `${where}: the added row`);
+  assert.equal(sn.chunkBoxes, has('ghost') ? o.chunks.length : 0, `${where}: Ghost BN's chunks`);
+  const settings = {
+    bn: ['Training steps so far'],
+    ghost: ['Training steps so far', 'Ghost BN chunk size'],
+    renorm: ['Training steps so far', 'Batch Renorm r_max', 'Batch Renorm d_max'],
+    switchable: ['Training steps so far', 'Switchable Norm weights'],
+    all: [
+      'Training steps so far',
+      'Ghost BN chunk size',
+      'Batch Renorm r_max',
+      'Batch Renorm d_max',
+      'Switchable Norm weights',
+    ],
+  }[s.show];
+  assert.deepEqual(sn.settings, settings, `${where}: the settings shown`);
+  const pressed = {
+    bn: 'Train vs eval',
+    ghost: '+ Ghost BN',
+    renorm: '+ Batch Renorm',
+    switchable: '+ Switchable Norm',
+    all: 'All',
+  };
+  assert.deepEqual(sn.pressed, [pressed[s.show]], `${where}: the step pressed`);
+  // BatchNorm in training, faint behind every row after its own: at the same x as the training row's dots
+  assert.equal(sn.faint.length, rows.length - 1, where);
   for (const row of sn.faint) assert.deepEqual(row, sn.trainXs, `${where}: faint dots where training's are`);
+  // a line from each output in training to the same output in evaluation
+  assert.equal(sn.links.length, 6, where);
+  sn.links.forEach(([x1], i) => assert.equal(x1, sn.trainXs[i], `${where}: link ${i} starts at training's dot`));
 }
 
-test('hand-derived: the batch, its chunks, five steps of running statistics and example 1, at the default', async () => {
+test('hand-derived: the default compares BatchNorm in training and in evaluation only, five steps in', async () => {
   const sn = await snap();
   const s = sn.state;
-  assert.deepEqual([s.steps, s.vbs, s.rmax, s.dmax, s.mix], [5, '2', 1.2, 5, 'equal'], 'the default');
+  assert.deepEqual([s.show, s.steps, s.vbs, s.rmax, s.dmax, s.mix], ['bn', 5, '2', 1.2, 5, 'equal'], 'the default');
+  // one comparison: two strips, the steps its only setting, no chunk drawn
+  assert.deepEqual(s.rows, ['train', 'eval']);
+  assert.deepEqual(s.settings, ['steps']);
+  assert.deepEqual(sn.rowLabels, [
+    "BatchNorm, training · this batch's statistics",
+    'BatchNorm, evaluation · running statistics',
+  ]);
+  assert.deepEqual(sn.settings, ['Training steps so far']);
+  assert.equal(sn.chunkBoxes, 0);
   // channel 1 sums by example: 6, 15, 3, 12, 21, 21, 9, 21 = 108 over 24 numbers: mean 4.5; channel 2: 522 / 24 = 21.75
   close(s.batchMean[0], 4.5, 1e-6, 'channel 1 mean');
   close(s.batchMean[1], 21.75, 1e-6, 'channel 2 mean');
@@ -208,19 +301,29 @@ test('hand-derived: the batch, its chunks, five steps of running statistics and 
   close(s.outputs.train[0], -1.43889, 1e-4, 'training');
   close(s.outputs.eval[0], -0.47723, 1e-4, 'evaluation');
   close(s.outputs.ghost[0], -1.46385, 1e-4, 'Ghost BN');
+  // the aha: the same example, two outputs, because the running mean 1.84 is still far from the batch's 4.5
+  assert.ok(Math.abs(s.outputs.train[0] - s.outputs.eval[0]) > 0.9, 'training and evaluation differ for example 1');
+  s.outputs.train.forEach((v, i) => assert.ok(Math.abs(v - s.outputs.eval[i]) > 0.1, `output ${i} differs`));
+  assert.equal(
+    sn.lede,
+    "Same example, two outputs. In training BatchNorm uses this batch's statistics (channel 1's mean 4.5): example 1's first number, 1, becomes -1.44. " +
+      "In evaluation it uses the running statistics, a tenth of the way closer to the batch's at each step: after 5 steps their mean is 1.84, not yet 4.5, so the same 1 becomes -0.477.",
+  );
+  // the description says the two rows drawn, no more
+  assert.ok(sn.desc.endsWith('so it gives (-0.477, 0.089, 0.655).'), sn.desc);
   // Switchable's components for example 1, channel 1 (1, 2, 3): IN mean 2, LN mean (6 + 60) / 6 = 11, BN mean 4.5
   assert.deepEqual(s.components.in, [2, 20]);
   assert.equal(s.components.ln, 11);
-  // the aha: the five disagree here (Batch Renorm clipped: r = 2.4324 / 1.7660 = 1.377 > r_max 1.2)
+  // the five disagree here too (Batch Renorm clipped: r = 2.4324 / 1.7660 = 1.377 > r_max 1.2)
   const firsts = Object.values(s.outputs).map((v) => f3(v[0]));
   assert.equal(new Set(firsts).size, 5, `five different outputs: ${firsts}`);
   // d = (4.5 − 1.842795) / 1.7660 = 1.505 and, channel 2, (21.75 − 8.906843) / √18.59 = 2.98: under d_max 5
-  assert.ok(sn.desc.includes('but r_max = 1.2 clips the correction of the scale (d_max = 5 clips nothing)'), sn.desc);
   assert.deepEqual(s.clipped, { r: true, d: false });
   check(sn, 'default');
 });
 
 test('every legend marker is drawn like its series: the same colour, fill and line style', async () => {
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('show', 'all'), TAG); // every series drawn
   const r = await fig.page.evaluate((t) => {
     const root = document.querySelector(t).shadowRoot;
     const look = (e) => {
@@ -232,7 +335,7 @@ test('every legend marker is drawn like its series: the same colour, fill and li
         c.fillOpacity,
       ].join(' '); // a line draws no fill
     };
-    const [batch, running, strips] = [...root.querySelectorAll('svg')];
+    const [batch, running, strips] = ['batch', 'running', 'variants'].map((c) => root.querySelector(`svg.${c}`));
     // a legend marker is the element just before its text
     const marker = (svgEl, text) => {
       const label = [...svgEl.querySelectorAll('text.key')].find((e) => e.textContent === text);
@@ -255,60 +358,104 @@ test('every legend marker is drawn like its series: the same colour, fill and li
       [marker(strips, 'output, channel 1'), first(strips, 'circle.pt.train.c1')],
       [marker(strips, 'channel 2 (3 positions each)'), first(strips, 'circle.pt.ghost.c2')],
       [marker(strips, 'grey: evaluation'), first(strips, 'circle.pt.eval.c1')],
+      [marker(strips, "example 1's first number"), first(strips, 'circle.ring')],
+      [marker(batch, "example 1's first number"), first(batch, 'circle.ring')],
     ];
   }, TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).removeAttribute('show'), TAG);
   for (const [m, series] of r)
     assert.equal(m.replace(/ 1$/, ''), series.replace(/ 1$/, ''), `marker ${m} vs ${series}`);
   // the trace lines' markers are lines (no fill), like the traces
   assert.deepEqual(fig.problems, []);
 });
 
-test('the settings sit in a disclosure: open on a wide screen, closed on a phone, the picture first', async () => {
+test('the step buttons add one variant at a time, each with its row, its setting and its sentence', async () => {
   const page = fig.page;
-  const open = await page.evaluate(
-    (t) => document.querySelector(t).shadowRoot.querySelector('details.settings').open,
-    TAG,
-  );
-  assert.equal(open, true, 'open at 1280 px');
-  await page.setViewportSize({ width: 360, height: 740 });
-  try {
-    const r = await page.evaluate(async (t) => {
-      const f = document.createElement(t);
-      f.id = 'bn-phone';
-      document.querySelector(t).closest('figure').after(f);
-      f.scrollIntoView();
-      await new Promise((res) => {
-        const c = () => (f.state ? res() : setTimeout(c, 25));
-        c();
-      });
-      await new Promise((res) => setTimeout(res, 100));
-      const root = f.shadowRoot;
-      const d = root.querySelector('details.settings');
-      const top = f.getBoundingClientRect().top;
-      const out = {
-        open: d.open,
-        summary: d.querySelector('summary').getBoundingClientRect().height,
-        picture: root.querySelector('svg').getBoundingClientRect().top - top,
-        controlsShown: [...root.querySelectorAll('input, select')].filter((e) => e.checkVisibility()).length,
-      };
-      d.querySelector('summary').click();
-      await new Promise((res) => setTimeout(res, 50));
-      out.afterClick = [...root.querySelectorAll('input, select')].filter((e) => e.checkVisibility()).length;
-      f.remove();
-      return out;
-    }, TAG);
-    assert.equal(r.open, false, 'closed on a phone');
-    assert.ok(r.summary >= 44, `the summary is a 44 px touch target (${r.summary})`);
-    assert.ok(r.picture < 110, `the batch is drawn ${r.picture} px from the figure's top`);
-    assert.equal(r.controlsShown, 0);
-    assert.equal(r.afterClick, 8, 'a tap opens it: three sliders with their boxes and two selects');
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 720 });
+  const changes = await page.evaluate((t) => {
+    const f = document.querySelector(t);
+    f._changes = 0;
+    f.addEventListener('change', () => f._changes++);
+    return f._changes;
+  }, TAG);
+  assert.equal(changes, 0);
+  const f3x = (v) => f3(v);
+  // at the default settings (5 steps, chunks of 2, r_max 1.2, d_max 5, equal weights), by hand:
+  // Ghost BN, examples 1–2 of channel 1 = 1..6: mean 3.5, (1 − 3.5) / √(35/12) = −1.46385;
+  // Batch Renorm: r = 2.43242 / 1.76601 = 1.377 clipped to 1.2, d = (4.5 − 1.842795) / 1.76601 = 1.50464, so
+  // −1.43889 · 1.2 + 1.50464 = −0.22203; Switchable with weights 1/3: mean (2 + 11 + 4.5) / 3 = 5.83333, variance
+  // (2/3 + 688/6 + 142/24) / 3 = 40.41667 (example 1's six numbers 1, 2, 3, 10, 20, 30 have Σ(x − 11)² = 688), so
+  // (1 − 5.83333) / √40.41667 = −0.76027
+  const expected = {
+    ghost: [
+      'Ghost BN',
+      'Ghost BN chunk size',
+      -1.46385,
+      `has channel 1's mean 3.5 instead of the batch's 4.5, so 1 becomes ${f3x(-1.46385)} where BatchNorm in training gives -1.44.`,
+    ],
+    renorm: [
+      'Batch Renorm',
+      'Batch Renorm r_max',
+      -0.22203,
+      `Here r_max = 1.2 clips the correction of the scale (d_max = 5 clips nothing), so 1 becomes ${f3x(-0.22203)}: training gives -1.44, evaluation -0.477.`,
+    ],
+    switchable: [
+      'Switchable Norm',
+      'Switchable Norm weights',
+      -0.76027,
+      `weights 0.333, 0.333 and 0.333 on InstanceNorm's (mean 2 over example 1's 3 positions), LayerNorm's (11 over its 6 numbers) and BatchNorm's (4.5). So 1 becomes ${f3x(-0.76027)} where BatchNorm in training gives -1.44.`,
+    ],
+  };
+  let n = 0;
+  for (const [show, button] of [
+    ['ghost', '+ Ghost BN'],
+    ['renorm', '+ Batch Renorm'],
+    ['switchable', '+ Switchable Norm'],
+    ['all', 'All'],
+    ['bn', 'Train vs eval'],
+  ]) {
+    await page.locator(TAG).getByRole('button', { name: button, exact: true }).click();
+    const sn = await snap();
+    assert.equal(sn.state.show, show, button);
+    assert.equal(await page.evaluate((t) => document.querySelector(t).getAttribute('show'), TAG), show, 'reflected');
+    assert.equal(await page.evaluate((t) => document.querySelector(t)._changes, TAG), ++n, 'a change event per press');
+    check(sn, `step ${show}`);
+    if (expected[show]) {
+      const [row, setting, value, sentence] = expected[show];
+      // one row more than the comparison, in bold, and one setting more than the steps
+      assert.equal(sn.rowLabels.length, 3, show);
+      assert.ok(sn.newRow[0].startsWith(`${row} · `), `${show}: ${sn.newRow}`);
+      assert.deepEqual(sn.settings, [
+        'Training steps so far',
+        ...(show === 'renorm' ? [setting, 'Batch Renorm d_max'] : [setting]),
+      ]);
+      close(sn.state.outputs[show][0], value, 1e-4, `${show}: example 1's first output`);
+      assert.ok(sn.lede.includes(sentence), `${show}: ${sn.lede}`);
+    }
   }
+  assert.equal((await snap()).rowLabels.length, 2, 'back to the comparison');
+  // the keyboard reaches the buttons: Tab from the first, Enter presses
+  await page.locator(TAG).getByRole('button', { name: 'Train vs eval', exact: true }).focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  assert.equal((await snap()).state.show, 'ghost');
+  // Chinese: the buttons and the sentence
+  await page.evaluate((t) => document.querySelector(t).setAttribute('lang', 'zh'), TAG);
+  let sn = await snap();
+  assert.deepEqual(sn.pressed, ['+ Ghost BN']);
+  assert.match(sn.lede, /^Ghost BN 把 batch 分成每块 2 个 examples，每块用自己的统计量归一化：/);
+  assert.match(sn.lede, /channel 1 的 mean 为 3\.5，而不是整个 batch 的 4\.5/);
+  await page.evaluate((t) => {
+    const f = document.querySelector(t);
+    f.removeAttribute('show');
+    f.setAttribute('lang', 'en');
+  }, TAG);
+  sn = await snap();
+  assert.equal(sn.state.show, 'bn');
   assert.deepEqual(fig.problems, []);
 });
 
 test('steps, chunk size, r_max and the weights by keyboard: everything against the definitions', async () => {
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('show', 'all'), TAG); // every setting shown
   let n = 0;
   const sliders = fig.page.locator(`${TAG} >> input[type=range]`);
   const selects = fig.page.locator(`${TAG} >> select`);
@@ -341,6 +488,8 @@ test('steps, chunk size, r_max and the weights by keyboard: everything against t
     n++;
   }
   assert.ok(n >= 26, `${n} positions`);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('show', 'renorm'), TAG);
+  check(await snap(), 'renorm after the keys');
   assert.deepEqual(fig.problems, []);
 });
 
@@ -350,9 +499,19 @@ test('late in training evaluation and Batch Renorm agree; Chinese words; a bad v
     f.setAttribute('steps', '50');
     f.setAttribute('rmax', '3');
     f.setAttribute('vbs', '8');
+    f.setAttribute('show', 'all');
   }, TAG);
   let sn = await snap();
   check(sn, 'late');
+  // and the comparison alone, late: the two outputs come together but stay apart (the running variance is the
+  // unbiased one, 24/23 of the batch's): (1 − 4.47682) / √(0.9^50 + 0.99485 · 6.173913) = −1.40232 against −1.43889
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('show', 'bn'), TAG);
+  sn = await snap();
+  check(sn, 'late, the comparison');
+  close(sn.state.outputs.eval[0], -1.40232, 1e-4, 'evaluation after 50 steps');
+  assert.ok(sn.lede.includes('after 50 steps their mean is 4.48, not yet 4.5, so the same 1 becomes -1.4.'), sn.lede);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('show', 'all'), TAG);
+  sn = await snap();
   // 0.9^50 = 0.00515: the running mean is 4.5 · 0.99485 = 4.47682
   close(sn.state.running.mean[0], 4.47682, 1e-4, 'after 50 steps');
   sn.state.outputs.ghost.forEach((v, i) => close(v, sn.state.outputs.train[i], 1e-5, 'a chunk of 8 is BatchNorm'));
@@ -372,10 +531,13 @@ test('late in training evaluation and Batch Renorm agree; Chinese words; a bad v
   assert.deepEqual(sn.state.outputs, good.outputs, 'the last good drawing stays');
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('steps', '7.5'), TAG);
   assert.match((await snap()).error, /steps/);
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('show', 'batch'), TAG);
+  assert.match((await snap()).error, /show/);
   await fig.page.evaluate((t) => {
     const f = document.querySelector(t);
     for (const [k, v] of Object.entries({ steps: '5', vbs: '2', rmax: '1.2', dmax: '5', mix: 'equal', lang: 'en' }))
       f.setAttribute(k, v);
+    f.removeAttribute('show');
   }, TAG);
   assert.equal((await snap()).error, '');
   assert.deepEqual(fig.problems, []);
@@ -387,9 +549,14 @@ test('at 360 px, in both languages, early and late: labels ≥ 10 px, no two lab
   try {
     for (const lang of ['en', 'zh'])
       for (const attrs of [
-        { steps: '5', vbs: '2', rmax: '1.2', mix: 'equal' },
-        { steps: '0', vbs: '4', rmax: '1', mix: 'in' },
-        { steps: '50', vbs: '8', rmax: '5', mix: 'bn' },
+        { show: 'bn', steps: '5', vbs: '2', rmax: '1.2', mix: 'equal' },
+        { show: 'ghost', steps: '5', vbs: '2', rmax: '1.2', mix: 'equal' },
+        { show: 'renorm', steps: '1', vbs: '4', rmax: '1.2', mix: 'equal' },
+        { show: 'switchable', steps: '5', vbs: '2', rmax: '1.2', mix: 'ln' },
+        { show: 'all', steps: '5', vbs: '2', rmax: '1.2', mix: 'equal' },
+        { show: 'all', steps: '0', vbs: '4', rmax: '1', mix: 'in' },
+        { show: 'bn', steps: '0', vbs: '4', rmax: '1', mix: 'in' },
+        { show: 'all', steps: '50', vbs: '8', rmax: '5', mix: 'bn' },
       ]) {
         const where = `${lang} ${JSON.stringify(attrs)}`;
         await page.evaluate(
@@ -439,6 +606,7 @@ test('at 360 px, in both languages, early and late: labels ≥ 10 px, no two lab
       const f = document.querySelector(t);
       for (const [k, v] of Object.entries({ steps: '5', vbs: '2', rmax: '1.2', dmax: '5', mix: 'equal', lang: 'en' }))
         f.setAttribute(k, v);
+      f.removeAttribute('show');
     }, TAG);
   }
   assert.deepEqual(fig.problems, []);

@@ -1,40 +1,48 @@
 // <nl-bn-variants> — one batch x [8, 2, 3] (8 examples, 2 channels, 3
 // positions each) drawn row by row, and what the BatchNorm family does to
-// example 1: BatchNorm in training (each channel's 24 numbers), in evaluation
-// (running statistics, traced from their start at mean 0 and variance 1 over
-// the training steps so far), Ghost BatchNorm (the statistics of the example's
-// own chunk of the batch, outlined in the drawing with each chunk's means),
-// Batch Renorm (the batch statistics corrected toward the running ones, the
-// correction clipped by r_max and d_max, both controls) and Switchable Norm (a mix of the
-// InstanceNorm, LayerNorm and BatchNorm statistics; with 3 positions each of
-// the three pools something). The default is early in training (5 steps, r_max
-// 1.2), where the five disagree. On every variant's strip the outputs of
-// BatchNorm in training stand faint behind, so each variant reads as its
-// departure from it. The legends draw each series' own marker in its colour
-// (the strip's swatches carry the dots' own classes). The text follows example
-// 1's channel 1 only; the strips show both channels.
-// The four settings sit in a disclosure (open on a wide screen, closed on a
-// phone, so the picture comes first) whose summary line says their values.
+// example 1. It opens on one comparison: BatchNorm in training (each channel's
+// 24 numbers of this batch) against BatchNorm in evaluation (the running
+// statistics, traced from their start at mean 0 and variance 1 over the
+// training steps so far). Five steps in, the running mean is still far from the
+// batch's, so the same example gets two different outputs; a thin line joins
+// each output in training to the same output in evaluation. Step buttons then
+// add one variant at a time, each with the one setting that matters for it:
+// Ghost BatchNorm (the statistics of the example's own chunk of the batch,
+// outlined in the drawing with each chunk's means; the chunk size), Batch
+// Renorm (the batch statistics corrected toward the running ones, the
+// correction clipped by r_max and d_max) and Switchable Norm (a mix of the
+// InstanceNorm, LayerNorm and BatchNorm statistics; the mix), or all five at
+// once. A line above the picture says, from the state, what the step's variant
+// changes relative to BatchNorm, following example 1's first number, 1 (ringed
+// in the drawing). On every row after training's, the outputs of BatchNorm in
+// training stand faint behind, so each variant reads as its departure from it.
+// The legends draw each series' own marker in its colour (the strip's swatches
+// carry the dots' own classes). The description follows example 1's channel 1
+// through the rows shown; the strips show both channels.
 //
-// Attributes: steps (training steps taken on this batch, 5; 0..50), vbs (Ghost
-//   BN's virtual batch size: "2", "4" or "8"), rmax (Batch Renorm's r_max, 1.2;
-//   1..5), dmax (its d_max, 5; 0.5..10), mix (Switchable Norm's weights: "equal", or leaning 0.79 toward "in",
-//   "ln" or "bn"), lang.
-// Properties: steps, vbs, rmax, dmax, mix; state (read-only): {steps, vbs, rmax, mix,
-//   shape, batch [48], batchMean, batchVar (population), unbiasedVar, trace
-//   ({mean, var}: per step 0..steps, per channel), running ({mean, var} after
-//   `steps`), clipped ({r, d}: whether r_max, d_max clips), outputs ({train, eval, ghost, renorm, switchable}: example 1's six
-//   outputs, channel 1's three positions then channel 2's), chunks ([{first,
-//   last, mean}]: examples 1-based), weights (Switchable's for IN, LN, BN),
-//   components ({in: example 1's channel means, ln: example 1's mean, bn: the
-//   channel means}), axes, error}.
-// Events: change (the reader moved a control). Keyboard: the disclosure's
-//   summary (Enter or Space opens it), the selects and sliders.
+// Attributes: show (the step: "bn" training vs evaluation, "ghost", "renorm"
+//   or "switchable" adding that variant's row, "all"; "bn"), steps (training
+//   steps taken on this batch, 5; 0..50), vbs (Ghost BN's virtual batch size:
+//   "2", "4" or "8"), rmax (Batch Renorm's r_max, 1.2; 1..5), dmax (its d_max,
+//   5; 0.5..10), mix (Switchable Norm's weights: "equal", or leaning 0.79 toward
+//   "in", "ln" or "bn"), lang.
+// Properties: show, steps, vbs, rmax, dmax, mix; state (read-only): {show,
+//   steps, vbs, rmax, dmax, mix, rows (the variants drawn, in order), settings
+//   (the controls shown), shape, batch [48], batchMean, batchVar (population),
+//   unbiasedVar, trace ({mean, var}: per step 0..steps, per channel), running
+//   ({mean, var} after `steps`), clipped ({r, d}: whether r_max, d_max clips),
+//   outputs ({train, eval, ghost, renorm, switchable}: example 1's six outputs,
+//   channel 1's three positions then channel 2's; all five at every step),
+//   chunks ([{first, last, mean}]: examples 1-based), weights (Switchable's for
+//   IN, LN, BN), components ({in: example 1's channel means, ln: example 1's
+//   mean, bn: the channel means}), axes, error}.
+// Events: change (the reader moved a control). Keyboard: the step buttons
+//   (Tab, Enter or Space), the selects and sliders.
 // Colours: --nl-input the batch, --nl-group Ghost BN's chunks and their means,
 //   --nl-batch-norm the batch's means and the training-time variants,
 //   --nl-reference the running statistics and evaluation with them.
-// Parts: figure, controls, settings (the disclosure), slider, number, select,
-//   view, description, error.
+// Parts: figure, controls, button (the steps), slider, number, select, lede
+//   (the step's sentence), view, description, error.
 // Numbers from the core: batch_norm (training, evaluation, every step's running
 // statistics; momentum 1 gives the unbiased variance they approach),
 // ghost_batch_norm, batch_renorm, switchable_norm, moments (every mean drawn),
@@ -72,16 +80,40 @@ const BATCH = CH1.flatMap((row, n) => [...row, ...CH2[n]]);
 const LOGITS = { equal: [0, 0, 0], in: [2, 0, 0], ln: [0, 2, 0], bn: [0, 0, 2] };
 const VARIANTS = ['train', 'eval', 'ghost', 'renorm', 'switchable'];
 const MAX_STEPS = 50;
+// The steps of the reveal: the rows each one draws and the settings it shows (the steps are the comparison's own).
+const SHOW = ['bn', 'ghost', 'renorm', 'switchable', 'all'];
+const ROWS = {
+  bn: ['train', 'eval'],
+  ghost: ['train', 'eval', 'ghost'],
+  renorm: ['train', 'eval', 'renorm'],
+  switchable: ['train', 'eval', 'switchable'],
+  all: VARIANTS,
+};
+const SETTINGS = {
+  bn: ['steps'],
+  ghost: ['steps', 'vbs'],
+  renorm: ['steps', 'rmax', 'dmax'],
+  switchable: ['steps', 'mix'],
+  all: ['steps', 'vbs', 'rmax', 'dmax', 'mix'],
+};
 
 export class NlBnVariants extends NlFigure {
   static catalog = 'bnVariants';
   static summary =
-    'A batch of 8 drawn with its Ghost BN chunks and running statistics; BatchNorm, evaluation, Ghost BN, Batch Renorm and Switchable Norm on its first example.';
-  static minHeight = 961; // px kept by normlab/styles.css (measured at 960 px, default attributes; the settings summary adds a line)
-  static phoneMinHeight = { en: 1543, zh: 1429 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+    'A batch of 8 and its running statistics: BatchNorm in training against evaluation on its first example, then Ghost BN, Batch Renorm and Switchable Norm one step at a time.';
+  static minHeight = 803; // px kept by normlab/styles.css (measured at 960 px, default attributes: the comparison alone)
+  static phoneMinHeight = { en: 1483, zh: 1399 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
-    '`batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`'; // `state` keys beyond the attributes (README)
+    '`rows`, `settings`, `batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`'; // `state` keys beyond the attributes (README)
   static params = {
+    show: {
+      attr: 'show',
+      kind: 'choice',
+      default: 'bn',
+      choices: SHOW,
+      control: 'steps',
+      doc: 'what is compared: BatchNorm in training against evaluation ("bn"), that and one variant ("ghost", "renorm", "switchable"), or all five',
+    },
     steps: {
       attr: 'steps',
       kind: 'number',
@@ -131,12 +163,15 @@ export class NlBnVariants extends NlFigure {
     },
   };
   static css = `${figureCss}
-.bn-top { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 10px; margin-bottom: 10px; }
+.bn-top { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 10px; margin-top: 10px; }
 .pt { stroke-width: 1.6; }
 .pt.c1 { fill: var(--nl-input); stroke: var(--nl-input); } .pt.c2 { fill: var(--nl-bg); stroke: var(--nl-input); }
 .pt.train.c1, .pt.ghost.c1, .pt.renorm.c1, .pt.switchable.c1 { fill: var(--nl-batch-norm); }
 .pt.train, .pt.ghost, .pt.renorm, .pt.switchable { stroke: var(--nl-batch-norm); }
 .pt.eval { stroke: var(--nl-reference); } .pt.eval.c1 { fill: var(--nl-reference); }
+.ring { fill: none; stroke: var(--nl-fg); stroke-width: 1.4; }
+.ex1 { fill: var(--nl-fg); fill-opacity: 0.06; }
+.link { stroke: var(--nl-muted); stroke-width: 1; stroke-opacity: 0.7; }
 .chunk { fill: var(--nl-group); fill-opacity: 0.07; stroke: var(--nl-group); stroke-width: 1.4; }
 .chunk.mine { stroke-width: 2.4; fill-opacity: 0.14; }
 .cmean { stroke: var(--nl-group); stroke-width: 3; stroke-linecap: round; }
@@ -149,44 +184,65 @@ export class NlBnVariants extends NlFigure {
 .rowlab { font-size: var(--nl-small-size); fill: var(--nl-muted); text-anchor: end; }
 .rowlab.mine { fill: var(--nl-fg); font-weight: 600; }
 .vlabel { font-size: var(--nl-small-size); fill: var(--nl-fg); }
+.vlabel.new { font-weight: 600; }
+.vlabel.row { paint-order: stroke; stroke: var(--nl-bg); stroke-width: 4px; stroke-linejoin: round; }
 .key { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 .key.group { fill: var(--nl-group); } .key.bn { fill: var(--nl-batch-norm); } .key.ref { fill: var(--nl-reference); }
 .pt.faint { fill: var(--nl-batch-norm); stroke: var(--nl-batch-norm); fill-opacity: 0.22; stroke-opacity: 0.3; }
 .pt.faint.c2 { fill-opacity: 0; }
 .mark-line { stroke-width: 2; fill: none; }
 .strip { stroke: var(--nl-grid); }
-details.settings { flex-basis: 100%; }
-details.settings > summary { cursor: pointer; font-weight: 600; min-height: 32px; display: flex; align-items: center; gap: 6px; list-style: none; }
-details.settings > summary::-webkit-details-marker { display: none; }
-details.settings > summary::before { content: '▸'; }
-details.settings[open] > summary::before { content: '▾'; }
-.settings-body { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; padding: 4px 0 2px; }
+.reveal { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; flex-basis: 100%; }
+.reveal button { border-radius: 999px; min-width: 44px; }
+.reveal button[aria-pressed=true] { border-color: var(--nl-fg); font-weight: 600; box-shadow: inset 0 0 0 1px var(--nl-fg); }
+.lede { margin: 0 0 10px; line-height: 1.45; max-width: 72ch; }
 @container (max-width: 520px) {
-  details.settings > summary { min-height: 44px; }
   button, select, input[type=number] { min-height: 44px; }
   input[type=range] { height: 44px; }
+  .reveal button { padding-inline: 9px; }
 }
 `;
 
-  /** The four controls in a disclosure: open on a wide screen, closed on a phone, where the picture comes first. */
+  /** The step buttons (one pressed), then the settings, each shown only at the steps it matters for. */
   buildControls(box) {
-    this._settings = el('details', { class: 'settings', part: 'settings' });
-    this._settingsSummary = el('summary');
-    const body = el('div', { class: 'settings-body' });
-    super.buildControls(body);
-    this._settings.append(this._settingsSummary, body);
-    if (typeof matchMedia === 'function' && matchMedia('(min-width: 640px)').matches) this._settings.open = true;
-    box.append(this._settings);
+    this._reveal = el('div', { class: 'reveal', role: 'group' });
+    this._stepButtons = SHOW.map((v) => {
+      const b = el('button', { type: 'button', part: 'button', 'aria-pressed': 'false' });
+      b.dataset.value = v;
+      b.addEventListener('click', () => {
+        if (this._values.show !== v) this.setByUser('show', v);
+      });
+      this._reveal.append(b);
+      return b;
+    });
+    box.append(this._reveal);
+    super.buildControls(box); // a slider or select per setting, in the params' order
   }
 
   buildView(view) {
+    this._lede = el('p', { class: 'lede', part: 'lede' });
     const top = el('div', { class: 'bn-top' });
     this._svgs = [svg(420, 250, 'batch'), svg(420, 250, 'running'), svg(640, 270, 'variants')];
     top.append(this._svgs[0], this._svgs[1]);
-    view.append(top, this._svgs[2]);
+    // the comparison first, under its sentence; the batch and the running statistics that explain it below
+    view.append(this._lede, this._svgs[2], top);
   }
 
-  compute(core, { steps, vbs, rmax, dmax, mix }) {
+  languageChanged() {
+    this._reveal.setAttribute('aria-label', this.t('showLabel'));
+    for (const b of this._stepButtons) b.textContent = this.t(`step_${b.dataset.value}`);
+  }
+
+  _syncControls() {
+    super._syncControls();
+    if (!this._stepButtons) return;
+    const show = this._values.show;
+    for (const b of this._stepButtons) b.setAttribute('aria-pressed', String(b.dataset.value === show));
+    for (const [key, c] of Object.entries(this._controls))
+      c.text.parentElement.toggleAttribute('hidden', !SETTINGS[show].includes(key));
+  }
+
+  compute(core, { show, steps, vbs, rmax, dmax, mix }) {
     const x = { shape: [N, C, L], data: BATCH };
     const vec = NlFigure.vec;
     const mean = (vs) => core.run('moments', { x: vec(vs) }).mean.data[0];
@@ -249,6 +305,8 @@ details.settings[open] > summary::before { content: '▾'; }
     };
     const flatTrace = (k) => trace[k].flat();
     return {
+      rows: ROWS[show],
+      settings: SETTINGS[show],
       shape: [N, C, L],
       batch: BATCH,
       batchMean,
@@ -310,6 +368,8 @@ details.settings[open] > summary::before { content: '▾'; }
         return dot('eval c1');
       case 'faint':
         return dot('faint c1');
+      case 'ring':
+        return el('circle', { class: 'legend ring', cx: cx.toFixed(1), cy: y.toFixed(1), r: 6.5 });
       case 'chunk':
         return el('rect', { class: 'legend chunk mine', x, y: y - 6, width: 14, height: 12, rx: 3 });
       case 'cmean':
@@ -326,16 +386,13 @@ details.settings[open] > summary::before { content: '▾'; }
   }
 
   draw(s) {
-    this._settingsSummary.textContent = this.t('settings', {
-      k: this.fmt(s.steps, 3),
-      vbs: s.vbs,
-      r: this.fmt(s.rmax, 2),
-      d: this.fmt(s.dmax, 2),
-      mix: this.t(`choice_${s.mix}`),
-    });
+    this._lede.textContent = this.lede(s);
+    const ghostShown = s.rows.includes('ghost');
     const tick = (v) => this.fmt(v, 3);
     const pt = (cx, cy, cls) => el('circle', { class: `pt ${cls}`, cx: cx.toFixed(1), cy: cy.toFixed(1), r: 4.2 });
-    // 1. the batch: a row per example, channel 1 filled, channel 2 hollow; chunks, and three kinds of mean
+    const ring = (cx, cy) => el('circle', { class: 'ring', cx: cx.toFixed(1), cy: cy.toFixed(1), r: 6.5 });
+    // 1. the batch: a row per example, channel 1 filled, channel 2 hollow; the batch's and the running means, and
+    // Ghost BN's chunks with their means when its row is shown
     {
       const svgEl = this._svgs[0];
       const W = this.fit(svgEl, 420, 250);
@@ -346,8 +403,13 @@ details.settings[open] > summary::before { content: '▾'; }
           [this.t('keyShape'), ''],
           [this.t('keyChannel1'), '', 'c1'],
           [this.t('keyChannel2'), '', 'c2'],
-          [this.t('keyChunk'), 'group', 'chunk'],
-          [this.t('keyChunkMean'), 'group', 'cmean'],
+          [this.t('keyRing'), '', 'ring'],
+          ...(ghostShown
+            ? [
+                [this.t('keyChunk'), 'group', 'chunk'],
+                [this.t('keyChunkMean'), 'group', 'cmean'],
+              ]
+            : []),
           [this.t('keyBatchMean'), 'bn', 'bmean'],
           [this.t('keyRunningMean'), 'ref', 'rmean'],
         ],
@@ -364,23 +426,25 @@ details.settings[open] > summary::before { content: '▾'; }
         el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('batchTitle')),
         ...keys.items,
         xAxis(s.axes.batch.ticks, xs, top, bottom, tick),
+        el('rect', { class: 'ex1', x: left - 22, y: top + 1, width: W - right - left + 22, height: rowH - 2, rx: 4 }),
       ];
-      s.chunks.forEach((ch, i) => {
-        const y0 = top + (ch.first - 1) * rowH + 2,
-          y1 = top + ch.last * rowH - 2;
-        items.push(
-          el('rect', {
-            class: `chunk${i === 0 ? ' mine' : ''}`,
-            x: left,
-            y: y0,
-            width: W - right - left,
-            height: y1 - y0,
-            rx: 5,
-          }),
-        );
-        for (const m of ch.mean)
-          items.push(el('line', { class: 'cmean', x1: xs(m), x2: xs(m), y1: y0 + 3, y2: y1 - 3 }));
-      });
+      if (ghostShown)
+        s.chunks.forEach((ch, i) => {
+          const y0 = top + (ch.first - 1) * rowH + 2,
+            y1 = top + ch.last * rowH - 2;
+          items.push(
+            el('rect', {
+              class: `chunk${i === 0 ? ' mine' : ''}`,
+              x: left,
+              y: y0,
+              width: W - right - left,
+              height: y1 - y0,
+              rx: 5,
+            }),
+          );
+          for (const m of ch.mean)
+            items.push(el('line', { class: 'cmean', x1: xs(m), x2: xs(m), y1: y0 + 3, y2: y1 - 3 }));
+        });
       for (let c = 0; c < C; c++) {
         items.push(
           el('line', { class: 'bmean', x1: xs(s.batchMean[c]), x2: xs(s.batchMean[c]), y1: top - 4, y2: bottom + 2 }),
@@ -398,6 +462,7 @@ details.settings[open] > summary::before { content: '▾'; }
         for (let c = 0; c < C; c++)
           for (let l = 0; l < L; l++) items.push(pt(xs(s.batch[(n * C + c) * L + l]), rowY(n), `c${c + 1}`));
       }
+      items.push(ring(xs(s.batch[0]), rowY(0))); // example 1's first number, the one the text follows
       svgEl.setAttribute('viewBox', `0 0 ${W} ${bottom + 22}`);
       svgEl.replaceChildren(...items);
     }
@@ -418,7 +483,7 @@ details.settings[open] > summary::before { content: '▾'; }
         W,
       );
       const items = [
-        el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('runningTitle', { k: this.fmt(s.steps, 3) })),
+        el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('runningTitle', this._vars(s))),
         ...keys.items,
         el('text', { class: 'key', x: 8, y: keys.bottom + 15 }, this.t('keyRule')),
       ];
@@ -448,7 +513,8 @@ details.settings[open] > summary::before { content: '▾'; }
       svgEl.setAttribute('viewBox', `0 0 ${W} ${y0 + 28}`);
       svgEl.replaceChildren(...items);
     }
-    // 3. example 1 under each variant: a strip of its six outputs per variant
+    // 3. example 1 under the variants of this step: a strip of its six outputs per variant. The axis covers all
+    // five at every step, so a dot stays where it was when a row is added.
     {
       const svgEl = this._svgs[2];
       const W = this.fit(svgEl, 640, 270);
@@ -461,6 +527,7 @@ details.settings[open] > summary::before { content: '▾'; }
           [this.t('keyOut2'), '', 'o2'],
           [this.t('keyEval'), 'ref', 'e1'],
           [this.t('keyFaint'), 'bn', 'faint'],
+          [this.t('keyRing'), '', 'ring'],
         ],
         8,
         33,
@@ -468,21 +535,41 @@ details.settings[open] > summary::before { content: '▾'; }
       );
       const top = keys.bottom + 10,
         rowH = 40,
-        bottom = top + VARIANTS.length * rowH;
+        bottom = top + s.rows.length * rowH;
       const items = [
-        el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('outTitle')),
+        el('text', { class: 'panel-title', x: 8, y: 16 }, this.t(s.show === 'bn' ? 'outTitleBn' : 'outTitle')),
         ...keys.items,
         xAxis(s.axes.out.ticks, xs, top, bottom, tick),
       ];
-      VARIANTS.forEach((k, j) => {
+      const stripY = (j) => top + j * rowH + 28;
+      // each output in training joined to the same output in evaluation: one example, two places
+      s.outputs.train.forEach((v, i) =>
+        items.push(
+          el('line', {
+            class: 'link',
+            x1: xs(v).toFixed(1),
+            x2: xs(s.outputs.eval[i]).toFixed(1),
+            y1: stripY(0),
+            y2: stripY(1),
+          }),
+        ),
+      );
+      // the row this step adds is the one its sentence is about
+      const added = s.show === 'bn' || s.show === 'all' ? null : s.show;
+      s.rows.forEach((k, j) => {
         const y = top + j * rowH;
         items.push(
-          el('text', { class: 'vlabel', x: left, y: y + 14 }, `${this.t(`v_${k}`)} · ${this._note(s, k)}`),
+          el(
+            'text',
+            { class: `vlabel row${k === added ? ' new' : ''}`, x: left, y: y + 14 },
+            `${this.t(`v_${k}`)} · ${this._note(s, k)}`,
+          ),
           el('line', { class: 'strip', x1: left, x2: W - right, y1: y + 28, y2: y + 28 }),
         );
         // BatchNorm in training, faint behind every other variant: what each one departs from
         if (k !== 'train') s.outputs.train.forEach((v, i) => items.push(pt(xs(v), y + 28, `faint c${i < L ? 1 : 2}`)));
         s.outputs[k].forEach((v, i) => items.push(pt(xs(v), y + 28, `${k} c${i < L ? 1 : 2}`)));
+        items.push(ring(xs(s.outputs[k][0]), y + 28));
       });
       svgEl.setAttribute('viewBox', `0 0 ${W} ${bottom + 22}`);
       svgEl.replaceChildren(...items);
@@ -491,47 +578,76 @@ details.settings[open] > summary::before { content: '▾'; }
 
   _note(s, k) {
     const f = (v) => this.fmt(v, 2);
-    if (k === 'eval') return this.t('n_eval', { k: this.fmt(s.steps, 3) });
     if (k === 'ghost') return this.t(s.vbs === '8' ? 'n_ghostAll' : 'n_ghost', { vbs: s.vbs });
     if (k === 'renorm') return this.t('n_renorm', { r: this.fmt(s.rmax, 2), d: this.fmt(s.dmax, 2) });
     if (k === 'switchable') return this.t('n_switchable', { w: s.weights.map(f).join(this.t('listSep')) });
     return this.t(`n_${k}`);
   }
 
-  describe(s) {
+  /** The numbers the sentences use, formatted. */
+  _vars(s) {
     const L3 = (v) => this.fmtList(v, 3);
-    // example 1's channel 1 only: the strips draw both channels, the text follows one through every variant
-    const one = (k) => ({ [`${k}1`]: L3(s.outputs[k].slice(0, L)) });
-    const vars = {
-      ...one('train'),
-      ...one('eval'),
-      ...one('ghost'),
-      ...one('renorm'),
-      ...one('switchable'),
-      bm1: this.fmt(s.batchMean[0], 3),
+    const f3 = (v) => this.fmt(v, 3);
+    // example 1's channel 1: the lists for the description, its first number for the step's sentence
+    const vars = {};
+    for (const k of VARIANTS) {
+      vars[`${k}1`] = L3(s.outputs[k].slice(0, L));
+      vars[k] = f3(s.outputs[k][0]);
+    }
+    const { r, d } = s.clipped;
+    return {
+      ...vars,
+      bm1: f3(s.batchMean[0]),
       k: this.fmt(s.steps, 3),
+      stepsText: this.t(s.steps === 1 ? 'oneStep' : 'nSteps', { k: this.fmt(s.steps, 3) }),
       rm: L3(s.running.mean),
       rv: L3(s.running.var),
+      rm1: f3(s.running.mean[0]),
       vbs: s.vbs,
-      cm1: this.fmt(s.chunks[0].mean[0], 3),
+      cm1: f3(s.chunks[0].mean[0]),
       r: this.fmt(s.rmax, 2),
       d: this.fmt(s.dmax, 2),
-      wIN: this.fmt(s.weights[0], 3),
-      wLN: this.fmt(s.weights[1], 3),
-      wBN: this.fmt(s.weights[2], 3),
-      inMean: this.fmt(s.components.in[0], 3),
-      lnMean: this.fmt(s.components.ln, 3),
-      bnMean: this.fmt(s.components.bn[0], 3),
+      wIN: f3(s.weights[0]),
+      wLN: f3(s.weights[1]),
+      wBN: f3(s.weights[2]),
+      inMean: f3(s.components.in[0]),
+      lnMean: f3(s.components.ln),
+      bnMean: f3(s.components.bn[0]),
+      renormKey: r && d ? 'Both' : r ? 'R' : d ? 'D' : 'Same',
     };
-    const { r, d } = s.clipped;
-    const renorm = r && d ? 'describeRenormBoth' : r ? 'describeRenormR' : d ? 'describeRenormD' : 'describeRenormSame';
-    return [
-      this.t('describeBatch', vars),
-      this.t(s.steps === 0 ? 'describeRunning0' : 'describeRunning', vars),
-      this.t(s.vbs === '8' ? 'describeGhostAll' : 'describeGhost', vars),
-      this.t(renorm, vars),
-      this.t('describeSwitch', vars),
-    ].join(this.t('sentenceSep'));
+  }
+
+  /** The step's sentence: what its variant changes relative to BatchNorm, on example 1's first number. */
+  lede(s) {
+    const v = this._vars(s);
+    switch (s.show) {
+      case 'bn': {
+        // the two agree to the digits shown only once the running statistics have caught up
+        const eval1 = s.steps === 0 ? 'ledeEval0' : v.train === v.eval ? 'ledeEvalSame' : 'ledeEval';
+        return [this.t('ledeTrain', v), this.t(eval1, v)].join(this.t('sentenceSep'));
+      }
+      case 'ghost':
+        return this.t(s.vbs === '8' ? 'ledeGhostAll' : 'ledeGhost', v);
+      case 'renorm':
+        return [this.t('ledeRenorm', v), this.t(`ledeRenorm${v.renormKey}`, v)].join(this.t('sentenceSep'));
+      case 'switchable':
+        return this.t('ledeSwitch', v);
+      default:
+        return this.t('ledeAll', v);
+    }
+  }
+
+  /** Example 1's channel 1 through the rows shown: the strips draw both channels, the text follows one. */
+  describe(s) {
+    const v = this._vars(s);
+    const sentence = {
+      train: () => this.t('describeBatch', v),
+      eval: () => this.t(s.steps === 0 ? 'describeRunning0' : 'describeRunning', v),
+      ghost: () => this.t(s.vbs === '8' ? 'describeGhostAll' : 'describeGhost', v),
+      renorm: () => this.t(`describeRenorm${v.renormKey}`, v),
+      switchable: () => this.t('describeSwitch', v),
+    };
+    return s.rows.map((k) => sentence[k]()).join(this.t('sentenceSep'));
   }
 }
 NlBnVariants.defineProperties();
@@ -539,7 +655,15 @@ NlBnVariants.defineProperties();
 // The figure's strings, English and Chinese (t(key); a language added with registerLocale overrides them).
 NlBnVariants.strings = {
   en: {
-    name: 'A batch of eight under BatchNorm, its evaluation mode, Ghost BN, Batch Renorm and Switchable Norm',
+    name: 'A batch of eight under BatchNorm in training and in evaluation, then Ghost BN, Batch Renorm and Switchable Norm',
+    showLabel: 'Compare',
+    step_bn: 'Train vs eval',
+    step_ghost: '+ Ghost BN',
+    step_renorm: '+ Batch Renorm',
+    step_switchable: '+ Switchable Norm',
+    step_all: 'All',
+    oneStep: '1 step',
+    nSteps: '{k} steps',
     steps: 'Training steps so far',
     vbs: 'Ghost BN chunk size',
     choice_2: '2',
@@ -559,13 +683,13 @@ NlBnVariants.strings = {
     keyOut2: 'channel 2 (3 positions each)',
     keyEval: 'grey: evaluation',
     keyFaint: 'faint: BatchNorm in training',
-    settings: 'Settings: {k} training steps · chunks of {vbs} · r_max {r} · d_max {d} · weights {mix}',
     batchTitle: 'The batch of 8 examples',
     keyShape: '2 channels × 3 positions each:',
     keyChunk: 'Ghost BN chunk',
     keyBatchMean: 'batch means',
     keyRunningMean: 'running means',
-    runningTitle: 'Running statistics after {k} steps',
+    keyRing: "example 1's first number",
+    runningTitle: 'Running statistics after {stepsText}',
     keyTrace1: 'channel 1',
     keyTrace2: 'channel 2',
     keyTarget: 'this batch',
@@ -574,12 +698,13 @@ NlBnVariants.strings = {
     runningVar: 'running variance',
     stepsAxis: 'training step',
     outTitle: 'Example 1 under each variant',
+    outTitleBn: 'Example 1 in training and in evaluation',
     v_train: 'BatchNorm, training',
     v_eval: 'BatchNorm, evaluation',
     v_ghost: 'Ghost BN',
     v_renorm: 'Batch Renorm',
     v_switchable: 'Switchable Norm',
-    n_train: 'all 8 examples',
+    n_train: "this batch's statistics",
     n_eval: 'running statistics',
     n_ghost: 'its chunk of {vbs}',
     n_ghostAll: 'one chunk of 8',
@@ -587,12 +712,38 @@ NlBnVariants.strings = {
     n_switchable: 'weights {w}',
     listSep: ', ',
     sentenceSep: ' ',
+    ledeTrain:
+      "Same example, two outputs. In training BatchNorm uses this batch's statistics (channel 1's mean {bm1}): example 1's first number, 1, becomes {train}.",
+    ledeEval:
+      "In evaluation it uses the running statistics, a tenth of the way closer to the batch's at each step: after {stepsText} their mean is {rm1}, not yet {bm1}, so the same 1 becomes {eval}.",
+    ledeEval0:
+      'In evaluation it uses the running statistics, still at their start (mean 0, variance 1) before any training step, so the same 1 becomes {eval}.',
+    ledeEvalSame:
+      "In evaluation it uses the running statistics, which after {stepsText} have come to mean {rm1}, close to the batch's {bm1}, so the same 1 becomes {eval} too.",
+    ledeGhost:
+      "Ghost BN splits the batch into chunks of {vbs} and normalizes each with its own statistics: example 1's chunk, examples 1 to {vbs}, has channel 1's mean {cm1} instead of the batch's {bm1}, so 1 becomes {ghost} where BatchNorm in training gives {train}.",
+    ledeGhostAll:
+      'With chunks of 8 the one chunk is the whole batch, so Ghost BN gives what BatchNorm in training gives: {ghost}. Smaller chunks each use their own statistics.',
+    ledeRenorm:
+      'Batch Renorm trains with the batch statistics corrected toward the running ones, so that training already sees what evaluation will use.',
+    ledeRenormSame:
+      'Here r_max = {r} and d_max = {d} clip nothing, so 1 becomes {renorm}, exactly what evaluation gives.',
+    ledeRenormR:
+      'Here r_max = {r} clips the correction of the scale (d_max = {d} clips nothing), so 1 becomes {renorm}: training gives {train}, evaluation {eval}.',
+    ledeRenormD:
+      'Here d_max = {d} clips the correction of the mean (r_max = {r} clips nothing), so 1 becomes {renorm}: training gives {train}, evaluation {eval}.',
+    ledeRenormBoth:
+      'Here r_max = {r} clips the correction of the scale and d_max = {d} that of the mean, so 1 becomes {renorm}: training gives {train}, evaluation {eval}.',
+    ledeSwitch:
+      "Switchable Norm mixes three statistics instead of using the batch's alone: weights {wIN}, {wLN} and {wBN} on InstanceNorm's (mean {inMean} over example 1's 3 positions), LayerNorm's ({lnMean} over its 6 numbers) and BatchNorm's ({bnMean}). So 1 becomes {switchable} where BatchNorm in training gives {train}.",
+    ledeAll:
+      "Example 1's first number, 1, under all five: training {train}, evaluation {eval}, Ghost BN {ghost}, Batch Renorm {renorm}, Switchable Norm {switchable}. Each keeps BatchNorm's formula and changes where the statistics come from.",
     describeBatch:
       "BatchNorm in training pools each channel of the 8 examples over its 24 numbers (channel 1's mean is {bm1}), so example 1's channel 1, (1, 2, 3), becomes {train1}.",
     describeRunning0:
       'Evaluation uses the running statistics instead; no training step has run yet, so they are still mean (0, 0) and variance (1, 1), and it gives {eval1}.',
     describeRunning:
-      "Evaluation uses the running statistics instead, which move a tenth of the way toward the batch's at each training step; after {k} steps they are mean {rm} and variance {rv}, so it gives {eval1}.",
+      "Evaluation uses the running statistics instead, which move a tenth of the way toward the batch's at each training step; after {stepsText} they are mean {rm} and variance {rv}, so it gives {eval1}.",
     describeGhost:
       "Ghost BN uses example 1's own chunk, examples 1 to {vbs} (channel 1's mean there is {cm1}): {ghost1}.",
     describeGhostAll: 'Ghost BN with a chunk of 8 uses the whole batch, as BatchNorm does: {ghost1}.',
@@ -608,7 +759,15 @@ NlBnVariants.strings = {
       "Switchable Norm mixes three statistics with weights {wIN}, {wLN} and {wBN}: InstanceNorm's (mean {inMean} over these 3 positions), LayerNorm's ({lnMean} over example 1's 6 numbers) and BatchNorm's ({bnMean} over the channel's 24). It gives {switchable1}.",
   },
   zh: {
-    name: '一个八个 examples 的 batch 在 BatchNorm、其评估模式、Ghost BN、Batch Renorm 与 Switchable Norm 下的结果',
+    name: '一个八个 examples 的 batch 在训练与评估模式下的 BatchNorm，以及 Ghost BN、Batch Renorm 与 Switchable Norm 下的结果',
+    showLabel: '比较',
+    step_bn: '训练与评估',
+    step_ghost: '+ Ghost BN',
+    step_renorm: '+ Batch Renorm',
+    step_switchable: '+ Switchable Norm',
+    step_all: '全部',
+    oneStep: '1 步',
+    nSteps: '{k} 步',
     steps: '已训练步数',
     vbs: 'Ghost BN 块大小',
     choice_2: '2',
@@ -628,13 +787,13 @@ NlBnVariants.strings = {
     keyOut2: 'channel 2（各 3 个位置）',
     keyEval: '灰色：评估模式',
     keyFaint: '淡色：训练模式下的 BatchNorm',
-    settings: '设置：已训练 {k} 步 · 块大小 {vbs} · r_max {r} · d_max {d} · 权重：{mix}',
     batchTitle: '8 个 examples 组成的 batch',
     keyShape: '每个 example：2 个 channel × 3 个位置：',
     keyChunk: 'Ghost BN 的块',
     keyBatchMean: 'batch mean',
     keyRunningMean: 'running mean',
-    runningTitle: '{k} 步之后的 running statistics',
+    keyRing: 'example 1 的第一个数',
+    runningTitle: '{stepsText}之后的 running statistics',
     keyTrace1: 'channel 1',
     keyTrace2: 'channel 2',
     keyTarget: '这个 batch',
@@ -643,12 +802,13 @@ NlBnVariants.strings = {
     runningVar: 'running variance',
     stepsAxis: '训练步数',
     outTitle: 'example 1 在各变体下的输出',
+    outTitleBn: 'example 1 在训练与评估模式下的输出',
     v_train: 'BatchNorm 训练',
     v_eval: 'BatchNorm 评估',
     v_ghost: 'Ghost BN',
     v_renorm: 'Batch Renorm',
     v_switchable: 'Switchable Norm',
-    n_train: '全部 8 个 examples',
+    n_train: '这个 batch 的统计量',
     n_eval: 'running statistics',
     n_ghost: '所在的 {vbs} 个一块',
     n_ghostAll: '8 个一块',
@@ -656,12 +816,36 @@ NlBnVariants.strings = {
     n_switchable: '权重 {w}',
     listSep: '、',
     sentenceSep: '',
+    ledeTrain:
+      '同一个 example，两个输出。训练时 BatchNorm 用这个 batch 的统计量归一化（channel 1 的 mean 为 {bm1}），example 1 的第一个数 1 变为 {train}。',
+    ledeEval:
+      '评估时改用 running statistics，它们每一步向 batch 的统计量靠近十分之一：{stepsText}之后 mean 为 {rm1}，还没到 {bm1}，于是同一个 1 变为 {eval}。',
+    ledeEval0:
+      '评估时改用 running statistics；还没有训练过一步，它们仍是初始的 mean 0、variance 1，于是同一个 1 变为 {eval}。',
+    ledeEvalSame:
+      '评估时改用 running statistics，{stepsText}之后 mean 为 {rm1}，已接近 batch 的 {bm1}，于是同一个 1 同样变为 {eval}。',
+    ledeGhost:
+      'Ghost BN 把 batch 分成每块 {vbs} 个 examples，每块用自己的统计量归一化：example 1 所在的块（examples 1 到 {vbs}）中 channel 1 的 mean 为 {cm1}，而不是整个 batch 的 {bm1}，于是 1 变为 {ghost}，训练模式下的 BatchNorm 则给出 {train}。',
+    ledeGhostAll:
+      '块大小为 8 时，唯一的一块就是整个 batch，所以 Ghost BN 与训练模式下的 BatchNorm 相同：{ghost}。块更小时，每块各用自己的统计量。',
+    ledeRenorm: 'Batch Renorm 在训练时把 batch 统计量向 running statistics 校正，让训练提前看到评估时会用的统计量。',
+    ledeRenormSame: '这里 r_max = {r}、d_max = {d} 都没有截断，于是 1 变为 {renorm}，正是评估模式的结果。',
+    ledeRenormR:
+      '这里 r_max = {r} 截断了尺度的校正（d_max = {d} 没有截断），于是 1 变为 {renorm}；训练模式给出 {train}，评估模式给出 {eval}。',
+    ledeRenormD:
+      '这里 d_max = {d} 截断了 mean 的校正（r_max = {r} 没有截断），于是 1 变为 {renorm}；训练模式给出 {train}，评估模式给出 {eval}。',
+    ledeRenormBoth:
+      '这里 r_max = {r} 截断了尺度的校正，d_max = {d} 截断了 mean 的校正，于是 1 变为 {renorm}；训练模式给出 {train}，评估模式给出 {eval}。',
+    ledeSwitch:
+      'Switchable Norm 不只用 batch 的统计量，而是混合三种：权重 {wIN}、{wLN}、{wBN} 分别给 InstanceNorm 的（example 1 这 3 个位置的 mean 为 {inMean}）、LayerNorm 的（它的 6 个数：{lnMean}）与 BatchNorm 的（{bnMean}）。于是 1 变为 {switchable}，训练模式下的 BatchNorm 则给出 {train}。',
+    ledeAll:
+      'example 1 的第一个数 1 在五种变体下：训练 {train}，评估 {eval}，Ghost BN {ghost}，Batch Renorm {renorm}，Switchable Norm {switchable}。它们都保留 BatchNorm 的公式，只改变统计量的来源。',
     describeBatch:
       '训练模式下的 BatchNorm 把 8 个 examples 中每个 channel 的 24 个数汇集在一起（channel 1 的 mean 为 {bm1}），于是 example 1 的 channel 1 (1, 2, 3) 变为 {train1}。',
     describeRunning0:
       '评估模式改用 running statistics；还没有训练过一步，它们仍是 mean (0, 0)、variance (1, 1)，于是给出 {eval1}。',
     describeRunning:
-      '评估模式改用 running statistics，它们每个训练步向 batch 的统计量靠近十分之一；{k} 步之后为 mean {rm}、variance {rv}，于是给出 {eval1}。',
+      '评估模式改用 running statistics，它们每个训练步向 batch 的统计量靠近十分之一；{stepsText}之后为 mean {rm}、variance {rv}，于是给出 {eval1}。',
     describeGhost:
       'Ghost BN 只用 example 1 所在的块，即 examples 1 到 {vbs}（其中 channel 1 的 mean 为 {cm1}）：{ghost1}。',
     describeGhostAll: '每块 8 个的 Ghost BN 用的是整个 batch，与 BatchNorm 相同：{ghost1}。',
