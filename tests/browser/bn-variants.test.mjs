@@ -135,7 +135,6 @@ function check(sn, where) {
   const has = (k) => rows.includes(k);
   // the description follows example 1's channel 1 (its first three outputs) through the rows shown, one sentence each
   const one = (k) => L(s.outputs[k].slice(0, 3));
-  const steps = s.steps === 1 ? '1 step' : `${s.steps} steps`;
   assert.ok(
     sn.desc.startsWith(
       `BatchNorm in training pools each channel of the 8 examples over its 24 numbers (channel 1's mean is ${f3(s.batchMean[0])}), so example 1's channel 1, (1, 2, 3), becomes ${one('train')}.`,
@@ -146,7 +145,7 @@ function check(sn, where) {
     sn.desc.includes(
       s.steps === 0
         ? `no training step has run yet, so they are still mean (0, 0) and variance (1, 1), and it gives ${one('eval')}.`
-        : `after ${steps} they are mean ${L(s.running.mean)} and variance ${L(s.running.var)}, so it gives ${one('eval')}.`,
+        : `at step ${s.steps} they are mean ${L(s.running.mean)} and variance ${L(s.running.var)}, so it gives ${one('eval')}.`,
     ),
     `${where}: running`,
   );
@@ -188,7 +187,7 @@ function check(sn, where) {
       `In training BatchNorm uses this batch's statistics (channel 1's mean ${f3(o.bm[0])}): example 1's first number, 1, becomes ${first('train')}.`,
       s.steps === 0
         ? `still at their start (mean 0, variance 1) before any training step, so the same 1 becomes ${first('eval')}.`
-        : `after ${steps} their mean is ${f3(o.rm[0])}, not yet ${f3(o.bm[0])}, so the same 1 becomes ${first('eval')}.`,
+        : `at step ${s.steps} their mean is ${f3(o.rm[0])}, not yet ${f3(o.bm[0])}, so the same 1 becomes ${first('eval')}.`,
     ],
     ghost: [
       s.vbs === '8'
@@ -218,7 +217,7 @@ function check(sn, where) {
     );
   // the picture: the running panel titled with the steps, a strip per row shown with its label, the one row this
   // step adds in bold, and Ghost BN's chunks drawn only with its row
-  assert.ok(sn.svg.includes(`Running statistics after ${steps}`), `${where}: running title`);
+  assert.ok(sn.svg.includes(`Running statistics at step ${s.steps}`), `${where}: running title`);
   const label = {
     train: "BatchNorm, training · this batch's statistics",
     eval: 'BatchNorm, evaluation · running statistics',
@@ -307,7 +306,7 @@ test('hand-derived: the default compares BatchNorm in training and in evaluation
   assert.equal(
     sn.lede,
     "Same example, two outputs. In training BatchNorm uses this batch's statistics (channel 1's mean 4.5): example 1's first number, 1, becomes -1.44. " +
-      "In evaluation it uses the running statistics, a tenth of the way closer to the batch's at each step: after 5 steps their mean is 1.84, not yet 4.5, so the same 1 becomes -0.477.",
+      "In evaluation it uses the running statistics, a tenth of the way closer to the batch's at each step: at step 5 their mean is 1.84, not yet 4.5, so the same 1 becomes -0.477.",
   );
   // the description says the two rows drawn, no more
   assert.ok(sn.desc.endsWith('so it gives (-0.477, 0.089, 0.655).'), sn.desc);
@@ -509,7 +508,7 @@ test('late in training evaluation and Batch Renorm agree; Chinese words; a bad v
   sn = await snap();
   check(sn, 'late, the comparison');
   close(sn.state.outputs.eval[0], -1.40232, 1e-4, 'evaluation after 50 steps');
-  assert.ok(sn.lede.includes('after 50 steps their mean is 4.48, not yet 4.5, so the same 1 becomes -1.4.'), sn.lede);
+  assert.ok(sn.lede.includes('at step 50 their mean is 4.48, not yet 4.5, so the same 1 becomes -1.4.'), sn.lede);
   await fig.page.evaluate((t) => document.querySelector(t).setAttribute('show', 'all'), TAG);
   sn = await snap();
   // 0.9^50 = 0.00515: the running mean is 4.5 · 0.99485 = 4.47682

@@ -599,7 +599,6 @@ export class NlBnVariants extends NlFigure {
       ...vars,
       bm1: f3(s.batchMean[0]),
       k: this.fmt(s.steps, 3),
-      stepsText: this.t(s.steps === 1 ? 'oneStep' : 'nSteps', { k: this.fmt(s.steps, 3) }),
       rm: L3(s.running.mean),
       rv: L3(s.running.var),
       rm1: f3(s.running.mean[0]),
@@ -662,8 +661,6 @@ NlBnVariants.strings = {
     step_renorm: '+ Batch Renorm',
     step_switchable: '+ Switchable Norm',
     step_all: 'All',
-    oneStep: '1 step',
-    nSteps: '{k} steps',
     steps: 'Training steps so far',
     vbs: 'Ghost BN chunk size',
     choice_2: '2',
@@ -689,7 +686,7 @@ NlBnVariants.strings = {
     keyBatchMean: 'batch means',
     keyRunningMean: 'running means',
     keyRing: "example 1's first number",
-    runningTitle: 'Running statistics after {stepsText}',
+    runningTitle: 'Running statistics at step {k}',
     keyTrace1: 'channel 1',
     keyTrace2: 'channel 2',
     keyTarget: 'this batch',
@@ -715,11 +712,11 @@ NlBnVariants.strings = {
     ledeTrain:
       "Same example, two outputs. In training BatchNorm uses this batch's statistics (channel 1's mean {bm1}): example 1's first number, 1, becomes {train}.",
     ledeEval:
-      "In evaluation it uses the running statistics, a tenth of the way closer to the batch's at each step: after {stepsText} their mean is {rm1}, not yet {bm1}, so the same 1 becomes {eval}.",
+      "In evaluation it uses the running statistics, a tenth of the way closer to the batch's at each step: at step {k} their mean is {rm1}, not yet {bm1}, so the same 1 becomes {eval}.",
     ledeEval0:
       'In evaluation it uses the running statistics, still at their start (mean 0, variance 1) before any training step, so the same 1 becomes {eval}.',
     ledeEvalSame:
-      "In evaluation it uses the running statistics, which after {stepsText} have come to mean {rm1}, close to the batch's {bm1}, so the same 1 becomes {eval} too.",
+      "In evaluation it uses the running statistics, which at step {k} have come to mean {rm1}, close to the batch's {bm1}, so the same 1 becomes {eval} too.",
     ledeGhost:
       "Ghost BN splits the batch into chunks of {vbs} and normalizes each with its own statistics: example 1's chunk, examples 1 to {vbs}, has channel 1's mean {cm1} instead of the batch's {bm1}, so 1 becomes {ghost} where BatchNorm in training gives {train}.",
     ledeGhostAll:
@@ -743,7 +740,7 @@ NlBnVariants.strings = {
     describeRunning0:
       'Evaluation uses the running statistics instead; no training step has run yet, so they are still mean (0, 0) and variance (1, 1), and it gives {eval1}.',
     describeRunning:
-      "Evaluation uses the running statistics instead, which move a tenth of the way toward the batch's at each training step; after {stepsText} they are mean {rm} and variance {rv}, so it gives {eval1}.",
+      "Evaluation uses the running statistics instead, which move a tenth of the way toward the batch's at each training step; at step {k} they are mean {rm} and variance {rv}, so it gives {eval1}.",
     describeGhost:
       "Ghost BN uses example 1's own chunk, examples 1 to {vbs} (channel 1's mean there is {cm1}): {ghost1}.",
     describeGhostAll: 'Ghost BN with a chunk of 8 uses the whole batch, as BatchNorm does: {ghost1}.',
@@ -766,8 +763,6 @@ NlBnVariants.strings = {
     step_renorm: '+ Batch Renorm',
     step_switchable: '+ Switchable Norm',
     step_all: '全部',
-    oneStep: '1 步',
-    nSteps: '{k} 步',
     steps: '已训练步数',
     vbs: 'Ghost BN 块大小',
     choice_2: '2',
@@ -793,7 +788,7 @@ NlBnVariants.strings = {
     keyBatchMean: 'batch mean',
     keyRunningMean: 'running mean',
     keyRing: 'example 1 的第一个数',
-    runningTitle: '{stepsText}之后的 running statistics',
+    runningTitle: '{k} 步之后的 running statistics',
     keyTrace1: 'channel 1',
     keyTrace2: 'channel 2',
     keyTarget: '这个 batch',
@@ -819,11 +814,11 @@ NlBnVariants.strings = {
     ledeTrain:
       '同一个 example，两个输出。训练时 BatchNorm 用这个 batch 的统计量归一化（channel 1 的 mean 为 {bm1}），example 1 的第一个数 1 变为 {train}。',
     ledeEval:
-      '评估时改用 running statistics，它们每一步向 batch 的统计量靠近十分之一：{stepsText}之后 mean 为 {rm1}，还没到 {bm1}，于是同一个 1 变为 {eval}。',
+      '评估时改用 running statistics，它们每一步向 batch 的统计量靠近十分之一：{k} 步之后 mean 为 {rm1}，还没到 {bm1}，于是同一个 1 变为 {eval}。',
     ledeEval0:
       '评估时改用 running statistics；还没有训练过一步，它们仍是初始的 mean 0、variance 1，于是同一个 1 变为 {eval}。',
     ledeEvalSame:
-      '评估时改用 running statistics，{stepsText}之后 mean 为 {rm1}，已接近 batch 的 {bm1}，于是同一个 1 同样变为 {eval}。',
+      '评估时改用 running statistics，{k} 步之后 mean 为 {rm1}，已接近 batch 的 {bm1}，于是同一个 1 同样变为 {eval}。',
     ledeGhost:
       'Ghost BN 把 batch 分成每块 {vbs} 个 examples，每块用自己的统计量归一化：example 1 所在的块（examples 1 到 {vbs}）中 channel 1 的 mean 为 {cm1}，而不是整个 batch 的 {bm1}，于是 1 变为 {ghost}，训练模式下的 BatchNorm 则给出 {train}。',
     ledeGhostAll:
@@ -845,7 +840,7 @@ NlBnVariants.strings = {
     describeRunning0:
       '评估模式改用 running statistics；还没有训练过一步，它们仍是 mean (0, 0)、variance (1, 1)，于是给出 {eval1}。',
     describeRunning:
-      '评估模式改用 running statistics，它们每个训练步向 batch 的统计量靠近十分之一；{stepsText}之后为 mean {rm}、variance {rv}，于是给出 {eval1}。',
+      '评估模式改用 running statistics，它们每个训练步向 batch 的统计量靠近十分之一；{k} 步之后为 mean {rm}、variance {rv}，于是给出 {eval1}。',
     describeGhost:
       'Ghost BN 只用 example 1 所在的块，即 examples 1 到 {vbs}（其中 channel 1 的 mean 为 {cm1}）：{ghost1}。',
     describeGhostAll: '每块 8 个的 Ghost BN 用的是整个 batch，与 BatchNorm 相同：{ghost1}。',
