@@ -232,8 +232,8 @@ export const figures = [
     catalog: "normGeometry",
     summary: "x, x + 100 and 10x in 3-D with the unit sphere (L2), the √3 sphere (RMSNorm) and the LayerNorm circle ⊥ (1, 1, 1).",
     trainer: false,
-    minHeight: 906,
-    phoneMinHeight: {"en":1265,"zh":1152},
+    minHeight: 928,
+    phoneMinHeight: {"en":1323,"zh":1193},
     events: ["change"],
     state: "`inputs` (`{x, shifted, scaled}`, each `{input, norm, mean, angle, l2, rms_norm, layer_norm, dropped}`), `change`, `between`, `radii`, `ones`",
     attributes: [

@@ -312,6 +312,11 @@ test('Chinese: labels, description and legend follow lang', async () => {
   assert.match(r.desc, /LayerNorm 的输出却停在 \(-1\.225, 0, 1\.225\)：LayerNorm 先去掉沿 \(1, 1, 1\) 的分量/);
   const legend = await fig.page.locator(TAG).locator('[part=legend]').textContent();
   assert.match(legend, /RMSNorm 输出：在半径 √3 = 1\.732 的球面上/);
+  // the arrows are drawn one length: the legend says so, with the three lengths (√14 = 3.7417, √(101² + 102² + 103²) = √31214 = 176.67, 10√14 = 37.417)
+  assert.match(
+    legend,
+    /箭头：只表示输入的方向，画成同一长度，不按比例（‖x‖₂ = 3\.742、‖x \+ 100‖₂ = 176\.7、‖10x‖₂ = 37\.42）/,
+  );
   await fig.page.locator(TAG).screenshot({ path: join(shotsDir, 'norm-geometry-zh.png') });
   await set({ lang: 'en' });
   assert.match(await desc(), /^Inputs: /);

@@ -99,8 +99,8 @@ export class NlNormGeometry extends NlFigure {
   static catalog = 'normGeometry';
   static summary =
     'x, x + 100 and 10x in 3-D with the unit sphere (L2), the √3 sphere (RMSNorm) and the LayerNorm circle ⊥ (1, 1, 1).';
-  static minHeight = 906; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 1265, zh: 1152 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static minHeight = 928; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 1323, zh: 1193 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`inputs` (`{x, shifted, scaled}`, each `{input, norm, mean, angle, l2, rms_norm, layer_norm, dropped}`), `change`, `between`, `radii`, `ones`'; // `state` keys beyond the attributes (README)
   static params = {
@@ -181,6 +181,7 @@ export class NlNormGeometry extends NlFigure {
 .swatch.l2 { background: var(--nl-l2); }
 .swatch.rms_norm { background: var(--nl-rms-norm); }
 .swatch.layer_norm { background: var(--nl-layer-norm); }
+.swatch.input { border-radius: 0; width: 16px; height: 0; background: none; border-top: 2px solid var(--nl-input); }
 .swatch.drop { border-radius: 0; width: 16px; height: 0; background: none; border-top: 2px dashed var(--nl-layer-norm); }
 .hint { font-size: var(--nl-small-size); color: var(--nl-muted); margin: 4px 0 0; }
 .table-box { overflow-x: auto; max-width: 100%; margin-top: 8px; }
@@ -755,6 +756,15 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
       item('rms_norm', this.t('legendRms', { r: this.num(s.radii.rms_norm) })),
       item('layer_norm', this.t('legendLn')),
       item('drop', this.t('legendDrop')),
+      // the arrows are directions: one length for all three inputs, whose lengths differ (47-fold by default)
+      item(
+        'input',
+        this.t('legendArrows', {
+          list: ['x', 'shifted', 'scaled']
+            .map((k) => `‖${this.inputName(k, s)}‖₂ = ${this.num(s.inputs[k].norm)}`)
+            .join(this.t('listSep')),
+        }),
+      ),
     );
   }
 
@@ -813,6 +823,7 @@ NlNormGeometry.strings = {
     legendRms: 'RMSNorm output: on the sphere of radius √3 = {r}',
     legendLn: 'LayerNorm output: on the circle where the plane ⊥ (1, 1, 1) cuts that sphere',
     legendDrop: 'dashed: the mean taken away (the part along (1, 1, 1))',
+    legendArrows: 'arrows: the inputs’ directions, all drawn one length, not to scale ({list})',
     tableCaption: 'The three inputs and their outputs (4 significant digits)',
     nameColumn: 'input',
     inputColumn: 'coordinates',
@@ -862,6 +873,7 @@ NlNormGeometry.strings = {
     legendRms: 'RMSNorm 输出：在半径 √3 = {r} 的球面上',
     legendLn: 'LayerNorm 输出：在垂直于 (1, 1, 1) 的平面与该球面相交的圆上',
     legendDrop: '虚线：去掉 mean（沿 (1, 1, 1) 的分量）',
+    legendArrows: '箭头：只表示输入的方向，画成同一长度，不按比例（{list}）',
     tableCaption: '三个输入及其输出（4 位有效数字）',
     nameColumn: '输入',
     inputColumn: '坐标',
