@@ -827,7 +827,7 @@ NlAdaln.strings = {
     cond_ship: '船',
     cond_custom: '自定 s、b、g',
     projection: '最后一层投影 W',
-    choice_trained: '固定权重',
+    choice_trained: '固定 weights',
     choice_zero: '零（AdaLN-Zero 初始）',
     box_features: 'x',
     box_scale: 's（scale）',
@@ -839,7 +839,7 @@ NlAdaln.strings = {
     boxPart_gate: 'gate g{i}',
     handle: 'x{i}：拖动，或用方向键',
     handles: 'Features x：每个值都可以拖动',
-    weightsSummary: 'Conditioning 网络的权重',
+    weightsSummary: 'Conditioning 网络的 weights',
     weightsNote:
       '这些是固定的数值，相当于已经训练好，图中不会改变它们。类别选出 E 的一列，对它作用 SiLU(z) = z·σ(z)，再由 W（带 bias）把结果 a 变成 s、b 与 g。F 是 block 的 sublayer。',
     tableEmbed: 'E：类别 → embedding',
@@ -868,7 +868,7 @@ NlAdaln.strings = {
     describeLnSame: 'x = {x} 的 mean 已经是 0、标准差已经是 1，所以 LN₀ 原样返回它：{n}。',
     describeClass: 'Conditioning 网络把类别“{c}”映射为 scale s = {s}、shift b = {b} 与 gate g = {g}，于是 y = {y}。',
     describeZeroProjection:
-      '最后一层投影 W 为零时（AdaLN-Zero 就是这样初始化的，E 与 F 保留各自的权重），类别“{c}”得到 s = {s}、b = {b}、g = {g}：y 就是 LN₀(x) 本身，即 {y}。',
+      '最后一层投影 W 为零时（AdaLN-Zero 就是这样初始化的，E 与 F 保留各自的 weights），类别“{c}”得到 s = {s}、b = {b}、g = {g}：y 就是 LN₀(x) 本身，即 {y}。',
     describeCustom: '使用自定的 scale s = {s}、shift b = {b} 与 gate g = {g} 时，y = {y}。',
     describeBranch: 'Sublayer 给出 F(y) = {F}，block 输出 h = x + g ⊙ F(y) = {h}。',
     gateZero:

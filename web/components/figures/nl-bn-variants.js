@@ -770,7 +770,7 @@ NlBnVariants.strings = {
     choice_8: '8',
     rmax: 'Batch Renorm r_max',
     dmax: 'Batch Renorm d_max',
-    mix: 'Switchable Norm 权重',
+    mix: 'Switchable Norm 的 weights',
     choice_equal: '相等',
     choice_in: '偏向 IN',
     choice_ln: '偏向 LN',
@@ -808,7 +808,7 @@ NlBnVariants.strings = {
     n_ghost: '所在的 {vbs} 个一块',
     n_ghostAll: '8 个一块',
     n_renorm: 'r_max {r}、d_max {d}',
-    n_switchable: '权重 {w}',
+    n_switchable: 'weight {w}',
     listSep: '、',
     sentenceSep: '',
     ledeTrain:
@@ -832,7 +832,7 @@ NlBnVariants.strings = {
     ledeRenormBoth:
       '这里 r_max = {r} 截断了尺度的校正，d_max = {d} 截断了 mean 的校正，于是 1 变为 {renorm}；训练模式给出 {train}，评估模式给出 {eval}。',
     ledeSwitch:
-      'Switchable Norm 不只用 batch 的统计量，而是混合三种：权重 {wIN}、{wLN}、{wBN} 分别给 InstanceNorm 的（example 1 这 3 个位置的 mean 为 {inMean}）、LayerNorm 的（它的 6 个数：{lnMean}）与 BatchNorm 的（{bnMean}）。于是 1 变为 {switchable}，训练模式下的 BatchNorm 则给出 {train}。',
+      'Switchable Norm 不只用 batch 的统计量，而是混合三种：weights {wIN}、{wLN}、{wBN} 分别给 InstanceNorm 的（example 1 这 3 个位置的 mean 为 {inMean}）、LayerNorm 的（它的 6 个数：{lnMean}）与 BatchNorm 的（{bnMean}）。于是 1 变为 {switchable}，训练模式下的 BatchNorm 则给出 {train}。',
     ledeAll:
       'example 1 的第一个数 1 在五种变体下：训练 {train}，评估 {eval}，Ghost BN {ghost}，Batch Renorm {renorm}，Switchable Norm {switchable}。它们都保留 BatchNorm 的公式，只改变统计量的来源。',
     describeBatch:
@@ -853,6 +853,6 @@ NlBnVariants.strings = {
     describeRenormBoth:
       'Batch Renorm 把 batch 统计量向 running statistics 校正，但 r_max = {r} 截断了尺度的校正，d_max = {d} 截断了 mean 的校正：{renorm1}。',
     describeSwitch:
-      'Switchable Norm 以权重 {wIN}、{wLN}、{wBN} 混合三种统计量：InstanceNorm 的（这 3 个位置的 mean 为 {inMean}）、LayerNorm 的（example 1 的 6 个数：{lnMean}）与 BatchNorm 的（这个 channel 的 24 个数：{bnMean}）。结果为 {switchable1}。',
+      'Switchable Norm 以 weights {wIN}、{wLN}、{wBN} 混合三种统计量：InstanceNorm 的（这 3 个位置的 mean 为 {inMean}）、LayerNorm 的（example 1 的 6 个数：{lnMean}）与 BatchNorm 的（这个 channel 的 24 个数：{bnMean}）。结果为 {switchable1}。',
   },
 };

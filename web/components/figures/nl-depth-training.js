@@ -1065,19 +1065,19 @@ NlDepthTraining.strings = {
     describeOff: '未显示、也不训练：{list}。',
     warmup: 'warm-up 步数',
     describeSetupWarmup:
-      '同一个 {L} 个 block、宽度 16 的 residual 网络的四个副本，从相同的初始权重出发，学习把 128 个点分到两条螺旋上（每条 64 个点）：{opt}，学习率经过 {w} 步线性 warm-up 达到 {lr}，gate 为 {gate}，{norm}，共 {n} 步。',
+      '同一个 {L} 个 block、宽度 16 的 residual 网络的四个副本，从相同的初始 weights 出发，学习把 128 个点分到两条螺旋上（每条 64 个点）：{opt}，学习率经过 {w} 步线性 warm-up 达到 {lr}，gate 为 {gate}，{norm}，共 {n} 步。',
     describeIdentity:
       'Gate 为零时每个分支起初什么也不加：第 1 步时 {names} 的 residual stream 在每一层的 RMS 都是 {v}。',
     sentenceSep: '',
     describeSetup:
-      '同一个 {L} 个 block、宽度 16 的 residual 网络的四个副本，从相同的初始权重出发，学习把 128 个点分到两条螺旋上（每条 64 个点）：{opt}，学习率 {lr}，gate 为 {gate}，{norm}，共 {n} 步。',
+      '同一个 {L} 个 block、宽度 16 的 residual 网络的四个副本，从相同的初始 weights 出发，学习把 128 个点分到两条螺旋上（每条 64 个点）：{opt}，学习率 {lr}，gate 为 {gate}，{norm}，共 {n} 步。',
     describeIdle: '还没有开始训练。',
     describeLoss: '{name} 训练 {steps} 后 loss 为 {v}（准确率 {a}）。',
     describeStalled: '{name} 停在抛硬币的 loss {c} 附近：{steps} 后为 {v}（准确率 {a}）。',
     oneStep: '1 步',
     nSteps: '{k} 步',
     describeBlownUp: '{name} 的 loss 在 {steps} 后爆炸到 {v}（准确率 {a}）。',
-    describeDiverged: '{name} 发散了：第 {k} 步会让 loss 或某个权重爆炸，训练在此停止。',
+    describeDiverged: '{name} 发散了：第 {k} 步会让 loss 或某个 weight 爆炸，训练在此停止。',
     describePostGrad:
       '第 1 步时，到达 Post-Norm 输入层的 gradient 为 {g0}，顶层为 {gL}：路径上的每个 norm 都把它缩小。',
   },

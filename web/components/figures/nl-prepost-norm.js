@@ -357,7 +357,7 @@ NlPrepostNorm.strings = {
   zh: {
     name: 'Pre-Norm 与 Post-Norm 层层堆叠时 residual stream 的范数',
     layers: '层数 L',
-    norm: '归一化 N',
+    norm: 'Normalization N',
     choice_layer_norm: 'LayerNorm',
     choice_rms_norm: 'RMSNorm',
     newDraw: '重新抽样',

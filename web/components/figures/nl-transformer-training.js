@@ -989,17 +989,17 @@ NlTransformerTraining.strings = {
     headOption: '第 {l} 个 block，第 {h} 个 head',
     mapTitle: 'Attention（block {l}，head {h}）',
     mapLater: '训练后显示',
-    mapKey: '每行是提示词的一个位置；颜色越浓权重越大',
+    mapKey: '每行是提示词的一个位置；颜色越浓 weight 越大',
     sampleLabel: '{name} 训练 {k} 步后：',
     recordedNote: '这是按当前设置预先录好的训练（{k} 步），页面打开时就画出来。按“播放”会在这里一步一步重新训练。',
     describeSetup:
-      '同一个 {L} 个 block 的 transformer（宽度 32，2 个 head，context 为 32 个字符）的四个副本，从相同的权重出发，学习预测 {text} 的下一个字符：AdamW，峰值学习率 {lr}，共 {n} 步。',
+      '同一个 {L} 个 block 的 transformer（宽度 32，2 个 head，context 为 32 个字符）的四个副本，从相同的 weights 出发，学习预测 {text} 的下一个字符：AdamW，峰值学习率 {lr}，共 {n} 步。',
     describeRecorded: '这是预先录好的训练；按“播放”会一步一步重新训练出同样的结果。',
     describeIdle: '还没有开始训练。',
     describeLoss: '{name}：训练 {k} 步后留出 loss 为 {v}；第 1 个 block 的最大 attention logit 达到 {m}。',
     describeBehind:
       '{name} 落在后面：训练 {k} 步后留出 loss 为 {v}，而所显示的最好变体为 {b}；第 1 个 block 的最大 attention logit 达到 {m}。',
-    describeDiverged: '{name} 在第 {k} 步发散：loss 或某个权重会爆炸，训练在此停止。',
+    describeDiverged: '{name} 在第 {k} 步发散：loss 或某个 weight 会爆炸，训练在此停止。',
     describeQk: '有 QK-Norm 时，最大的 attention logit 保持在 {q}；没有 QK-Norm 时，{name} 的达到 {m}。',
     describeSweepBehind: '{name} 在学习率 {ok} 及以下与其他变体相当，从 {lr} 起落在后面。',
     describeQkSmall:
