@@ -23,8 +23,12 @@ import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { dots, line, scale, svg, xAxis, yAxis } from '../lib/plot.js';
 import { trainerWorker } from '../../core/normlab.js';
-import { OPENING } from '../data/transformer-opening.js';
 import { CHUNK, LRS, PROMPT, VARIANTS, probe, tokens, train } from '../lib/transformer.js';
+
+// The recorded sweep (196 KB of numbers) is a module of its own, fetched when the figure starts (preload
+// below), so a bundle that imports the figure does not carry it in the figure's chunk.
+let OPENING = null;
+let openingLoad = null;
 
 const IDS = Object.keys(VARIANTS);
 const STEPS = 300;
@@ -36,6 +40,16 @@ export class NlTransformerTraining extends NlFigure {
   static catalog = 'transformerTraining';
   static summary =
     'A small transformer trained on the article in a Worker: Post-LN, Pre-LN, Pre-RMS, Pre-RMS + QK-Norm.';
+  static preload() {
+    return (openingLoad ??= import('../data/transformer-opening.js').then(
+      (m) => void (OPENING = m.OPENING),
+      (e) => {
+        openingLoad = null; // a failed fetch is tried again at the next start
+        throw e;
+      },
+    ));
+  }
+
   static minHeight = 1279; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static phoneMinHeight = { en: 2514, zh: 2523 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
@@ -219,7 +233,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
     const live = this._goLive;
     this._goLive = false;
     this._runs = null;
-    const recorded = !live && layers === 2 && OPENING[language] ? OPENING[language] : null;
+    const recorded = !live && layers === 2 && OPENING?.[language] ? OPENING[language] : null;
     // the axes that do not change with training: computed once here, not at every drawing
     const lrLog = core.run('log_axis', { x: { shape: [LRS.length], data: Float32Array.from(LRS) } }, { count: 6 });
     const base = {
@@ -249,7 +263,7 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
         T: 0,
       })),
       sweep:
-        layers === 2 && OPENING[language] ? OPENING[language].map((r) => this._sweepPoint(r.variant, r.lr, r)) : [],
+        layers === 2 && OPENING?.[language] ? OPENING[language].map((r) => this._sweepPoint(r.variant, r.lr, r)) : [],
     };
     if (!recorded) return this._withAxes(base);
     const variants = base.variants.map((vs) => {

@@ -341,8 +341,9 @@ export class NlElement extends Base {
     if (this._started) return;
     this._started = true;
     this.showStatus(this.t('loading'));
-    // A figure that trains (static trainer = true) also loads the training module, a separate download.
-    Promise.all([loadCore(), this.constructor.trainer ? loadTrainer() : null]).then(
+    // A figure that trains (static trainer = true) also loads the training module, a separate download;
+    // one with data of its own to fetch first (static preload(), a promise) waits for that too.
+    Promise.all([loadCore(), this.constructor.trainer ? loadTrainer() : null, this.constructor.preload?.()]).then(
       ([core, trainer]) => {
         this._trainer = trainer;
         this._core = core;
