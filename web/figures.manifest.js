@@ -253,7 +253,7 @@ export const figures = [
     summary: "The residual stream's norm through L layers: Post-Norm, Pre-Norm and Pre-Norm + final norm.",
     trainer: false,
     minHeight: 410,
-    phoneMinHeight: {"en":997,"zh":922},
+    phoneMinHeight: {"en":997,"zh":974},
     events: ["change"],
     state: "`pre`, `post`: `{norms, turns}` per layer; `finalNorm`, `postRange`, `d`, `sqrtD`",
     attributes: [

@@ -40,7 +40,7 @@ export class NlPrepostNorm extends NlFigure {
   static catalog = 'prepostNorm';
   static summary = "The residual stream's norm through L layers: Post-Norm, Pre-Norm and Pre-Norm + final norm.";
   static minHeight = 410; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 997, zh: 922 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static phoneMinHeight = { en: 997, zh: 974 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`pre`, `post`: `{norms, turns}` per layer; `finalNorm`, `postRange`, `d`, `sqrtD`'; // `state` keys beyond the attributes (README)
   static params = {
     layers: {
