@@ -290,7 +290,7 @@ test('every condition button × both projections: the text and the numbers line 
         // your own values, whatever the projection
         assert.ok(
           sn.desc.includes(
-            `With your own scale s = ${L(m.scale)}, shift b = ${L(m.shift)} and gate g = ${L(m.gate)}, y = ${L(s.modulated)}.`,
+            `With your own s = ${L(m.scale)} (the scale is 1 + s), shift b = ${L(m.shift)} and gate g = ${L(m.gate)}, y = (1 + s) ⊙ LN₀(x) + b = ${L(s.modulated)}.`,
           ),
           sn.desc,
         );
@@ -302,7 +302,7 @@ test('every condition button × both projections: the text and the numbers line 
         const lead =
           projection === 'zero'
             ? `the class ${c} gets s = ${L(m.scale)}`
-            : `maps the class ${c} to scale s = ${L(m.scale)}`;
+            : `maps the class ${c} to s = ${L(m.scale)} (the scale is 1 + s)`;
         assert.ok(sn.desc.includes(lead), `${c} ${projection}: ${sn.desc}`);
       }
       assert.ok(

@@ -301,7 +301,7 @@ NlCausalLeak.strings = {
       'Token {t} still has its own feature 1, {from}: every output is as it was. Move the value to edit this later token and watch tokens 1 to {last}.',
     describeEdit: 'Feature 1 of token {t} moved from {from} to {to}.',
     describeLeakAll:
-      '{method} changed the outputs of all {n} earlier tokens: its mean and variance of each feature pool every token, later ones included, so the past sees the future.',
+      '{method} changed the outputs of all {n} earlier tokens: each feature’s mean and variance pool every token, later ones included, so the past sees the future.',
     describeLeakSome:
       '{method} changed the outputs of {n} of the {before} earlier tokens: its statistics pool every token, later ones included.',
     describeSealed:

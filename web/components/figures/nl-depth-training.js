@@ -965,7 +965,7 @@ NlDepthTraining.strings = {
     show: 'Decision map of',
     mapTitle: '{name}: the two spirals, step {k}',
     mapKey: 'dots: hollow class 0, filled class 1',
-    mapKey2: 'darker cells: the network says class 1',
+    mapKey2: 'filled cells: the network says class 1',
     settings: 'Settings',
     recordedNote:
       'Recorded run of these settings, {k} steps, drawn when the page opened. Play or Step trains it again here, step by step.',
@@ -1043,7 +1043,7 @@ NlDepthTraining.strings = {
     show: '决策图：',
     mapTitle: '{name}：两条螺旋，第 {k} 步',
     mapKey: '点：空心为类别 0，实心为类别 1',
-    mapKey2: '格子越深：网络越判为类别 1',
+    mapKey2: '填色的格子：网络判为类别 1',
     settings: '设置',
     recordedNote:
       '这是按当前设置预先录好的一次训练（{k} 步），页面打开时就画出来。按“播放”或“单步”会在这里重新逐步训练。',
