@@ -807,7 +807,8 @@ NlAdaln.strings = {
       'The conditioning network maps the class {c} to s = {s} (the scale is 1 + s), shift b = {b} and gate g = {g}, so y = (1 + s) ⊙ LN₀(x) + b = {y}.',
     describeZeroProjection:
       'With the final projection W at zero, as AdaLN-Zero initializes it (E and F keep their weights), the class {c} gets s = {s}, b = {b} and g = {g}: y is LN₀(x) itself, {y}.',
-    describeCustom: 'With your own s = {s} (the scale is 1 + s), shift b = {b} and gate g = {g}, y = (1 + s) ⊙ LN₀(x) + b = {y}.',
+    describeCustom:
+      'With your own s = {s} (the scale is 1 + s), shift b = {b} and gate g = {g}, y = (1 + s) ⊙ LN₀(x) + b = {y}.',
     describeBranch: 'The sublayer gives F(y) = {F}, and the block outputs h = x + g ⊙ F(y) = {h}.',
     gateZero:
       'A zero gate returns x unchanged, and it blocks the branch’s gradient too: ∂h/∂F(y) = diag(g) = 0, so F, s and b receive none. The gate’s own gradient, ∂h/∂g = F(y) = {F} feature by feature, is not blocked, so training can move g away from 0.',
@@ -866,10 +867,12 @@ NlAdaln.strings = {
     classSep: '；',
     describeLn: 'LN₀ 把 x = {x} 变为 {n}：不论 x 自身的 mean 与离散程度如何，结果的 mean 都是 0，标准差都是 1。',
     describeLnSame: 'x = {x} 的 mean 已经是 0、标准差已经是 1，所以 LN₀ 原样返回它：{n}。',
-    describeClass: 'Conditioning 网络把类别“{c}”映射为 s = {s}（scale 是 1 + s）、shift b = {b} 与 gate g = {g}，于是 y = (1 + s) ⊙ LN₀(x) + b = {y}。',
+    describeClass:
+      'Conditioning 网络把类别“{c}”映射为 s = {s}（scale 是 1 + s）、shift b = {b} 与 gate g = {g}，于是 y = (1 + s) ⊙ LN₀(x) + b = {y}。',
     describeZeroProjection:
       '最后一层投影 W 为零时（AdaLN-Zero 就是这样初始化的，E 与 F 保留各自的 weights），类别“{c}”得到 s = {s}、b = {b}、g = {g}：y 就是 LN₀(x) 本身，即 {y}。',
-    describeCustom: '使用自定的 s = {s}（scale 是 1 + s）、shift b = {b} 与 gate g = {g} 时，y = (1 + s) ⊙ LN₀(x) + b = {y}。',
+    describeCustom:
+      '使用自定的 s = {s}（scale 是 1 + s）、shift b = {b} 与 gate g = {g} 时，y = (1 + s) ⊙ LN₀(x) + b = {y}。',
     describeBranch: 'Sublayer 给出 F(y) = {F}，block 输出 h = x + g ⊙ F(y) = {h}。',
     gateZero:
       'Gate 为零时 block 原样返回 x，也挡住了分支的 gradient：∂h/∂F(y) = diag(g) = 0，F、s 与 b 都得不到 gradient。Gate 自身的 gradient 不受影响，逐 feature 为 ∂h/∂g = F(y) = {F}，所以训练能让 g 离开 0。',
