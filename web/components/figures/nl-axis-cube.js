@@ -1078,7 +1078,17 @@ button { min-height: 36px; }
       const xr = P(0, T, D).x + 6; // right of every sheet's far corner
       nodes.push(
         el('text', { class: 'mini-label', x: f(top.x), y: f(top.y - 4), 'text-anchor': 'middle' }, names[2]),
-        el('text', { class: 'mini-label', x: f(left.x - 4), y: f(left.y + fs * 0.35), 'text-anchor': 'end' }, names[1]),
+        // (left of the edge's front corner, its leftmost point, so the name never reaches into the sheet)
+        el(
+          'text',
+          {
+            class: 'mini-label',
+            x: f(Math.min(left.x, P(0, 0, 0).x) - 4),
+            y: f(left.y + fs * 0.35),
+            'text-anchor': 'end',
+          },
+          names[1],
+        ),
       );
       if (B > 1) {
         const y1 = rightTop.y - sheetH * 0.2,

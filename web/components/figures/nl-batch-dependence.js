@@ -122,7 +122,7 @@ th, td { padding-right: 6px; }
 .table-wrap .numbers { font-size: 0.8em; }
 caption { text-align: left; color: var(--nl-muted); padding-bottom: 2px; }
 /* a phone: the four columns fit 360 px without scrolling (the header's long word may wrap) */
-@container (max-width: 400px) { th, td { padding-right: 3px; } th { white-space: normal; } .table-wrap .numbers { font-size: 0.74em; } }
+@container (max-width: 400px) { th, td { padding-right: 2px; } th { white-space: normal; } .table-wrap .numbers { font-size: 0.7em; } }
 th[scope=row] { font-weight: 600; }
 `;
 
