@@ -70,7 +70,7 @@ export const figures = [
     summary: "BatchNorm in training and evaluation, and its running statistics.",
     trainer: false,
     minHeight: 781,
-    phoneMinHeight: {"en":1578,"zh":1492},
+    phoneMinHeight: {"en":1570,"zh":1486},
     events: ["change"],
     state: "`rows`, `train`, `eval`, `chosenTrain`, `chosenEval`, `batchStats`, `running`, `initial`, `steps`, `clipped`",
     attributes: [
