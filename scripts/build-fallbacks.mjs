@@ -111,8 +111,9 @@ export async function buildFallbacks() {
     for (const [width, query] of WIDTHS) {
       css += `@media ${query} {\n`;
       for (const [id, h] of Object.entries(heights)) {
-        css += `  #${id} > :first-child { min-height: ${h.en[width]}px; }\n`;
-        css += `  :root:lang(zh) #${id} > :first-child { min-height: ${h.zh[width]}px; }\n`;
+        // released once the reader uses the figure (data-used, lib/base.js), as normlab.css's are
+        css += `  #${id} > :first-child:not([data-used]) { min-height: ${h.en[width]}px; }\n`;
+        css += `  :root:lang(zh) #${id} > :first-child:not([data-used]) { min-height: ${h.zh[width]}px; }\n`;
       }
       // the room an off-screen section keeps (content-visibility: auto in page.css)
       for (const [id, h] of Object.entries(sectionHeights)) {

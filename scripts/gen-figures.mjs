@@ -363,8 +363,11 @@ function css(figures) {
   max-width: 960px;
 }
 /* The height each figure has with its default attributes at 960 px, kept from
-   the start, so nothing below it moves when it draws (narrower, it grows past this). */
-${figures.map((f) => `${f.tag} { min-height: ${f.minHeight}px; }`).join('\n')}
+   the start, so nothing below it moves when it draws (narrower, it grows past this).
+   Once a reader has used a figure (its first pointer press, key or input sets data-used)
+   the figure's own height rules: a state that is shorter leaves no gap, and what moves
+   then follows the reader's input, which is not a layout shift. */
+${figures.map((f) => `${f.tag}:not([data-used]) { min-height: ${f.minHeight}px; }`).join('\n')}
 /* On a phone the figures stack their panels and wrap their labels, up to 2.8 times as tall: the height
    each has in a 340 px column (a 360 px screen; 16 px text, line height 1.65, as the article), the larger of
    English and Chinese for any language, and each one's own under :lang(). Up to 600 px wide most figures are
@@ -375,9 +378,9 @@ ${figures
     const { en, zh } = f.phoneMinHeight;
     const most = Math.max(en, zh);
     return [
-      `  ${f.tag} { min-height: ${most}px; }`,
-      ...(en < most ? [`  ${f.tag}:lang(en) { min-height: ${en}px; }`] : []),
-      ...(zh < most ? [`  ${f.tag}:lang(zh) { min-height: ${zh}px; }`] : []),
+      `  ${f.tag}:not([data-used]) { min-height: ${most}px; }`,
+      ...(en < most ? [`  ${f.tag}:not([data-used]):lang(en) { min-height: ${en}px; }`] : []),
+      ...(zh < most ? [`  ${f.tag}:not([data-used]):lang(zh) { min-height: ${zh}px; }`] : []),
     ].join('\n');
   })
   .join('\n')}

@@ -116,6 +116,31 @@ for (const lang of ['en', 'zh']) {
     }));
 }
 
+// The reserved height is for the default state while it loads: once the reader has used the figure, a shorter
+// state (a panel folded, a step back) leaves no gap below it. A page changing an attribute is no reader's use.
+test('a figure keeps its reserved height until the reader uses it, then its own (normlab/styles.css, 360 px)', () =>
+  withStaticServer(async (open) => {
+    const context = await env.browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true });
+    const page = await context.newPage();
+    await open(page, 'tests/browser/pages/phone.html');
+    await page.waitForFunction(() => customElements.get('nl-bn-variants'));
+    const minHeight = () => page.evaluate(() => getComputedStyle(document.querySelector('#used')).minHeight);
+    await page.evaluate(async () => {
+      const el = Object.assign(document.createElement('nl-bn-variants'), { id: 'used' });
+      document.querySelector('main').append(el);
+      el.start();
+      while (!el.state) await new Promise((r) => setTimeout(r, 25));
+    });
+    const reserved = parseFloat(await minHeight());
+    assert.ok(reserved > 500, `reserved ${reserved} px before use`);
+    await page.evaluate(() => document.querySelector('#used').setAttribute('steps', '7'));
+    assert.equal(parseFloat(await minHeight()), reserved, 'an attribute set by the page keeps the reservation');
+    await page.locator('#used button[data-value=ghost]').tap();
+    assert.equal(await page.evaluate(() => document.querySelector('#used').hasAttribute('data-used')), true);
+    assert.equal(await minHeight(), '0px', 'released after the reader taps a control');
+    await context.close();
+  }));
+
 test('the single-file build renders every figure from a page opened from disk (file://), with no network', async () => {
   const context = await env.browser.newContext();
   const requests = [];

@@ -146,6 +146,9 @@ export function el(tag, attrs = {}, text) {
   return node;
 }
 
+/** What counts as a reader using a figure: pointer presses, keys and control input inside it. */
+const USE_EVENTS = ['pointerdown', 'keydown', 'input'];
+
 export class NlElement extends Base {
   /** The events a figure fires (the figure manifest lists them). */
   static events = ['change'];
@@ -308,6 +311,12 @@ export class NlElement extends Base {
       const root = this.attachShadow({ mode: 'open' });
       root.adoptedStyleSheets = [sheet('base', baseCss), sheet(this.localName, this.constructor.css ?? '')];
       this.build(root);
+      // The reader's first use releases the height the page reserved for the default state (normlab.css)
+      const used = () => {
+        this.setAttribute('data-used', '');
+        for (const type of USE_EVENTS) this.removeEventListener(type, used, true);
+      };
+      for (const type of USE_EVENTS) this.addEventListener(type, used, true);
     }
     watchTheme(this); // the site's light/dark toggle, live
     this.setAttribute('role', 'figure');
