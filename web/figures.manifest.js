@@ -145,8 +145,8 @@ export const figures = [
     catalog: "depthTraining",
     summary: "A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.",
     trainer: true,
-    minHeight: 1258,
-    phoneMinHeight: {"en":1940,"zh":1893},
+    minHeight: 1046,
+    phoneMinHeight: {"en":1975,"zh":1928},
     events: ["change"],
     state: "`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`",
     attributes: [

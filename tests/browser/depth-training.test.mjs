@@ -18,7 +18,13 @@ const NAMES = { none: 'No norm', post: 'Post-Norm', pre: 'Pre-Norm', pre_final: 
 const f3 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }).format(v);
 
 const button = (label) => fig.page.locator(`${TAG} >> button`).filter({ hasText: new RegExp(`^${label}$`) });
+// The settings are behind a closed disclosure: a reader opens it to reach a preset or a Compare box.
+async function openSettings() {
+  const open = await fig.page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('details').open, TAG);
+  if (!open) await fig.page.locator(`${TAG} >> summary`).click();
+}
 async function press(label) {
+  if (!(await button(label).isVisible())) await openSettings();
   await button(label).focus();
   await fig.page.keyboard.press('Enter');
 }
@@ -65,6 +71,18 @@ function checkDescription(sn, where) {
       );
   }
 }
+
+test('the settings open closed, their summary naming the values the curves were trained with', async () => {
+  const r = await fig.page.evaluate((t) => {
+    const d = document.querySelector(t).shadowRoot.querySelector('details');
+    const depth = d.querySelector('input[type=range]');
+    return { open: d.open, summary: d.querySelector('summary').textContent, depthShown: depth.checkVisibility() };
+  }, TAG);
+  assert.equal(r.open, false, 'closed at 1280 px too: the charts come first');
+  assert.equal(r.depthShown, false);
+  // the defaults of the header comment: 24 blocks, SGD with momentum 0.9, lr 0.06, LayerNorm
+  assert.equal(r.summary, 'Settings: 24 blocks, SGD, momentum 0.9, learning rate 0.06, LayerNorm');
+});
 
 let opening; // the recorded run the figure opens on, as drawn
 test('the default opens on its recorded run, drawn without Play: PyTorch’s outcome for each copy', async () => {
@@ -306,13 +324,13 @@ for (const [preset, label] of [
       sn.state.variants.find((v) => v.placement === sn.state.show).loss.length,
       'the map is of the last step',
     );
-    assert.ok(sn.svg.includes(`Post-Norm: the two spirals, step ${sn.state.mapStep}`));
+    assert.ok(sn.svg.includes(`Pre-Norm: the two spirals, step ${sn.state.mapStep}`));
   });
 }
 
 test('the decision map follows the chosen copy without stopping or restarting its training', async () => {
   const before = await snap();
-  assert.equal(before.state.show, 'post');
+  assert.equal(before.state.show, 'pre', 'the map opens on a copy that learns');
   assert.equal(before.state.map.length, 400, 'a 20 x 20 grid');
   assert.ok(before.state.map.every((p) => p >= 0 && p <= 1));
   await fig.page.locator(`${TAG} >> select`).last().selectOption('pre_final');
@@ -402,6 +420,7 @@ test('Compare: an unticked copy stops training and leaves the charts; the others
   await press('Reset');
   await press('Step');
   const box = fig.page.locator(`${TAG} >> input[type=checkbox][value=post]`);
+  await openSettings();
   await box.focus();
   await fig.page.keyboard.press('Space');
   await press('Step');
@@ -428,6 +447,7 @@ test('Compare while playing: the unticked copy stops at once, the others play on
   await press('Reset');
   await press('Play');
   await fig.page.waitForFunction((t) => document.querySelector(t).state.step >= 2, TAG);
+  await openSettings();
   await fig.page.locator(`${TAG} >> input[type=checkbox][value=none]`).click();
   const at = (await snap()).state.variants[0].loss.length;
   await fig.page.waitForFunction(([t, k]) => document.querySelector(t).state.step >= k + 6, [TAG, at]);

@@ -64,8 +64,8 @@ export class NlDepthTraining extends NlFigure {
   static catalog = 'depthTraining';
   static summary =
     'A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.';
-  static minHeight = 1258; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 1940, zh: 1893 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static minHeight = 1046; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 1975, zh: 1928 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`'; // `state` keys beyond the attributes (README)
   static trainer = true; // train_* come from the training module (loadTrainer), the rest from the core
@@ -196,15 +196,14 @@ details.settings[open] > summary { margin-bottom: 6px; }
   }
 
   buildControls(outer) {
-    // Play, Step and Reset first; the settings behind a disclosure (closed on a phone, so that the
-    // first screen shows the picture)
+    // Play, Step and Reset first; the settings behind a disclosure, closed, so that the first screen shows
+    // the picture; its summary says what they are now
     const run = el('div', { class: 'run' });
     outer.append(run);
     const details = el('details', { class: 'settings' });
     this._settingsSummary = el('summary');
     const box = el('div', { class: 'settings-body' });
     details.append(this._settingsSummary, box);
-    details.open = !(typeof matchMedia !== 'undefined' && matchMedia('(max-width: 600px)').matches);
     this._settingsBox = details;
     outer.append(details);
     const presets = el('div', { class: 'presets' });
@@ -286,7 +285,8 @@ details.settings[open] > summary { margin-bottom: 6px; }
     this._showText = el('span');
     this._showSelect = el('select', { part: 'select' });
     for (const p of PLACEMENTS) this._showSelect.append(el('option', { value: p }));
-    this._showSelect.value = this._show = 'post';
+    // Pre-Norm by default: the map of a copy that learned shows what the task is; the loss curves show who did not
+    this._showSelect.value = this._show = 'pre';
     this._showSelect.addEventListener('change', () => {
       this._show = this._showSelect.value;
       if (this._state && !this._state.error) {
@@ -313,7 +313,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
     for (const o of this._showSelect.options) o.textContent = this.t(`v_${o.value}`);
     this._presetLabel.textContent = this.t('presets');
     this._stepButton.textContent = this.t('step');
-    this._settingsSummary.textContent = this.t('settings');
+    this._syncSummary(this._values);
     this._syncPlay();
   }
 
@@ -485,7 +485,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
 
   /** The shown variant's probability of class 1 at each grid cell (train_predict). */
   _decision(v = this._state) {
-    const i = PLACEMENTS.indexOf(this._show ?? 'post');
+    const i = PLACEMENTS.indexOf(this._show ?? 'pre');
     if (!this._runs && this._recordedMaps)
       return { show: PLACEMENTS[i], map: this._recordedMaps[i], mapStep: v.variants[i].loss.length };
     if (!this._runs) return { show: PLACEMENTS[i], map: [], mapStep: 0 }; // nothing trained yet: the data alone
@@ -637,8 +637,19 @@ details.settings[open] > summary { margin-bottom: 6px; }
     return v >= 1e5 ? formatPower(v, this.lang, 3) : this.fmt(v, 3);
   }
 
+  /** The closed settings say what they are: the values the curves were trained with. */
+  _syncSummary(v) {
+    this._settingsSummary.textContent = this.t('settingsNow', {
+      L: v.depth,
+      opt: this.t(`choice_${v.optimizer}`),
+      lr: this.fmt(v.lr, 3),
+      norm: this.t(`choice_${v.norm}`),
+    });
+  }
+
   draw(s) {
     const f = (v) => this.fmt(v, 3);
+    this._syncSummary(s);
     // what the curves are: the recorded run, or trained here (the line stays, so the figure keeps its height)
     this._note.textContent = this.t(s.recorded ? 'recordedNote' : s.step ? 'liveNote' : 'idleNote', {
       k: s.step,
@@ -966,7 +977,7 @@ NlDepthTraining.strings = {
     mapTitle: '{name}: the two spirals, step {k}',
     mapKey: 'dots: hollow class 0, filled class 1',
     mapKey2: 'filled cells: the network says class 1',
-    settings: 'Settings',
+    settingsNow: 'Settings: {L} blocks, {opt}, learning rate {lr}, {norm}',
     recordedNote:
       'Recorded run of these settings, {k} steps, drawn when the page opened. Play or Step trains it again here, step by step.',
     describeRecorded: 'This is the recorded run of these settings; Play trains it again, step for step.',
@@ -1044,7 +1055,7 @@ NlDepthTraining.strings = {
     mapTitle: '{name}：两条螺旋，第 {k} 步',
     mapKey: '点：空心为类别 0，实心为类别 1',
     mapKey2: '填色的格子：网络判为类别 1',
-    settings: '设置',
+    settingsNow: '设置：{L} 个 block，{opt}，学习率 {lr}，{norm}',
     recordedNote:
       '这是按当前设置预先录好的一次训练（{k} 步），页面打开时就画出来。按“播放”或“单步”会在这里重新逐步训练。',
     describeRecorded: '这是按当前设置预先录好的训练；按“播放”会一步一步重新训练出同样的结果。',
