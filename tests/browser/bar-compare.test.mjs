@@ -233,6 +233,36 @@ test('the gray input bars: keyboard handles with their value in the label', asyn
   assert.deepEqual((await state()).vector, [1, 2, 3], 'Reset restores the vector too');
 });
 
+// At offset 100 the gray input bars are 1 to 3 units on a 0..150 axis, slivers a reader cannot find: each has a
+// round grip on its top, inside its hit area, at least 14 px across, whatever the bar's height.
+test('every gray input bar has a round grip on its top, inside the handle, even when the bar is a sliver', async () => {
+  await clickButton('Reset');
+  const before = await page.evaluate(() => document.querySelector('nl-bar-compare').getAttribute('offset'));
+  await page.evaluate(() => document.querySelector('nl-bar-compare').setAttribute('offset', '100'));
+  const r = await page.evaluate(() => {
+    const root = document.querySelector('nl-bar-compare').shadowRoot;
+    return [...root.querySelectorAll('.handle')].map((h) => {
+      const g = h.querySelector('.grip').getBoundingClientRect();
+      const hit = h.querySelector('.hit').getBoundingClientRect();
+      const knob = h.querySelector('.knob').getBoundingClientRect();
+      return { g, hit, knobY: knob.y };
+    });
+  });
+  assert.equal(r.length, 3);
+  for (const { g, hit, knobY } of r) {
+    assert.ok(g.width >= 14, `grip ${g.width} px across`);
+    const cx = g.x + g.width / 2,
+      cy = g.y + g.height / 2;
+    assert.ok(cx > hit.x && cx < hit.x + hit.width && cy > hit.y && cy < hit.y + hit.height, 'inside the hit area');
+    assert.ok(g.y + g.height <= knobY + 3, 'on the bar top');
+  }
+  await page.evaluate((v) => {
+    const f = document.querySelector('nl-bar-compare');
+    if (v === null) f.removeAttribute('offset');
+    else f.setAttribute('offset', v);
+  }, before);
+});
+
 test('dragging a gray input bar with the mouse moves its coordinate; only the handle blocks page scrolling', async () => {
   const fig = page.locator('nl-bar-compare');
   const handle = fig.getByRole('slider', { name: /coordinate x3/ });

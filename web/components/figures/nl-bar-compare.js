@@ -160,6 +160,10 @@ export class NlBarCompare extends NlFigure {
 .handle .hit { fill: transparent; }
 .handle .knob { stroke: var(--nl-fg); stroke-width: 3; stroke-linecap: round; }
 .handle:hover .knob { stroke-width: 4; }
+/* the grip: a round handle on the gray bar's top, found at a glance even when the bar is a sliver */
+.handle .grip { fill: var(--nl-bg); stroke: var(--nl-fg); stroke-width: 2; }
+.handle .grip-arrows { fill: var(--nl-fg); }
+.handle:hover .grip { stroke-width: 3; }
 .handle:focus-visible .ring { fill: none; stroke: var(--nl-focus); stroke-width: 2; }
 .handle .ring { fill: none; stroke: none; }
 .steps { margin-top: 12px; border-top: 1px solid var(--nl-grid); padding-top: 8px; }
@@ -562,11 +566,13 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
         height: 14,
         rx: 4,
       });
-      h.append(hit, ring, knob);
+      const grip = el('circle', { class: 'grip', cx: (panel.centers[i] - panel.bw / 2 - 1).toFixed(2), r: 7 });
+      const arrows = el('path', { class: 'grip-arrows' });
+      h.append(hit, ring, knob, grip, arrows);
       h.addEventListener('keydown', (e) => this._onKey(e, i));
       onDrag(h, (e) => this._dragStart(e, i));
       box.append(h);
-      handles.push({ h, hit, knob, ring });
+      handles.push({ h, hit, knob, ring, grip, arrows });
     }
     g.append(box);
     return handles;
@@ -630,13 +636,19 @@ td .ref { display: block; color: var(--nl-muted); font-size: var(--nl-small-size
       if (panel.handles) {
         // 36 px tall with a mouse; 44 CSS px or more where a finger is the pointer (lib/handles.js hitRadius)
         const half = Math.max(18, hitRadius(this, this._svg));
-        panel.handles.forEach(({ h, hit, knob, ring }, i) => {
+        panel.handles.forEach(({ h, hit, knob, ring, grip, arrows }, i) => {
           const yv = y(s.reference.input[i]);
           hit.setAttribute('y', (yv - half).toFixed(2));
           hit.setAttribute('height', (2 * half).toFixed(2));
           knob.setAttribute('y1', yv.toFixed(2));
           knob.setAttribute('y2', yv.toFixed(2));
           ring.setAttribute('y', (yv - 7).toFixed(2));
+          // the grip sits on the bar's top, above it when the bar is short; an up and a down arrowhead inside
+          const gy = yv - 9,
+            gx = Number(grip.getAttribute('cx'));
+          grip.setAttribute('cy', gy.toFixed(2));
+          const [ax, up, down] = [gx - 3, gy - 1, gy + 1].map((v) => v.toFixed(2));
+          arrows.setAttribute('d', `M${ax},${up}l3,-4l3,4z M${ax},${down}l3,4l3,-4z`);
           h.setAttribute('aria-valuenow', String(s.vector[i]));
           h.setAttribute('aria-valuetext', this.num(s.vector[i]));
           h.setAttribute('aria-label', this.t('handleLabel', { i: i + 1, value: this.num(s.vector[i]) }));
@@ -782,7 +794,8 @@ NlBarCompare.strings = {
     reset: 'Reset',
     legendReference: 'gray: original vector',
     legendCurrent: 'colored: current input',
-    dragHint: 'Drag a gray input bar up or down, or focus it and use the arrow keys, to change the vector.',
+    dragHint:
+      'Drag a round handle on a gray input bar up or down, or focus it and use the arrow keys, to change the vector.',
     handleLabel: 'Original vector, coordinate x{i}: {value}',
     coordinate: 'x{i}',
     ownAxis: 'own axis',
@@ -825,7 +838,7 @@ NlBarCompare.strings = {
     reset: '重置',
     legendReference: '灰色：原始向量',
     legendCurrent: '彩色：当前输入',
-    dragHint: '上下拖动灰色输入柱，或聚焦后按方向键，即可改变向量。',
+    dragHint: '上下拖动灰色输入柱上的圆形手柄，或聚焦后按方向键，即可改变向量。',
     handleLabel: '原始向量的坐标 x{i}：{value}',
     coordinate: 'x{i}',
     ownAxis: '独立坐标轴',
