@@ -322,7 +322,7 @@ test('Chinese: labels, description and legend follow lang', async () => {
   assert.match(await desc(), /^Inputs: /);
 });
 
-test('360 px, both languages: labels at least 10 px, inside the picture, never over another label or a point', async () => {
+test('360 px, both languages: labels at least 10 px, inside the picture, never over another label, a point or an arrowhead', async () => {
   for (const lang of ['en', 'zh']) {
     const { page, context, problems } = await openPage(fig.env.browser, fig.env.url + 'web/index.html', {
       viewport: { width: 360, height: 740 },
@@ -335,6 +335,7 @@ test('360 px, both languages: labels at least 10 px, inside the picture, never o
     await page.waitForFunction((t) => document.querySelector(t)?.state, TAG);
     await page.waitForTimeout(100); // the redraw at the measured width
     for (const [yaw, pitch] of [
+      [null, null], // the default view, where x + 100's ray runs 0.46° from the (1, 1, 1) axis
       [-60, 20],
       [30, 45],
       [150, -30],
@@ -342,6 +343,7 @@ test('360 px, both languages: labels at least 10 px, inside the picture, never o
       await page.evaluate(
         async ([t, y, p]) => {
           const el = document.querySelector(t);
+          if (y === null) return;
           el.yaw = y;
           el.pitch = p;
           await el.updateComplete;
@@ -357,6 +359,7 @@ test('360 px, both languages: labels at least 10 px, inside the picture, never o
           px: parseFloat(getComputedStyle(e).fontSize) * e.getScreenCTM().a,
         }));
         const dots = [...root.querySelectorAll('circle.dot')].map((c) => c.getBoundingClientRect());
+        const heads = [...root.querySelectorAll('.head')].map((c) => c.getBoundingClientRect());
         const hit = (a, b) =>
           Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
           Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
@@ -367,6 +370,7 @@ test('360 px, both languages: labels at least 10 px, inside the picture, never o
             out.push(`"${a.t}" outside the picture`);
           texts.slice(i + 1).forEach((b) => hit(a.b, b.b) && out.push(`"${a.t}" over "${b.t}"`));
           dots.forEach((d) => hit(a.b, d) && out.push(`"${a.t}" over a point`));
+          heads.forEach((d) => hit(a.b, d) && out.push(`"${a.t}" over an arrowhead`));
         });
         return { out, count: texts.length, width: svg.width };
       }, TAG);

@@ -580,7 +580,7 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
       const dir = sc.inputs[group[0]].l2;
       const end = P(dir, RAY);
       const cls = `ray${end.z < 0 ? ' back' : ''}`;
-      layerOf(end.z).push(el('path', { class: cls, d: path([O, end]) }), arrowHead(O, end, cls));
+      layerOf(end.z).push(el('path', { class: cls, d: path([O, end]) }), arrowHead(O, end, `${cls} head`));
       obstacles.push({ x: end.x - 6, y: end.y - 6, w: 12, h: 12 }); // the arrowhead: no label over it
       labels.push({
         cls: 'input',
@@ -596,8 +596,8 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
     labels.push({
       cls: 'ones',
       at: top,
-      clear: 4,
-      prefer: 0, // beside the tip: above it is where a ray along (1, 1, 1) puts its input's label
+      clear: 13, // clear of its own arrowhead and of the ray along it
+      prefer: -0.5, // up and right of the tip: above it is where a ray along (1, 1, 1) puts its input’s label, and below it that ray’s own arrowhead
       lines: [this.t('onesLabel'), this.t('onesNote')],
       rank: 1,
     });
