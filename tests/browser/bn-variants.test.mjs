@@ -25,8 +25,13 @@ const snap = async () => ({
       byRow.set(d.getAttribute('cy'), [...(byRow.get(d.getAttribute('cy')) ?? []), d.getAttribute('cx')]);
     return {
       lede: root.querySelector('[part=lede]').textContent,
-      rowLabels: [...strips.querySelectorAll('text.vlabel.row')].map((e) => e.textContent),
-      newRow: [...strips.querySelectorAll('text.vlabel.new')].map((e) => e.textContent),
+      // each row's label: the variant, then the line under it saying where its statistics come from
+      rowLabels: [...strips.querySelectorAll('text.vlabel.row')].map(
+        (e) => `${e.textContent} · ${e.nextElementSibling.textContent}`,
+      ),
+      newRow: [...strips.querySelectorAll('text.vlabel.new')].map(
+        (e) => `${e.textContent} · ${e.nextElementSibling.textContent}`,
+      ),
       pressed: [...root.querySelectorAll('.reveal button[aria-pressed=true]')].map((b) => b.textContent),
       // the settings a reader sees: each control's label text
       settings: [...root.querySelectorAll('label.control')]
@@ -254,11 +259,13 @@ function check(sn, where) {
     all: 'All',
   };
   assert.deepEqual(sn.pressed, [pressed[s.show]], `${where}: the step pressed`);
-  // BatchNorm in training, faint behind every row after its own: at the same x as the training row's dots
-  assert.equal(sn.faint.length, rows.length - 1, where);
+  // BatchNorm in training, faint behind every row after evaluation's (evaluation has the joining lines instead):
+  // at the same x as the training row's dots, example 1's channel 1, three of them
+  assert.equal(sn.faint.length, rows.length - 2, where);
+  assert.equal(sn.trainXs.length, 3, `${where}: channel 1's three positions`);
   for (const row of sn.faint) assert.deepEqual(row, sn.trainXs, `${where}: faint dots where training's are`);
-  // a line from each output in training to the same output in evaluation
-  assert.equal(sn.links.length, 6, where);
+  // a line from each of those outputs in training to the same output in evaluation
+  assert.equal(sn.links.length, 3, where);
   sn.links.forEach(([x1], i) => assert.equal(x1, sn.trainXs[i], `${where}: link ${i} starts at training's dot`));
 }
 
@@ -343,8 +350,8 @@ test('every legend marker is drawn like its series: the same colour, fill and li
     };
     const first = (svgEl, sel) => look([...svgEl.querySelectorAll(sel)].find((e) => !e.classList.contains('legend')));
     return [
-      [marker(batch, 'input, channel 1'), first(batch, 'circle.pt.c1')],
-      [marker(batch, 'channel 2'), first(batch, 'circle.pt.c2')],
+      [marker(batch, 'channel 1'), first(batch, 'circle.pt.c1')],
+      [marker(batch, 'channel 2 (3 positions each)'), first(batch, 'circle.pt.c2')],
       [marker(batch, 'Ghost BN chunk'), first(batch, 'rect.chunk.mine')],
       [marker(batch, 'its means'), first(batch, 'line.cmean')],
       [marker(batch, 'batch means'), first(batch, 'line.bmean')],
@@ -352,19 +359,117 @@ test('every legend marker is drawn like its series: the same colour, fill and li
       [marker(running, 'channel 1'), first(running, '.trace.c1')],
       [marker(running, 'channel 2'), first(running, '.trace.c2')],
       [marker(running, 'this batch'), first(running, 'line.target')],
-      [marker(strips, 'faint: BatchNorm in training'), first(strips, 'circle.pt.faint.c1')],
-      // the strip's swatches are the dots' own look: filled and hollow in the training-time colour, grey evaluation
-      [marker(strips, 'output, channel 1'), first(strips, 'circle.pt.train.c1')],
-      [marker(strips, 'channel 2 (3 positions each)'), first(strips, 'circle.pt.ghost.c2')],
-      [marker(strips, 'grey: evaluation'), first(strips, 'circle.pt.eval.c1')],
+      [marker(strips, 'faint: training'), first(strips, 'circle.pt.faint.c1')],
       [marker(strips, "example 1's first number"), first(strips, 'circle.ring')],
-      [marker(batch, "example 1's first number"), first(batch, 'circle.ring')],
+      // the batch's ring is the strips' one, keyed once, there
+      [first(batch, 'circle.ring'), first(strips, 'circle.ring')],
+      // the strips have no swatch for their colours: each row's label is drawn in its dots' colour
+      ...['train', 'eval', 'ghost', 'renorm', 'switchable'].map((k) => [
+        getComputedStyle(strips.querySelector(`text.vlabel.row.${k}`)).fill,
+        getComputedStyle(strips.querySelector(`circle.pt.${k}`)).fill,
+      ]),
     ];
   }, TAG);
+  const labelFill = await fig.page.evaluate((t) => {
+    const strips = document.querySelector(t).shadowRoot.querySelector('svg.variants');
+    return ['train', 'eval'].map((k) => getComputedStyle(strips.querySelector(`text.vlabel.row.${k}`)).fill);
+  }, TAG);
+  assert.notEqual(labelFill[0], labelFill[1], 'training and evaluation are told apart by colour');
   await fig.page.evaluate((t) => document.querySelector(t).removeAttribute('show'), TAG);
   for (const [m, series] of r)
     assert.equal(m.replace(/ 1$/, ''), series.replace(/ 1$/, ''), `marker ${m} vs ${series}`);
   // the trace lines' markers are lines (no fill), like the traces
+  assert.deepEqual(fig.problems, []);
+});
+
+test('the strips draw channel 1 only, three dots a row, and no line crosses a label, at 1280 and 360 px', async () => {
+  const page = fig.page;
+  // the strips follow example 1's channel 1, (1, 2, 3): one dot per position, so 3 a row, and 3 faint ones of
+  // BatchNorm in training on each row after evaluation's; the joining lines run from training's strip to
+  // evaluation's, where no text is (the labels sit left of the strips, the tick labels under the last one)
+  const rowsOf = { bn: 2, ghost: 3, renorm: 3, switchable: 3, all: 5 };
+  try {
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 740 });
+      for (const lang of ['en', 'zh'])
+        for (const show of Object.keys(rowsOf)) {
+          const where = `${width} px ${lang} ${show}`;
+          await page.evaluate(
+            ([t, lang, show]) => {
+              const f = document.querySelector(t);
+              f.setAttribute('lang', lang);
+              f.setAttribute('show', show);
+            },
+            [TAG, lang, show],
+          );
+          await page.waitForTimeout(80); // the redraw at the new width
+          const r = await page.evaluate((t) => {
+            const strips = document.querySelector(t).shadowRoot.querySelector('svg.variants');
+            const dots = [...strips.querySelectorAll('circle.pt:not(.legend)')];
+            const count = (sel) => {
+              const byRow = {};
+              for (const d of dots.filter((c) => c.matches(sel)))
+                byRow[d.getAttribute('cy')] = (byRow[d.getAttribute('cy')] ?? 0) + 1;
+              return Object.values(byRow);
+            };
+            const ctm = strips.getScreenCTM();
+            const at = (x, y) => new DOMPoint(x, y).matrixTransform(ctm);
+            const texts = [...strips.querySelectorAll('text')]
+              .filter((e) => e.textContent.trim())
+              .map((e) => [e.textContent, e.getBoundingClientRect()]);
+            // a segment against a box (Liang–Barsky): does any part of it lie inside?
+            const crosses = (p, q, b) => {
+              let t0 = 0,
+                t1 = 1;
+              const dx = q.x - p.x,
+                dy = q.y - p.y;
+              for (const [pp, qq] of [
+                [-dx, p.x - b.left],
+                [dx, b.right - p.x],
+                [-dy, p.y - b.top],
+                [dy, b.bottom - p.y],
+              ]) {
+                if (pp === 0) {
+                  if (qq < 0) return false;
+                } else {
+                  const u = qq / pp;
+                  if (pp < 0) t0 = Math.max(t0, u);
+                  else t1 = Math.min(t1, u);
+                }
+              }
+              return t0 < t1;
+            };
+            const hits = [];
+            for (const l of strips.querySelectorAll('line')) {
+              const n = (a) => parseFloat(l.getAttribute(a));
+              const p = at(n('x1'), n('y1')),
+                q = at(n('x2'), n('y2'));
+              for (const [text, b] of texts)
+                if (crosses(p, q, b)) hits.push(`${l.getAttribute('class') ?? 'grid'} × "${text}"`);
+            }
+            return {
+              classes: [...new Set(dots.flatMap((d) => [...d.classList].filter((c) => /^c\d$/.test(c))))],
+              shown: count(':not(.faint)'),
+              faint: count('.faint'),
+              links: strips.querySelectorAll('line.link').length,
+              hits,
+            };
+          }, TAG);
+          assert.deepEqual(r.classes, ['c1'], `${where}: channel 1 only`);
+          assert.deepEqual(r.shown, Array(rowsOf[show]).fill(3), `${where}: three dots a row`);
+          assert.deepEqual(r.faint, Array(rowsOf[show] - 2).fill(3), `${where}: faint training behind the variants`);
+          assert.equal(r.links, 3, `${where}: a joining line per position`);
+          assert.deepEqual(r.hits, [], `${where}: lines across labels`);
+        }
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.evaluate((t) => {
+      const f = document.querySelector(t);
+      f.setAttribute('lang', 'en');
+      f.removeAttribute('show');
+    }, TAG);
+  }
   assert.deepEqual(fig.problems, []);
 });
 

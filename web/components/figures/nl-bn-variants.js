@@ -4,21 +4,27 @@
 // 24 numbers of this batch) against BatchNorm in evaluation (the running
 // statistics, traced from their start at mean 0 and variance 1 over the
 // training steps so far). Five steps in, the running mean is still far from the
-// batch's, so the same example gets two different outputs; a thin line joins
-// each output in training to the same output in evaluation. Step buttons then
-// add one variant at a time, each with the one setting that matters for it:
-// Ghost BatchNorm (the statistics of the example's own chunk of the batch,
-// outlined in the drawing with each chunk's means; the chunk size), Batch
-// Renorm (the batch statistics corrected toward the running ones, the
-// correction clipped by r_max and d_max) and Switchable Norm (a mix of the
-// InstanceNorm, LayerNorm and BatchNorm statistics; the mix), or all five at
-// once. A line above the picture says, from the state, what the step's variant
-// changes relative to BatchNorm, following example 1's first number, 1 (ringed
-// in the drawing). On every row after training's, the outputs of BatchNorm in
-// training stand faint behind, so each variant reads as its departure from it.
-// The legends draw each series' own marker in its colour (the strip's swatches
-// carry the dots' own classes). The description follows example 1's channel 1
-// through the rows shown; the strips show both channels.
+// batch's, so the same example gets two different outputs. The top strips follow
+// example 1's channel 1, (1, 2, 3), the numbers the sentences follow: one dot a
+// position, in the row's colour (the training-time variants green, evaluation
+// grey), each row labelled on its left in two lines (the variant, in its dots'
+// colour, then where its statistics come from); a thin line joins each output in
+// training to the same output in evaluation, between the two strips, where no
+// text is. Step buttons then add one variant at a time, each with the one
+// setting that matters for it: Ghost BatchNorm (the statistics of the example's
+// own chunk of the batch, outlined in the drawing with each chunk's means; the
+// chunk size), Batch Renorm (the batch statistics corrected toward the running
+// ones, the correction clipped by r_max and d_max) and Switchable Norm (a mix of
+// the InstanceNorm, LayerNorm and BatchNorm statistics; the mix), or all five
+// at once. A line above the picture says, from the state, what the step's
+// variant changes relative to BatchNorm, following example 1's first number, 1
+// (ringed in the strips and in the batch). On every variant's row after
+// evaluation's, the outputs of BatchNorm in training stand faint behind, so each
+// variant reads as its departure from it. The strips' key is one line: the ring,
+// and the faint dots when a variant's row is shown; the batch's key draws each
+// series' own marker in its colour. The description follows example 1's
+// channel 1 through the rows shown; the batch panel shows both channels, the
+// state keeps both channels' outputs.
 //
 // Attributes: show (the step: "bn" training vs evaluation, "ghost", "renorm"
 //   or "switchable" adding that variant's row, "all"; "bn"), steps (training
@@ -35,7 +41,8 @@
 //   channel 1's three positions then channel 2's; all five at every step),
 //   chunks ([{first, last, mean}]: examples 1-based), weights (Switchable's for
 //   IN, LN, BN), components ({in: example 1's channel means, ln: example 1's
-//   mean, bn: the channel means}), axes, error}.
+//   mean, bn: the channel means}), axes (`out`, the strips': channel 1's
+//   outputs under all five, and 0), error}.
 // Events: change (the reader moved a control). Keyboard: the step buttons
 //   (Tab, Enter or Space), the selects and sliders.
 // Colours: --nl-input the batch, --nl-group Ghost BN's chunks and their means,
@@ -101,8 +108,8 @@ export class NlBnVariants extends NlFigure {
   static catalog = 'bnVariants';
   static summary =
     'A batch of 8 and its running statistics: BatchNorm in training against evaluation on its first example, then Ghost BN, Batch Renorm and Switchable Norm one step at a time.';
-  static minHeight = 803; // px kept by normlab/styles.css (measured at 960 px, default attributes: the comparison alone)
-  static phoneMinHeight = { en: 1483, zh: 1399 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static minHeight = 785; // px kept by normlab/styles.css (measured at 960 px, default attributes: the comparison alone)
+  static phoneMinHeight = { en: 1385, zh: 1333 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`rows`, `settings`, `batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`'; // `state` keys beyond the attributes (README)
   static params = {
@@ -185,7 +192,8 @@ export class NlBnVariants extends NlFigure {
 .rowlab.mine { fill: var(--nl-fg); font-weight: 600; }
 .vlabel { font-size: var(--nl-small-size); fill: var(--nl-fg); }
 .vlabel.new { font-weight: 600; }
-.vlabel.row { paint-order: stroke; stroke: var(--nl-bg); stroke-width: 4px; stroke-linejoin: round; }
+.vlabel.row { fill: var(--nl-batch-norm); } .vlabel.row.eval { fill: var(--nl-reference); }
+.vlabel.note { fill: var(--nl-muted); }
 .key { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 .key.group { fill: var(--nl-group); } .key.bn { fill: var(--nl-batch-norm); } .key.ref { fill: var(--nl-reference); }
 .pt.faint { fill: var(--nl-batch-norm); stroke: var(--nl-batch-norm); fill-opacity: 0.22; stroke-opacity: 0.3; }
@@ -321,7 +329,11 @@ export class NlBnVariants extends NlFigure {
       components,
       axes: {
         batch: this.axis([...BATCH], { include_zero: true, count: 5 }),
-        out: this.axis([...Object.values(outputs).flat(), -2, 2], { symmetric: true, count: 4 }),
+        // the strips draw channel 1 (example 1's 1, 2, 3) under all five variants: the axis spans just those and 0
+        out: this.axis(
+          Object.values(outputs).flatMap((o) => o.slice(0, L)),
+          { include_zero: true, count: 4 },
+        ),
         steps: this.axis([0, Math.max(steps, 1)], { count: 5 }), // the steps so far: the trace fills the panel at any step
         mean: this.axis([...flatTrace('mean'), ...batchMean], { include_zero: true, count: 3 }),
         var: this.axis([...flatTrace('var'), ...unbiasedVar], { include_zero: true, count: 3 }),
@@ -361,11 +373,6 @@ export class NlBnVariants extends NlFigure {
       case 'c1':
       case 'c2':
         return dot(kind);
-      case 'o1':
-      case 'o2':
-        return dot(`train c${kind[1]}`); // the class the training-time rows' dots have: the same fill by construction
-      case 'e1':
-        return dot('eval c1');
       case 'faint':
         return dot('faint c1');
       case 'ring':
@@ -400,10 +407,8 @@ export class NlBnVariants extends NlFigure {
         right = 10;
       const keys = this._keys(
         [
-          [this.t('keyShape'), ''],
           [this.t('keyChannel1'), '', 'c1'],
           [this.t('keyChannel2'), '', 'c2'],
-          [this.t('keyRing'), '', 'ring'],
           ...(ghostShown
             ? [
                 [this.t('keyChunk'), 'group', 'chunk'],
@@ -513,37 +518,43 @@ export class NlBnVariants extends NlFigure {
       svgEl.setAttribute('viewBox', `0 0 ${W} ${y0 + 28}`);
       svgEl.replaceChildren(...items);
     }
-    // 3. example 1 under the variants of this step: a strip of its six outputs per variant. The axis covers all
-    // five at every step, so a dot stays where it was when a row is added.
+    // 3. example 1's channel 1 (1, 2, 3, the numbers the sentences follow) under the variants of this step: a strip
+    // per variant, labelled on its left in two lines (the variant in its dots' colour, then where its statistics
+    // come from), so the lines joining each output in training to the same output in evaluation, between the two
+    // strips, cross no text. The axis covers channel 1 under all five at every step, and the label column is as
+    // wide as all five labels need, so a dot stays where it was when a row is added.
     {
       const svgEl = this._svgs[2];
       const W = this.fit(svgEl, 640, 270);
-      const left = 12,
+      const left = 8,
         right = 12;
-      const xs = scale(s.axes.out.domain, [left + 6, W - right - 6]);
+      const label = (k) => [this.t(`v_${k}`), this._note(s, k)];
+      const column = Math.min(
+        Math.max(...VARIANTS.flatMap(label).map((t) => textWidth(t, 11))) + 12,
+        Math.round(W * 0.45),
+      );
+      const x0 = left + column;
+      const xs = scale(s.axes.out.domain, [x0 + 6, W - right - 6]);
+      const ch1 = (k) => s.outputs[k].slice(0, L);
+      // the rows after evaluation keep BatchNorm in training faint behind them; evaluation has the joining lines
+      const faintRows = s.rows.filter((k) => k !== 'train' && k !== 'eval');
       const keys = this._keys(
-        [
-          [this.t('keyOut1'), '', 'o1'],
-          [this.t('keyOut2'), '', 'o2'],
-          [this.t('keyEval'), 'ref', 'e1'],
-          [this.t('keyFaint'), 'bn', 'faint'],
-          [this.t('keyRing'), '', 'ring'],
-        ],
+        [[this.t('keyRing'), '', 'ring'], ...(faintRows.length ? [[this.t('keyFaint'), 'bn', 'faint']] : [])],
         8,
         33,
         W,
       );
-      const top = keys.bottom + 10,
-        rowH = 40,
-        bottom = top + s.rows.length * rowH;
+      const top = keys.bottom + 12,
+        rowH = 38;
+      const stripY = (j) => top + (j + 0.5) * rowH;
+      const bottom = top + s.rows.length * rowH;
       const items = [
-        el('text', { class: 'panel-title', x: 8, y: 16 }, this.t(s.show === 'bn' ? 'outTitleBn' : 'outTitle')),
+        el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('outTitle', this._vars(s))),
         ...keys.items,
         xAxis(s.axes.out.ticks, xs, top, bottom, tick),
       ];
-      const stripY = (j) => top + j * rowH + 28;
       // each output in training joined to the same output in evaluation: one example, two places
-      s.outputs.train.forEach((v, i) =>
+      ch1('train').forEach((v, i) =>
         items.push(
           el('line', {
             class: 'link',
@@ -557,19 +568,16 @@ export class NlBnVariants extends NlFigure {
       // the row this step adds is the one its sentence is about
       const added = s.show === 'bn' || s.show === 'all' ? null : s.show;
       s.rows.forEach((k, j) => {
-        const y = top + j * rowH;
+        const y = stripY(j);
+        const [name, note] = label(k);
         items.push(
-          el(
-            'text',
-            { class: `vlabel row${k === added ? ' new' : ''}`, x: left, y: y + 14 },
-            `${this.t(`v_${k}`)} · ${this._note(s, k)}`,
-          ),
-          el('line', { class: 'strip', x1: left, x2: W - right, y1: y + 28, y2: y + 28 }),
+          el('text', { class: `vlabel row ${k}${k === added ? ' new' : ''}`, x: left, y: y - 3 }, name),
+          el('text', { class: 'vlabel note', x: left, y: y + 10 }, note),
+          el('line', { class: 'strip', x1: x0, x2: W - right, y1: y, y2: y }),
         );
-        // BatchNorm in training, faint behind every other variant: what each one departs from
-        if (k !== 'train') s.outputs.train.forEach((v, i) => items.push(pt(xs(v), y + 28, `faint c${i < L ? 1 : 2}`)));
-        s.outputs[k].forEach((v, i) => items.push(pt(xs(v), y + 28, `${k} c${i < L ? 1 : 2}`)));
-        items.push(ring(xs(s.outputs[k][0]), y + 28));
+        if (faintRows.includes(k)) ch1('train').forEach((v) => items.push(pt(xs(v), y, 'faint c1')));
+        ch1(k).forEach((v) => items.push(pt(xs(v), y, `${k} c1`)));
+        items.push(ring(xs(s.outputs[k][0]), y));
       });
       svgEl.setAttribute('viewBox', `0 0 ${W} ${bottom + 22}`);
       svgEl.replaceChildren(...items);
@@ -598,6 +606,7 @@ export class NlBnVariants extends NlFigure {
     return {
       ...vars,
       bm1: f3(s.batchMean[0]),
+      x1: s.batch.slice(0, L).map(f3).join(this.t('listSep')), // example 1's channel 1, as the strips draw it
       k: this.fmt(s.steps, 3),
       rm: L3(s.running.mean),
       rv: L3(s.running.var),
@@ -636,7 +645,7 @@ export class NlBnVariants extends NlFigure {
     }
   }
 
-  /** Example 1's channel 1 through the rows shown: the strips draw both channels, the text follows one. */
+  /** Example 1's channel 1 through the rows shown, as the strips draw it. */
   describe(s) {
     const v = this._vars(s);
     const sentence = {
@@ -673,15 +682,11 @@ NlBnVariants.strings = {
     choice_in: 'mostly IN',
     choice_ln: 'mostly LN',
     choice_bn: 'mostly BN',
-    keyChannel1: 'input, channel 1',
-    keyChannel2: 'channel 2',
+    keyChannel1: 'channel 1',
+    keyChannel2: 'channel 2 (3 positions each)',
     keyChunkMean: 'its means',
-    keyOut1: 'output, channel 1',
-    keyOut2: 'channel 2 (3 positions each)',
-    keyEval: 'grey: evaluation',
-    keyFaint: 'faint: BatchNorm in training',
+    keyFaint: 'faint: training',
     batchTitle: 'The batch of 8 examples',
-    keyShape: '2 channels × 3 positions each:',
     keyChunk: 'Ghost BN chunk',
     keyBatchMean: 'batch means',
     keyRunningMean: 'running means',
@@ -694,8 +699,7 @@ NlBnVariants.strings = {
     runningMean: 'running mean',
     runningVar: 'running variance',
     stepsAxis: 'training step',
-    outTitle: 'Example 1 under each variant',
-    outTitleBn: 'Example 1 in training and in evaluation',
+    outTitle: "Where example 1's {x1} go",
     v_train: 'BatchNorm, training',
     v_eval: 'BatchNorm, evaluation',
     v_ghost: 'Ghost BN',
@@ -775,15 +779,11 @@ NlBnVariants.strings = {
     choice_in: '偏向 IN',
     choice_ln: '偏向 LN',
     choice_bn: '偏向 BN',
-    keyChannel1: '输入，channel 1',
-    keyChannel2: 'channel 2',
+    keyChannel1: 'channel 1',
+    keyChannel2: 'channel 2（各 3 个位置）',
     keyChunkMean: '块内 mean',
-    keyOut1: '输出，channel 1',
-    keyOut2: 'channel 2（各 3 个位置）',
-    keyEval: '灰色：评估模式',
-    keyFaint: '淡色：训练模式下的 BatchNorm',
+    keyFaint: '淡色：训练模式',
     batchTitle: '8 个 examples 组成的 batch',
-    keyShape: '每个 example：2 个 channel × 3 个位置：',
     keyChunk: 'Ghost BN 的块',
     keyBatchMean: 'batch mean',
     keyRunningMean: 'running mean',
@@ -796,8 +796,7 @@ NlBnVariants.strings = {
     runningMean: 'running mean',
     runningVar: 'running variance',
     stepsAxis: '训练步数',
-    outTitle: 'example 1 在各变体下的输出',
-    outTitleBn: 'example 1 在训练与评估模式下的输出',
+    outTitle: 'example 1 的 {x1} 归一化后落在哪里',
     v_train: 'BatchNorm 训练',
     v_eval: 'BatchNorm 评估',
     v_ghost: 'Ghost BN',
