@@ -66,7 +66,7 @@ test('the default: x is not normalized, and LN₀ changes it; the three classes 
   assert.deepEqual([...sn.state.zero.scale, ...sn.state.zero.shift, ...sn.state.zero.gate], Array(12).fill(0));
   assert.ok(
     sn.desc.includes(
-      'The rings show AdaLN-Zero’s start for comparison: with the final projection at zero every gate is 0, so h = (1, -2, 5, 2), x itself.',
+      'For comparison, AdaLN-Zero’s start: with the final projection at zero every gate is 0, so h = (1, -2, 5, 2), x itself, and every arrow would have no length.',
     ),
     sn.desc,
   );
@@ -81,7 +81,7 @@ test('the default: x is not normalized, and LN₀ changes it; the three classes 
   await steps.locator('summary').click();
 });
 
-test('the comparison: a marker per class in its own sub-lane, the ring on x, the x handles 44 px', async () => {
+test('the comparison: x’s tick on top, a marker per class in its own sub-lane under it, the x handles 44 px', async () => {
   const r = await fig.page.evaluate((t) => {
     const root = document.querySelector(t).shadowRoot;
     const svgEl = root.querySelector('svg');
@@ -89,7 +89,7 @@ test('the comparison: a marker per class in its own sub-lane, the ring on x, the
       const b = e.getBoundingClientRect();
       return [b.x + b.width / 2, b.y + b.height / 2];
     };
-    const marks = (cls) => [...svgEl.querySelectorAll(`.mk.${cls}`)].map(centre);
+    const marks = (cls) => [...svgEl.querySelectorAll(`.mk.${cls}`)].filter((e) => !e.closest('.legend')).map(centre);
     const handles = [...svgEl.querySelectorAll('g.xh')].map((g) => {
       const b = g.getBoundingClientRect();
       return { c: centre(g.querySelector('.knob')), w: b.width, h: b.height };
@@ -98,17 +98,17 @@ test('the comparison: a marker per class in its own sub-lane, the ring on x, the
       circle: marks('circle'),
       square: marks('square'),
       triangle: marks('triangle'),
-      zero: marks('zero'),
+      kinds: [...new Set([...svgEl.querySelectorAll('.mk')].map((e) => e.getAttribute('class').split(' ')[1]))],
       handles,
     };
   }, TAG);
-  // four features: after the key's one marker each, one marker per feature for each class and the ring
-  for (const k of ['circle', 'square', 'triangle', 'zero']) assert.equal(r[k].length, 1 + 4, k);
+  // three marker kinds besides x's tick (four in all, as the brief of the figure allows), one per feature each
+  assert.deepEqual(r.kinds, ['circle', 'square', 'triangle']);
+  for (const k of ['circle', 'square', 'triangle']) assert.equal(r[k].length, 4, k);
   for (let f = 0; f < 4; f++) {
-    const ys = ['circle', 'square', 'triangle', 'zero'].map((k) => r[k][f + 1][1]);
-    assert.equal(new Set(ys.map((y) => y.toFixed(0))).size, 4, `feature ${f + 1}: four sub-lanes ${ys}`);
-    // the ring sits on x's line: the same x as the knob
-    assert.ok(Math.abs(r.zero[f + 1][0] - r.handles[f].c[0]) < 0.6, `ring ${f + 1} on x`);
+    // x's tick, cat, dog, ship from the top down, each in its own sub-lane
+    const ys = [r.handles[f].c[1], ...['circle', 'square', 'triangle'].map((k) => r[k][f][1])];
+    for (let j = 1; j < ys.length; j++) assert.ok(ys[j] - ys[j - 1] >= 12, `feature ${f + 1}: sub-lanes ${ys}`);
   }
   for (const h of r.handles) assert.ok(h.w >= 44 && h.h >= 44, `handle ${h.w}×${h.h}`);
 });
@@ -207,7 +207,7 @@ test('AdaLN-Zero start: the final projection at zero gives s = b = g = 0 for eve
   assert.ok(sn.desc.includes('∂h/∂g = F(y) = (-0.9, -0.7, 1.5, 0.1)'), sn.desc);
   assert.ok(
     sn.desc.startsWith(
-      'Every class ends at h = x = (1, -2, 5, 2), lined up with the rings: the condition has no effect yet.',
+      'Every class ends at h = x = (1, -2, 5, 2): the arrows have no length, each marker sits under x’s tick, and the condition has no effect yet.',
     ),
     sn.desc,
   );
@@ -352,7 +352,7 @@ test('idea first: the three classes on top, the AdaLN-Zero toggle one press, the
     };
   }, TAG);
   const byTop = [...r.labels].sort((p, q) => p[1] - q[1]).map(([text]) => text);
-  assert.equal(byTop[0], 'h under each condition, from the same x', 'the comparison is drawn first, at the top');
+  assert.equal(byTop[0], 'From the same x to each class’s h', 'the comparison is drawn first, at the top');
   assert.equal(byTop[1], 'h = x + g ⊙ F(y)', 'then the chosen class’s h; its steps behind a disclosure');
   assert.equal(byTop.length, 2, 'no step is drawn until the disclosure opens');
   assert.equal(r.gridOpen, false, 'the grid of numbers is closed at first');
@@ -373,7 +373,10 @@ test('idea first: the three classes on top, the AdaLN-Zero toggle one press, the
   assert.deepEqual(fig.problems, []);
 });
 
-/** The main picture as drawn: each legend's entries (series, swatch class, fill, stroke, text), the markers and bars. */
+/**
+ * The main picture as drawn: each legend's entries (series, swatch classes, paint, text), the markers, arrows and
+ * bars, each axis's numbers; boxes in CSS pixels, plus the drawn coordinates (user units) of the arrows and ticks.
+ */
 const drawn = () =>
   fig.page.evaluate((t) => {
     const root = document.querySelector(t).shadowRoot;
@@ -386,46 +389,96 @@ const drawn = () =>
       const b = e.getBoundingClientRect();
       return { l: b.left, r: b.right, t: b.top, b: b.bottom, cx: b.x + b.width / 2, cy: b.y + b.height / 2 };
     };
+    // the shaft of an arrow, as its path starts: "M x1,y L x2,y"
+    const shaft = (e) => {
+      const [x1, y, x2] = e
+        .getAttribute('d')
+        .match(/-?\d+(\.\d+)?/g)
+        .map(Number);
+      return { x1, y, x2 };
+    };
     const legend = (which) =>
-      [...svgEl.querySelectorAll(`g.legend.${which} g.entry`)].map((g) => ({
-        series: g.dataset.series,
-        cls: g.firstElementChild.getAttribute('class'),
-        paint: paint(g.firstElementChild),
-        text: g.querySelector('text').textContent,
-        box: box(g),
-      }));
+      [...svgEl.querySelectorAll(`g.legend.${which} g.entry`)].map((g) => {
+        const sw = g.firstElementChild;
+        const mk = sw.querySelector('.mk') ?? sw;
+        return {
+          series: g.dataset.series,
+          cls: mk.getAttribute('class'),
+          paint: paint(mk),
+          arrow: sw.querySelector('.arrow') && paint(sw.querySelector('.arrow')),
+          text: g.querySelector('text').textContent,
+          box: box(g),
+        };
+      });
     // outside the legends: what the chart itself draws
     const chart = (sel) => [...svgEl.querySelectorAll(sel)].filter((e) => !e.closest('.legend'));
-    const ticks = Object.fromEntries([...svgEl.querySelectorAll('.axis text')].map((e) => [e.textContent, box(e).cx]));
+    const axis = (which) =>
+      [...svgEl.querySelectorAll(`.axis.${which} text`)].map((e) => ({
+        text: e.textContent,
+        x: Number(e.getAttribute('x')),
+        ...box(e),
+      }));
     return {
       compare: legend('compare'),
       bars: legend('bars'),
       marks: Object.fromEntries(
-        ['circle', 'square', 'triangle', 'zero'].map((k) => [
+        ['circle', 'square', 'triangle'].map((k) => [
           k,
           chart(`.mk.${k}`).map((e) => ({ cls: e.getAttribute('class'), paint: paint(e), ...box(e) })),
         ]),
       ),
+      arrows: chart('g.h-arrow').map((g) => ({
+        series: g.dataset.series,
+        feature: Number(g.dataset.feature),
+        ...shaft(g.querySelector('.arrow')),
+        paint: paint(g.querySelector('.arrow')),
+        mark: box(g.querySelector('.mk')),
+        markCls: g.querySelector('.mk').getAttribute('class'),
+      })),
       knobs: [...svgEl.querySelectorAll('g.xh .knob')].map((e) => ({ paint: paint(e), ...box(e) })),
+      knobX: [...svgEl.querySelectorAll('g.xh')].map((g) =>
+        Number(g.getAttribute('transform').match(/translate\((-?[\d.]+)/)[1]),
+      ),
       chartBars: Object.fromEntries(
         ['b-base', 'b-gated', 'h-mark'].map((c) => [c, chart(`.${c}`).map((e) => ({ paint: paint(e), ...box(e) }))]),
       ),
-      ticks,
+      ticks: Object.fromEntries(axis('bars').map((e) => [e.text, e.cx])),
+      compareTicks: axis('compare'),
       svgBox: box(svgEl),
       texts: [...svgEl.querySelectorAll('text')].map((e) => ({ text: e.textContent, ...box(e) })),
+      // what a marker must not sit on: every visible mark, each with the group it belongs to
+      glyphs: [
+        ...[...svgEl.querySelectorAll('.mk')].map((e) => ({ kind: 'marker', own: e.parentNode, e })),
+        ...[...svgEl.querySelectorAll('.arrow')].map((e) => ({ kind: 'stem', own: e.parentNode, e })),
+        ...[...svgEl.querySelectorAll('.knob, .knob-key')].map((e) => ({ kind: 'stem', own: e, e })),
+      ].map((g, i, all) => ({
+        kind: g.kind,
+        group: all.findIndex((o) => o.own === g.own),
+        ...box(g.e),
+      })),
       toggle: root.querySelector('button.zero-toggle').getAttribute('aria-pressed'),
     };
   }, TAG);
 
-test('the legends: one entry per series, each swatch drawn with its series’ class, in English and Chinese', async () => {
+/** Overlap of two boxes by more than `by` px both ways (a box `pad` px wider each side, for a stroke). */
+const overlaps = (a, b, pad = 0, by = 0.5) =>
+  Math.min(a.r + pad, b.r + pad) - Math.max(a.l - pad, b.l - pad) > by &&
+  Math.min(a.b + pad, b.b + pad) - Math.max(a.t - pad, b.t - pad) > by;
+
+test('the legends: one entry per series, each swatch drawn with its series’ classes, in English and Chinese', async () => {
   await set({ features: '1,-2,5,2', condition: 'cat', projection: 'trained' });
   let d = await drawn();
-  // the comparison: x's knob, the three classes' shapes, AdaLN-Zero's ring
+  // the comparison: x's tick (where AdaLN-Zero's start leaves h), then each class's arrow and marker: four kinds
   assert.deepEqual(
-    d.compare.map((e) => e.series),
-    ['x', 'cat', 'dog', 'ship', 'zero'],
+    d.compare.map((e) => [e.series, e.text]),
+    [
+      ['x', 'x (drag); AdaLN-Zero’s start leaves h here'],
+      ['cat', 'cat'],
+      ['dog', 'dog'],
+      ['ship', 'ship'],
+    ],
   );
-  const shapeOf = { cat: 'circle', dog: 'square', ship: 'triangle', zero: 'zero' };
+  const shapeOf = { cat: 'circle', dog: 'square', ship: 'triangle' };
   for (const e of d.compare.slice(1)) {
     const marks = d.marks[shapeOf[e.series]];
     assert.equal(marks.length, 4, `${e.series}: a marker per feature`);
@@ -433,8 +486,13 @@ test('the legends: one entry per series, each swatch drawn with its series’ cl
       assert.equal(e.cls, m.cls, `${e.series}: the swatch is the marker`);
       assert.equal(e.paint, m.paint, `${e.series}: painted alike`);
     }
+    for (const a of d.arrows.filter((a) => a.series === e.series))
+      assert.equal(e.arrow, a.paint, `${e.series}: the swatch's arrow is the chart's`);
   }
-  assert.equal(d.compare[0].paint.split(' ')[0], d.knobs[0].paint.split(' ')[0], 'x’s swatch is filled as its knob');
+  // cat is chosen: its swatch and markers filled, the others hollow
+  assert.match(d.compare[1].cls, /\bon\b/);
+  assert.doesNotMatch(d.compare[2].cls, /\bon\b/);
+  assert.equal(d.compare[0].paint.split(' ')[0], d.knobs[0].paint.split(' ')[0], 'x’s swatch is filled as its tick');
   // h's chart: the residual x (faint), the gated branch, the tick at h
   assert.deepEqual(
     d.bars.map((e) => [e.series, e.cls, e.text]),
@@ -480,36 +538,98 @@ test('the legends: one entry per series, each swatch drawn with its series’ cl
   );
   assert.deepEqual(
     d.compare.map((e) => e.text),
-    ['x（可拖动）', '猫', '狗', '船', 'AdaLN-Zero 的起点，作对照（W = 0，所以 g = 0）'],
+    ['x（可拖动）；AdaLN-Zero 的起点让 h 停在这里', '猫', '狗', '船'],
   );
   await set({ lang: 'en' });
 });
 
+test('the comparison’s own axis: its numbers are the state’s ticks, over its lanes', async () => {
+  await set({ features: '1,-2,5,2', condition: 'cat', projection: 'trained' });
+  const d = await drawn();
+  const sn = await snap();
+  assert.deepEqual(
+    d.compareTicks.map((e) => e.text),
+    sn.state.ticks.map(f3),
+    'one number per tick of the state, written as the state has it',
+  );
+  assert.ok(sn.state.ticks.length >= 4, `${sn.state.ticks}`);
+  // the numbers sit between the comparison's key and its first lane: under the key, above x's first tick
+  const keyBottom = Math.max(...d.compare.map((e) => e.box.b));
+  for (const e of d.compareTicks) {
+    assert.ok(e.t >= keyBottom, `"${e.text}" under the key`);
+    assert.ok(e.b <= d.knobs[0].t, `"${e.text}" above the first row`);
+  }
+  // in order, left to right, and at the same places as the bars' numbers below (one scale for both)
+  for (let i = 1; i < d.compareTicks.length; i++) assert.ok(d.compareTicks[i].cx > d.compareTicks[i - 1].cx);
+  for (const e of d.compareTicks) close(e.cx, d.ticks[e.text], 0.6, `tick ${e.text}`);
+});
+
+test('an arrow per class per row, from x’s tick to that class’s h, on the axis’s scale', async () => {
+  await set({ features: '1,-2,5,2', condition: 'cat', projection: 'trained' });
+  const d = await drawn();
+  const sn = await snap();
+  // the scale, from two of the comparison's own numbers where they are drawn (user units)
+  const [t0, t1] = [d.compareTicks[0], d.compareTicks.at(-1)];
+  const [v0, v1] = [Number(t0.text), Number(t1.text)];
+  const px = (v) => t0.x + ((v - v0) * (t1.x - t0.x)) / (v1 - v0);
+  assert.equal(d.arrows.length, 3 * 4, 'three classes × four features');
+  for (let f = 0; f < 4; f++) {
+    const row = d.arrows.filter((a) => a.feature === f);
+    assert.deepEqual(
+      row.map((a) => a.series),
+      ['cat', 'dog', 'ship'],
+      `row ${f + 1}: one arrow per class`,
+    );
+    close(d.knobX[f], px(X[f]), 0.3, `x${f + 1}'s tick at x`);
+    for (const a of row) {
+      const c = sn.state.classes.find((q) => q.name === a.series);
+      close(a.x1, px(X[f]), 0.3, `${a.series} ${f + 1}: starts at x`);
+      close(a.x2, px(c.output[f]), 0.3, `${a.series} ${f + 1}: ends at h`);
+      // the class's marker at the arrow's end (screen px: the svg's left edge plus user units, 1:1)
+      close(a.mark.cx, d.svgBox.l + px(c.output[f]), 0.6, `${a.series} ${f + 1}: its marker at h`);
+      close(a.mark.cy, d.svgBox.t + a.y, 0.6, `${a.series} ${f + 1}: its marker on its arrow`);
+    }
+  }
+  // by hand, feature 1 (x₁ = 1, LN₀(x) = (−0.2, −1.4, …); F(y)₁ = y₁ + y₂/2; a = SiLU of E's column):
+  //   cat  a = (1.761594, 0, 0.731059): s₁ = 0.515268, b₁ = 0, g₁ = 1.130797, s₂ = 0.365529, b₂ = −1.396065;
+  //        y₁ = −0.303054, y₂ = −3.307805, F₁ = −1.956956, h₁ = 1 − 2.212920 = −1.212920
+  //   dog  a = (0, 1.761594, −0.268941): s₁ = 0.134470, b₁ = 1.761594, g₁ = 0.470199, s₂ = −1.015268, b₂ = −0.134470;
+  //        y₁ = 1.534700, y₂ = −0.113095, F₁ = 1.478152, h₁ = 1 + 0.695025 = 1.695025
+  //   ship a = (−0.268941, 0.731059, 1.761594): s₁ = −1.015268, b₁ = 0.731059, g₁ = 0.206912, s₂ = 0.515268,
+  //        b₂ = 1.149738; y₁ = 0.734113, y₂ = −0.971637, F₁ = 0.248294, h₁ = 1 + 0.051375 = 1.051375
+  // so on row 1 cat's arrow points left, dog's and ship's right, ship's the shortest: cat < x < ship < dog
+  const h1 = { cat: -1.21292, dog: 1.695025, ship: 1.051375 };
+  for (const c of sn.state.classes) close(c.output[0], h1[c.name], 1e-4, `${c.name} h₁`);
+  const row1 = Object.fromEntries(d.arrows.filter((a) => a.feature === 0).map((a) => [a.series, a]));
+  assert.ok(row1.cat.x2 < row1.cat.x1, 'cat: to the left of x');
+  assert.ok(row1.dog.x2 > row1.ship.x2 && row1.ship.x2 > row1.ship.x1, 'ship, then dog, to the right of x');
+});
+
 test('the toggle says what pressing it does, and its state is what the markers show', async () => {
   await set({ features: '1,-2,5,2', condition: 'cat', projection: 'trained' });
-  // off: the rings are AdaLN-Zero's start for comparison (so labelled), on x's line; the classes are elsewhere
+  // off: the classes' arrows leave x (cat's first by 2.2, as derived above); x's key says AdaLN-Zero's h is at x
   let d = await drawn();
   assert.equal(d.toggle, 'false');
-  assert.equal(d.compare.at(-1).text, 'AdaLN-Zero’s start, for comparison (W = 0, so g = 0)');
-  d.marks.zero.forEach((r, f) => close(r.cx, d.knobs[f].cx, 0.6, `ring ${f + 1} on x`));
+  assert.equal(d.compare[0].text, 'x (drag); AdaLN-Zero’s start leaves h here');
   for (const k of ['circle', 'square', 'triangle'])
     assert.ok(
-      d.marks[k].some((m, f) => Math.abs(m.cx - d.marks.zero[f].cx) > 3),
-      `${k}: off the rings while the toggle is off`,
+      d.marks[k].some((m, f) => Math.abs(m.cx - d.knobs[f].cx) > 3),
+      `${k}: off x while the toggle is off`,
     );
-  // on: every class's marker on x's line with the ring
+  // on: every class's marker right under x's tick, its arrow of no length
   await setProjection('zero');
   d = await drawn();
   assert.equal(d.toggle, 'true');
   for (const k of ['circle', 'square', 'triangle'])
-    d.marks[k].forEach((m, f) => close(m.cx, d.marks.zero[f].cx, 0.6, `${k} ${f + 1} on the ring's x`));
+    d.marks[k].forEach((m, f) => close(m.cx, d.knobs[f].cx, 0.6, `${k} ${f + 1} under x's tick`));
+  for (const a of d.arrows) close(a.x2, a.x1, 0.1, `${a.series} ${a.feature + 1}: no length`);
   const sn = await snap();
-  assert.ok(sn.desc.includes('lined up with the rings'), sn.desc);
-  assert.ok(!sn.desc.includes('The rings show AdaLN-Zero’s start for comparison'), 'no second sentence on the rings');
+  assert.ok(sn.desc.includes('the arrows have no length, each marker sits under x’s tick'), sn.desc);
+  assert.ok(!sn.desc.includes('For comparison, AdaLN-Zero’s start'), 'no second sentence on AdaLN-Zero’s start');
   await setProjection('trained');
 });
 
-test('at 360 px, in both languages and states: the texts of the picture neither overlap nor leave it', async () => {
+test('at 360 px, in both languages and states: no text overlaps a text or a marker, no marker another’s stem', async () => {
   const viewport = fig.page.viewportSize();
   await fig.page.setViewportSize({ width: 360, height: 800 });
   try {
@@ -518,16 +638,27 @@ test('at 360 px, in both languages and states: the texts of the picture neither 
         await set({ features: '1,-2,5,2', condition: 'cat', projection, lang });
         await fig.page.waitForTimeout(100);
         const d = await drawn();
+        const what = `${lang} ${projection}`;
         const ts = d.texts.filter((t) => t.text && t.r > t.l);
         for (const t of ts)
-          assert.ok(t.l >= d.svgBox.l - 0.5 && t.r <= d.svgBox.r + 0.5, `${lang}: "${t.text}" inside the picture`);
+          assert.ok(t.l >= d.svgBox.l - 0.5 && t.r <= d.svgBox.r + 0.5, `${what}: "${t.text}" inside the picture`);
         for (let i = 0; i < ts.length; i++)
-          for (let j = i + 1; j < ts.length; j++) {
-            const [a, b] = [ts[i], ts[j]];
-            const overlap =
-              Math.min(a.r, b.r) - Math.max(a.l, b.l) > 0.5 && Math.min(a.b, b.b) - Math.max(a.t, b.t) > 0.5;
-            assert.ok(!overlap, `${lang} ${projection}: "${a.text}" overlaps "${b.text}"`);
-          }
+          for (let j = i + 1; j < ts.length; j++)
+            assert.ok(!overlaps(ts[i], ts[j]), `${what}: "${ts[i].text}" overlaps "${ts[j].text}"`);
+        const markers = d.glyphs.filter((g) => g.kind === 'marker');
+        const stems = d.glyphs.filter((g) => g.kind === 'stem');
+        assert.equal(markers.length, 3 + 3 * 4, `${what}: the key's three markers and the chart's twelve`);
+        assert.equal(stems.length, 3 + 1 + 3 * 4 + 4, `${what}: arrows and x's ticks`);
+        for (const t of ts)
+          for (const m of markers) assert.ok(!overlaps(t, m), `${what}: "${t.text}" overlaps a marker`);
+        for (const m of markers) {
+          // a shaft's box is its line; its stroke (1.5 px) reaches 0.75 px beyond
+          for (const st of stems)
+            if (st.group !== m.group)
+              assert.ok(!overlaps(m, st, 0.75, 0), `${what}: a marker at (${m.cx}, ${m.cy}) on a stem`);
+          for (const o of markers)
+            if (o !== m) assert.ok(!overlaps(m, o, 0, 0), `${what}: markers at ${m.cy} and ${o.cy} overlap`);
+        }
       }
   } finally {
     await set({ lang: 'en', projection: 'trained' });

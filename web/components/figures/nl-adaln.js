@@ -5,10 +5,12 @@
 //   y = (1 + s) ⊙ LN₀(x) + b,   h = x + g ⊙ F(y),
 // LN₀ being LayerNorm without its own affine and F a fixed linear sublayer.
 // The same x goes through every class at once, drawn first (top of the
-// picture, first sentence of the text), so the reader sees it end in
-// different places (each class in its own sub-lane, so markers never
-// coincide), and beside them AdaLN-Zero's start (a ring on x: the final
-// projection at zero gives gate 0 and h = x); then h of the chosen class.
+// picture, first sentence of the text, its own axis numbers): per feature a
+// row with x's tick on top and under it an arrow per class from x to that
+// class's h (each class in its own sub-lane with its own marker, so no marker
+// sits on another's arrow or on x's tick). AdaLN-Zero's start is named in x's
+// key entry: the final projection at zero gives gate 0 and h = x, so the
+// arrows would have no length. Then h of the chosen class.
 // The steps from x to h (LN₀(x), y, F(y)) sit behind a disclosure. One
 // prominent toggle sets the final projection to zero for every class. The
 // grid of number boxes sits behind a disclosure under the picture.
@@ -22,18 +24,22 @@
 //   normalized (LN₀(x), eps 0), modulated (y), branch (F(y)), output (h),
 //   classes [{name, scale, shift, gate, modulated, branch, output}] (the three
 //   classes through the conditioning network), zero {scale, shift, gate,
-//   output} (AdaLN-Zero's start, the rings), domain, ticks, error}.
+//   output} (AdaLN-Zero's start: h = x, at x's tick), custom (your own s, b, g
+//   through the block, when chosen), domain, ticks (both axes), error}.
 // Events: change (reader's actions only). Keyboard: the condition buttons, the
 //   AdaLN-Zero toggle (aria-pressed), the "Type x, s, b and g" disclosure with
 //   a number box for every x, s, b, g; each x is also a handle on the
-//   comparison (drag, or the arrow keys: ±0.5, Page keys ±2), with a 44 px hit
-//   circle; the "Step by step" disclosure.
+//   comparison, its tick (drag, or the arrow keys: ±0.5, Page keys ±2), with a
+//   44 px hit circle; the "Step by step" disclosure.
 // CSS custom properties: --nl-input (x), --nl-layer-norm (LN₀(x)), --nl-update
 //   (what the condition does: y, F(y) and the gated part of h), shared --nl-*.
 // Parts: figure, controls, number, button, zero-toggle, view, description, error.
-// Layout: first one lane per feature with h under each class (a sub-lane and a
-//   marker shape each, a ring for AdaLN-Zero's start), then h of the chosen
-//   condition (a label above four bars, values at the right); in the
+// Layout: first the comparison: its key (x's tick; per class an arrow to its
+//   marker, circle, square, triangle, filled for the chosen one), its axis
+//   numbers, then one lane per feature (x's tick, then a sub-lane per class
+//   with its arrow from x to h); your own s, b, g are not among the classes
+//   (their h is the chart below). Then h of the chosen condition (a label
+//   above four bars, values at the right, the axis numbers under them); in the
 //   disclosure one such row per step. Drawn at the width the svg gets (fit).
 // Numbers from the core: layer_norm, linear_map (E, W and F), softmax and film
 //   (SiLU(z) = z · σ(z), σ(z) the first entry of softmax([z, 0])),
@@ -77,7 +83,7 @@ const STEP_ROWS = [
   ['rowModulated', 'mod', 'modulated'],
   ['rowBranch', 'mod', 'branch'],
 ];
-const SUB = 11; // the comparison's sub-lane per series: cat, dog, ship, AdaLN-Zero (markers never coincide)
+const SUB = 14; // the comparison's sub-lane per series: x's tick, then cat, dog, ship (markers never coincide)
 const HIT = 22; // an x handle's invisible hit circle: 44 px across
 const T = (shape, data) => ({ shape, data: Float32Array.from(data) });
 const snapX = (v) => Math.min(X_LIMIT, Math.max(-X_LIMIT, Number((Math.round(v / X_STEP) * X_STEP).toFixed(6))));
@@ -85,8 +91,8 @@ const snapX = (v) => Math.min(X_LIMIT, Math.max(-X_LIMIT, Number((Math.round(v /
 export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
   static summary = 'AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.';
-  static minHeight = 1000; // px kept by normlab/styles.css (measured at 960 px, default attributes; the number grid closed)
-  static phoneMinHeight = { en: 1380, zh: 1308 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static minHeight = 1026; // px kept by normlab/styles.css (measured at 960 px, default attributes; the number grid closed)
+  static phoneMinHeight = { en: 1393, zh: 1344 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`, `zero`'; // `state` keys beyond the attributes (README)
   static params = {
     features: { attr: 'features', kind: 'vector', length: D, default: [1, -2, 5, 2], doc: 'the features x' },
@@ -124,12 +130,10 @@ export class NlAdaln extends NlFigure {
 .xh .ring { fill: none; stroke: none; }
 .xh:focus-visible .ring, .xh.dragging .ring { stroke: var(--nl-focus); stroke-width: 2.5; }
 .xh { cursor: ew-resize; touch-action: none; outline: none; }
-.xtick { stroke: var(--nl-input); stroke-width: 2.5; }
 .mk { fill: var(--nl-bg); stroke: var(--nl-update); stroke-width: 1.8; }
 .mk.on { fill: var(--nl-update); }
-.mk.zero { fill: none; stroke: var(--nl-fg); stroke-width: 1.8; }
+.arrow { fill: none; stroke: var(--nl-update); stroke-width: 1.5; stroke-linecap: round; stroke-linejoin: round; }
 .knob-key { fill: var(--nl-input); }
-.xline { stroke: var(--nl-input); stroke-width: 1.2; stroke-opacity: 0.55; }
 .key { font-size: var(--nl-small-size); }
 .conds { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
 .conds button { min-width: 44px; }
@@ -305,7 +309,7 @@ details.weights caption { text-align: left; font-weight: 600; }
         'aria-valuemax': X_LIMIT,
       });
       const ring = el('circle', { class: 'ring', r: 10 });
-      const knob = el('circle', { class: 'knob', r: 6.5 });
+      const knob = el('rect', { class: 'knob', x: -3, y: -7, width: 6, height: 14, rx: 1.5 }); // x's tick
       g.append(el('circle', { class: 'hit', r: HIT, fill: 'transparent' }), ring, knob);
       const start = (e) => {
         if (!this._state || !this._xScale) return null;
@@ -455,8 +459,8 @@ details.weights caption { text-align: left; font-weight: 600; }
   }
 
   /** Grid lines over each band [y1, y2] and the tick values at `ty`. */
-  _axis(s, x, bands, ty) {
-    const axis = el('g', { class: 'axis' });
+  _axis(s, x, bands, ty, which = '') {
+    const axis = el('g', { class: `axis ${which}`.trim() });
     for (const t of s.ticks) {
       for (const [y1, y2] of bands)
         axis.append(el('line', { class: t === 0 ? 'zero' : null, x1: x(t).toFixed(1), x2: x(t).toFixed(1), y1, y2 }));
@@ -466,24 +470,27 @@ details.weights caption { text-align: left; font-weight: 600; }
   }
 
   /**
-   * A key wrapped to the width W, its first line centred at `y`: per series [name, swatch(cx, cy), text], the swatch
-   * drawn as the series is drawn. Pushed to `out` as one group; returns the centre of its last line.
+   * A key wrapped to the width W, its first line centred at `y`: per series [name, swatch(cx, cy), text, swatch
+   * width, keep], the swatch drawn as the series is drawn; an entry marked keep starts a new line unless it and every
+   * entry after it fit on the current one. Pushed to `out` as one group; returns the centre of its last line.
    */
   _key(which, entries, y, W, out) {
     const g = el('g', { class: `legend ${which}` });
     let kx = 0,
       ky = y;
-    for (const [name, swatch, text] of entries) {
-      const w = 16 + textWidth(text, 11);
-      if (kx > 0 && kx + w > W) {
+    const width = ([, , text, sw = 10]) => sw + 6 + textWidth(text, 11);
+    entries.forEach(([name, swatch, text, sw = 10, keep], i) => {
+      const w = width(entries[i]);
+      const rest = entries.slice(i).reduce((a, e) => a + width(e) + 10, -10);
+      if (kx > 0 && (kx + w > W || (keep && kx + rest > W))) {
         kx = 0;
         ky += 16;
       }
       const entry = el('g', { class: 'entry', 'data-series': name });
-      entry.append(swatch(kx + 5, ky - 1), el('text', { class: 'key', x: kx + 14, y: ky + 3 }, text));
+      entry.append(swatch(kx + sw / 2, ky - 1), el('text', { class: 'key', x: kx + sw + 4, y: ky + 3 }, text));
       g.append(entry);
       kx += w + 10;
-    }
+    });
     out.push(g);
     return ky;
   }
@@ -524,48 +531,65 @@ details.weights caption { text-align: left; font-weight: 600; }
     const rowH = 20 + D * 16,
       axisH = 18;
     const label = s.condition === 'custom' ? this.t('cond_custom') : this.t(`cond_${s.condition}`);
-    const series = [...s.classes, ...(s.custom ? [s.custom] : [])];
     const W = this.fit(this._svg, 640, 300);
     const m = { l: 22, r: 54 };
     const x = scale(s.domain, [m.l, W - m.r]);
     const x0 = s.domain[0],
       k = (W - m.r - m.l) / (s.domain[1] - s.domain[0]);
     this._xScale = { invert: (px) => x0 + (px - m.l) / k }; // pointer → value, for the x handles only
-    const shapes = { cat: 'circle', dog: 'square', ship: 'triangle', custom: 'diamond' };
+    const shapes = { cat: 'circle', dog: 'square', ship: 'triangle' };
+    const R = 5; // a marker's radius
     const marker = (shape, cx, cy, on) => {
-      const r = 5;
+      const r = R;
       const d = {
         circle: `M${cx - r},${cy}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`,
         square: `M${cx - r + 0.5},${cy - r + 0.5}h${2 * r - 1}v${2 * r - 1}h${1 - 2 * r}z`,
         triangle: `M${cx},${cy - r - 0.5}L${cx + r + 0.5},${cy + r - 0.5}L${cx - r - 0.5},${cy + r - 0.5}z`,
-        diamond: `M${cx},${cy - r - 1}L${cx + r + 1},${cy}L${cx},${cy + r + 1}L${cx - r - 1},${cy}z`,
       }[shape];
       return el('path', { class: `mk ${shape}${on ? ' on' : ''}`, d });
     };
-    const ring = (cx, cy) => el('circle', { class: 'mk zero', cx, cy, r: 4.5 });
+    // a class's arrow from x (x1) to its h (x2): the shaft ends under the marker at h, the head touches the marker
+    const arrow = (x1, x2, y) => {
+      const dir = x2 >= x1 ? 1 : -1,
+        tip = x2 - dir * (R + 1.5);
+      let d = `M${x1.toFixed(1)},${y}L${x2.toFixed(1)},${y}`;
+      if (Math.abs(x2 - x1) > R + 7)
+        d += `M${(tip - dir * 5).toFixed(1)},${y - 4}L${tip.toFixed(1)},${y}L${(tip - dir * 5).toFixed(1)},${y + 4}`;
+      const a = el('path', { class: 'arrow', d });
+      Object.assign(a.dataset, { from: x1.toFixed(1), to: x2.toFixed(1) });
+      return a;
+    };
+    const tick = (cx, cy, cls) => el('rect', { class: cls, x: cx - 2.5, y: cy - 6, width: 5, height: 12, rx: 1.5 });
     const items = [el('text', { class: 'row-label', x: 0, y: 17 }, this.t('rowCompare'))];
-    // the key, wrapped to the width: x's knob, each class's marker and name, AdaLN-Zero's ring (for comparison)
+    // the key, wrapped to the width: x's tick (where AdaLN-Zero's start leaves h), then each class's arrow to its marker
+    const zeroIsX = s.zero.output.every((v, f) => v === s.features[f]);
     const ky = this._key(
       'compare',
       [
-        ['x', (cx, cy) => el('circle', { class: 'knob-key', cx, cy, r: 4.5 }), this.t('keyX')],
-        ...series.map((c) => [
+        ['x', (cx, cy) => tick(cx, cy, 'knob-key'), this.t(zeroIsX ? 'keyXZero' : 'keyX')],
+        ...s.classes.map((c) => [
           c.name,
-          (cx, cy) => marker(shapes[c.name], cx, cy, c.name === s.condition),
+          (cx, cy) => {
+            const g = el('g', { class: 'swatch' });
+            g.append(arrow(cx - 11, cx + 6, cy), marker(shapes[c.name], cx + 6, cy, c.name === s.condition));
+            return g;
+          },
           this.t(`cond_${c.name}`),
+          24,
+          c === s.classes[0], // the classes' entries kept on one line together
         ]),
-        ['zero', ring, this.t('keyZero')],
       ],
       33,
       W,
       items,
     );
-    // the same x under every class, each series in its own sub-lane (markers never coincide), AdaLN-Zero's start last
-    // x's knob on top, then the classes, then AdaLN-Zero's ring (on x's line when the gate is 0)
-    const subs = ['x', ...series.map((c) => c.name), 'zero'];
-    const pad = HIT - SUB / 2 - 3; // room above the knob for its hit circle, inside its own lane
+    // per feature: x's tick in the first sub-lane, under it one sub-lane per class with its arrow from x to its h
+    // (a marker never sits on another series' tick or shaft)
+    const subs = ['x', ...s.classes.map((c) => c.name)];
+    const pad = HIT - SUB / 2 - 3; // room above x's tick for its hit circle, inside its own lane
     const dotLane = pad + subs.length * SUB + 3;
-    const cmpBody = ky + 9,
+    const cmpTicks = ky + 22; // the comparison's own axis numbers, between its key and its lanes
+    const cmpBody = cmpTicks + 2,
       cmpEnd = cmpBody + D * dotLane;
     const outTop = cmpEnd + 6;
     // h's chart has its own key under its label: the residual x, the gated branch, h; its bars below the key
@@ -588,33 +612,23 @@ details.weights caption { text-align: left; font-weight: 600; }
     const H = barsEnd + 3 + axisH;
     this._svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     items.unshift(
-      this._axis(
-        s,
-        x,
-        [
-          [cmpBody, cmpEnd],
-          [barsTop - 2, barsEnd + 2],
-        ],
-        H - 4,
-      ),
+      this._axis(s, x, [[cmpBody, cmpEnd]], cmpTicks, 'compare'),
+      this._axis(s, x, [[barsTop - 2, barsEnd + 2]], H - 4, 'bars'),
     );
     this._barRow(s, OUT_ROW, outTop, x, W, label, items, barsTop);
     items.push(...barKey);
     const lanes = [];
     for (let f = 0; f < D; f++) {
       const y0 = cmpBody + f * dotLane;
-      const cx = x(s.features[f]).toFixed(1);
+      const cx = x(s.features[f]);
       const subY = (j) => y0 + pad + j * SUB + SUB / 2;
       items.push(el('text', { class: 'feat', x: 4, y: subY(2) + 4 }, String(f + 1)));
-      items.push(el('line', { class: 'xline', x1: cx, x2: cx, y1: subY(0), y2: subY(subs.length - 1) + 5 }));
-      subs.forEach((name, j) => {
-        const cy = subY(j);
-        if (name === 'x') return; // the handle
-        if (name === 'zero') items.push(ring(Number(x(s.zero.output[f]).toFixed(1)), cy));
-        else {
-          const c = series.find((q) => q.name === name);
-          items.push(marker(shapes[name], Number(x(c.output[f]).toFixed(1)), cy, name === s.condition));
-        }
+      s.classes.forEach((c, j) => {
+        const cy = subY(j + 1),
+          hx = x(c.output[f]);
+        const g = el('g', { class: 'h-arrow', 'data-series': c.name, 'data-feature': String(f) });
+        g.append(arrow(cx, hx, cy), marker(shapes[c.name], Number(hx.toFixed(1)), cy, c.name === s.condition));
+        items.push(g);
       });
       // x's handle on its line in the lane's middle: drag the knob, or press anywhere on the lane
       const hd = this._handles[f];
@@ -623,7 +637,7 @@ details.weights caption { text-align: left; font-weight: 600; }
       hd.lane.setAttribute('y', y0);
       hd.lane.setAttribute('width', Math.max(0, W - m.r - m.l));
       hd.lane.setAttribute('height', dotLane - 2);
-      hd.g.setAttribute('transform', `translate(${cx},${subY(0).toFixed(1)})`);
+      hd.g.setAttribute('transform', `translate(${cx.toFixed(1)},${subY(0).toFixed(1)})`);
       hd.g.setAttribute('aria-label', this.t('handle', { i: f + 1 }));
       hd.g.setAttribute('aria-valuenow', String(v));
       hd.g.setAttribute('aria-valuetext', this.fmtVal(v));
@@ -720,7 +734,7 @@ details.weights caption { text-align: left; font-weight: 600; }
             .join(this.t('classSep')),
         }),
       );
-    // and the other half of the idea, drawn as the rings: a zero gate returns x
+    // and the other half of the idea, in x's key entry: a zero gate returns x
     if (s.projection !== 'zero') {
       const z = this.list(s.zero.output);
       parts.splice(1, 0, this.t(z === x ? 'zeroStart' : 'zeroStartOther', { z }));
@@ -786,17 +800,17 @@ NlAdaln.strings = {
     rowModulated: 'y = (1 + s) ⊙ LN₀(x) + b ({c})',
     rowBranch: 'F(y): the sublayer',
     rowOutput: 'h = x + g ⊙ F(y)',
-    rowCompare: 'h under each condition, from the same x',
+    rowCompare: 'From the same x to each class’s h',
     keyX: 'x (drag)',
-    keyZero: 'AdaLN-Zero’s start, for comparison (W = 0, so g = 0)',
+    keyXZero: 'x (drag); AdaLN-Zero’s start leaves h here',
     keyBase: 'x, the residual',
     keyGated: 'g ⊙ F(y), the gated branch',
     keyH: 'h',
     stepsSummary: 'Step by step for {c}: LN₀(x), y and F(y)',
     zeroStart:
-      'The rings show AdaLN-Zero’s start for comparison: with the final projection at zero every gate is 0, so h = {z}, x itself.',
+      'For comparison, AdaLN-Zero’s start: with the final projection at zero every gate is 0, so h = {z}, x itself, and every arrow would have no length.',
     zeroStartOther:
-      'The rings show AdaLN-Zero’s start for comparison: with the final projection at zero every gate is 0, and h = {z}.',
+      'For comparison, AdaLN-Zero’s start: with the final projection at zero every gate is 0, and h = {z}.',
     numbers: 'For {c}: s = {s}, b = {b}, g = {g}; h = {h}.',
     sentenceSep: ' ',
     listSep: ', ',
@@ -813,7 +827,8 @@ NlAdaln.strings = {
     gateZero:
       'A zero gate returns x unchanged, and it blocks the branch’s gradient too: ∂h/∂F(y) = diag(g) = 0, so F, s and b receive none. The gate’s own gradient, ∂h/∂g = F(y) = {F} feature by feature, is not blocked, so training can move g away from 0.',
     gateSomeZero: 'The gate is 0 on feature {list}: there h equals x.',
-    classesAllX: 'Every class ends at h = x = {h}, lined up with the rings: the condition has no effect yet.',
+    classesAllX:
+      'Every class ends at h = x = {h}: the arrows have no length, each marker sits under x’s tick, and the condition has no effect yet.',
     classesSame: 'Every class ends at the same h = {h}.',
     classesDiffer: 'The same x ends in different places: {list}.',
     classOut: '{h} for {c}',
@@ -852,15 +867,16 @@ NlAdaln.strings = {
     rowModulated: 'y = (1 + s) ⊙ LN₀(x) + b（{c}）',
     rowBranch: 'F(y)：sublayer',
     rowOutput: 'h = x + g ⊙ F(y)',
-    rowCompare: '同一个 x 在各个 condition 下的 h',
+    rowCompare: '从同一个 x 到各个类别的 h',
     keyX: 'x（可拖动）',
-    keyZero: 'AdaLN-Zero 的起点，作对照（W = 0，所以 g = 0）',
+    keyXZero: 'x（可拖动）；AdaLN-Zero 的起点让 h 停在这里',
     keyBase: 'x：residual',
     keyGated: 'g ⊙ F(y)：乘上 gate 的分支',
     keyH: 'h',
     stepsSummary: '逐步看“{c}”：LN₀(x)、y 与 F(y)',
-    zeroStart: '图中的圆圈是作对照的 AdaLN-Zero 起点：最后一层投影为零时每个 gate 都是 0，所以 h = {z}，就是 x 本身。',
-    zeroStartOther: '图中的圆圈是作对照的 AdaLN-Zero 起点：最后一层投影为零时每个 gate 都是 0，h = {z}。',
+    zeroStart:
+      '作为对照，AdaLN-Zero 的起点：最后一层投影为零时每个 gate 都是 0，所以 h = {z}，就是 x 本身，每个箭头的长度都会是零。',
+    zeroStartOther: '作为对照，AdaLN-Zero 的起点：最后一层投影为零时每个 gate 都是 0，h = {z}。',
     numbers: '{c}：s = {s}，b = {b}，g = {g}；h = {h}。',
     sentenceSep: '',
     listSep: '、',
@@ -877,7 +893,7 @@ NlAdaln.strings = {
     gateZero:
       'Gate 为零时 block 原样返回 x，也挡住了分支的 gradient：∂h/∂F(y) = diag(g) = 0，F、s 与 b 都得不到 gradient。Gate 自身的 gradient 不受影响，逐 feature 为 ∂h/∂g = F(y) = {F}，所以训练能让 g 离开 0。',
     gateSomeZero: 'Feature {list} 上的 gate 为 0：这些位置的 h 等于 x。',
-    classesAllX: '每个类别都得到 h = x = {h}，和圆圈排在同一条线上：condition 暂时不起作用。',
+    classesAllX: '每个类别都得到 h = x = {h}：箭头长度为零，每个标记都在 x 的刻度正下方，condition 暂时不起作用。',
     classesSame: '每个类别都得到相同的 h = {h}。',
     classesDiffer: '同一个 x 落到了不同的位置：{list}。',
     classOut: '“{c}”为 {h}',
