@@ -91,7 +91,7 @@ const snapX = (v) => Math.min(X_LIMIT, Math.max(-X_LIMIT, Number((Math.round(v /
 export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
   static summary = 'AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.';
-  static minHeight = 1026; // px kept by normlab/styles.css (measured at 960 px, default attributes; the number grid closed)
+  static minHeight = 976; // px kept by normlab/styles.css (measured at 960 px, default attributes; the number grid closed)
   static phoneMinHeight = { en: 1393, zh: 1344 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`, `zero`'; // `state` keys beyond the attributes (README)
   static params = {

@@ -84,8 +84,8 @@ const snap = (v) => Number((Math.round(v / COORD_STEP) * COORD_STEP).toFixed(6))
 export class NlBarCompare extends NlFigure {
   static catalog = 'barCompare';
   static summary = 'L2, LayerNorm and RMSNorm of one vector under a common scale and offset.';
-  static minHeight = 900; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 1426, zh: 1244 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static minHeight = 949; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static phoneMinHeight = { en: 1426, zh: 1262 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`input`, `reference` and `current` (`{input, l2, layer_norm, rms_norm}`), `change`, `steps`, `axes`'; // `state` keys beyond the attributes (README)
   static params = {

@@ -108,7 +108,7 @@ export class NlBnVariants extends NlFigure {
   static catalog = 'bnVariants';
   static summary =
     'A batch of 8 and its running statistics: BatchNorm in training against evaluation on its first example, then Ghost BN, Batch Renorm and Switchable Norm one step at a time.';
-  static minHeight = 785; // px kept by normlab/styles.css (measured at 960 px, default attributes: the comparison alone)
+  static minHeight = 760; // px kept by normlab/styles.css (measured at 960 px, default attributes: the comparison alone)
   static phoneMinHeight = { en: 1385, zh: 1333 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`rows`, `settings`, `batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`'; // `state` keys beyond the attributes (README)

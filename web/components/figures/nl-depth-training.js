@@ -64,7 +64,7 @@ export class NlDepthTraining extends NlFigure {
   static catalog = 'depthTraining';
   static summary =
     'A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.';
-  static minHeight = 1046; // px kept by normlab/styles.css (measured at 960 px, default attributes)
+  static minHeight = 1024; // px kept by normlab/styles.css (measured at 960 px, default attributes)
   static phoneMinHeight = { en: 1975, zh: 1928 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`'; // `state` keys beyond the attributes (README)
