@@ -1,8 +1,8 @@
-// <nl-axis-cube> in Chromium: for every method, the group's points are exactly
+// <nl-axis-cube> in Chromium: for every method, the group's cells are exactly
 // the group derived by hand from the definition, for several shapes and
 // indices; rotation changes the view, not the group; keyboard-only use; touch;
 // painter's order with the chosen element on top; colour tokens; errors; depth
-// cues and the group's box; axis arrows on the lattice's edges and their labels
+// cues and the group's solid outlined block; one cell per element at 360 px; axis arrows on the lattice's edges and their labels
 // clear of each other at every angle (en, zh, 360 and 1280 px); the small
 // multiples' groups against hand-derived cell sets; sizes on a phone.
 import { after, before, test } from 'node:test';
@@ -25,7 +25,7 @@ const expected = cubeGroup;
 const state = () => page.evaluate(() => JSON.parse(JSON.stringify(document.querySelector('nl-axis-cube').state)));
 const drawnOrange = () =>
   page.evaluate(() =>
-    [...document.querySelector('nl-axis-cube').shadowRoot.querySelectorAll('circle.point.member')]
+    [...document.querySelector('nl-axis-cube').shadowRoot.querySelectorAll('path.voxel.member')]
       .map((c) => [Number(c.dataset.b), Number(c.dataset.t), Number(c.dataset.d)])
       .sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]),
   );
@@ -77,7 +77,7 @@ test('GroupNorm: G = D gives InstanceNorm groups, G = 1 the whole example', asyn
   assert.ok(s.members.every((m) => m[0] === 1));
   assert.match(
     await page.locator('nl-axis-cube').locator('[part=description]').textContent(),
-    /^GroupNorm: 20 points share statistics with element \(1, 2, 3\) of \[B, T, D\], a plane over T \(all 4\) and D \(all 5\)\./,
+    /^GroupNorm: 20 cells share statistics with element \(1, 2, 3\) of \[B, T, D\], a plane over T \(all 4\) and D \(all 5\)\./,
   );
 });
 
@@ -93,7 +93,7 @@ test('a num-groups that does not divide D: a message naming the G that work, the
   const s = await state();
   assert.equal(s.error, await err.textContent());
   assert.deepEqual(s.members, good.members, 'the last good state is kept');
-  assert.equal(await page.locator('nl-axis-cube').locator('circle.point').count(), 60, 'the grid is still drawn');
+  assert.equal(await page.locator('nl-axis-cube').locator('path.voxel').count(), 60, 'the block is still drawn');
   assert.deepEqual(await drawnOrange(), good.members, 'and its group');
   const g = page.locator('nl-axis-cube').getByRole('combobox', { name: 'Groups G' });
   assert.deepEqual(await g.locator('option').allTextContents(), ['7 (not allowed)', '1', '5']);
@@ -117,15 +117,15 @@ test('arrow keys rotate the view and leave the group alone', async () => {
   const before = await state();
   const view = page.locator('nl-axis-cube').locator('.view');
   await view.focus();
-  const x0 = await page.locator('nl-axis-cube').locator('circle.point').first().getAttribute('cx');
+  const x0 = await page.locator('nl-axis-cube').locator('path.voxel').first().getAttribute('d');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowUp');
   const after = await state();
   assert.equal(after.yaw, before.yaw + 10);
   assert.equal(after.pitch, before.pitch + 10);
   assert.deepEqual(after.members, before.members);
-  const x1 = await page.locator('nl-axis-cube').locator('circle.point').first().getAttribute('cx');
-  assert.notEqual(x0, x1, 'the points moved on screen');
+  const x1 = await page.locator('nl-axis-cube').locator('path.voxel').first().getAttribute('d');
+  assert.notEqual(x0, x1, 'the cells moved on screen');
   await page.locator('nl-axis-cube').getByRole('button', { name: 'Reset view' }).click();
   await page.waitForFunction(
     () =>
@@ -143,7 +143,7 @@ test('dragging rotates; clicking a point picks the element', async () => {
   await page.mouse.move(box.x + 90, box.y + 40, { steps: 5 });
   await page.mouse.up();
   assert.notEqual((await state()).yaw, yaw0);
-  const target = page.locator('nl-axis-cube').locator('circle[data-b="2"][data-t="3"][data-d="4"]');
+  const target = page.locator('nl-axis-cube').locator('path.voxel[data-b="2"][data-t="3"][data-d="4"]');
   await target.click({ force: true });
   const s = await state();
   assert.deepEqual(s.index, [2, 3, 4]);
@@ -172,7 +172,7 @@ test('the image reading renames the axes (N, HW, C) everywhere; Chinese text fol
   const desc = await cube.locator('[part=description]').textContent();
   assert.match(
     desc,
-    /^InstanceNorm: 4 points share statistics with element \(0, 1, 2\) of \[N, HW, C\], a line along HW \(all 4\)\./,
+    /^InstanceNorm: 4 cells share statistics with element \(0, 1, 2\) of \[N, HW, C\], a line along HW \(all 4\)\./,
   );
   assert.match(desc, /Image reading: one channel of one image/);
   assert.doesNotMatch(desc, /\[B, T, d\]|\(b, t, d\)/);
@@ -184,7 +184,7 @@ test('the image reading renames the axes (N, HW, C) everywhere; Chinese text fol
   await page.click('[data-set-lang="zh"]');
   assert.match(
     await cube.locator('[part=description]').textContent(),
-    /^InstanceNorm：4 个点与 \[N, HW, C\] 的元素 \(0, 1, 2\) 共享统计量，构成一条线，沿 HW 的全部 4 个位置。/,
+    /^InstanceNorm：4 个格子与 \[N, HW, C\] 的元素 \(0, 1, 2\) 共享统计量，构成一条线，沿 HW 的全部 4 个位置。/,
   );
   await cube.screenshot({ path: join(shotsDir, 'axis-cube-zh.png') });
   await page.click('[data-set-lang="en"]');
@@ -218,7 +218,7 @@ test('the hidden width has one name, D, in the picture, the small multiples, the
   await set({ lang: 'en' });
 });
 
-test("painter's order: points far to near, the chosen element last, larger and on top wherever it sits", async () => {
+test("painter's order: cells far to near, the chosen element last, full-size and on top wherever it sits", async () => {
   const cube = page.locator('nl-axis-cube');
   for (const [yaw, index] of [
     [0, '0,0,0'],
@@ -236,14 +236,15 @@ test("painter's order: points far to near, the chosen element last, larger and o
     }
     const m = await page.evaluate(() => {
       const root = document.querySelector('nl-axis-cube').shadowRoot;
-      const circles = [...root.querySelectorAll('circle.point')];
-      const chosen = root.querySelector('circle.chosen');
+      const circles = [...root.querySelectorAll('path.voxel')];
+      const chosen = root.querySelector('path.voxel.chosen');
       const box = chosen.getBoundingClientRect();
       const top = root.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
       return {
         last: circles.at(-1) === chosen,
-        chosenR: Number(chosen.getAttribute('r')),
-        maxOtherR: Math.max(...circles.filter((c) => c !== chosen).map((c) => Number(c.getAttribute('r')))),
+        // (every cell is the same cube seen from the same side, scaled: its width on screen measures its size)
+        chosenR: chosen.getBBox().width,
+        maxOtherR: Math.max(...circles.filter((c) => c !== chosen).map((c) => c.getBBox().width)),
         topIsChosen: top === chosen,
         chosenIndex: [chosen.dataset.b, chosen.dataset.t, chosen.dataset.d].join(','),
         // Depth from the state's angles, by the projection's definition: larger = nearer.
@@ -252,9 +253,9 @@ test("painter's order: points far to near, the chosen element last, larger and o
           .map((c) => [Number(c.dataset.b), Number(c.dataset.t), Number(c.dataset.d)]),
       };
     });
-    assert.ok(m.last && m.topIsChosen, `${yaw}° ${index}: the chosen point is on top`);
+    assert.ok(m.last && m.topIsChosen, `${yaw}° ${index}: the chosen cell is on top`);
     assert.equal(m.chosenIndex, index);
-    assert.ok(m.chosenR > m.maxOtherR, 'and larger than any other');
+    assert.ok(m.chosenR >= m.maxOtherR - 0.2, 'and no other cell is larger');
     // Far to near: d to the right, b down, t into the screen (one [T × D] sheet per b, as in the small
     // multiples), turned by yaw and tilted by pitch.
     const [B, T, D] = [3, 4, 5];
@@ -285,9 +286,9 @@ test('colours: group members --nl-group, the chosen element --nl-chosen, the oth
     };
     const fill = (sel) => getComputedStyle(root.querySelector(sel)).fill;
     const out = {
-      member: fill('circle.member:not(.chosen)'),
-      chosen: fill('circle.chosen'),
-      other: fill('circle.other'),
+      member: fill('path.voxel.member:not(.chosen)'),
+      chosen: fill('path.voxel.chosen'),
+      other: fill('path.voxel.other'),
       group: token('--nl-group'),
       chosenToken: token('--nl-chosen'),
       reference: token('--nl-reference'),
@@ -351,7 +352,7 @@ test('touch: a horizontal swipe on the view turns the grid, a vertical swipe scr
   await phone.waitForTimeout(100);
   const target = await phone.evaluate(() => {
     const root = document.querySelector('nl-axis-cube').shadowRoot;
-    const c = [...root.querySelectorAll('circle.point')].filter((p) => !p.classList.contains('chosen'));
+    const c = [...root.querySelectorAll('path.voxel')].filter((p) => !p.classList.contains('chosen'));
     // a point that no other point touches: a finger's tap on it can mean only it
     const clear = (p, x, y) =>
       [
@@ -362,7 +363,7 @@ test('touch: a horizontal swipe on the view turns the grid, a vertical swipe scr
         [0, 5],
       ].every(([dx, dy]) => {
         const hit = root.elementFromPoint(x + dx, y + dy);
-        return hit === p || !hit?.classList?.contains('point');
+        return hit === p || !hit?.classList?.contains('voxel');
       });
     for (const p of c.reverse()) {
       const b = p.getBoundingClientRect();
@@ -384,7 +385,7 @@ test('touch: a horizontal swipe on the view turns the grid, a vertical swipe scr
   const where = await phone.evaluate(([b, t, d]) => {
     const p = document
       .querySelector('nl-axis-cube')
-      .shadowRoot.querySelector(`circle.point[data-b="${b}"][data-t="${t}"][data-d="${d}"]`);
+      .shadowRoot.querySelector(`path.voxel[data-b="${b}"][data-t="${t}"][data-d="${d}"]`);
     const r = p.getBoundingClientRect();
     return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
   }, chosen);
@@ -584,7 +585,7 @@ for (const width of [360, 1280])
       await context.close();
     });
 
-test('depth cues: nearer points larger and more opaque; the group one shaded box; hidden edges dashed', async () => {
+test('depth cues: nearer glass cells larger and more opaque; the group one solid outlined block; hidden edges dashed', async () => {
   await set({ shape: '3,4,6', method: 'instance_norm', index: '1,2,3', reading: 'sequence', lang: 'en' });
   const cube = page.locator('nl-axis-cube');
   await cube.locator('.view').focus();
@@ -592,48 +593,61 @@ test('depth cues: nearer points larger and more opaque; the group one shaded box
     const m = await page.evaluate(() => {
       const root = document.querySelector('nl-axis-cube').shadowRoot;
       const svg = root.querySelector('svg.main');
-      const pts = [...svg.querySelectorAll('circle.point:not(.chosen)')].map((c) => ({
-        member: c.classList.contains('member'),
-        r: +c.getAttribute('r'),
-        o: +c.getAttribute('fill-opacity'),
-        x: +c.getAttribute('cx'),
-        y: +c.getAttribute('cy'),
-      }));
-      const faces = [...svg.querySelectorAll('path.group-face')].map((p) => {
-        const { x, y, width, height } = p.getBBox();
-        return { x, y, width, height };
-      });
+      const box = (n) => {
+        const { x, y, width, height } = n.getBBox();
+        return { x0: x, x1: x + width, y0: y, y1: y + height, w: width };
+      };
+      const cells = (sel) =>
+        [...svg.querySelectorAll(sel)].map((c) => ({
+          ...box(c),
+          o: +c.getAttribute('fill-opacity'),
+          so: +c.getAttribute('stroke-opacity'),
+        }));
       return {
-        pts,
-        faces,
-        edges: svg.querySelectorAll('line.group-edge').length,
+        glass: cells('path.voxel.other'),
+        members: cells('path.voxel.member:not(.chosen)'),
+        edges: [...svg.querySelectorAll('line.group-edge')].map(box),
+        shades: [...svg.querySelectorAll('path.group-shade')].map(box),
         hiddenFrame: svg.querySelectorAll('line.frame.hidden').length,
         frame: svg.querySelectorAll('line.frame').length,
         dash: getComputedStyle(svg.querySelector('line.frame.hidden') ?? svg).strokeDasharray,
       };
     });
-    // Document order is far to near (the painter's-order test): size and opacity never fall along it.
-    for (let i = 1; i < m.pts.length; i++)
-      assert.ok(m.pts[i].r >= m.pts[i - 1].r - 0.051, `radius grows nearer (${i})`);
-    for (const kind of [true, false]) {
-      const o = m.pts.filter((p) => p.member === kind).map((p) => p.o);
-      for (let i = 1; i < o.length; i++) assert.ok(o[i] >= o[i - 1] - 0.0051, `opacity grows nearer (${kind})`);
+    // Document order is far to near (the painter's-order test): the glass cells' size and opacity never
+    // fall along it (every cell is the same cube from the same side, so its width on screen is its size;
+    // corners are written to 0.1 px).
+    for (let i = 1; i < m.glass.length; i++) {
+      assert.ok(m.glass[i].w >= m.glass[i - 1].w - 0.25, `glass grows nearer (${i})`);
+      assert.ok(m.glass[i].o >= m.glass[i - 1].o - 0.0011, `and more opaque (${i})`);
+      assert.ok(m.glass[i].so >= m.glass[i - 1].so - 0.0011, `its edges too (${i})`);
     }
-    const rs = m.pts.map((p) => p.r);
-    assert.ok(Math.max(...rs) / Math.min(...rs) > 1.4, 'near points clearly larger than far ones');
-    const os = m.pts.filter((p) => !p.member).map((p) => p.o);
-    assert.ok(Math.max(...os) - Math.min(...os) > 0.3, 'and clearly more opaque');
-    // One box around the group: six faces and twelve edges, enclosing every member.
-    assert.equal(m.faces.length, 6);
-    assert.equal(m.edges, 12);
-    const x0 = Math.min(...m.faces.map((b) => b.x)),
-      x1 = Math.max(...m.faces.map((b) => b.x + b.width)),
-      y0 = Math.min(...m.faces.map((b) => b.y)),
-      y1 = Math.max(...m.faces.map((b) => b.y + b.height));
-    for (const p of m.pts.filter((q) => q.member))
+    const ws = m.glass.map((p) => p.w),
+      os = m.glass.map((p) => p.o);
+    assert.ok(Math.max(...ws) / Math.min(...ws) > 1.15, 'near glass clearly larger than far');
+    assert.ok(Math.max(...os) - Math.min(...os) > 0.1, 'and clearly more opaque');
+    // The group: InstanceNorm of (1, 2, 3) is sequence 1, feature 3, all four tokens (the chosen one
+    // drawn apart): three full-size cells, each larger than any glass cell, filling the outlined box.
+    assert.equal(m.members.length, 3);
+    const mw = m.members.map((p) => p.w);
+    assert.ok(Math.max(...mw) - Math.min(...mw) < 0.3, 'the group cells all one (full) size');
+    assert.ok(Math.min(...mw) > Math.max(...ws), 'larger than any glass cell');
+    assert.equal(m.edges.length, 12, 'the group outlined by its box');
+    const union = (bs) => ({
+      x0: Math.min(...bs.map((b) => b.x0)),
+      x1: Math.max(...bs.map((b) => b.x1)),
+      y0: Math.min(...bs.map((b) => b.y0)),
+      y1: Math.max(...bs.map((b) => b.y1)),
+    });
+    const outline = union(m.edges);
+    // (the members with the chosen cell at t = 2 fill it; without it, the outline still holds them)
+    const cellsBox = union(m.members);
+    for (const side of ['x0', 'y0']) assert.ok(cellsBox[side] >= outline[side] - 1, `members inside the outline`);
+    for (const side of ['x1', 'y1']) assert.ok(cellsBox[side] <= outline[side] + 1, `members inside the outline`);
+    assert.ok(m.shades.length <= 2, 'at most two side faces shaded');
+    for (const sh of m.shades)
       assert.ok(
-        p.x > x0 && p.x < x1 && p.y > y0 && p.y < y1,
-        `members inside the shaded box (${k}: ${JSON.stringify([p, x0, x1, y0, y1])})`,
+        sh.x0 >= outline.x0 - 1 && sh.x1 <= outline.x1 + 1 && sh.y0 >= outline.y0 - 1 && sh.y1 <= outline.y1 + 1,
+        "the shading on the group's own faces",
       );
     assert.equal(m.frame, 12, "the lattice's twelve edges");
     assert.ok(m.hiddenFrame >= 1 && m.hiddenFrame <= 5, `${m.hiddenFrame} hidden edges`);
@@ -642,6 +656,103 @@ test('depth cues: nearer points larger and more opaque; the group one shaded box
     await page.keyboard.press(k % 2 ? 'ArrowUp' : 'ArrowLeft');
     await page.keyboard.press('ArrowRight');
   }
+});
+
+test("360 px: the large view draws one cell per element, the group's cells are the hand-derived group, labels apart while turning", async () => {
+  const {
+    page: p,
+    context,
+    problems: pp,
+  } = await openPage(env.browser, env.url + 'web/index.html', {
+    viewport: { width: 360, height: 740 },
+    hasTouch: true,
+    isMobile: true,
+  });
+  const cube = p.locator('nl-axis-cube');
+  await cube.scrollIntoViewIfNeeded();
+  await p.waitForFunction(() => document.querySelector('nl-axis-cube')?.state?.members?.length);
+  // By hand, from each method's definition:
+  //   [3, 4, 6] BatchNorm of (1, 2, 3): feature 3 over every b and t, 3 · 4 = 12 of 72 cells;
+  //   [3, 4, 6] GroupNorm G = 3 of (1, 2, 3): D = 6 in groups {0, 1}, {2, 3}, {4, 5}, so sequence 1,
+  //     features 2 and 3, all four tokens: 8 cells;
+  //   [2, 3, 5] LayerNorm of (1, 0, 4): token (1, 0)'s five features, 5 of 2 · 3 · 5 = 30 cells;
+  //   [4, 2, 3] InstanceNorm of (3, 1, 0): feature 0 of sequence 3 over its two tokens, 2 of 24 cells;
+  //   [1, 1, 1] RMSNorm: the one cell, alone.
+  const cases = [
+    ['3,4,6', 'batch_norm', '1,2,3', '1', 72, cells([0, 1, 2], range(0, 3), [3])],
+    ['3,4,6', 'group_norm', '1,2,3', '3', 72, cells([1], range(0, 3), [2, 3])],
+    ['2,3,5', 'layer_norm', '1,0,4', '1', 30, cells([1], [0], range(0, 4))],
+    ['4,2,3', 'instance_norm', '3,1,0', '1', 24, cells([3], [0, 1], [0])],
+    ['1,1,1', 'rms_norm', '0,0,0', '1', 1, [[0, 0, 0]]],
+  ];
+  const sorted = (l) => l.sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]);
+  for (const lang of ['en', 'zh'])
+    for (const [shape, method, index, G, count, want] of cases) {
+      await p.evaluate(
+        ([l, sh, m, i, g]) => {
+          const f = document.querySelector('nl-axis-cube');
+          for (const [k, v] of Object.entries({ lang: l, shape: sh, method: m, index: i, 'num-groups': g }))
+            f.setAttribute(k, v);
+        },
+        [lang, shape, method, index, G],
+      );
+      await p.waitForTimeout(30);
+      const [B, T, D] = shape.split(',').map(Number);
+      const all = sorted(cells(range(0, B - 1), range(0, T - 1), range(0, D - 1)));
+      for (const keys of [
+        [],
+        ['ArrowRight', 'ArrowRight', 'ArrowUp'],
+        ['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowDown'],
+      ]) {
+        for (const key of keys)
+          await p.evaluate(
+            (k) =>
+              document
+                .querySelector('nl-axis-cube')
+                .shadowRoot.querySelector('.view')
+                .dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true })),
+            key,
+          );
+        const m = await p.evaluate(() => {
+          const f = document.querySelector('nl-axis-cube');
+          const svg = f.shadowRoot.querySelector('svg.main');
+          const id = (c) => [+c.dataset.b, +c.dataset.t, +c.dataset.d];
+          const screenBox = (t) => {
+            const r = t.getBoundingClientRect();
+            return { x0: r.left, x1: r.right, y0: r.top, y1: r.bottom, text: t.textContent };
+          };
+          return {
+            cells: [...svg.querySelectorAll('path.voxel')].map(id),
+            group: [...svg.querySelectorAll('path.voxel.member')].map(id),
+            chosen: [...svg.querySelectorAll('path.voxel.chosen')].map(id),
+            empty: [...svg.querySelectorAll('path.voxel')].filter((c) => !/^M[\d.-]/.test(c.getAttribute('d') ?? ''))
+              .length,
+            labels: [...svg.querySelectorAll('text.axis-label')].map(screenBox),
+            px: [...svg.querySelectorAll('text.axis-label')].map(
+              (t) => t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize),
+            ),
+            members: f.state.members,
+            yaw: f.state.yaw,
+          };
+        });
+        const tag = `${lang} [${shape}] ${method} (${index}) yaw ${m.yaw}`;
+        assert.equal(m.cells.length, count, `${tag}: one cell per element`);
+        assert.deepEqual(sorted(m.cells), all, `${tag}: every element once`);
+        assert.equal(m.empty, 0, `${tag}: every cell drawn`);
+        assert.deepEqual(sorted(m.group), want, `${tag}: the group's cells`);
+        assert.deepEqual(m.members, want, `${tag}: the state's group is the same`);
+        assert.deepEqual(m.chosen, [index.split(',').map(Number)], `${tag}: the chosen cell`);
+        for (const px of m.px) assert.ok(px >= 10, `${tag}: label ${px.toFixed(1)} px`);
+        for (let i = 0; i < 3; i++)
+          for (let j = i + 1; j < 3; j++)
+            assert.ok(
+              apart(m.labels[i], m.labels[j]),
+              `${tag}: "${m.labels[i].text}" and "${m.labels[j].text}" overlap`,
+            );
+      }
+    }
+  assert.deepEqual(pp, []);
+  await context.close();
 });
 
 // ---- the small multiples -------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ function expectedText(method, reading, shape, index, G) {
   const summary =
     count === 1
       ? `${NAME[method]}: ${where} shares its statistics with no other element; its group is that element alone.`
-      : `${NAME[method]}: ${count.toLocaleString('en-US')} points share statistics with ${where}, ${shapeWord} ${axisText.join(' and ')}.`;
+      : `${NAME[method]}: ${count.toLocaleString('en-US')} cells share statistics with ${where}, ${shapeWord} ${axisText.join(' and ')}.`;
   const total = shape[0] * shape[1] * shape[2];
   const nGroups = total / count;
   const stats = method === 'rms_norm' ? 'mean square (no mean is subtracted)' : 'mean and variance';
@@ -92,8 +92,8 @@ function inPage(steps) {
   const root = f.shadowRoot;
   const snap = () => {
     const svg = root.querySelector('svg.main');
-    const circles = [...svg.querySelectorAll('circle.point')];
-    const pts = svg.querySelector('circle.point').parentNode;
+    const circles = [...svg.querySelectorAll('path.voxel')];
+    const pts = svg.querySelector('path.voxel').parentNode;
     const nan = [...svg.querySelectorAll('*')].flatMap((n) =>
       [...n.attributes].filter((a) => /NaN|Infinity|undefined/.test(a.value)).map((a) => `${n.tagName}.${a.name}`),
     );
@@ -204,7 +204,7 @@ function check(snap, { method, reading, shape, index, G }) {
     ),
     `${tag}: the small multiples' sentence\n  got  ${d}`,
   );
-  if (exp.count === 1) assert.ok(!/points share/.test(d), `${tag}: a single element is not "points"`);
+  if (exp.count === 1) assert.ok(!/cells share/.test(d), `${tag}: a single element is not "cells"`);
   if (exp.nGroups === 1) assert.ok(!/splits into/.test(d), tag);
   assert.equal(s.groupCount, exp.nGroups, `${tag}: groupCount`);
 }

@@ -1,7 +1,7 @@
 // <nl-axis-cube> — the elements of a [B, T, D] tensor that share statistics
 // with one chosen element, for BatchNorm, LayerNorm, RMSNorm, InstanceNorm and
-// GroupNorm, drawn as a rotatable 3-D grid of points with the group's box
-// shaded, and below it the four methods of the GroupNorm paper's Figure 2 side
+// GroupNorm, drawn as a rotatable 3-D block of cells (one small cube per
+// element) with the group's cells a solid outlined block, and below it the four methods of the GroupNorm paper's Figure 2 side
 // by side as small multiples (one [T × D] sheet per b).
 //
 // Attributes: shape ("3,4,6" = sizes of the three axes; whole numbers 1..12;
@@ -36,20 +36,25 @@
 //   the element is three number inputs (arrow keys step them); "Reset view"
 //   restores the angle (animated unless prefers-reduced-motion); each small
 //   multiple is a button (aria-pressed when it is the method shown above).
-// Pointer: a horizontal drag on the view turns the grid (mouse: vertical drag
+// Pointer: a horizontal drag on the view turns the block (mouse: vertical drag
 //   tilts it); on touch, vertical swipes scroll the page (touch-action: pan-y
-//   on the view only). Clicking or tapping a point chooses it (the front-most
-//   point under the pointer, else the nearest within a finger's reach).
-// Drawing: the lattice's box (hidden edges dashed), the group's box (faces
-//   shaded, edges outlined) and the points in depth order, far to near; nearer
-//   points larger and more opaque; the chosen element last, larger and
-//   outlined, so no point hides it. The axis arrows start at the lattice's
+//   on the view only). Clicking or tapping a cell chooses it (the front-most
+//   cell under the pointer, else the nearest within a finger's reach).
+// Drawing: the lattice's box (hidden edges dashed) and one cell per element, a
+//   small cube whose faces towards the reader are one path, in depth order,
+//   far to near (painter's order). The group's cells fill their whole slots,
+//   so they join into one solid block ruled into cells, its side faces shaded
+//   and its box's edges outlined (hidden ones dashed behind the cells);
+//   the other cells are glass, smaller and fainter the farther they are (and
+//   fainter in a larger tensor, so the glass in front never hides the group).
+//   The chosen element last, outlined, so no cell hides it. The axis arrows start at the lattice's
 //   corner at index (0, 0, 0) and run along its edges; each label sits by its
 //   arrow's tip, placed so that no two labels overlap at any angle.
 // CSS custom properties: --nl-group (members of the chosen element's group),
 //   --nl-chosen (the chosen element), --nl-reference (the other elements),
-//   --nl-muted (axes), and the shared --nl-* theme.
-// Parts: figure, controls, select, number, button, view, point, multiples,
+//   --nl-muted (axes), --nl-fg (the group's outline), and the shared --nl-* theme.
+// Parts: figure, controls, select, number, button, view, point (each element's
+//   cell, a <g> of its faces), multiples,
 //   multiple, description, error.
 // Ops used: reduction_group (the members, once for the view and once per
 //   small multiple), core.describe (group count and size, the statistics
@@ -270,17 +275,18 @@ button { min-height: 36px; }
 .view { touch-action: pan-y; cursor: grab; border-radius: 6px; user-select: none; -webkit-user-select: none; }
 .view:active { cursor: grabbing; }
 .view svg { max-width: 560px; margin: 0 auto; }
-.point { stroke: var(--nl-bg); stroke-width: 1; cursor: pointer; }
-.point.other { fill: var(--nl-reference); stroke-opacity: 0.5; }
-.point.member { fill: var(--nl-group); }
-.point.chosen { fill: var(--nl-chosen); stroke: var(--nl-group); stroke-width: 3; }
-.halo { fill: none; stroke: var(--nl-bg); stroke-width: 7; pointer-events: none; }
+.voxel { stroke-width: 0.8; stroke-linejoin: round; cursor: pointer; }
+.voxel.other { fill: var(--nl-reference); stroke: var(--nl-reference); }
+.voxel.member { fill: var(--nl-group); stroke: var(--nl-bg); stroke-opacity: 0.7; }
+.voxel.chosen { fill: var(--nl-chosen); stroke: var(--nl-group); stroke-width: 2; stroke-opacity: 1; }
+.group-shade { fill: #000000; stroke: none; pointer-events: none; }
+.group-shade.s1 { fill-opacity: 0.14; }
+.group-shade.s2 { fill-opacity: 0.3; }
+.halo { fill: none; stroke: var(--nl-bg); stroke-width: 6; stroke-linejoin: round; pointer-events: none; }
 .frame { stroke: var(--nl-muted); stroke-width: 1; stroke-opacity: 0.55; pointer-events: none; }
 .frame.hidden { stroke-dasharray: 3 4; stroke-opacity: 0.35; }
-.group-face { fill: var(--nl-group); fill-opacity: 0.16; stroke: none; pointer-events: none; }
-.group-face.hidden { fill-opacity: 0.08; }
-.group-edge { stroke: var(--nl-group); stroke-width: 1.6; stroke-linecap: round; pointer-events: none; }
-.group-edge.hidden { stroke-dasharray: 3 3; stroke-opacity: 0.55; stroke-width: 1.2; }
+.group-edge { stroke: var(--nl-fg); stroke-width: 1.6; stroke-linecap: round; pointer-events: none; }
+.group-edge.hidden { stroke-dasharray: 3 3; stroke-opacity: 0.5; stroke-width: 1.2; }
 .axis-line { stroke: var(--nl-muted); stroke-width: 1.6; pointer-events: none; }
 .axis-label { font-size: var(--nl-label-size); fill: var(--nl-fg); font-weight: 600; pointer-events: none;
   paint-order: stroke; stroke: var(--nl-bg); stroke-width: 4px; stroke-linejoin: round; }
@@ -481,8 +487,9 @@ button { min-height: 36px; }
     view.setAttribute('tabindex', '0');
     view.setAttribute('role', 'img');
     this._svg = el('svg', { class: 'main', viewBox: '0 0 460 340', 'aria-hidden': 'true' });
-    // Back to front: arrows along hidden edges, the lattice's hidden edges, the points with the
-    // group's box in depth order, then the arrows along visible edges and the labels.
+    // Back to front: arrows along hidden edges, the lattice's and the group's hidden edges, the cells
+    // in depth order with the group's visible edges over them, then the arrows along visible edges
+    // and the labels.
     this._axesBackG = el('g');
     this._backG = el('g');
     this._pointsG = el('g');
@@ -576,7 +583,7 @@ button { min-height: 36px; }
     );
   }
 
-  /** The element under a pointer: the front-most point drawn there, else the nearest within reach. */
+  /** The element under a pointer: the front-most cell drawn there, else the nearest within reach. */
   _pointAt(clientX, clientY, touch) {
     const box = this._svg.getBoundingClientRect();
     const vb = this._svg.viewBox.baseVal;
@@ -748,7 +755,7 @@ button { min-height: 36px; }
         z1 = -sy * X + cy * Z;
       return { x: x1, y: -(cp * Y - sp * z1), depth: sp * Y + cp * z1 };
     };
-    // The lattice's box (half a cell around the outer points) and its corner at index (0, 0, 0),
+    // The lattice's box (the outer cells' faces) and its corner at index (0, 0, 0),
     // where the three axis arrows start.
     const lo = [-0.5, -0.5, -0.5],
       hi = sizes.map((n) => n - 0.5);
@@ -781,12 +788,11 @@ button { min-height: 36px; }
     // Which way each index axis points in depth (> 0: towards the reader).
     const o = rot(0, 0, 0);
     const towards = [rot(1, 0, 0), rot(0, 1, 0), rot(0, 0, 1)].map((p) => p.depth - o.depth);
-    const r0 = Math.max(3, Math.min(10, unit * 0.25));
 
     const back = [];
     const items = [];
-    // The lattice's edges: hidden ones dashed behind every point, visible ones over them
-    // (a point can never lie in front of an edge of the convex box that holds it).
+    // The lattice's edges: hidden ones dashed behind every cell, visible ones over them
+    // (a cell can never lie in front of an edge of the convex box that holds it).
     const lattice = boxEdges(lo, hi, towards);
     for (const e of lattice) {
       const p = at(e.from),
@@ -801,95 +807,165 @@ button { min-height: 36px; }
       if (e.hidden) back.push(line);
       else items.push({ depth: Infinity, node: line });
     }
-    // The group: the box its members fill, shaded (faces) and outlined (edges), drawn in depth
-    // order with the points. A member set that is not a box (no method here gives one) keeps the colours only.
+    // The group's outline: the box its members fill (each member's whole cell), its edges on
+    // the reader's side over the cells, the hidden ones dashed behind them. A member set that is
+    // not a box (no method here gives one) keeps the colours only.
     const gBox = memberBox(s.members);
+    const groupFront = [];
     if (gBox) {
-      const glo = gBox.lo.map((v) => v - 0.42),
-        ghi = gBox.hi.map((v) => v + 0.42);
-      for (const face of boxFaces(glo, ghi, towards)) {
-        const pts = face.corners.map(at);
-        const depth = pts.reduce((sum, p) => sum + p.depth, 0) / pts.length;
-        const d = `M${pts.map((p) => `${f(p.x)},${f(p.y)}`).join('L')}Z`;
-        items.push({ depth, node: el('path', { class: `group-face${face.visible ? '' : ' hidden'}`, d }) });
-      }
+      const glo = gBox.lo.map((v) => v - 0.5),
+        ghi = gBox.hi.map((v) => v + 0.5);
       for (const e of boxEdges(glo, ghi, towards)) {
         const p = at(e.from),
           q = at(e.to);
-        items.push({
-          depth: (p.depth + q.depth) / 2,
-          node: el('line', {
-            class: `group-edge${e.hidden ? ' hidden' : ''}`,
-            x1: f(p.x),
-            y1: f(p.y),
-            x2: f(q.x),
-            y2: f(q.y),
-          }),
+        const line = el('line', {
+          class: `group-edge${e.hidden ? ' hidden' : ''}`,
+          x1: f(p.x),
+          y1: f(p.y),
+          x2: f(q.x),
+          y2: f(q.y),
         });
+        (e.hidden ? back : groupFront).push(line);
       }
     }
 
-    // Points, far to near (painter's order), nearer ones larger and more opaque; the chosen element last, on top.
+    // The cells: one small cube per element, its faces that face the reader drawn as one path,
+    // far to near (painter's order; for equal cubes on a grid the depth of the centre orders
+    // every pair that overlaps on screen). The group's cells fill their whole slots, so they
+    // join into one solid block; the others are glass, smaller and fainter the farther they
+    // are. The chosen element last, on top, so no cell hides it.
+    const o0 = at([0, 0, 0]);
+    const steps = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ].map((c) => {
+      const p = at(c);
+      return { x: p.x - o0.x, y: p.y - o0.y };
+    });
+    // Along each axis the side that faces the reader (none when that face is seen edge-on).
+    const quads = [0, 1, 2]
+      .filter((a) => Math.abs(towards[a]) > 1e-3)
+      .map((a) => {
+        const [u, w] = others(a);
+        return { a, s: towards[a] > 0 ? 1 : -1, u, w };
+      });
+    // A cube's visible faces as one path: each face's four corners relative to the cube's centre,
+    // for half-side 1 (in index steps), computed once per drawing.
+    const shape = quads.map(({ a, s: side, u, w }) =>
+      [
+        [-1, -1],
+        [1, -1],
+        [1, 1],
+        [-1, 1],
+      ].map(([bu, bw]) => ({
+        x: side * steps[a].x + bu * steps[u].x + bw * steps[w].x,
+        y: side * steps[a].y + bu * steps[u].y + bw * steps[w].y,
+      })),
+    );
+    const r1 = (v) => Math.round(v * 10) / 10;
+    const cubePath = (x, y, h) => {
+      let d = '';
+      for (const q of shape)
+        d += `M${r1(x + h * q[0].x)},${r1(y + h * q[0].y)}L${r1(x + h * q[1].x)},${r1(y + h * q[1].y)}L${r1(x + h * q[2].x)},${r1(y + h * q[2].y)}L${r1(x + h * q[3].x)},${r1(y + h * q[3].y)}Z`;
+      return d;
+    };
     const key = s.shape.join('x');
-    if (this._pointsKey !== key) {
-      this._pointsKey = key;
-      this._points = [];
+    if (this._cellsKey !== key) {
+      this._cellsKey = key;
+      this._cells = [];
       for (let b = 0; b < B; b++)
         for (let t = 0; t < T; t++)
           for (let d = 0; d < D; d++) {
-            const c = el('circle', { part: 'point' });
+            const c = el('path', { part: 'point' });
             Object.assign(c.dataset, { b: String(b), t: String(t), d: String(d) });
-            this._points.push({ c, b, t, d });
+            this._cells.push({ c, b, t, d, cls: '' });
           }
-      this._halo = el('circle', { class: 'halo', 'aria-hidden': 'true' });
+      this._halo = el('path', { class: 'halo', 'aria-hidden': 'true' });
+      this._shades = [1, 2].map((a) => el('path', { class: `group-shade s${a}` }));
     }
     const members = new Set(s.members.map((m) => m.join(',')));
     const chosen = s.index.join(',');
+    const reach = Math.max(...steps.map((v) => Math.hypot(v.x, v.y)));
+    // A larger tensor puts more glass in front of the group: each cell the fainter (the default [3, 4, 6] at 1).
+    const glass = Math.min(1, (13 / (B + T + D)) ** 1.5);
     this._placed = [];
-    for (const pt of this._points) {
-      const pos = at([pt.b, pt.t, pt.d]);
-      const id = `${pt.b},${pt.t},${pt.d}`;
+    for (const cell of this._cells) {
+      // (the centre on screen: the projection is affine, so o0 plus whole steps along each axis)
+      const x = o0.x + cell.b * steps[0].x + cell.t * steps[1].x + cell.d * steps[2].x,
+        y = o0.y + cell.b * steps[0].y + cell.t * steps[1].y + cell.d * steps[2].y,
+        depth = o.depth + cell.b * towards[0] + cell.t * towards[1] + cell.d * towards[2];
+      const id = `${cell.b},${cell.t},${cell.d}`;
       const isChosen = id === chosen,
         isMember = members.has(id);
-      const k = near(pos.depth);
-      const r = isChosen ? r0 * 1.6 : r0 * (0.7 + 0.5 * k);
-      const c = pt.c;
-      c.setAttribute('cx', f(pos.x));
-      c.setAttribute('cy', f(pos.y));
-      c.setAttribute('r', f(r));
-      c.setAttribute('class', `point ${isMember ? 'member' : 'other'}${isChosen ? ' chosen' : ''}`);
+      const k = near(depth);
+      // Half the cube's side, in index steps: a member's (and the chosen one's) fills its slot.
+      const h = isChosen || isMember ? 0.5 : 0.3 + 0.08 * k;
+      const c = cell.c;
+      const d = cubePath(x, y, h);
+      c.setAttribute('d', d);
+      const cls = `voxel ${isMember ? 'member' : 'other'}${isChosen ? ' chosen' : ''}`;
+      if (cell.cls !== cls) {
+        c.setAttribute('class', cls);
+        cell.cls = cls;
+        if (isChosen) c.removeAttribute('stroke-opacity');
+      }
       if (isChosen) c.removeAttribute('fill-opacity');
-      else c.setAttribute('fill-opacity', (isMember ? 0.5 + 0.5 * k : 0.14 + 0.5 * k).toFixed(2));
-      items.push({ depth: pos.depth, node: c, chosen: isChosen, pt, pos, r });
+      else if (isMember) c.setAttribute('fill-opacity', (0.8 + 0.2 * k).toFixed(2));
+      else {
+        c.setAttribute('fill-opacity', (glass * (0.1 + 0.22 * k)).toFixed(3));
+        c.setAttribute('stroke-opacity', (glass * (0.18 + 0.45 * k)).toFixed(3));
+      }
+      items.push({ depth, node: c, chosen: isChosen, cell, x, y, r: h * reach * 0.95, d });
     }
     items.sort((a, b) => !!a.chosen - !!b.chosen || a.depth - b.depth);
+    // The group block's faces across t and across d, shaded over its cells (the faces across b
+    // keep the group's colour): each its own shade, so the block reads as a solid.
+    const shades = [];
+    if (gBox) {
+      const glo = gBox.lo.map((v) => v - 0.5),
+        ghi = gBox.hi.map((v) => v + 0.5);
+      for (const face of boxFaces(glo, ghi, towards)) {
+        if (face.axis === 0 || !face.visible) continue;
+        const node = this._shades[face.axis - 1];
+        const pts = face.corners.map((c) => {
+          const p = at(c);
+          return `${f(p.x)},${f(p.y)}`;
+        });
+        node.setAttribute('d', `M${pts.join('L')}Z`);
+        shades.push(node);
+      }
+    }
     const frag = document.createDocumentFragment();
-    let order = 0;
+    let order = 0,
+      overlaid = false;
     for (const it of items) {
+      // The group's shading and outline over every cell but the chosen one.
       if (it.chosen) {
-        this._halo.setAttribute('cx', f(it.pos.x));
-        this._halo.setAttribute('cy', f(it.pos.y));
-        this._halo.setAttribute('r', f(it.r));
+        frag.append(...shades, ...groupFront);
+        overlaid = true;
+        this._halo.setAttribute('d', it.d);
         frag.append(this._halo);
       }
       frag.append(it.node);
-      if (it.pt)
+      if (it.cell)
         this._placed.push({
-          x: it.pos.x,
-          y: it.pos.y,
+          x: it.x,
+          y: it.y,
           r: it.r + 1,
           order: order++,
-          b: it.pt.b,
-          t: it.pt.t,
-          d: it.pt.d,
+          b: it.cell.b,
+          t: it.cell.t,
+          d: it.cell.d,
         });
     }
+    if (!overlaid) frag.append(...shades, ...groupFront);
     this._backG.replaceChildren(...back);
     this._pointsG.replaceChildren(frag);
 
     // Axes: from the corner at index (0, 0, 0) along the lattice's three edges there, the way
     // the index grows, a little past the box; each label beside its arrow's tip, placed clear
-    // of the other labels and arrows. An arrow along a hidden edge is drawn behind the points.
+    // of the other labels and arrows. An arrow along a hidden edge is drawn behind the cells.
     const origin = at(lo);
     const arrows = [0, 1, 2].map((a) => {
       const end = [...lo];
@@ -1194,12 +1270,12 @@ NlAxisCube.strings = {
     indexAxis: 'index along {axis} (0 to {max})',
     resetView: 'Reset view',
     viewLabel: '3-D view of the tensor, turned {yaw}° and tilted {pitch}°; arrow keys rotate it',
-    hint: 'Drag sideways or use the arrow keys to rotate; click or tap a point to choose the element.',
+    hint: 'Drag sideways or use the arrow keys to rotate; click or tap a cell to choose the element.',
     badShape: 'shape must be three whole numbers from 1 to {max}, like "3,4,6" (got "{value}").',
     badIndex: 'index must be three whole numbers from 0 to {max}, like "0,1,2" (got "{value}").',
     listSep: ', ',
     elementAt: 'element ({index}) of [{axes}]',
-    summary: '{method}: {count} points share statistics with {where}, {geometry}.',
+    summary: '{method}: {count} cells share statistics with {where}, {geometry}.',
     summary_alone: '{method}: {where} shares its statistics with no other element; its group is that element alone.',
     geometry_line: 'a line along {axes}',
     geometry_plane: 'a plane over {axes}',
@@ -1257,12 +1333,12 @@ NlAxisCube.strings = {
     indexAxis: '沿 {axis} 的下标（0 到 {max}）',
     resetView: '重置视角',
     viewLabel: 'tensor 的三维视图，水平转动 {yaw}°，俯仰 {pitch}°；方向键可旋转',
-    hint: '左右拖动或用方向键旋转；点击或轻触一个点来选择元素。',
+    hint: '左右拖动或用方向键旋转；点击或轻触一个格子来选择元素。',
     badShape: 'shape 需要三个 1 到 {max} 的整数，例如“3,4,6”（收到的是“{value}”）。',
     badIndex: 'index 需要三个 0 到 {max} 的整数，例如“0,1,2”（收到的是“{value}”）。',
     listSep: '、',
     elementAt: '[{axes}] 的元素 ({index})',
-    summary: '{method}：{count} 个点与 {where} 共享统计量，{geometry}。',
+    summary: '{method}：{count} 个格子与 {where} 共享统计量，{geometry}。',
     summary_alone: '{method}：{where} 不与任何其他元素共享统计量，它的组只有它自己。',
     geometry_line: '构成一条线，沿 {axes}',
     geometry_plane: '构成一个面，跨 {axes}',
