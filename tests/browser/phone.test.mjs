@@ -188,7 +188,7 @@ for (const [label, options, grabs] of [
     const after = await fig.evaluate((el) => [...el.state.x]);
     if (grabs) assert.ok(after[1] > 0, `x after the drag: ${after}`);
     else assert.deepEqual(after, [1, 0]);
-    // five-questions' tensor cells: 44 px targets on the phone, the 18 px cells of the 20 px grid with a mouse
+    // five-questions' tensor cells: 44 px targets on the phone, the 22 px cells of the 24 px grid with a mouse
     const cells = page.locator('nl-five-questions').first();
     await cells.scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('nl-five-questions')?.state);
@@ -196,7 +196,7 @@ for (const [label, options, grabs] of [
       const r = el.shadowRoot.querySelector('[data-index]').getBoundingClientRect();
       return [Math.round(r.width), Math.round(r.height)];
     });
-    assert.deepEqual(cell, grabs ? [44, 44] : [18, 18]);
+    assert.deepEqual(cell, grabs ? [44, 44] : [22, 22]);
     assert.deepEqual(problems, []);
     await context.close();
   });

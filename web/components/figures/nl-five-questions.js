@@ -186,9 +186,9 @@ dl.answers dd { margin: 0; }
       gap = 18,
       left = 22,
       top = 30;
-    // With a mouse on a wide screen a cell is 20 px; where a finger is the pointer (base.js TOUCH_MEDIA) each cell
+    // With a mouse on a wide screen a cell is 24 px (22 px drawn: a target read and hit at a glance); where a finger is the pointer (base.js TOUCH_MEDIA) each cell
     // is a 44 px target (46 px apart), the two batches side by side if they fit, else one above the other.
-    const c = touchSized() ? 46 : 20;
+    const c = touchSized() ? 46 : 24;
     const ideal = left + B * D * c + (B - 1) * gap + 8;
     const stacked = ideal > (this.widthOf(this._svg) || ideal);
     const block = T * c + top; // one batch's height with its name above it, when stacked
