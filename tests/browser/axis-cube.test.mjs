@@ -302,19 +302,17 @@ test('colours: group members --nl-group, the chosen element --nl-chosen, the oth
   assert.notEqual(c.group, c.reference);
 });
 
-test('touch: a horizontal swipe on the view turns the grid, a vertical swipe scrolls the page, a tap chooses a point', async () => {
-  const {
-    page: phone,
-    context,
-    problems: phoneProblems,
-  } = await openPage(env.browser, env.url + 'web/index.html', {
-    viewport: { width: 390, height: 760 },
-    hasTouch: true,
-    isMobile: true,
-  });
-  const cube = phone.locator('nl-axis-cube');
+/** The article on a touch phone of this viewport, scrolled to the cube once it has drawn its group. */
+async function phoneAtCube(viewport) {
+  const opened = await openPage(env.browser, env.url + 'web/index.html', { viewport, hasTouch: true, isMobile: true });
+  const cube = opened.page.locator('nl-axis-cube');
   await cube.scrollIntoViewIfNeeded();
-  await phone.waitForFunction(() => document.querySelector('nl-axis-cube')?.state?.members?.length);
+  await opened.page.waitForFunction(() => document.querySelector('nl-axis-cube')?.state?.members?.length);
+  return { ...opened, cube };
+}
+
+test('touch: a horizontal swipe on the view turns the grid, a vertical swipe scrolls the page, a tap chooses a point', async () => {
+  const { page: phone, context, problems: phoneProblems, cube } = await phoneAtCube({ width: 390, height: 760 });
   await phone.evaluate(() => document.querySelector('nl-axis-cube').setAttribute('shape', '3,4,6'));
   await cube.locator('.view').evaluate((v) => v.scrollIntoView({ block: 'center' }));
   const cdp = await context.newCDPSession(phone);
@@ -659,18 +657,7 @@ test('depth cues: nearer glass cells larger and more opaque; the group one solid
 });
 
 test("360 px: the large view draws one cell per element, the group's cells are the hand-derived group, labels apart while turning", async () => {
-  const {
-    page: p,
-    context,
-    problems: pp,
-  } = await openPage(env.browser, env.url + 'web/index.html', {
-    viewport: { width: 360, height: 740 },
-    hasTouch: true,
-    isMobile: true,
-  });
-  const cube = p.locator('nl-axis-cube');
-  await cube.scrollIntoViewIfNeeded();
-  await p.waitForFunction(() => document.querySelector('nl-axis-cube')?.state?.members?.length);
+  const { page: p, context, problems: pp } = await phoneAtCube({ width: 360, height: 740 });
   // By hand, from each method's definition:
   //   [3, 4, 6] BatchNorm of (1, 2, 3): feature 3 over every b and t, 3 · 4 = 12 of 72 cells;
   //   [3, 4, 6] GroupNorm G = 3 of (1, 2, 3): D = 6 in groups {0, 1}, {2, 3}, {4, 5}, so sequence 1,
