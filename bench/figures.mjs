@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { launch } from '../scripts/browser.mjs';
 import { startServer } from '../scripts/serve.mjs';
+import { watchLayoutShift } from '../scripts/layout-shift.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -51,11 +52,8 @@ async function coldLoad(base, slow) {
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, ...PHONE });
   }
+  await p.addInitScript(watchLayoutShift);
   await p.addInitScript((scroll) => {
-    window.__cls = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
-    }).observe({ type: 'layout-shift', buffered: true });
     window.__interactive = new Promise((resolve) => {
       const check = () => {
         const f = document.querySelector('figure.figure > :first-child');

@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, setup, waitDrawn } from './helpers.mjs';
+import { watchLayoutShift } from '../../scripts/layout-shift.mjs';
 
 let env;
 before(async () => {
@@ -143,19 +144,7 @@ async function scrollThrough(width, height, { onPage } = {}) {
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
   onPage?.(page);
-  await page.addInitScript(() => {
-    window.__cls = 0;
-    window.__shifts = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        if (e.hadRecentInput) continue;
-        window.__cls += e.value;
-        window.__shifts.push(
-          `${e.value.toFixed(4)} ${e.sources?.map((s) => s.node?.localName ?? s.node?.nodeName).join(',')}`,
-        );
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await page.addInitScript(watchLayoutShift);
   await page.goto(env.url + 'web/index.html');
   // scroll through the whole page: each figure starts, loads and draws; then two frames for its layout shift
   for (const f of await page.locator('figure.figure[id] > :first-child').all()) {
@@ -222,18 +211,8 @@ test('a 360 px load scrolled to the first figure at first paint: layout shift < 
     hasTouch: true,
   });
   const page = await context.newPage();
+  await page.addInitScript(watchLayoutShift);
   await page.addInitScript(() => {
-    window.__cls = 0;
-    window.__shifts = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        if (e.hadRecentInput) continue;
-        window.__cls += e.value;
-        window.__shifts.push(
-          `${e.value.toFixed(4)} at ${e.startTime.toFixed(0)} ms ${e.sources?.map((s) => s.node?.localName ?? s.node?.nodeName).join(',')}`,
-        );
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
     new PerformanceObserver((list, observer) => {
       if (!list.getEntriesByName('first-contentful-paint').length) return;
       observer.disconnect();
