@@ -88,6 +88,9 @@ const HIT = 22; // an x handle's invisible hit circle: 44 px across
 const T = (shape, data) => ({ shape, data: Float32Array.from(data) });
 const snapX = (v) => Math.min(X_LIMIT, Math.max(-X_LIMIT, Number((Math.round(v / X_STEP) * X_STEP).toFixed(6))));
 
+/** Subscript digits, for the rows' feature names (x₁, h₁). */
+const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
+
 export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
   static summary = 'AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.';
@@ -511,7 +514,7 @@ details.weights caption { text-align: left; font-weight: 600; }
     out.push(el('text', { class: 'row-label', x: 0, y: y0 + 13 }, this.t(key, { c: label })));
     s[field].forEach((v, f) => {
       const by = barsTop + f * lane;
-      out.push(el('text', { class: 'feat', x: 4, y: by + 10 }, String(f + 1)));
+      out.push(el('text', { class: 'feat', x: 4, y: by + 10 }, `h${SUBSCRIPT[f + 1]}`));
       if (cls === 'out') {
         // h = x + g ⊙ F(y): the residual x (faint) and the gated branch from x to h
         out.push(rect(0, s.features[f], by, barH, 'b-base'), rect(s.features[f], v, by + 3, barH - 6, 'b-gated'));
@@ -622,7 +625,8 @@ details.weights caption { text-align: left; font-weight: 600; }
       const y0 = cmpBody + f * dotLane;
       const cx = x(s.features[f]);
       const subY = (j) => y0 + pad + j * SUB + SUB / 2;
-      items.push(el('text', { class: 'feat', x: 4, y: subY(2) + 4 }, String(f + 1)));
+      // the row is feature f of x: x₁ … x₄, as the number grid names them
+      items.push(el('text', { class: 'feat', x: 4, y: subY(2) + 4 }, `x${SUBSCRIPT[f + 1]}`));
       s.classes.forEach((c, j) => {
         const cy = subY(j + 1),
           hx = x(c.output[f]);
