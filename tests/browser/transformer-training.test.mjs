@@ -60,6 +60,20 @@ test('it opens on the recorded runs at rate 0.1: QK-Norm keeps block 1 logits sm
   assert.ok(by.pre_rms.attention.length > 0 && by.pre_rms_qk.attention.length > 0);
   assert.ok(s.variants.every((v) => v.sample.length > 0));
   assert.deepEqual(sn.bad, []);
+  // the sweep's learning-rate axis spans the six rates: 0.001 sits at the plot's left end, 0.3 at its right end
+  // (the horizontal grid lines), with no stretch of axis past the largest rate
+  const ends = await fig.page.evaluate((t) => {
+    const svg = document.querySelector(t).shadowRoot.querySelector('svg.sweep');
+    const grid = [...svg.querySelectorAll('g.axis line')].filter((l) => l.getAttribute('y1') === l.getAttribute('y2'));
+    const ticks = [...svg.querySelectorAll('text.tick')].filter((e) => /^0\.(001|3)$/.test(e.textContent));
+    return {
+      right: Math.max(...grid.map((l) => Number(l.getAttribute('x2')))),
+      left: Math.min(...grid.map((l) => Number(l.getAttribute('x1')))),
+      at: Object.fromEntries(ticks.map((e) => [e.textContent, Number(e.getAttribute('x'))])),
+    };
+  }, TAG);
+  assert.ok(ends.right - ends.at['0.3'] <= 10, JSON.stringify(ends));
+  assert.ok(ends.at['0.001'] - ends.left <= 10, JSON.stringify(ends));
 });
 
 test('Play trains the recorded numbers again in a Worker, with no long task on the page (Pause, Step)', async () => {

@@ -239,7 +239,8 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; }
     const base = {
       stepAxis: this.axis([0, STEPS], { count: 4, include_zero: true }),
       lrLog: Array.from(lrLog.y.data),
-      lrDomain: Array.from(lrLog.domain.data),
+      // the axis spans the six rates themselves (0.001 to 0.3), not the decades around them: no empty run past 0.3
+      lrDomain: [lrLog.y.data[0], lrLog.y.data[LRS.length - 1]],
       lr,
       layers,
       language,
