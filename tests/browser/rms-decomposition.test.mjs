@@ -138,6 +138,15 @@ test('the default is (1, 2, 3) with θ open at 22.21°; one press goes to (101, 
   close(sn.state.theta, 22.2077, 1e-3, 'θ at c = 0');
   assert.equal(await lensCount(), 0, 'the σ leg is long enough to see: no magnifier');
   assert.match(sn.desc, /θ = atan\(σ \/ \|μ\|\) = 22\.21°/);
+  // the quarter circle is named where it is drawn: a label starting within 12 px of its top end
+  const dial = await fig.page.evaluate((t) => {
+    const svg = document.querySelector(t).shadowRoot.querySelector('path.dial').ownerSVGElement;
+    const top = svg.querySelector('path.dial').getBBox();
+    const label = [...svg.querySelectorAll('text')].find((e) => /arc of radius RMS/.test(e.textContent));
+    const b = label?.getBBox();
+    return b && { dx: b.x - top.x, dy: top.y - (b.y + b.height) };
+  }, TAG);
+  assert.ok(dial && Math.abs(dial.dx) <= 12 && dial.dy >= -4 && dial.dy <= 12, JSON.stringify(dial));
   await fig.page.locator(`${TAG} >> button`, { hasText: 'Add 100' }).click();
   sn = await snap();
   check(sn, null, 'Add 100');

@@ -225,6 +225,8 @@ export class NlRmsDecomposition extends NlFigure {
         el('path', { class: 'dial', d: `M${ox + R},${oy}A${R},${R} 0 0 0 ${ox},${oy - R}` }),
         el('line', { class: 'zero', x1: ox, x2: ox + R + 8, y1: oy, y2: oy }),
         el('line', { class: 'zero', x1: ox, x2: ox, y1: oy, y2: oy - R - 8 }),
+        // what the arc is, at its top end (θ = 90°, where no tip of a vector with |μ| > 0 reaches)
+        el('text', { class: 'label ref', x: ox + 6, y: oy - R - 4 }, this.t('dialLabel')),
       ];
       if (s.unit && s.base.unit && s.shift !== 0) {
         // x itself (c = 0), dashed behind: what the shift changed
@@ -467,6 +469,7 @@ NlRmsDecomposition.strings = {
     describeSpreadWins:
       'θ is at least 45°, so the RMS is mostly spread: RMSNorm gives {rn}, which keeps more of the pattern that LayerNorm gives at every shift, {ln}.',
     refLabel: 'c = 0: θ = {theta}°',
+    dialLabel: 'arc of radius RMS: the tip moves on it',
     describeShiftClosed:
       'Adding c = {c} to every coordinate left σ at {std} but took |μ| from {absMean0} to {absMean}, so θ closed from {theta0}° (the dashed triangle, c = 0) to {theta}°.',
     describeShiftOpened:
@@ -500,6 +503,7 @@ NlRmsDecomposition.strings = {
     describeSpreadWins:
       'θ 不小于 45°，RMS 主要来自离散程度：RMSNorm 给出 {rn}，保留了较多 LayerNorm 在任何平移下都给出的模式 {ln}。',
     refLabel: 'c = 0：θ = {theta}°',
+    dialLabel: '半径为 RMS 的圆弧：顶点沿它移动',
     describeShiftClosed:
       '每个坐标加上 c = {c} 后，σ 仍是 {std}，|μ| 却从 {absMean0} 变为 {absMean}，所以 θ 从 {theta0}°（虚线三角形，c = 0）收窄到 {theta}°。',
     describeShiftOpened:
