@@ -228,6 +228,57 @@ test('gradient and stream RMS on log axes; four copies in four colours, apart in
   }
 });
 
+// WCAG relative luminance and contrast ratio of two rgb() colours (arrays of 0..255)
+const luminance = (rgb) =>
+  rgb
+    .map((c) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    .reduce((a, c, i) => a + [0.2126, 0.7152, 0.0722][i] * c, 0);
+const contrast = (a, b) => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+};
+const rgb = (text) => text.match(/\d+/g).slice(0, 3).map(Number);
+
+test('the map: class 0 a ring, class 1 a filled dot, each 3:1 against the lightest and darkest cell in light and dark', async () => {
+  const read = () =>
+    fig.page.evaluate((t) => {
+      const map = document.querySelector(t).shadowRoot.querySelectorAll('svg')[3];
+      const style = (sel) => getComputedStyle(map.querySelector(sel));
+      const opacities = [...map.querySelectorAll('rect.cell')].map((r) => Number(r.getAttribute('fill-opacity')));
+      return {
+        ring: { fill: style('circle.pt0:not(.key-mark)').fill, stroke: style('circle.pt0:not(.key-mark)').stroke },
+        dot: { fill: style('circle.pt1:not(.key-mark)').fill, stroke: style('circle.pt1:not(.key-mark)').stroke },
+        keyRing: style('circle.pt0.key-mark').stroke,
+        keyDot: style('circle.pt1.key-mark').fill,
+        cell: style('rect.cell').fill,
+        shades: [Math.min(...opacities), Math.max(...opacities)],
+      };
+    }, TAG);
+  const light = await read();
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('theme', 'dark'), TAG);
+  const dark = await read();
+  await fig.page.evaluate((t) => document.querySelector(t).removeAttribute('theme'), TAG);
+  for (const [theme, m] of Object.entries({ light, dark })) {
+    // the ring is hollow (the background inside), the dot filled: two marks, not one
+    const bg = rgb(m.ring.fill);
+    assert.notDeepEqual(rgb(m.dot.fill), bg, `${theme}: the dot is filled`);
+    assert.equal(m.keyRing, m.ring.stroke, `${theme}: the key's ring is the data's`);
+    assert.equal(m.keyDot, m.dot.fill, `${theme}: the key's dot is the data's`);
+    // the map is confident somewhere: its cells span light to dark
+    assert.ok(m.shades[1] - m.shades[0] > 0.15, `${theme}: shades ${m.shades}`);
+    for (const shade of m.shades) {
+      const cell = rgb(m.cell).map((c, i) => shade * c + (1 - shade) * bg[i]);
+      for (const [name, c] of [
+        ['ring', m.ring.stroke],
+        ['dot', m.dot.fill],
+      ]) {
+        const r = contrast(rgb(c), cell);
+        assert.ok(r >= 3, `${theme}: ${name} ${c} on a cell of shade ${shade}: ${r.toFixed(2)}:1`);
+      }
+    }
+  }
+});
+
 test('Play on the recorded run trains it again live, and ends on the very same curves', async () => {
   const sn = await playToEnd();
   assert.equal(sn.state.recorded, false);

@@ -35,6 +35,7 @@
 //   (loadTrainer); row_entropy (ln 2), log_axis and axis_ticks from the core.
 import { nextTask } from '../../core/normlab.js';
 import { el, formatPower } from '../lib/base.js';
+import { textWidth } from '../lib/text.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale, svg, xAxis, yAxis } from '../lib/plot.js';
 import { FRAME } from '../data/depth-training-frame.js';
@@ -53,6 +54,19 @@ const fromBase64 = (s) => {
   const bytes = Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
   return Array.from(new Float32Array(bytes.buffer));
 };
+// The recorded run, decoded once: a figure that returns to the default settings draws the same arrays again, so
+// its panels and axes are recognised as unchanged and not drawn or asked again
+let recordedRun = null;
+const decodedFrame = () =>
+  (recordedRun ??= FRAME.variants.map((r) => ({
+    placement: r.placement,
+    accuracy: r.accuracy,
+    diverged: r.diverged,
+    loss: fromBase64(r.loss),
+    gradFirst: fromBase64(r.gradFirst),
+    actNorm: fromBase64(r.actNorm),
+    map: fromBase64(r.map),
+  })));
 const STALL_STEPS = 50; // steps near a coin flip's loss before the text calls a run stuck
 const PRESETS = {
   deep: { depth: 24, lr: 0.01, optimizer: 'adam', gate: 'none', warmup: 0 },
@@ -160,7 +174,10 @@ input[type=checkbox] { width: 24px; height: 24px; margin: 0; flex: none; } /* a 
 .series { fill: none; stroke-width: 2.2; }
 .v-post.series { stroke-dasharray: 7 3; } .v-pre_final.series { stroke-dasharray: 2 3; stroke-width: 2.6; }
 .cell { fill: var(--nl-fg); stroke: none; shape-rendering: crispEdges; }
-.pt0 { fill: var(--nl-bg); stroke: var(--nl-fg); stroke-width: 1.4; } .pt1 { fill: var(--nl-fg); stroke: var(--nl-bg); stroke-width: 1; }
+/* the data: class 0 a ring, class 1 a filled dot with a halo, both in the data colour, which keeps 3:1 against the
+   darkest and the lightest cell in light and dark (the cells' shade stops at 0.28 of the text colour for that) */
+.pt0 { fill: var(--nl-bg); stroke: var(--nl-input); stroke-width: 1.6; }
+.pt1 { fill: var(--nl-input); stroke: var(--nl-bg); stroke-width: 1; }
 .chance { stroke: var(--nl-reference); stroke-dasharray: 3 3; stroke-width: 1.5; }
 .chance-label { font-size: var(--nl-small-size); fill: var(--nl-reference); }
 .key { font-size: var(--nl-small-size); }
@@ -372,19 +389,17 @@ details.settings[open] > summary { margin-bottom: 6px; }
       recorded: Boolean(recorded),
     };
     if (!recorded) return base;
-    this._recordedMaps = FRAME.variants.map((r) => fromBase64(r.map));
-    const variants = FRAME.variants.map((r) => {
-      const loss = fromBase64(r.loss);
-      return {
-        placement: r.placement,
-        enabled: this._enabled?.has(r.placement) ?? true,
-        loss,
-        accuracy: r.accuracy,
-        status: r.diverged ? 'diverged' : 'done',
-        gradFirst: fromBase64(r.gradFirst),
-        actNorm: fromBase64(r.actNorm),
-      };
-    });
+    const frame = decodedFrame();
+    this._recordedMaps = frame.map((r) => r.map);
+    const variants = frame.map((r) => ({
+      placement: r.placement,
+      enabled: this._enabled?.has(r.placement) ?? true,
+      loss: r.loss,
+      accuracy: r.accuracy,
+      status: r.diverged ? 'diverged' : 'done',
+      gradFirst: r.gradFirst,
+      actNorm: r.actNorm,
+    }));
     const s = this._withVariants({ ...v, ...base }, variants);
     return { ...s, ...this._decision(s) };
   }
@@ -444,7 +459,22 @@ details.settings[open] > summary { margin-bottom: 6px; }
     const step = Math.max(...variants.map((v) => v.loss.length));
     // loss, gradient and the stream's RMS on logarithmic axes (the core's log_axis): they span many decades
     // (a stream of RMS 1 beside one of 10⁹ is a flat line at zero on a linear axis)
-    const logs = (lists, extra = []) => {
+    // asked again only when its lists changed: the recorded run's arrays keep their identity
+    const memo = (this._logMemo ??= {});
+    const logs = (kind, lists, extra = []) => {
+      const hit = memo[kind];
+      if (
+        hit &&
+        hit.lists.length === lists.length &&
+        hit.lists.every((l, i) => l === lists[i] && l.length === hit.lengths[i]) &&
+        hit.extra.join() === extra.join()
+      )
+        return hit.out;
+      const out = compute(lists, extra);
+      memo[kind] = { lists, lengths: lists.map((l) => l.length), extra, out };
+      return out;
+    };
+    const compute = (lists, extra) => {
       const flat = Float32Array.from([...lists.flat(), ...extra]);
       const out = this._core.run('log_axis', { x: { shape: [flat.length], data: flat } }, { count: 5 });
       const y = Array.from(out.y.data);
@@ -457,6 +487,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
       };
     };
     const loss = logs(
+      'loss',
       variants.map((v) => v.loss),
       [s.chance],
     );
@@ -464,8 +495,14 @@ details.settings[open] > summary { margin-bottom: 6px; }
     const grad =
       s.gradAxis && variants.every((v, i) => v.gradFirst === s.variants[i].gradFirst)
         ? { split: s.variants.map((v) => v.gradLog), axis: s.gradAxis }
-        : logs(variants.map((v) => v.gradFirst));
-    const act = logs(variants.map((v) => v.actNorm));
+        : logs(
+            'grad',
+            variants.map((v) => v.gradFirst),
+          );
+    const act = logs(
+      'act',
+      variants.map((v) => v.actNorm),
+    );
     return {
       ...s,
       step,
@@ -656,8 +693,29 @@ details.settings[open] > summary { margin-bottom: 6px; }
       n: s.steps,
     });
     this._view.style.setProperty('--nl-norm', s.norm === 'rms_norm' ? 'var(--nl-rms-norm)' : 'var(--nl-layer-norm)');
+    // Panels whose content did not change are not drawn again (the map and the first step's gradients
+    // change rarely while training runs; drawing them every frame took half a frame).
+    const same = (key, parts) => {
+      const last = (this._drawn ??= {})[key];
+      this._drawn[key] = parts;
+      return last && parts.length === last.length && parts.every((p, i) => p === last[i]);
+    };
+    const axisKey = (a) => (a ? a.domain.join() + '|' + a.ticks.join() : '');
+    const [W0, W1, W2, W3] = this._svgs.map((e) => this.widthOf(e));
+    const seriesKey = (key) => s.variants.flatMap((v) => [v.enabled, v.status, v[key]]);
     // 1. loss against step (log scale), every variant; a cross where a run diverged
-    {
+    if (
+      !same('loss', [
+        s.lossAxis,
+        s.chanceLog,
+        s.step,
+        this.lang,
+        W0,
+        axisKey(s.stepAxis),
+        ...seriesKey('lossLog'),
+        ...s.variants.map((v) => v.accuracy),
+      ])
+    ) {
       const svgEl = this._svgs[0];
       const W = this.fit(svgEl, 320, 260);
       const left = 46,
@@ -690,7 +748,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
           items.push(
             el('path', {
               class: `series v-${v.placement}`,
-              d: v.lossLog.map((l, i) => `${i ? 'L' : 'M'}${x(i + 1).toFixed(1)},${y(l).toFixed(1)}`).join(''),
+              d: this._path(v.lossLog, [W, axisKey(s.stepAxis), axisKey(s.lossAxis)], (l, i) => [x(i + 1), y(l)]),
             }),
           );
           // after one step a line has one point and draws nothing: a dot shows it
@@ -763,7 +821,7 @@ details.settings[open] > summary { margin-bottom: 6px; }
           items.push(
             el('path', {
               class: `series v-${v.placement}`,
-              d: vals.map((g, l) => `${l ? 'L' : 'M'}${x(l).toFixed(1)},${y(g).toFixed(1)}`).join(''),
+              d: this._path(vals, [W, axisKey(s.layerAxis), axisKey(axisDef)], (g, l) => [x(l), y(g)]),
             }),
           );
         }
@@ -786,69 +844,118 @@ details.settings[open] > summary { margin-bottom: 6px; }
       svgEl.setAttribute('viewBox', `0 0 ${W} 260`);
       svgEl.replaceChildren(...items);
     };
-    // Panels whose content did not change are not drawn again (the map and the first step's gradients
-    // change rarely while training runs; drawing them every frame took half a frame).
-    const same = (key, parts) => {
-      const last = (this._drawn ??= {})[key];
-      this._drawn[key] = parts;
-      return last && parts.length === last.length && parts.every((p, i) => p === last[i]);
-    };
-    const W1 = this.widthOf(this._svgs[1]),
-      W3 = this.widthOf(this._svgs[3]);
-    if (!same('grad', [s.gradAxis, this.lang, W1, ...s.variants.map((v) => v.enabled)]))
+    if (!same('grad', [s.gradAxis, this.lang, W1, axisKey(s.layerAxis), ...seriesKey('gradLog')]))
       perLayer(this._svgs[1], this.t('gradTitle'), 'gradLog', s.gradAxis, (k) => this._decade(k));
-    perLayer(this._svgs[2], this.t('actTitle', { k: s.step }), 'actLog', s.actAxis, (k) => this._decade(k));
+    if (!same('act', [s.actAxis, s.step, this.lang, W2, axisKey(s.layerAxis), ...seriesKey('actLog')]))
+      perLayer(this._svgs[2], this.t('actTitle', { k: s.step }), 'actLog', s.actAxis, (k) => this._decade(k));
     this._panelNotes(s);
-    // 4. the data and the shown variant's decision map
-    if (!same('map', [s.map, this.lang, W3])) {
+    // 4. the data and the shown variant's decision map. Its cells and points are made once per width, language
+    // and data; choosing another copy's map, or a new step, only sets the cells' shades and the title.
+    if (!same('map', [s.map, s.mapStep, s.show, this.lang, W3])) {
       const svgEl = this._svgs[3];
-      const W = this.fit(svgEl, 320, 260);
-      const side = Math.min(W - 20, 200),
-        x0 = (W - side) / 2,
-        y0 = 54;
-      const t = s.gridTicks,
-        cell = side / t.length;
-      const x = scale([t[0] - (t[1] - t[0]) / 2, t[t.length - 1] + (t[1] - t[0]) / 2], [x0, x0 + side]);
-      const y = scale([t[0] - (t[1] - t[0]) / 2, t[t.length - 1] + (t[1] - t[0]) / 2], [y0 + side, y0]);
-      const items = [
-        el(
-          'text',
-          { class: 'panel-title', x: 10, y: 16 },
-          this.t('mapTitle', { name: this._label(s.show), k: s.mapStep }),
-        ),
-      ];
-      items.push(el('text', { class: 'key', x: 10, y: 32 }, this.t('mapKey')));
-      items.push(el('text', { class: 'key', x: 10, y: 46 }, this.t('mapKey2')));
-      s.map.forEach((p, i) => {
-        const r = Math.floor(i / t.length),
-          c = i % t.length;
-        // cells tile exactly (each edge computed once, crisp): no seam, no overlap
-        const ex = (k) => Number((x0 + k * cell).toFixed(2)),
-          ey = (k) => Number((y0 + side - (k + 1) * cell).toFixed(2));
-        items.push(
-          el('rect', {
-            class: 'cell',
-            x: ex(c),
-            y: ey(r),
-            width: (ex(c + 1) - ex(c)).toFixed(2),
-            height: (ey(r - 1) - ey(r)).toFixed(2),
-            'fill-opacity': (0.04 + 0.3 * p).toFixed(3),
-          }),
-        );
-      });
-      for (let i = 0; i < s.labels.length; i++) {
-        items.push(
-          el('circle', {
-            class: s.labels[i] ? 'pt1' : 'pt0',
-            cx: x(s.points[2 * i]).toFixed(1),
-            cy: y(s.points[2 * i + 1]).toFixed(1),
-            r: 2.6,
-          }),
-        );
-      }
-      svgEl.setAttribute('viewBox', `0 0 ${W} 260`);
-      svgEl.replaceChildren(...items);
+      const t = s.gridTicks;
+      const m = this._mapNodes;
+      const fresh =
+        !m ||
+        m.W !== W3 ||
+        m.lang !== this.lang ||
+        m.n !== t.length ||
+        m.points.length !== s.points.length ||
+        m.points.some((p, i) => p !== s.points[i]) ||
+        m.labels.some((l, i) => l !== s.labels[i]);
+      if (fresh) this._mapNodes = this._buildMap(svgEl, s);
+      const nodes = this._mapNodes;
+      nodes.title.textContent = this.t('mapTitle', { name: this._label(s.show), k: s.mapStep });
+      // no map yet (nothing trained): the cells stay at the lightest shade, the data alone
+      nodes.cellGroup.setAttribute('display', s.map.length ? 'inline' : 'none');
+      if (s.map.length)
+        nodes.cells.forEach((c, i) => {
+          const o = (0.04 + 0.24 * s.map[i]).toFixed(3);
+          if (nodes.shades[i] !== o) c.setAttribute('fill-opacity', (nodes.shades[i] = o));
+        });
     }
+  }
+
+  /** The map panel's nodes for state `s`: title, key, a cell per grid point, a dot per data point. */
+  _buildMap(svgEl, s) {
+    const W = this.fit(svgEl, 320, 260);
+    const side = Math.min(W - 20, 200),
+      x0 = (W - side) / 2,
+      y0 = 54;
+    const t = s.gridTicks,
+      cell = side / t.length;
+    const x = scale([t[0] - (t[1] - t[0]) / 2, t[t.length - 1] + (t[1] - t[0]) / 2], [x0, x0 + side]);
+    const y = scale([t[0] - (t[1] - t[0]) / 2, t[t.length - 1] + (t[1] - t[0]) / 2], [y0 + side, y0]);
+    const title = el('text', { class: 'panel-title', x: 10, y: 16 });
+    const items = [title];
+    // the key draws the two marks as the data are drawn
+    const k0 = this.t('mapKey0');
+    items.push(
+      el('circle', { class: 'pt0 key-mark', cx: 14, cy: 28, r: 3.2 }),
+      el('text', { class: 'key', x: 21, y: 32 }, k0),
+      el('circle', { class: 'pt1 key-mark', cx: 21 + textWidth(k0, 11) + 18, cy: 28, r: 3.7 }),
+      el('text', { class: 'key', x: 21 + textWidth(k0, 11) + 25, y: 32 }, this.t('mapKey1')),
+    );
+    items.push(el('text', { class: 'key', x: 10, y: 46 }, this.t('mapKey2')));
+    const cellGroup = el('g', { class: 'cells' });
+    const cells = [];
+    // cells tile exactly (each edge computed once, crisp): no seam, no overlap
+    const ex = (k) => Number((x0 + k * cell).toFixed(2)),
+      ey = (k) => Number((y0 + side - (k + 1) * cell).toFixed(2));
+    for (let r = 0; r < t.length; r++)
+      for (let c = 0; c < t.length; c++) {
+        const rect = el('rect', {
+          class: 'cell',
+          x: ex(c),
+          y: ey(r),
+          width: (ex(c + 1) - ex(c)).toFixed(2),
+          height: (ey(r - 1) - ey(r)).toFixed(2),
+        });
+        cells.push(rect);
+      }
+    cellGroup.append(...cells);
+    items.push(cellGroup);
+    for (let i = 0; i < s.labels.length; i++) {
+      items.push(
+        el('circle', {
+          class: s.labels[i] ? 'pt1' : 'pt0',
+          cx: x(s.points[2 * i]).toFixed(1),
+          cy: y(s.points[2 * i + 1]).toFixed(1),
+          r: s.labels[i] ? 3.1 : 2.6, // (the dot's halo takes half a pixel of its radius)
+        }),
+      );
+    }
+    svgEl.setAttribute('viewBox', `0 0 ${W} 260`);
+    svgEl.replaceChildren(...items);
+    return {
+      W: this.widthOf(svgEl),
+      lang: this.lang,
+      n: t.length,
+      points: s.points,
+      labels: s.labels,
+      title,
+      cells,
+      cellGroup,
+      shades: [],
+    };
+  }
+
+  /**
+   * The path through `values` placed by `at(value, index)` → [x, y]; remembered per array and `key` (width, axes),
+   * since a recorded run drawn again after a settings change has the same 300-point curves.
+   */
+  _path(values, key, at) {
+    const k = key.join('/');
+    const hit = (this._paths ??= new WeakMap()).get(values);
+    if (hit?.k === k) return hit.d;
+    const d = values
+      .map((v, i) => {
+        const [px, py] = at(v, i);
+        return `${i ? 'L' : 'M'}${px.toFixed(1)},${py.toFixed(1)}`;
+      })
+      .join('');
+    this._paths.set(values, { k, d });
+    return d;
   }
 
   /** A tick of a logarithmic axis: the decade k as 10 to the k. */
@@ -975,8 +1082,9 @@ NlDepthTraining.strings = {
     notYet: 'press Play or Step',
     show: 'Decision map of',
     mapTitle: '{name}: the two spirals, step {k}',
-    mapKey: 'dots: hollow class 0, filled class 1',
-    mapKey2: 'filled cells: the network says class 1',
+    mapKey0: 'class 0',
+    mapKey1: 'class 1',
+    mapKey2: 'shaded cells: the network says class 1',
     settingsNow: 'Settings: {L} blocks, {opt}, learning rate {lr}, {norm}',
     recordedNote:
       'Recorded run of these settings, {k} steps, drawn when the page opened. Play or Step trains it again here, step by step.',
@@ -1053,8 +1161,9 @@ NlDepthTraining.strings = {
     notYet: '按“播放”或“单步”',
     show: '决策图：',
     mapTitle: '{name}：两条螺旋，第 {k} 步',
-    mapKey: '点：空心为类别 0，实心为类别 1',
-    mapKey2: '填色的格子：网络判为类别 1',
+    mapKey0: '类别 0',
+    mapKey1: '类别 1',
+    mapKey2: '着色的格子：网络判为类别 1',
     settingsNow: '设置：{L} 个 block，{opt}，学习率 {lr}，{norm}',
     recordedNote:
       '这是按当前设置预先录好的一次训练（{k} 步），页面打开时就画出来。按“播放”或“单步”会在这里重新逐步训练。',
