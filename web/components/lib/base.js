@@ -103,12 +103,25 @@ const CJK_GAP = new RegExp(`([${CJK}]) +(?=[${CJK}])`, 'g');
 const CJK_END = new RegExp(`[${CJK}]$`);
 export const joinLines = (lines) => lines.reduce((a, l) => a + (CJK_END.test(a) ? '' : ' ') + l);
 
+// Formatting itself costs microseconds a number, and a figure formats the same tick labels and values at every
+// input: the last few thousand results of each formatter are kept (a figure's update formatted ~100 numbers).
+const formatted = new Map();
 export function formatNumber(value, lang, digits = 4, notation = 'standard') {
   const locale = numberLocale(lang);
   const key = `${locale}:${digits}:${notation}`;
   let f = formatters.get(key);
-  if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, { maximumSignificantDigits: digits, notation })));
-  return f.format(value);
+  if (!f) {
+    formatters.set(key, (f = new Intl.NumberFormat(locale, { maximumSignificantDigits: digits, notation })));
+    formatted.set(key, new Map());
+  }
+  if (Object.is(value, -0)) return f.format(value); // (a Map takes -0 for 0; Intl writes it "-0")
+  const seen = formatted.get(key);
+  let text = seen.get(value);
+  if (text === undefined) {
+    if (seen.size >= 4096) seen.clear();
+    seen.set(value, (text = f.format(value)));
+  }
+  return text;
 }
 
 const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
