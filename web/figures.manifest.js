@@ -88,8 +88,8 @@ export const figures = [
     catalog: "bnVariants",
     summary: "A batch of 8 and its running statistics: BatchNorm in training against evaluation on its first example, then Ghost BN, Batch Renorm and Switchable Norm one step at a time.",
     trainer: false,
-    minHeight: 760,
-    phoneMinHeight: {"en":1385,"zh":1333},
+    minHeight: 744,
+    phoneMinHeight: {"en":1395,"zh":1343},
     events: ["change"],
     state: "`rows`, `settings`, `batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`",
     attributes: [

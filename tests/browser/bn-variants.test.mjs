@@ -356,9 +356,14 @@ test('every legend marker is drawn like its series: the same colour, fill and li
       [marker(batch, 'its means'), first(batch, 'line.cmean')],
       [marker(batch, 'batch means'), first(batch, 'line.bmean')],
       [marker(batch, 'running means'), first(batch, 'line.rmean')],
-      [marker(running, 'channel 1'), first(running, '.trace.c1')],
-      [marker(running, 'channel 2'), first(running, '.trace.c2')],
-      [marker(running, 'this batch'), first(running, 'line.target')],
+      [marker(running, 'running statistic'), first(running, '.trace')],
+      [marker(running, "this batch's statistic"), first(running, 'line.target')],
+      // one style per kind across the two panels: this batch's statistic as the batch's means, running as running
+      [first(running, 'line.target').replace(/ \S+$/, ''), first(batch, 'line.bmean').replace(/ \S+$/, '')],
+      [
+        first(running, '.trace').split(' ').slice(1, -1).join(' '),
+        first(batch, 'line.rmean').split(' ').slice(1, -1).join(' '),
+      ],
       [marker(strips, 'faint: training'), first(strips, 'circle.pt.faint.c1')],
       [marker(strips, "example 1's first number"), first(strips, 'circle.ring')],
       // the batch's ring is the strips' one, keyed once, there
@@ -380,6 +385,56 @@ test('every legend marker is drawn like its series: the same colour, fill and li
     assert.equal(m.replace(/ 1$/, ''), series.replace(/ 1$/, ''), `marker ${m} vs ${series}`);
   // the trace lines' markers are lines (no fill), like the traces
   assert.deepEqual(fig.problems, []);
+});
+
+test('the running statistics: a plot per statistic and channel, each on its own scale, the trace heading for its batch value', async () => {
+  for (const steps of [5, 50]) {
+    await fig.page.evaluate(([t, k]) => document.querySelector(t).setAttribute('steps', String(k)), [TAG, steps]);
+    const subs = await fig.page.evaluate((t) => {
+      const running = document.querySelector(t).shadowRoot.querySelector('svg.running');
+      return [...running.querySelectorAll('g.sub')].map((g) => {
+        const grid = [...g.querySelectorAll('g.axis line')].map((l) => Number(l.getAttribute('y1')));
+        const target = g.querySelector('line.target');
+        const pts = [
+          ...g
+            .querySelector('.trace')
+            .getAttribute('d')
+            .matchAll(/[ML]([\d.-]+),([\d.-]+)/g),
+        ].map((m) => [Number(m[1]), Number(m[2])]);
+        return {
+          stat: g.dataset.stat,
+          channel: g.dataset.channel,
+          top: Math.min(...grid),
+          bottom: Math.max(...grid),
+          target: Number(target.getAttribute('y1')),
+          start: pts[0][1],
+          end: pts[pts.length - 1][1],
+        };
+      });
+    }, TAG);
+    const { state } = await fig.snap();
+    assert.deepEqual(
+      subs.map((g) => `${g.stat} ${g.channel}`),
+      ['mean 1', 'mean 2', 'var 1', 'var 2'],
+    );
+    for (const g of subs) {
+      const where = `steps ${steps}, ${g.stat} of channel ${g.channel}`;
+      const h = g.bottom - g.top;
+      // on its own scale the batch value sits in the upper part of the plot, not flat at the bottom: channel 1's
+      // batch mean 4.5 on channel 2's scale (to 30) sat 15% up its plot
+      assert.ok(g.bottom - g.target > 0.5 * h, `${where}: the batch line ${g.target} in [${g.top}, ${g.bottom}]`);
+      assert.ok(g.target >= g.top - 0.5, `${where}: the batch line inside the plot`);
+      // the trace moves toward it: its end is nearer the batch line than its start
+      assert.ok(
+        Math.abs(g.end - g.target) < Math.abs(g.start - g.target),
+        `${where}: ${g.start} → ${g.end}, batch ${g.target}`,
+      );
+    }
+    // the statistics themselves (0.1 of the way each step from PyTorch's start): after 50 steps 1 − 0.9⁵⁰ = 99.5% there
+    if (steps === 50)
+      close(state.running.mean[0], 4.5 * (1 - 0.9 ** 50), 1e-4, 'channel 1 running mean after 50 steps');
+  }
+  await fig.page.evaluate((t) => document.querySelector(t).removeAttribute('steps'), TAG);
 });
 
 test('the strips draw channel 1 only, three dots a row, and no line crosses a label, at 1280 and 360 px', async () => {

@@ -24,7 +24,9 @@
 // and the faint dots when a variant's row is shown; the batch's key draws each
 // series' own marker in its colour. The description follows example 1's
 // channel 1 through the rows shown; the batch panel shows both channels, the
-// state keeps both channels' outputs.
+// state keeps both channels' outputs. The running statistics are four small plots (mean and variance, rows;
+// channel 1 and 2, columns), each on its own scale; in both panels this batch's statistic is a dashed green line
+// and the running one a solid grey line.
 //
 // Attributes: show (the step: "bn" training vs evaluation, "ghost", "renorm"
 //   or "switchable" adding that variant's row, "all"; "bn"), steps (training
@@ -108,8 +110,8 @@ export class NlBnVariants extends NlFigure {
   static catalog = 'bnVariants';
   static summary =
     'A batch of 8 and its running statistics: BatchNorm in training against evaluation on its first example, then Ghost BN, Batch Renorm and Switchable Norm one step at a time.';
-  static minHeight = 760; // px kept by normlab/styles.css (measured at 960 px, default attributes: the comparison alone)
-  static phoneMinHeight = { en: 1385, zh: 1333 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static minHeight = 744; // px kept by normlab/styles.css (measured at 960 px, default attributes: the comparison alone)
+  static phoneMinHeight = { en: 1395, zh: 1343 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`rows`, `settings`, `batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`'; // `state` keys beyond the attributes (README)
   static params = {
@@ -183,10 +185,10 @@ export class NlBnVariants extends NlFigure {
 .chunk.mine { stroke-width: 2.4; fill-opacity: 0.14; }
 .cmean { stroke: var(--nl-group); stroke-width: 3; stroke-linecap: round; }
 .bmean { stroke: var(--nl-batch-norm); stroke-width: 1.6; stroke-dasharray: 5 3; }
-.rmean { stroke: var(--nl-reference); stroke-width: 1.6; stroke-dasharray: 1.5 2.5; stroke-linecap: round; }
+/* one style per kind in both panels: this batch's statistic dashed green, the running one solid grey */
+.rmean { stroke: var(--nl-reference); stroke-width: 1.6; }
 .trace { fill: none; stroke: var(--nl-reference); stroke-width: 2; }
-.trace.c2 { stroke-dasharray: 5 3; }
-.target { stroke: var(--nl-batch-norm); stroke-width: 1.4; stroke-dasharray: 1.5 2.5; }
+.target { stroke: var(--nl-batch-norm); stroke-width: 1.6; stroke-dasharray: 5 3; }
 .now { fill: var(--nl-reference); stroke: var(--nl-bg); stroke-width: 1.5; }
 .rowlab { font-size: var(--nl-small-size); fill: var(--nl-muted); text-anchor: end; }
 .rowlab.mine { fill: var(--nl-fg); font-weight: 600; }
@@ -256,62 +258,81 @@ export class NlBnVariants extends NlFigure {
     const mean = (vs) => core.run('moments', { x: vec(vs) }).mean.data[0];
     const first = (y) => Array.from(y.slice(0, C * L)); // example 1: channel 1's positions, then channel 2's
     const chan = (c, rows = CH1.map((_, n) => n)) => rows.flatMap((n) => (c ? CH2 : CH1)[n]);
-    const bmom = [0, 1].map((c) => core.run('moments', { x: vec(chan(c)) }));
+    // what does not depend on the settings (the batch is fixed), or only on one of them, is asked once per value
+    const once = (key, fn) => {
+      const m = (this._once ??= new Map());
+      if (!m.has(key)) m.set(key, fn());
+      return m.get(key);
+    };
+    const bmom = once('moments', () => [0, 1].map((c) => core.run('moments', { x: vec(chan(c)) })));
     const batchMean = bmom.map((m) => m.mean.data[0]),
       batchVar = bmom.map((m) => m.var.data[0]);
     // momentum 1 stores the batch's own statistics: the unbiased variance the running one approaches
-    const unbiasedVar = this.op(
-      'batch_norm',
-      { x, running_mean: vec([0, 0]), running_var: vec([0, 0]) },
-      { training: true, momentum: 1 },
-      'running_var',
-    );
-    // the running statistics, from PyTorch's start (mean 0, variance 1), one training step at a time
-    let rm = [0, 0],
-      rv = [1, 1];
-    const trace = { mean: [rm], var: [rv] };
-    for (let t = 0; t < steps; t++) {
-      const o = core.run(
+    const unbiasedVar = once('unbiased', () =>
+      this.op(
         'batch_norm',
-        { x, running_mean: vec(rm), running_var: vec(rv) },
-        { training: true, momentum: 0.1 },
-      );
-      rm = Array.from(o.running_mean.data);
-      rv = Array.from(o.running_var.data);
-      trace.mean.push(rm);
-      trace.var.push(rv);
-    }
+        { x, running_mean: vec([0, 0]), running_var: vec([0, 0]) },
+        { training: true, momentum: 1 },
+        'running_var',
+      ),
+    );
+    // the running statistics, from PyTorch's start (mean 0, variance 1), one training step at a time. The batch
+    // never changes, so the trace of every step up to the slider's end is asked once and cut at `steps`.
+    this._fullTrace ??= (() => {
+      let rm = [0, 0],
+        rv = [1, 1];
+      const t = { mean: [rm], var: [rv] };
+      for (let k = 0; k < MAX_STEPS; k++) {
+        const o = core.run(
+          'batch_norm',
+          { x, running_mean: vec(rm), running_var: vec(rv) },
+          { training: true, momentum: 0.1 },
+        );
+        rm = Array.from(o.running_mean.data);
+        rv = Array.from(o.running_var.data);
+        t.mean.push(rm);
+        t.var.push(rv);
+      }
+      return t;
+    })();
+    const trace = { mean: this._fullTrace.mean.slice(0, steps + 1), var: this._fullTrace.var.slice(0, steps + 1) };
+    const rm = trace.mean[steps],
+      rv = trace.var[steps];
     const running = { running_mean: vec(rm), running_var: vec(rv) };
     const logits = vec(LOGITS[mix]);
     const size = Number(vbs);
     const outputs = {
-      train: first(this.op('batch_norm', { x }, { training: true }, 'y')),
+      train: once('train', () => first(this.op('batch_norm', { x }, { training: true }, 'y'))),
       eval: first(this.op('batch_norm', { x, ...running }, { training: false }, 'y')),
-      ghost: first(this.op('ghost_batch_norm', { x }, { virtual_batch_size: size })),
+      ghost: once(`ghost ${size}`, () => first(this.op('ghost_batch_norm', { x }, { virtual_batch_size: size }))),
       renorm: first(this.op('batch_renorm', { x, ...running }, { r_max: rmax, d_max: dmax })),
-      switchable: first(
-        this.op('switchable_norm', {
-          x: { shape: [N, C, L, 1], data: BATCH },
-          mean_logits: logits,
-          var_logits: logits,
-        }),
+      switchable: once(`switchable ${mix}`, () =>
+        first(
+          this.op('switchable_norm', {
+            x: { shape: [N, C, L, 1], data: BATCH },
+            mean_logits: logits,
+            var_logits: logits,
+          }),
+        ),
       ),
     };
     // which limit bites: with the other limit lifted, a limit that clips nothing gives evaluation's output
     const renormWith = (r, d) => first(this.op('batch_renorm', { x, ...running }, { r_max: r, d_max: d }));
     const differs = (a) => a.some((v, i) => Math.abs(v - outputs.eval[i]) > 1e-5);
     const clipped = { r: differs(renormWith(rmax, 1e9)), d: differs(renormWith(1e9, dmax)) };
-    const chunks = [];
-    for (let s = 0; s < N; s += size) {
-      const rows = Array.from({ length: size }, (_, i) => s + i);
-      chunks.push({ first: s + 1, last: s + size, mean: [0, 1].map((c) => mean(chan(c, rows))) });
-    }
-    const components = {
+    const chunks = once(`chunks ${size}`, () => {
+      const out = [];
+      for (let s = 0; s < N; s += size) {
+        const rows = Array.from({ length: size }, (_, i) => s + i);
+        out.push({ first: s + 1, last: s + size, mean: [0, 1].map((c) => mean(chan(c, rows))) });
+      }
+      return out;
+    });
+    const components = once('components', () => ({
       in: [CH1[0], CH2[0]].map(mean), // one example's channel over its 3 positions
       ln: mean([...CH1[0], ...CH2[0]]), // one example's 6 numbers
       bn: batchMean, // one channel's 24 numbers
-    };
-    const flatTrace = (k) => trace[k].flat();
+    }));
     return {
       rows: ROWS[show],
       settings: SETTINGS[show],
@@ -325,18 +346,23 @@ export class NlBnVariants extends NlFigure {
       outputs,
       clipped,
       chunks,
-      weights: this.op('softmax', { x: logits }),
+      weights: once(`weights ${mix}`, () => this.op('softmax', { x: logits })),
       components,
       axes: {
-        batch: this.axis([...BATCH], { include_zero: true, count: 5 }),
+        batch: once('batch axis', () => this.axis([...BATCH], { include_zero: true, count: 5 })),
         // the strips draw channel 1 (example 1's 1, 2, 3) under all five variants: the axis spans just those and 0
         out: this.axis(
           Object.values(outputs).flatMap((o) => o.slice(0, L)),
           { include_zero: true, count: 4 },
         ),
         steps: this.axis([0, Math.max(steps, 1)], { count: 5 }), // the steps so far: the trace fills the panel at any step
-        mean: this.axis([...flatTrace('mean'), ...batchMean], { include_zero: true, count: 3 }),
-        var: this.axis([...flatTrace('var'), ...unbiasedVar], { include_zero: true, count: 3 }),
+        // a scale per channel: on one scale channel 1's statistics (mean 4.5) lay flat under channel 2's (21.8)
+        mean: [0, 1].map((c) =>
+          this.axis([...trace.mean.map((m) => m[c]), batchMean[c]], { include_zero: true, count: 3 }),
+        ),
+        var: [0, 1].map((c) =>
+          this.axis([...trace.var.map((v) => v[c]), unbiasedVar[c]], { include_zero: true, count: 3 }),
+        ),
       },
     };
   }
@@ -383,10 +409,8 @@ export class NlBnVariants extends NlFigure {
       case 'bmean':
       case 'rmean':
         return v(kind);
-      case 'trace1':
-        return h('trace c1');
-      case 'trace2':
-        return h('trace c2');
+      case 'trace':
+        return h('trace');
       default:
         return h('target');
     }
@@ -399,8 +423,16 @@ export class NlBnVariants extends NlFigure {
     const pt = (cx, cy, cls) => el('circle', { class: `pt ${cls}`, cx: cx.toFixed(1), cy: cy.toFixed(1), r: 4.2 });
     const ring = (cx, cy) => el('circle', { class: 'ring', cx: cx.toFixed(1), cy: cy.toFixed(1), r: 6.5 });
     // 1. the batch: a row per example, channel 1 filled, channel 2 hollow; the batch's and the running means, and
-    // Ghost BN's chunks with their means when its row is shown
-    {
+    // Ghost BN's chunks with their means when its row is shown. The steps slider moves only the running means:
+    // the rest is drawn again only when the width, the language or the chunks change.
+    const batchKey = [this.widthOf(this._svgs[0]), this.lang, ghostShown, s.vbs].join('|');
+    if (this._batchDrawn?.key === batchKey) {
+      const xs = this._batchDrawn.xs;
+      this._batchDrawn.rmeans.forEach((l, c) => {
+        l.setAttribute('x1', xs(s.running.mean[c]));
+        l.setAttribute('x2', xs(s.running.mean[c]));
+      });
+    } else {
       const svgEl = this._svgs[0];
       const W = this.fit(svgEl, 420, 250);
       const left = 34,
@@ -450,9 +482,9 @@ export class NlBnVariants extends NlFigure {
           for (const m of ch.mean)
             items.push(el('line', { class: 'cmean', x1: xs(m), x2: xs(m), y1: y0 + 3, y2: y1 - 3 }));
         });
+      const rmeans = [];
       for (let c = 0; c < C; c++) {
-        items.push(
-          el('line', { class: 'bmean', x1: xs(s.batchMean[c]), x2: xs(s.batchMean[c]), y1: top - 4, y2: bottom + 2 }),
+        rmeans.push(
           el('line', {
             class: 'rmean',
             x1: xs(s.running.mean[c]),
@@ -460,6 +492,10 @@ export class NlBnVariants extends NlFigure {
             y1: top - 4,
             y2: bottom + 2,
           }),
+        );
+        items.push(
+          el('line', { class: 'bmean', x1: xs(s.batchMean[c]), x2: xs(s.batchMean[c]), y1: top - 4, y2: bottom + 2 }),
+          rmeans[c],
         );
       }
       for (let n = 0; n < N; n++) {
@@ -470,17 +506,17 @@ export class NlBnVariants extends NlFigure {
       items.push(ring(xs(s.batch[0]), rowY(0))); // example 1's first number, the one the text follows
       svgEl.setAttribute('viewBox', `0 0 ${W} ${bottom + 22}`);
       svgEl.replaceChildren(...items);
+      this._batchDrawn = { key: batchKey, xs, rmeans };
     }
-    // 2. the running statistics over the steps so far, with the values they approach
+    // 2. the running statistics over the steps so far, with the values they approach: a small plot per statistic
+    // (rows) and channel (columns), each on its own scale, so channel 1's mean of 4.5 is not a flat line under
+    // channel 2's 21.8. Running is a solid grey line and this batch a dashed green one, as in the batch panel.
     {
       const svgEl = this._svgs[1];
       const W = this.fit(svgEl, 420, 250);
-      const left = 40,
-        right = 12;
       const keys = this._keys(
         [
-          [this.t('keyTrace1'), 'ref', 'trace1'],
-          [this.t('keyTrace2'), 'ref', 'trace2'],
+          [this.t('keyTrace'), 'ref', 'trace'],
           [this.t('keyTarget'), 'bn', 'target'],
         ],
         8,
@@ -492,30 +528,41 @@ export class NlBnVariants extends NlFigure {
         ...keys.items,
         el('text', { class: 'key', x: 8, y: keys.bottom + 15 }, this.t('keyRule')),
       ];
-      const xs = scale(s.axes.steps.domain, [left, W - right]);
-      let y0 = keys.bottom + 30;
-      const plotH = 84;
+      // each column: its y labels, then the plot, then room for the last step's label
+      const yAxisW = 28,
+        right = 10,
+        half = (W - 8 - right) / 2;
+      const col = (c) => [8 + c * half + yAxisW, 8 + (c + 1) * half - 12];
+      const head = keys.bottom + 34;
+      for (let c = 0; c < C; c++)
+        items.push(el('text', { class: 'vlabel col', x: col(c)[0], y: head }, this.t(`keyTrace${c + 1}`)));
+      let y0 = head + 6;
+      const plotH = 78;
       for (const [k, target, label] of [
         ['mean', s.batchMean, 'runningMean'],
         ['var', s.unbiasedVar, 'runningVar'],
       ]) {
-        const ys = scale(s.axes[k].domain, [y0 + plotH, y0 + 14]);
-        items.push(
-          el('text', { class: 'vlabel', x: left, y: y0 + 8 }, this.t(label)),
-          yAxis(s.axes[k].ticks, ys, left, W - right, tick),
-        );
+        items.push(el('text', { class: 'vlabel', x: 8, y: y0 + 10 }, this.t(label)));
         for (let c = 0; c < C; c++) {
-          items.push(el('line', { class: 'target', x1: left, x2: W - right, y1: ys(target[c]), y2: ys(target[c]) }));
+          const [l0, l1] = col(c);
+          const xs = scale(s.axes.steps.domain, [l0, l1]);
+          const ys = scale(s.axes[k][c].domain, [y0 + plotH, y0 + 18]);
+          const g = el('g', { class: 'sub', 'data-stat': k, 'data-channel': c + 1 });
+          g.append(
+            yAxis(s.axes[k][c].ticks, ys, l0, l1, tick),
+            xAxis(s.axes.steps.ticks, xs, y0 + plotH, y0 + plotH, tick),
+            el('line', { class: 'target', x1: l0, x2: l1, y1: ys(target[c]), y2: ys(target[c]) }),
+          );
           const pts = s.trace[k].map((v, t) => [xs(t), ys(v[c])]);
-          items.push(line(pts, `trace c${c + 1}`));
+          g.append(line(pts, 'trace'));
           const [px, py] = pts[pts.length - 1];
-          items.push(el('circle', { class: 'now', cx: px.toFixed(1), cy: py.toFixed(1), r: 4 }));
+          g.append(el('circle', { class: 'now', cx: px.toFixed(1), cy: py.toFixed(1), r: 4 }));
+          items.push(g);
         }
-        y0 += plotH + 8;
+        y0 += plotH + 24;
       }
-      items.push(xAxis(s.axes.steps.ticks, xs, y0 - 8, y0 - 8, tick));
-      items.push(el('text', { class: 'key', x: W - right, y: y0 + 22, 'text-anchor': 'end' }, this.t('stepsAxis')));
-      svgEl.setAttribute('viewBox', `0 0 ${W} ${y0 + 28}`);
+      items.push(el('text', { class: 'key', x: W - right, y: y0 + 2, 'text-anchor': 'end' }, this.t('stepsAxis')));
+      svgEl.setAttribute('viewBox', `0 0 ${W} ${y0 + 8}`);
       svgEl.replaceChildren(...items);
     }
     // 3. example 1's channel 1 (1, 2, 3, the numbers the sentences follow) under the variants of this step: a strip
@@ -692,9 +739,10 @@ NlBnVariants.strings = {
     keyRunningMean: 'running means',
     keyRing: "example 1's first number",
     runningTitle: 'Running statistics at step {k}',
+    keyTrace: 'running statistic',
     keyTrace1: 'channel 1',
     keyTrace2: 'channel 2',
-    keyTarget: 'this batch',
+    keyTarget: "this batch's statistic",
     keyRule: 'each step: running ← 0.9 · running + 0.1 · batch',
     runningMean: 'running mean',
     runningVar: 'running variance',
@@ -789,9 +837,10 @@ NlBnVariants.strings = {
     keyRunningMean: 'running mean',
     keyRing: 'example 1 的第一个数',
     runningTitle: '{k} 步之后的 running statistics',
+    keyTrace: 'running 统计量',
     keyTrace1: 'channel 1',
     keyTrace2: 'channel 2',
-    keyTarget: '这个 batch',
+    keyTarget: '这个 batch 的统计量',
     keyRule: '每一步：running ← 0.9 · running + 0.1 · batch',
     runningMean: 'running mean',
     runningVar: 'running variance',
