@@ -61,12 +61,12 @@ test('the default: x is not normalized, and LN₀ changes it; the three classes 
     ),
     sn.desc,
   );
-  // the other half of the idea in the same default view: AdaLN-Zero's start returns x
+  // the other half of the idea in the same default view: AdaLN-Zero's initialization returns x
   assert.deepEqual(sn.state.zero.output, X, 'the final projection at zero: gate 0, h = x exactly');
   assert.deepEqual([...sn.state.zero.scale, ...sn.state.zero.shift, ...sn.state.zero.gate], Array(12).fill(0));
   assert.ok(
     sn.desc.includes(
-      'For comparison, AdaLN-Zero’s start: with the final projection at zero every gate is 0, so h = (1, -2, 5, 2), x itself, and every arrow would have no length.',
+      'For comparison, at AdaLN-Zero’s initialization: with the final projection at zero every gate is 0, so h = (1, -2, 5, 2), x itself, and every arrow would have no length.',
     ),
     sn.desc,
   );
@@ -193,7 +193,7 @@ test('typing s while a class is chosen makes it your own, starting from the clas
   close(sn.state.modulated[0], -0.6 + sn.state.shift[0], 1e-6, 'y1');
 });
 
-test('AdaLN-Zero start: the final projection at zero gives s = b = g = 0 for every class, and h = x', async () => {
+test('AdaLN-Zero initialization: the final projection at zero gives s = b = g = 0 for every class, and h = x', async () => {
   await set({ condition: 'ship', projection: 'zero' });
   const sn = await snap();
   for (const c of sn.state.classes) {
@@ -356,7 +356,7 @@ test('idea first: the three classes on top, the AdaLN-Zero toggle one press, the
   assert.equal(byTop[1], 'h = x + g ⊙ F(y)', 'then the chosen class’s h; its steps behind a disclosure');
   assert.equal(byTop.length, 2, 'no step is drawn until the disclosure opens');
   assert.equal(r.gridOpen, false, 'the grid of numbers is closed at first');
-  assert.deepEqual(r.toggle, ['Put every class at AdaLN-Zero’s start (W = 0)', 'false', true]);
+  assert.deepEqual(r.toggle, ['Initialize as AdaLN-Zero: every gate 0 (W = 0)', 'false', true]);
   await fig.page.locator(`${TAG} >> button.zero-toggle`).click();
   let sn = await snap();
   assert.equal(sn.state.projection, 'zero');
@@ -468,11 +468,11 @@ const overlaps = (a, b, pad = 0, by = 0.5) =>
 test('the legends: one entry per series, each swatch drawn with its series’ classes, in English and Chinese', async () => {
   await set({ features: '1,-2,5,2', condition: 'cat', projection: 'trained' });
   let d = await drawn();
-  // the comparison: x's tick (where AdaLN-Zero's start leaves h), then each class's arrow and marker: four kinds
+  // the comparison: x's tick (where AdaLN-Zero's initialization leaves h), then each class's arrow and marker: four kinds
   assert.deepEqual(
     d.compare.map((e) => [e.series, e.text]),
     [
-      ['x', 'x (drag); AdaLN-Zero’s start leaves h here'],
+      ['x', 'x (drag); at AdaLN-Zero’s initialization h stays here'],
       ['cat', 'cat'],
       ['dog', 'dog'],
       ['ship', 'ship'],
@@ -538,7 +538,7 @@ test('the legends: one entry per series, each swatch drawn with its series’ cl
   );
   assert.deepEqual(
     d.compare.map((e) => e.text),
-    ['x（可拖动）；AdaLN-Zero 的起点让 h 停在这里', '猫', '狗', '船'],
+    ['x（可拖动）；AdaLN-Zero 初始化时 h 停在这里', '猫', '狗', '船'],
   );
   await set({ lang: 'en' });
 });
@@ -610,7 +610,7 @@ test('the toggle says what pressing it does, and its state is what the markers s
   // off: the classes' arrows leave x (cat's first by 2.2, as derived above); x's key says AdaLN-Zero's h is at x
   let d = await drawn();
   assert.equal(d.toggle, 'false');
-  assert.equal(d.compare[0].text, 'x (drag); AdaLN-Zero’s start leaves h here');
+  assert.equal(d.compare[0].text, 'x (drag); at AdaLN-Zero’s initialization h stays here');
   for (const k of ['circle', 'square', 'triangle'])
     assert.ok(
       d.marks[k].some((m, f) => Math.abs(m.cx - d.knobs[f].cx) > 3),
@@ -625,7 +625,10 @@ test('the toggle says what pressing it does, and its state is what the markers s
   for (const a of d.arrows) close(a.x2, a.x1, 0.1, `${a.series} ${a.feature + 1}: no length`);
   const sn = await snap();
   assert.ok(sn.desc.includes('the arrows have no length, each marker sits under x’s tick'), sn.desc);
-  assert.ok(!sn.desc.includes('For comparison, AdaLN-Zero’s start'), 'no second sentence on AdaLN-Zero’s start');
+  assert.ok(
+    !sn.desc.includes('For comparison, at AdaLN-Zero’s initialization'),
+    'no second sentence on AdaLN-Zero’s start',
+  );
   await setProjection('trained');
 });
 
@@ -664,4 +667,46 @@ test('at 360 px, in both languages and states: no text overlaps a text or a mark
     await set({ lang: 'en', projection: 'trained' });
     await fig.page.setViewportSize(viewport);
   }
+});
+
+test('the block is named above the picture in two lines, every symbol the picture uses; the residual bars keep 3:1 in dark', async () => {
+  const r = await fig.page.evaluate((t) => {
+    const f = document.querySelector(t);
+    const p = f.shadowRoot.querySelector('p.pipeline');
+    const first = f.shadowRoot.querySelector('svg');
+    return {
+      lines: [...p.querySelectorAll('span')].map((s) => s.textContent),
+      above: p.getBoundingClientRect().bottom <= first.getBoundingClientRect().top + 1,
+    };
+  }, TAG);
+  assert.equal(r.lines.length, 2);
+  assert.ok(r.above, 'named before the picture');
+  for (const sym of ['s', 'b', 'g', 'LN₀(x)', 'y', 'h', 'F(y)', '⊙'])
+    assert.ok(r.lines.join(' ').includes(sym), `${sym} named: ${r.lines.join(' / ')}`);
+  // dark: the residual x's bar, the input colour at its opacity over the figure's background (WCAG ratio)
+  await fig.page.evaluate((t) => document.querySelector(t).setAttribute('theme', 'dark'), TAG);
+  const c = await fig.page.evaluate((t) => {
+    const root = document.querySelector(t).shadowRoot;
+    const bar = root.querySelector('rect.b-base:not(.legend)') ?? root.querySelector('.b-base');
+    const cs = getComputedStyle(bar);
+    const bg = getComputedStyle(root.querySelector('[part=figure]') ?? root.firstElementChild).backgroundColor;
+    return { fill: cs.fill, opacity: Number(cs.fillOpacity), bg };
+  }, TAG);
+  await fig.page.evaluate((t) => document.querySelector(t).removeAttribute('theme'), TAG);
+  const rgb = (s) =>
+    s
+      .match(/[\d.]+/g)
+      .slice(0, 3)
+      .map(Number);
+  const lum = (v) =>
+    v
+      .map((x) => ((x /= 255) <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4))
+      .reduce((a, x, i) => a + [0.2126, 0.7152, 0.0722][i] * x, 0);
+  const bg = rgb(c.bg);
+  const mixed = rgb(c.fill).map((x, i) => c.opacity * x + (1 - c.opacity) * bg[i]);
+  const [hi, lo] = [lum(mixed), lum(bg)].sort((a, b) => b - a);
+  assert.ok(
+    (hi + 0.05) / (lo + 0.05) >= 3,
+    `residual bar ${c.fill} at ${c.opacity} on ${c.bg}: ${((hi + 0.05) / (lo + 0.05)).toFixed(2)}:1`,
+  );
 });

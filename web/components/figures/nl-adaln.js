@@ -8,7 +8,7 @@
 // picture, first sentence of the text, its own axis numbers): per feature a
 // row with x's tick on top and under it an arrow per class from x to that
 // class's h (each class in its own sub-lane with its own marker, so no marker
-// sits on another's arrow or on x's tick). AdaLN-Zero's start is named in x's
+// sits on another's arrow or on x's tick). AdaLN-Zero's initialization is named in x's
 // key entry: the final projection at zero gives gate 0 and h = x, so the
 // arrows would have no length. Then h of the chosen class.
 // The steps from x to h (LN₀(x), y, F(y)) sit behind a disclosure. One
@@ -24,7 +24,7 @@
 //   normalized (LN₀(x), eps 0), modulated (y), branch (F(y)), output (h),
 //   classes [{name, scale, shift, gate, modulated, branch, output}] (the three
 //   classes through the conditioning network), zero {scale, shift, gate,
-//   output} (AdaLN-Zero's start: h = x, at x's tick), custom (your own s, b, g
+//   output} (AdaLN-Zero's initialization: h = x, at x's tick), custom (your own s, b, g
 //   through the block, when chosen), domain, ticks (both axes), error}.
 // Events: change (reader's actions only). Keyboard: the condition buttons, the
 //   AdaLN-Zero toggle (aria-pressed), the "Type x, s, b and g" disclosure with
@@ -94,8 +94,8 @@ const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
 export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
   static summary = 'AdaLN: a class mapped to scale, shift and gate; AdaLN-Zero returns x.';
-  static minHeight = 976; // px kept by normlab/styles.css (measured at 960 px, default attributes; the number grid closed)
-  static phoneMinHeight = { en: 1393, zh: 1344 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static minHeight = 945; // px kept by normlab/styles.css (measured at 960 px, default attributes; the number grid closed)
+  static phoneMinHeight = { en: 1491, zh: 1418 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc = '`modulation`, `normalized`, `modulated`, `branch`, `output`, `classes`, `zero`'; // `state` keys beyond the attributes (README)
   static params = {
     features: { attr: 'features', kind: 'vector', length: D, default: [1, -2, 5, 2], doc: 'the features x' },
@@ -112,7 +112,7 @@ export class NlAdaln extends NlFigure {
       default: 'trained',
       choices: ['trained', 'zero'],
       control: 'select',
-      doc: "the conditioning network's final projection: fixed weights, or zero (AdaLN-Zero's start)",
+      doc: "the conditioning network's final projection: fixed weights, or zero (AdaLN-Zero's initialization)",
     },
     scale: { attr: 'scale', kind: 'vector', length: D, default: [0, 0, 0, 0], doc: 'your own scale s (custom)' },
     shift: { attr: 'shift', kind: 'vector', length: D, default: [0, 0, 0, 0], doc: 'your own shift b (custom)' },
@@ -122,7 +122,8 @@ export class NlAdaln extends NlFigure {
 .b-in { fill: var(--nl-input); }
 .b-ln { fill: var(--nl-layer-norm); }
 .b-mod { fill: var(--nl-update); }
-.b-base { fill: var(--nl-input); fill-opacity: 0.35; }
+.b-base { fill: var(--nl-input); fill-opacity: 0.55; } /* 3:1 against the dark background too (0.35 gave 1.9:1) */
+.pipeline { margin: 0 0 8px; font-size: var(--nl-small-size); color: var(--nl-muted); line-height: 1.5; }
 .b-gated { fill: var(--nl-update); }
 .h-mark { stroke: var(--nl-fg); stroke-width: 2; }
 .axis line.zero { stroke: var(--nl-muted); }
@@ -185,7 +186,7 @@ details.weights caption { text-align: left; font-weight: 600; }
     });
     this._condGroup = conds;
     box.append(conds);
-    // AdaLN-Zero's start, one press: the final projection W at zero, so s = b = g = 0 and h = x
+    // AdaLN-Zero's initialization, one press: the final projection W at zero, so s = b = g = 0 and h = x
     this._zero = el('button', {
       type: 'button',
       part: 'button zero-toggle',
@@ -255,6 +256,7 @@ details.weights caption { text-align: left; font-weight: 600; }
     for (const [key, boxes] of Object.entries(this._boxes))
       boxes.forEach((b, i) => b.setAttribute('aria-label', this.t(`boxPart_${key}`, { i: i + 1 })));
     this._zero.textContent = this.t('zeroToggle');
+    this._pipeline.replaceChildren(el('span', {}, this.t('pipeline1')), el('br'), el('span', {}, this.t('pipeline2')));
     this._gridSummary.textContent = this.t('gridSummary');
     this._weightsSummary.textContent = this.t('weightsSummary');
     this._weightsNote.textContent = this.t('weightsNote');
@@ -301,7 +303,9 @@ details.weights caption { text-align: left; font-weight: 600; }
     this._weightsNote = el('p', { class: 'muted' });
     this._weightsBody = el('div');
     details.append(this._weightsSummary, this._weightsNote, this._weightsBody);
-    view.append(this._svg, this._numbers, this._steps, this._numbersSlot, details);
+    // every symbol the picture uses, named before it: the block in two lines, always in view
+    this._pipeline = el('p', { class: 'pipeline' });
+    view.append(this._pipeline, this._svg, this._numbers, this._steps, this._numbersSlot, details);
     this._handles = Array.from({ length: D }, (_, i) => {
       const lane = el('rect', { class: 'lane' });
       const g = el('g', {
@@ -393,7 +397,7 @@ details.weights caption { text-align: left; font-weight: 600; }
   compute(core, { features, condition, projection, scale: sc, shift, gate }) {
     const normalized = this.op('layer_norm', { x: T([D], features) }, { eps: 0 });
     const classes = this._network(projection === 'zero');
-    // AdaLN-Zero's start for comparison, drawn beside the classes: the final projection at zero (any class)
+    // AdaLN-Zero's initialization for comparison, drawn beside the classes: the final projection at zero (any class)
     const zeroStart = { ...this._network(true)[0], name: 'zero' };
     const mods = [...classes, { name: 'custom', scale: sc, shift, gate }, zeroStart];
     const B = mods.length;
@@ -564,7 +568,7 @@ details.weights caption { text-align: left; font-weight: 600; }
     };
     const tick = (cx, cy, cls) => el('rect', { class: cls, x: cx - 2.5, y: cy - 6, width: 5, height: 12, rx: 1.5 });
     const items = [el('text', { class: 'row-label', x: 0, y: 17 }, this.t('rowCompare'))];
-    // the key, wrapped to the width: x's tick (where AdaLN-Zero's start leaves h), then each class's arrow to its marker
+    // the key, wrapped to the width: x's tick (where AdaLN-Zero's initialization leaves h), then each class's arrow to its marker
     const zeroIsX = s.zero.output.every((v, f) => v === s.features[f]);
     const ky = this._key(
       'compare',
@@ -781,7 +785,7 @@ NlAdaln.strings = {
     cond_custom: 'your own s, b, g',
     projection: 'Final projection W',
     choice_trained: 'fixed weights',
-    choice_zero: 'zero (AdaLN-Zero start)',
+    choice_zero: 'zero (AdaLN-Zero initialization)',
     box_features: 'x',
     box_scale: 's (scale)',
     box_shift: 'b (shift)',
@@ -806,15 +810,15 @@ NlAdaln.strings = {
     rowOutput: 'h = x + g ⊙ F(y)',
     rowCompare: 'From the same x to each class’s h',
     keyX: 'x (drag)',
-    keyXZero: 'x (drag); AdaLN-Zero’s start leaves h here',
+    keyXZero: 'x (drag); at AdaLN-Zero’s initialization h stays here',
     keyBase: 'x, the residual',
     keyGated: 'g ⊙ F(y), the gated branch',
     keyH: 'h',
     stepsSummary: 'Step by step for {c}: LN₀(x), y and F(y)',
     zeroStart:
-      'For comparison, AdaLN-Zero’s start: with the final projection at zero every gate is 0, so h = {z}, x itself, and every arrow would have no length.',
+      'For comparison, at AdaLN-Zero’s initialization: with the final projection at zero every gate is 0, so h = {z}, x itself, and every arrow would have no length.',
     zeroStartOther:
-      'For comparison, AdaLN-Zero’s start: with the final projection at zero every gate is 0, and h = {z}.',
+      'For comparison, at AdaLN-Zero’s initialization: with the final projection at zero every gate is 0, and h = {z}.',
     numbers: 'For {c}: s = {s}, b = {b}, g = {g}; h = {h}.',
     sentenceSep: ' ',
     listSep: ', ',
@@ -836,7 +840,9 @@ NlAdaln.strings = {
     classesSame: 'Every class ends at the same h = {h}.',
     classesDiffer: 'The same x ends in different places: {list}.',
     classOut: '{h} for {c}',
-    zeroToggle: 'Put every class at AdaLN-Zero’s start (W = 0)',
+    zeroToggle: 'Initialize as AdaLN-Zero: every gate 0 (W = 0)',
+    pipeline1: 'class c → a small network → per feature a scale s, a shift b and a gate g',
+    pipeline2: 'y = (1 + s) ⊙ LN₀(x) + b, then h = x + g ⊙ F(y), F being the block’s sublayer',
     gridSummary: 'Type x, s, b and g',
   },
   zh: {
@@ -873,14 +879,14 @@ NlAdaln.strings = {
     rowOutput: 'h = x + g ⊙ F(y)',
     rowCompare: '从同一个 x 到各个类别的 h',
     keyX: 'x（可拖动）',
-    keyXZero: 'x（可拖动）；AdaLN-Zero 的起点让 h 停在这里',
+    keyXZero: 'x（可拖动）；AdaLN-Zero 初始化时 h 停在这里',
     keyBase: 'x：residual',
     keyGated: 'g ⊙ F(y)：乘上 gate 的分支',
     keyH: 'h',
     stepsSummary: '逐步看“{c}”：LN₀(x)、y 与 F(y)',
     zeroStart:
-      '作为对照，AdaLN-Zero 的起点：最后一层投影为零时每个 gate 都是 0，所以 h = {z}，就是 x 本身，每个箭头的长度都会是零。',
-    zeroStartOther: '作为对照，AdaLN-Zero 的起点：最后一层投影为零时每个 gate 都是 0，h = {z}。',
+      '作为对照，AdaLN-Zero 初始化时：最后一层投影为零，每个 gate 都是 0，所以 h = {z}，就是 x 本身，每个箭头的长度都会是零。',
+    zeroStartOther: '作为对照，AdaLN-Zero 初始化时：最后一层投影为零，每个 gate 都是 0，h = {z}。',
     numbers: '{c}：s = {s}，b = {b}，g = {g}；h = {h}。',
     sentenceSep: '',
     listSep: '、',
@@ -901,7 +907,9 @@ NlAdaln.strings = {
     classesSame: '每个类别都得到相同的 h = {h}。',
     classesDiffer: '同一个 x 落到了不同的位置：{list}。',
     classOut: '“{c}”为 {h}',
-    zeroToggle: '让每个类别都回到 AdaLN-Zero 的起点（W = 0）',
+    zeroToggle: '按 AdaLN-Zero 初始化：每个 gate 为 0（W = 0）',
+    pipeline1: '类别 c → 一个小网络 → 每个 feature 的 scale s、shift b 与 gate g',
+    pipeline2: 'y = (1 + s) ⊙ LN₀(x) + b，再得 h = x + g ⊙ F(y)，F 是 block 的 sublayer',
     gridSummary: '输入 x、s、b 与 g',
   },
 };
