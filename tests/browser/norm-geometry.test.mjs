@@ -165,17 +165,17 @@ test('the picture: two rays, the outputs that coincide drawn as one point, each 
   // x and 10x share a point on each sphere, x + 100 has its own; LayerNorm has one point for all three
   assert.deepEqual([counts.l2, counts.rms, counts.ln, counts.discs], [2, 2, 1, 2]);
   const texts = r.svg;
-  // a point on a ray is labelled with its method; the one point all three share says so
-  assert.deepEqual(
-    [texts.filter((t) => t === 'L2').length, texts.filter((t) => t === 'RMSNorm').length],
-    [2, 2],
-    JSON.stringify(texts),
-  );
+  // a point is labelled with its method and the inputs it is the output of (x and 10x share one: same direction);
+  // the one point all three share says so
   for (const label of [
+    'L2(x, 10x)',
+    'L2(x + 100)',
+    'RMSNorm(x, 10x)',
+    'RMSNorm(x + 100)',
     'x = (1, 2, 3)',
     '10x = (10, 20, 30)',
     'x + 100 = (101, 102, 103)',
-    'LayerNorm: all three',
+    'LayerNorm: all three inputs',
     '(1, 1, 1):',
     'direction of the mean',
   ])
@@ -183,7 +183,10 @@ test('the picture: two rays, the outputs that coincide drawn as one point, each 
   // with scale 1 and offset 0 all three inputs are x: one ray, one point per method
   await set({ offset: '0', scale: '1' });
   const one = await fig.snap();
-  assert.ok(one.svg.includes('L2: all three') && one.svg.includes('RMSNorm: all three'), JSON.stringify(one.svg));
+  assert.ok(
+    one.svg.includes('L2: all three inputs') && one.svg.includes('RMSNorm: all three inputs'),
+    JSON.stringify(one.svg),
+  );
   assert.match(one.desc, /Adding 0 to every coordinate changes none of the three outputs\./);
   await set({ offset: '100', scale: '10' });
 });
@@ -305,7 +308,7 @@ test('bad attributes show a message in place and the figure recovers', async () 
 test('Chinese: labels, description and legend follow lang', async () => {
   await set({ lang: 'zh' });
   const r = await fig.snap();
-  assert.ok(r.svg.includes('LayerNorm：三个输入'), JSON.stringify(r.svg));
+  assert.ok(r.svg.includes('LayerNorm：三个输入都落在这里'), JSON.stringify(r.svg));
   assert.ok(r.svg.includes('(1, 1, 1)：') && r.svg.includes('mean 的方向'));
   assert.match(r.desc, /把 x 乘以 10，三个输出都不变：10x 与 x 方向相同。/);
   assert.match(r.desc, /每个坐标加 100，L2 与 RMSNorm 的输出移向 \(1, 1, 1\)/);

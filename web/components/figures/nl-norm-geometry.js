@@ -607,7 +607,7 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
     for (const m of METHODS) {
       for (const group of NlNormGeometry.groups(s, m)) {
         const p = P(sc.inputs[group[0]][m]);
-        dots.push({ m, p, all: group.length === INPUTS.length });
+        dots.push({ m, p, group, all: group.length === INPUTS.length });
       }
     }
     const rMax = R.rms_norm;
@@ -626,9 +626,13 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
         clear: rad + 2,
         // beside the point, on the side away from the (1, 1, 1) axis (LayerNorm's: away from the origin)
         prefer: d.m === 'layer_norm' ? Math.atan2(d.p.y - O.y, d.p.x - O.x) : d.p.x < top.x - 0.5 ? Math.PI : 0,
-        // a point sits on its input's ray, which names the input: its label names the method, and
-        // says so when all three inputs share the point
-        lines: [d.all ? this.t('dotLabelAll', { method: this.t(d.m) }) : this.t(d.m)],
+        // a label names the method and the inputs whose output the point is, L2(x, 10x) beside L2(x + 100) (a reader
+        // could not tell two points named L2 apart), or says that all three inputs share the point
+        lines: [
+          d.all
+            ? this.t('dotLabelAll', { method: this.t(d.m) })
+            : this.t('dotLabel', { method: this.t(d.m), inputs: d.group.map(name).join(this.t('listSep')) }),
+        ],
         bold: d.m === 'layer_norm',
         rank: d.m === 'layer_norm' ? 0 : 2,
       });
@@ -816,7 +820,8 @@ NlNormGeometry.strings = {
     inputLabel: '{name} = {value}',
     onesLabel: '(1, 1, 1):',
     onesNote: 'direction of the mean',
-    dotLabelAll: '{method}: all three',
+    dotLabel: '{method}({inputs})',
+    dotLabelAll: '{method}: all three inputs',
     and: ' and ',
     listSep: ', ',
     legendL2: 'L2 output: on the unit sphere (radius {r})',
@@ -866,7 +871,8 @@ NlNormGeometry.strings = {
     inputLabel: '{name} = {value}',
     onesLabel: '(1, 1, 1)：',
     onesNote: 'mean 的方向',
-    dotLabelAll: '{method}：三个输入',
+    dotLabel: '{method}({inputs})',
+    dotLabelAll: '{method}：三个输入都落在这里',
     and: ' 与 ',
     listSep: '、',
     legendL2: 'L2 输出：在单位球面上（半径 {r}）',
