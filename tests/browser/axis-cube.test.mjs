@@ -988,3 +988,19 @@ test('no console error, page error or CSP violation on the way', async () => {
   assert.deepEqual(problems, []);
   assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
 });
+
+test('the element boxes say which axis each one is, in the reading chosen, in both languages', async () => {
+  const label = () =>
+    page.evaluate(() => document.querySelector('nl-axis-cube').shadowRoot.querySelector('.index > span').textContent);
+  assert.equal(await label(), 'Element (b, t, d)');
+  await set({ reading: 'image' });
+  assert.equal(await label(), 'Element (n, hw, c)');
+  await set({ lang: 'zh' });
+  assert.equal(await label(), '元素（n, hw, c）');
+  await page.evaluate(() => {
+    const f = document.querySelector('nl-axis-cube');
+    f.removeAttribute('lang');
+    f.setAttribute('reading', 'sequence');
+  });
+  assert.equal(await label(), 'Element (b, t, d)');
+});

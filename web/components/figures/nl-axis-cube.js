@@ -646,7 +646,6 @@ button { min-height: 36px; }
   languageChanged() {
     this._gText.textContent = this.t('numGroups');
     this._gSelect.setAttribute('aria-label', this.t('numGroups'));
-    this._indexLabel.textContent = this.t('element');
     this._resetBtn.textContent = this.t('resetView');
     this._hint.textContent = this.t('hint');
     this._multGrid.setAttribute('aria-label', this.t('multiplesLabel'));
@@ -667,6 +666,8 @@ button { min-height: 36px; }
     const shape = this._attrErrors.has('shape') && s ? s.shape : this._values.shape;
     const index = s && !this._attrErrors.has('index') ? s.index : this._values.index;
     const names = this.axisNames(this._attrErrors.has('reading') && s ? s.reading : this._values.reading);
+    // the boxes' order in words: (b, t, d) in the sequence reading (a reader guessed what the three boxes were)
+    this._indexLabel.textContent = this.t('element', { axes: names.map((n) => n.toLowerCase()).join(', ') });
     this._indexInputs.forEach((input, a) => {
       input.max = String(shape[a] - 1);
       input.setAttribute('aria-label', this.t('indexAxis', { axis: names[a], max: this.fmt(shape[a] - 1) }));
@@ -1266,7 +1267,7 @@ NlAxisCube.strings = {
     reading: 'Reading',
     choice_sequence: 'sequence [B, T, D]',
     choice_image: 'image [N, HW, C]',
-    element: 'Element',
+    element: 'Element ({axes})',
     indexAxis: 'index along {axis} (0 to {max})',
     resetView: 'Reset view',
     viewLabel: '3-D view of the tensor, turned {yaw}° and tilted {pitch}°; arrow keys rotate it',
@@ -1329,7 +1330,7 @@ NlAxisCube.strings = {
     reading: '解读',
     choice_sequence: '序列 [B, T, D]',
     choice_image: '图像 [N, HW, C]',
-    element: '元素',
+    element: '元素（{axes}）',
     indexAxis: '沿 {axis} 的下标（0 到 {max}）',
     resetView: '重置视角',
     viewLabel: 'tensor 的三维视图，水平转动 {yaw}°，俯仰 {pitch}°；方向键可旋转',
