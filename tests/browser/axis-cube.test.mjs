@@ -583,6 +583,198 @@ for (const width of [360, 1280])
       await context.close();
     });
 
+/**
+ * In the page: the box corner of element (0, 0, 0) and the far ends of the lattice's three edges from
+ * it, found from the cells alone (the projection is affine: a cell's screen box is centred on its
+ * centre, one index step along axis a is cell e_a's centre minus cell (0, 0, 0)'s, and the box's
+ * corner lies half a step back along every axis), with the arrows and the labels on screen.
+ */
+function cornerAndLabels() {
+  const f = document.querySelector('nl-axis-cube');
+  const svg = f.shadowRoot.querySelector('svg.main');
+  const centre = (b, t, d) => {
+    const r = svg.querySelector(`path.voxel[data-b="${b}"][data-t="${t}"][data-d="${d}"]`).getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  };
+  const c0 = centre(0, 0, 0);
+  const steps = [centre(1, 0, 0), centre(0, 1, 0), centre(0, 0, 1)].map((p) => ({ x: p.x - c0.x, y: p.y - c0.y }));
+  const corner = {
+    x: c0.x - (steps[0].x + steps[1].x + steps[2].x) / 2,
+    y: c0.y - (steps[0].y + steps[1].y + steps[2].y) / 2,
+  };
+  const n = f.state.shape;
+  const far = steps.map((s, a) => ({ x: corner.x + n[a] * s.x, y: corner.y + n[a] * s.y }));
+  const screen = (node, x, y) => {
+    const m = node.getScreenCTM();
+    return { x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f };
+  };
+  const sb = svg.getBoundingClientRect();
+  return {
+    yaw: f.state.yaw,
+    pitch: f.state.pitch,
+    corner,
+    far,
+    svg: { x0: sb.left, x1: sb.right, y0: sb.top, y1: sb.bottom },
+    arrows: [...svg.querySelectorAll('line.axis-line')].map((l) => ({
+      axis: +l.dataset.axis,
+      from: screen(l, +l.getAttribute('x1'), +l.getAttribute('y1')),
+      to: screen(l, +l.getAttribute('x2'), +l.getAttribute('y2')),
+    })),
+    labels: [...svg.querySelectorAll('text.axis-label')].map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent, x0: r.left, x1: r.right, y0: r.top, y1: r.bottom };
+    }),
+  };
+}
+
+/** Does the segment p–q pass through the inside of rectangle r (shrunk by 1 px)? Sampled finely. */
+const segmentThroughBox = (p, q, r) => {
+  for (let k = 0; k <= 200; k++) {
+    const x = p.x + ((q.x - p.x) * k) / 200,
+      y = p.y + ((q.y - p.y) * k) / 200;
+    if (x > r.x0 + 1 && x < r.x1 - 1 && y > r.y0 + 1 && y < r.y1 - 1) return true;
+  }
+  return false;
+};
+
+test('24 keyboard turns (en, zh; 1280, 360 px): each arrow runs from the corner of element (0, 0, 0) to the far end of its edge; labels apart, inside, off the arrows', async () => {
+  // 24 presses: yaw in 10° steps all the way round and back, the tilt up to 60° and down to 0°.
+  const keys = [
+    ...Array(8).fill('ArrowRight'),
+    ...Array(3).fill('ArrowUp'),
+    ...Array(7).fill('ArrowRight'),
+    ...Array(6).fill('ArrowDown'),
+  ];
+  assert.equal(keys.length, 24);
+  for (const width of [1280, 360])
+    for (const lang of ['en', 'zh']) {
+      const { page: p, context } = await openPage(env.browser, env.url + 'web/index.html', {
+        viewport: { width, height: 900 },
+        ...(width === 360 ? { hasTouch: true, isMobile: true } : {}),
+      });
+      const cube = p.locator('nl-axis-cube');
+      await cube.scrollIntoViewIfNeeded();
+      await p.waitForFunction(() => document.querySelector('nl-axis-cube')?.state?.members?.length);
+      await p.evaluate((l) => document.querySelector('nl-axis-cube').setAttribute('lang', l), lang);
+      await cube.locator('.view').focus();
+      const seen = new Set();
+      for (const key of ['', ...keys]) {
+        if (key) await p.keyboard.press(key);
+        const m = await p.evaluate(cornerAndLabels);
+        const at = `${lang} ${width} px, yaw ${m.yaw} pitch ${m.pitch}`;
+        seen.add(`${m.yaw},${m.pitch}`);
+        assert.deepEqual(
+          m.labels.map((L) => L.text),
+          ['B (3)', 'T (4)', 'D (6)'],
+          at,
+        );
+        for (const a of m.arrows) {
+          const d0 = Math.hypot(a.from.x - m.corner.x, a.from.y - m.corner.y);
+          assert.ok(d0 <= 2, `${at}: arrow ${a.axis} starts ${d0.toFixed(1)} px from the box corner of (0, 0, 0)`);
+          const E = m.far[a.axis];
+          const edge = Math.hypot(E.x - m.corner.x, E.y - m.corner.y);
+          const len = Math.hypot(a.to.x - a.from.x, a.to.y - a.from.y);
+          if (edge >= 16) {
+            // Along the edge and ending at its far corner: on the lattice, not past it.
+            const d1 = Math.hypot(a.to.x - E.x, a.to.y - E.y);
+            assert.ok(d1 <= 2, `${at}: arrow ${a.axis} ends ${d1.toFixed(1)} px from its edge's far corner`);
+          } else if (edge >= 4) {
+            // A short edge on screen: the arrow keeps its direction and is long enough to read.
+            const cross = Math.abs((a.to.x - a.from.x) * (E.y - m.corner.y) - (a.to.y - a.from.y) * (E.x - m.corner.x));
+            assert.ok(cross / (len * edge) < 0.05 && len >= 15, `${at}: arrow ${a.axis} along its short edge`);
+          }
+        }
+        for (let i = 0; i < 3; i++) {
+          const L = m.labels[i];
+          assert.ok(
+            L.x0 >= m.svg.x0 && L.x1 <= m.svg.x1 && L.y0 >= m.svg.y0 && L.y1 <= m.svg.y1,
+            `${at}: "${L.text}" inside the svg ${JSON.stringify([L, m.svg])}`,
+          );
+          for (let j = i + 1; j < 3; j++)
+            assert.ok(apart(L, m.labels[j]), `${at}: "${L.text}" and "${m.labels[j].text}" apart`);
+          for (const a of m.arrows)
+            assert.ok(!segmentThroughBox(a.from, a.to, L), `${at}: arrow ${a.axis} does not run through "${L.text}"`);
+        }
+      }
+      assert.ok(seen.size >= 20, `${seen.size} different angles`);
+      await context.close();
+    }
+});
+
+test('depth cue: glass cells drawn after the group and over it are fainter than the ones behind it', async () => {
+  for (const [method, index, turns] of [
+    ['layer_norm', '1,1,2', 0],
+    ['layer_norm', '1,1,2', 5],
+    ['instance_norm', '1,2,3', 3],
+    ['batch_norm', '0,1,2', 9],
+  ]) {
+    await set({ shape: '3,4,6', method, index, reading: 'sequence', lang: 'en' });
+    await page.locator('nl-axis-cube').getByRole('button', { name: 'Reset view' }).click();
+    await page.waitForFunction(() => document.querySelector('nl-axis-cube').state.yaw === -18);
+    await page.locator('nl-axis-cube .view').focus();
+    for (let k = 0; k < turns; k++) await page.keyboard.press('ArrowRight');
+    const m = await page.evaluate(() => {
+      const svg = document.querySelector('nl-axis-cube').shadowRoot.querySelector('svg.main');
+      const cells = [...svg.querySelectorAll('path.voxel')].map((c) => {
+        const b = c.getBBox();
+        const pts = [...c.getAttribute('d').matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((q) => ({ x: +q[1], y: +q[2] }));
+        return {
+          member: c.classList.contains('member') && !c.classList.contains('chosen'),
+          chosen: c.classList.contains('chosen'),
+          front: c.classList.contains('front'),
+          x: b.x + b.width / 2,
+          y: b.y + b.height / 2,
+          o: +c.getAttribute('fill-opacity'),
+          so: +c.getAttribute('stroke-opacity'),
+          pts,
+        };
+      });
+      return { cells, yaw: document.querySelector('nl-axis-cube').state.yaw };
+    });
+    const tag = `${method} (${index}) at yaw ${m.yaw}`;
+    // The group on screen: the convex hull of its cells' corners (members but the chosen, drawn apart).
+    const pts = m.cells.filter((c) => c.member).flatMap((c) => c.pts);
+    pts.sort((a, b) => a.x - b.x || a.y - b.y);
+    const cross = (o, a, b) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+    const chain = (list) => {
+      const out = [];
+      for (const q of list) {
+        while (out.length >= 2 && cross(out.at(-2), out.at(-1), q) <= 0) out.pop();
+        out.push(q);
+      }
+      return out.slice(0, -1);
+    };
+    const hull = [...chain(pts), ...chain([...pts].reverse())];
+    const inside = (c) =>
+      hull.every((a, i) => {
+        const b = hull[(i + 1) % hull.length];
+        return cross(a, b, c) >= 0;
+      }) ||
+      hull.every((a, i) => {
+        const b = hull[(i + 1) % hull.length];
+        return cross(a, b, c) <= 0;
+      });
+    const first = m.cells.findIndex((c) => c.member),
+      last = m.cells.findLastIndex((c) => c.member);
+    const glass = m.cells.map((c, i) => ({ ...c, i })).filter((c) => !c.member && !c.chosen && inside(c));
+    const before = glass.filter((c) => c.i < first),
+      after = glass.filter((c) => c.i > last);
+    assert.ok(
+      before.length >= 1 && after.length >= 1,
+      `${tag}: glass both behind (${before.length}) and in front (${after.length}) of the group`,
+    );
+    const maxFront = Math.max(...after.map((c) => c.o)),
+      minBehind = Math.min(...before.map((c) => c.o));
+    assert.ok(maxFront < minBehind, `${tag}: in front ${maxFront} < behind ${minBehind} (fill)`);
+    assert.ok(Math.max(...after.map((c) => c.so)) < Math.min(...before.map((c) => c.so)), `${tag}: and edges`);
+    // The ones behind stay as they were: not marked as in front.
+    assert.ok(
+      before.every((c) => !c.front) && after.every((c) => c.front),
+      `${tag}: marked front exactly where in front`,
+    );
+  }
+});
+
 test('depth cues: nearer glass cells larger and more opaque; the group one solid outlined block; hidden edges dashed', async () => {
   await set({ shape: '3,4,6', method: 'instance_norm', index: '1,2,3', reading: 'sequence', lang: 'en' });
   const cube = page.locator('nl-axis-cube');
@@ -602,7 +794,8 @@ test('depth cues: nearer glass cells larger and more opaque; the group one solid
           so: +c.getAttribute('stroke-opacity'),
         }));
       return {
-        glass: cells('path.voxel.other'),
+        // (the glass in front of the group is faded apart: the next test)
+        glass: cells('path.voxel.other:not(.front)'),
         members: cells('path.voxel.member:not(.chosen)'),
         edges: [...svg.querySelectorAll('line.group-edge')].map(box),
         shades: [...svg.querySelectorAll('path.group-shade')].map(box),

@@ -171,21 +171,100 @@ function segmentHitsBox(p, q, r) {
   }
   return true;
 }
+/** The convex hull of points on screen (monotone chain). */
+function convexHull(points) {
+  const p = [...points].sort((a, b) => a.x - b.x || a.y - b.y);
+  if (p.length < 3) return p;
+  const cross = (o, a, b) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const half = (list) => {
+    const out = [];
+    for (const q of list) {
+      while (out.length >= 2 && cross(out[out.length - 2], out[out.length - 1], q) <= 1e-9) out.pop();
+      out.push(q);
+    }
+    out.pop();
+    return out;
+  };
+  return [...half(p), ...half([...p].reverse())];
+}
+/** Distance from (x, y) to a convex polygon (0 inside). */
+function distToPolygon(x, y, poly) {
+  if (poly.length < 3) return Math.min(Infinity, ...poly.map((q) => Math.hypot(q.x - x, q.y - y)));
+  let pos = 0,
+    neg = 0,
+    best = Infinity;
+  for (let i = 0; i < poly.length; i++) {
+    const a = poly[i],
+      b = poly[(i + 1) % poly.length];
+    const ex = b.x - a.x,
+      ey = b.y - a.y;
+    const side = ex * (y - a.y) - ey * (x - a.x);
+    if (side > 0) pos++;
+    else if (side < 0) neg++;
+    const l2 = ex * ex + ey * ey || 1;
+    const k = Math.max(0, Math.min(1, ((x - a.x) * ex + (y - a.y) * ey) / l2));
+    best = Math.min(best, Math.hypot(a.x + k * ex - x, a.y + k * ey - y));
+  }
+  return pos === 0 || neg === 0 ? 0 : best;
+}
+/** Does the rectangle r meet the convex polygon poly? */
+function boxHitsPolygon(r, poly) {
+  if (poly.length < 3) return false;
+  if (distToPolygon((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2, poly) === 0) return true;
+  for (let i = 0; i < poly.length; i++) if (segmentHitsBox(poly[i], poly[(i + 1) % poly.length], r)) return true;
+  return false;
+}
+/** Set an attribute only when its value changes (null removes it): most of a drawing stays as it was. */
+function put(node, name, value) {
+  const seen = (node.__attrs ??= {});
+  if (seen[name] === value) return;
+  seen[name] = value;
+  if (value === null) node.removeAttribute(name);
+  else node.setAttribute(name, value);
+}
+let syncStamp = 0;
+/**
+ * Make `nodes` the children of `parent`, in order, moving only the nodes out of place (a new
+ * element or method moves a cell or two, not all of them). Without sibling links (the Node
+ * renderer's small document) the children are replaced.
+ */
+function syncChildren(parent, nodes) {
+  if (!('nextSibling' in parent)) return parent.replaceChildren(...nodes);
+  const stamp = ++syncStamp;
+  for (const n of nodes) n.__keep = stamp;
+  let cur = parent.firstChild;
+  for (const n of nodes) {
+    while (cur && cur !== n && cur.__keep !== stamp) {
+      const next = cur.nextSibling;
+      cur.remove();
+      cur = next;
+    }
+    if (cur === n) cur = cur.nextSibling;
+    else parent.insertBefore(n, cur);
+  }
+  while (cur) {
+    const next = cur.nextSibling;
+    cur.remove();
+    cur = next;
+  }
+}
 const TURNS = [0, 30, -30, 60, -60, 90, -90, 120, -120, 150, -150, 180];
 /**
  * Each label beside its anchor (an arrow's tip), on the side its arrow points to when that is
  * free: candidates turn away from that side and move out step by step; the first inside the
- * W × H box, clear of every label placed before and of every arrow wins (then clear of labels
- * only, farther out). Sets cx, cy (the label's centre) and box on each label.
+ * W × H box, clear of every label placed before, of every arrow and of the lattice (the convex
+ * polygon `hull`) wins (then clear of labels and arrows, then of labels only, farther out).
+ * Sets cx, cy (the label's centre) and box on each label.
  */
-function placeLabels(labels, W, H, segments) {
+function placeLabels(labels, W, H, segments, hull = []) {
   const placed = [];
   for (const L of labels) {
     const base = Math.atan2(L.dir.y, L.dir.x);
     let best = null;
-    for (const [strict, gaps] of [
-      [true, [4, 10, 18, 28]],
-      [false, [4, 10, 18, 28, 40, 56, 76, 100, 130]],
+    for (const [strict, clearOfLattice, gaps] of [
+      [true, true, [4, 10, 18, 28, 40]],
+      [true, false, [4, 10, 18, 28]],
+      [false, false, [4, 10, 18, 28, 40, 56, 76, 100, 130]],
     ]) {
       for (const g of gaps) {
         for (const deg of TURNS) {
@@ -199,6 +278,7 @@ function placeLabels(labels, W, H, segments) {
           if (box.x0 < 1 || box.y0 < 1 || box.x1 > W - 1 || box.y1 > H - 1) continue;
           if (placed.some((o) => overlaps(o, box, 3))) continue;
           if (strict && segments.some(([p, q]) => segmentHitsBox(p, q, box))) continue;
+          if (clearOfLattice && boxHitsPolygon(box, hull)) continue;
           best = { cx, cy, box };
           break;
         }
@@ -396,9 +476,22 @@ button { min-height: 36px; }
   members(core, method, shape, index, numGroups) {
     const attrs = { method, shape, index };
     if (method === 'group_norm') attrs.num_groups = numGroups;
+    // The core's answer for the same question is kept (the last 256): a new element asks again,
+    // an unchanged group is the same array, so the drawing can tell it has not changed.
+    const key = `${method}|${shape}|${index}|${attrs.num_groups ?? ''}`;
+    const cache = (this._memberCache ??= new Map());
+    const hit = cache.get(key);
+    if (hit) {
+      cache.delete(key);
+      cache.set(key, hit);
+      return hit;
+    }
     const flat = core.run('reduction_group', {}, attrs).members.data;
     const out = [];
-    for (let i = 0; i + 2 < flat.length; i += 3) out.push([flat[i], flat[i + 1], flat[i + 2]]);
+    for (let i = 0; i + 2 < flat.length; i += 3) out.push(Object.freeze([flat[i], flat[i + 1], flat[i + 2]]));
+    Object.freeze(out);
+    cache.set(key, out);
+    if (cache.size > 256) cache.delete(cache.keys().next().value);
     return out;
   }
 
@@ -488,8 +581,8 @@ button { min-height: 36px; }
     view.setAttribute('role', 'img');
     this._svg = el('svg', { class: 'main', viewBox: '0 0 460 340', 'aria-hidden': 'true' });
     // Back to front: arrows along hidden edges, the lattice's and the group's hidden edges, the cells
-    // in depth order with the group's visible edges over them, then the arrows along visible edges
-    // and the labels.
+    // in depth order (all but the chosen one), then over them the lattice's visible edges, the group's
+    // shading and visible edges and the chosen cell, then the arrows along visible edges and the labels.
     this._axesBackG = el('g');
     this._backG = el('g');
     this._pointsG = el('g');
@@ -683,6 +776,10 @@ button { min-height: 36px; }
       G = this._values.numGroups;
     const choices = this.groupChoices(this._core, D);
     const sel = this._gSelect;
+    // (rebuilt only when D, G or the language changes: most inputs change neither)
+    const key = `${D}|${G}|${this._attrErrors.has('numGroups')}|${this.lang}`;
+    if (this._groupsKey === key) return;
+    this._groupsKey = key;
     const opts = choices.map((g) => el('option', { value: g }, this.fmt(g)));
     if (!choices.includes(G) && !this._attrErrors.has('numGroups')) {
       opts.unshift(el('option', { value: G, disabled: '' }, this.t('groupsInvalidOption', { g: this.fmt(G) })));
@@ -738,6 +835,187 @@ button { min-height: 36px; }
       this._size = { W: this.fit(svg, 460, H), H };
     }
     const { W, H } = this._size;
+    const fs = this._labelFont();
+    // What depends on the angle and the shape only (the projection, the cells' places and order, the
+    // lattice, the arrows) is worked out once per view; a method or an element changes colours.
+    const geoKey = `${s.shape}|${s.yaw}|${s.pitch}|${W}|${H}|${fs}`;
+    const turned = this._geo?.key !== geoKey;
+    if (turned) this._geo = this._cubeView(s, W, H, fs, geoKey);
+    const G = this._geo;
+    const { at, towards, o, near, f } = G;
+    const [B, T, D] = s.shape;
+
+    // The group's outline: the box its members fill (each member's whole cell), its edges on
+    // the reader's side over the cells, the hidden ones dashed behind them. A member set that is
+    // not a box (no method here gives one) keeps the colours only.
+    const gBox = memberBox(s.members);
+    const groupFront = [],
+      groupBack = [];
+    const shades = [];
+    let hull = null,
+      farMember = Infinity;
+    if (gBox) {
+      const glo = gBox.lo.map((v) => v - 0.5),
+        ghi = gBox.hi.map((v) => v + 0.5);
+      boxEdges(glo, ghi, towards).forEach((e, i) => {
+        const p = at(e.from),
+          q = at(e.to);
+        const line = this._groupLines[i];
+        put(line, 'class', `group-edge${e.hidden ? ' hidden' : ''}`);
+        put(line, 'x1', f(p.x));
+        put(line, 'y1', f(p.y));
+        put(line, 'x2', f(q.x));
+        put(line, 'y2', f(q.y));
+        (e.hidden ? groupBack : groupFront).push(line);
+      });
+      // The group block's faces across t and across d, shaded over its cells (the faces across b
+      // keep the group's colour): each its own shade, so the block reads as a solid.
+      for (const face of boxFaces(glo, ghi, towards)) {
+        if (face.axis === 0 || !face.visible) continue;
+        const node = this._shades[face.axis - 1];
+        put(node, 'd', `M${face.corners.map((c) => `${f(at(c).x)},${f(at(c).y)}`).join('L')}Z`);
+        shades.push(node);
+      }
+      // The block on screen (the hull of its corners) and the depth of its farthest cell: a glass
+      // cell drawn after that one and over the block lies in front of part of it.
+      hull = convexHull(boxCorners(glo, ghi).map((c) => at(c)));
+      for (const c of boxCorners(gBox.lo, gBox.hi))
+        farMember = Math.min(farMember, o.depth + c[0] * towards[0] + c[1] * towards[1] + c[2] * towards[2]);
+    }
+
+    // The cells: one small cube per element, its faces that face the reader drawn as one path,
+    // far to near (painter's order; for equal cubes on a grid the depth of the centre orders
+    // every pair that overlaps on screen). The group's cells fill their whole slots, so they
+    // join into one solid block; the others are glass, smaller and fainter the farther they
+    // are, and fainter still where they lie in front of the group, so it is never hidden behind
+    // them. The chosen element last, on top, so no cell hides it.
+    const inGroup = new Uint8Array(B * T * D);
+    for (const [b, t, d] of s.members) inGroup[(b * T + t) * D + d] = 1;
+    const chosenId = (s.index[0] * T + s.index[1]) * D + s.index[2];
+    // A larger tensor puts more glass in front of the group: each cell the fainter (the default [3, 4, 6] at 1).
+    const glass = Math.min(1, (13 / (B + T + D)) ** 1.5);
+    let chosen = null;
+    for (const cell of G.order) {
+      const isChosen = cell.id === chosenId,
+        isMember = inGroup[cell.id] === 1;
+      const k = near(cell.depth);
+      // Half the cube's side, in index steps: a member's (and the chosen one's) fills its slot.
+      const h = isChosen || isMember ? 0.5 : 0.3 + 0.08 * k;
+      const c = cell.c;
+      if (cell.h !== h || cell.geo !== geoKey) {
+        cell.h = h;
+        cell.geo = geoKey;
+        cell.path = G.cubePath(cell.x, cell.y, h);
+        c.setAttribute('d', cell.path);
+      }
+      cell.r = h * G.reach * 0.95;
+      const front =
+        !isMember &&
+        !isChosen &&
+        hull !== null &&
+        cell.depth > farMember + 1e-9 &&
+        distToPolygon(cell.x, cell.y, hull) <= h * G.cornerReach;
+      const cls = `voxel ${isMember ? 'member' : 'other'}${isChosen ? ' chosen' : ''}${front ? ' front' : ''}`;
+      put(c, 'class', cls);
+      if (isChosen) {
+        put(c, 'fill-opacity', null);
+        put(c, 'stroke-opacity', null);
+        chosen = cell;
+      } else if (isMember) {
+        put(c, 'fill-opacity', (0.8 + 0.2 * k).toFixed(2));
+        put(c, 'stroke-opacity', null);
+      } else if (front) {
+        put(c, 'fill-opacity', (glass * 0.04).toFixed(3));
+        put(c, 'stroke-opacity', (glass * 0.12).toFixed(3));
+      } else {
+        put(c, 'fill-opacity', (glass * (0.1 + 0.22 * k)).toFixed(3));
+        put(c, 'stroke-opacity', (glass * (0.18 + 0.45 * k)).toFixed(3));
+      }
+    }
+    // The lattice's visible edges, the group's shading and outline, the halo and the chosen cell over
+    // every other cell (a cell can never lie in front of an edge of the convex box that holds it).
+    const over = [...G.frameFront, ...shades, ...groupFront];
+    if (chosen) {
+      put(this._halo, 'd', chosen.path);
+      over.push(this._halo, chosen.c);
+    }
+    const cells = chosen ? G.order.filter((c) => c !== chosen) : G.order;
+    const nodes = [...cells.map((c) => c.c), ...over];
+    if (turned) this._pointsG.replaceChildren(...nodes);
+    else {
+      // A newly chosen cell leaves its place among the others first (one move, not all that follow it).
+      const pc = chosen?.c;
+      if (pc && pc.parentNode === this._pointsG && pc !== this._pointsG.lastChild) pc.remove();
+      syncChildren(this._pointsG, nodes);
+    }
+    syncChildren(this._backG, [...G.frameBack, ...groupBack]);
+    // Hit testing, front-most last.
+    this._placed = [...cells, ...(chosen ? [chosen] : [])].map((c, order) => ({
+      x: c.x,
+      y: c.y,
+      r: c.r + 1,
+      order,
+      b: c.b,
+      t: c.t,
+      d: c.d,
+    }));
+
+    // The labels: placed once per view and text.
+    const texts = [0, 1, 2].map((a) => `${s.axes[a]} (${this.fmt(s.shape[a])})`);
+    const labelKey = `${geoKey}|${texts}`;
+    if (this._labelKey !== labelKey) {
+      this._labelKey = labelKey;
+      const labels = G.arrows.map((ar) => {
+        const node = this._labels[ar.a];
+        node.textContent = texts[ar.a];
+        return {
+          node,
+          x: ar.tip.x,
+          y: ar.tip.y,
+          dir: { x: ar.ux, y: ar.uy },
+          w: this._labelWidth(node, fs),
+          h: fs * 1.25,
+        };
+      });
+      placeLabels(
+        labels,
+        W,
+        H,
+        G.arrows.map((ar) => [ar.from, ar.tip]),
+        G.hull,
+      );
+      for (const L of labels) {
+        L.node.setAttribute('x', f(L.cx));
+        L.node.setAttribute('y', f(L.cy));
+      }
+    }
+    if (turned) {
+      this._axesBackG.replaceChildren(...G.axisBack);
+      this._axesG.replaceChildren(...G.axisFront, ...this._labels);
+      this._view.setAttribute(
+        'aria-label',
+        this.t('viewLabel', { yaw: this.fmt(Math.round(s.yaw)), pitch: this.fmt(Math.round(s.pitch)) }),
+      );
+    }
+  }
+
+  /** The lattice's nodes, made once: its twelve edges, the group's twelve, the three arrows, the shades. */
+  _cubeNodes() {
+    if (this._frameLines) return;
+    this._frameLines = Array.from({ length: 12 }, () => el('line', { class: 'frame' }));
+    this._groupLines = Array.from({ length: 12 }, () => el('line', { class: 'group-edge' }));
+    this._arrowLines = [0, 1, 2].map((a) => el('line', { class: 'axis-line', 'data-axis': a }));
+    this._arrowHeads = [0, 1, 2].map(() => el('path', { class: 'axis-line', fill: 'none' }));
+    this._halo = el('path', { class: 'halo', 'aria-hidden': 'true' });
+    this._shades = [1, 2].map((a) => el('path', { class: `group-shade s${a}` }));
+  }
+
+  /**
+   * One view of the lattice (shape, angle, size): the projection, each cell's centre, depth and
+   * place in the painter's order, the lattice's edges and the axis arrows, written to their nodes.
+   */
+  _cubeView(s, W, H, fs, key) {
+    this._cubeNodes();
     const sizes = s.shape;
     const [B, T, D] = sizes;
     const yaw = (s.yaw * Math.PI) / 180,
@@ -760,6 +1038,7 @@ button { min-height: 36px; }
     // where the three axis arrows start.
     const lo = [-0.5, -0.5, -0.5],
       hi = sizes.map((n) => n - 0.5);
+    // (room past the box's far corners for the labels)
     const ends = [0, 1, 2].map((a) => {
       const c = [...lo];
       c[a] = hi[a] + 0.8;
@@ -772,7 +1051,6 @@ button { min-height: 36px; }
       maxX = Math.max(...xs),
       minY = Math.min(...ys),
       maxY = Math.max(...ys);
-    const fs = this._labelFont();
     const padX = 8 + fs * 4.2,
       padY = 10 + fs * 1.6;
     const unit = Math.min((W - 2 * padX) / Math.max(maxX - minX, 1), (H - 2 * padY) / Math.max(maxY - minY, 1), 64);
@@ -790,51 +1068,22 @@ button { min-height: 36px; }
     const o = rot(0, 0, 0);
     const towards = [rot(1, 0, 0), rot(0, 1, 0), rot(0, 0, 1)].map((p) => p.depth - o.depth);
 
-    const back = [];
-    const items = [];
-    // The lattice's edges: hidden ones dashed behind every cell, visible ones over them
-    // (a cell can never lie in front of an edge of the convex box that holds it).
+    // The lattice's edges: hidden ones dashed behind every cell, visible ones over them.
     const lattice = boxEdges(lo, hi, towards);
-    for (const e of lattice) {
+    const frameBack = [],
+      frameFront = [];
+    lattice.forEach((e, i) => {
       const p = at(e.from),
         q = at(e.to);
-      const line = el('line', {
-        class: `frame${e.hidden ? ' hidden' : ''}`,
-        x1: f(p.x),
-        y1: f(p.y),
-        x2: f(q.x),
-        y2: f(q.y),
-      });
-      if (e.hidden) back.push(line);
-      else items.push({ depth: Infinity, node: line });
-    }
-    // The group's outline: the box its members fill (each member's whole cell), its edges on
-    // the reader's side over the cells, the hidden ones dashed behind them. A member set that is
-    // not a box (no method here gives one) keeps the colours only.
-    const gBox = memberBox(s.members);
-    const groupFront = [];
-    if (gBox) {
-      const glo = gBox.lo.map((v) => v - 0.5),
-        ghi = gBox.hi.map((v) => v + 0.5);
-      for (const e of boxEdges(glo, ghi, towards)) {
-        const p = at(e.from),
-          q = at(e.to);
-        const line = el('line', {
-          class: `group-edge${e.hidden ? ' hidden' : ''}`,
-          x1: f(p.x),
-          y1: f(p.y),
-          x2: f(q.x),
-          y2: f(q.y),
-        });
-        (e.hidden ? back : groupFront).push(line);
-      }
-    }
+      const line = this._frameLines[i];
+      put(line, 'class', `frame${e.hidden ? ' hidden' : ''}`);
+      put(line, 'x1', f(p.x));
+      put(line, 'y1', f(p.y));
+      put(line, 'x2', f(q.x));
+      put(line, 'y2', f(q.y));
+      (e.hidden ? frameBack : frameFront).push(line);
+    });
 
-    // The cells: one small cube per element, its faces that face the reader drawn as one path,
-    // far to near (painter's order; for equal cubes on a grid the depth of the centre orders
-    // every pair that overlaps on screen). The group's cells fill their whole slots, so they
-    // join into one solid block; the others are glass, smaller and fainter the farther they
-    // are. The chosen element last, on top, so no cell hides it.
     const o0 = at([0, 0, 0]);
     const steps = [
       [1, 0, 0],
@@ -852,7 +1101,7 @@ button { min-height: 36px; }
         return { a, s: towards[a] > 0 ? 1 : -1, u, w };
       });
     // A cube's visible faces as one path: each face's four corners relative to the cube's centre,
-    // for half-side 1 (in index steps), computed once per drawing.
+    // for half-side 1 (in index steps), computed once per view.
     const shape = quads.map(({ a, s: side, u, w }) =>
       [
         [-1, -1],
@@ -871,103 +1120,46 @@ button { min-height: 36px; }
         d += `M${r1(x + h * q[0].x)},${r1(y + h * q[0].y)}L${r1(x + h * q[1].x)},${r1(y + h * q[1].y)}L${r1(x + h * q[2].x)},${r1(y + h * q[2].y)}L${r1(x + h * q[3].x)},${r1(y + h * q[3].y)}Z`;
       return d;
     };
-    const key = s.shape.join('x');
-    if (this._cellsKey !== key) {
-      this._cellsKey = key;
+    const shapeKey = sizes.join('x');
+    if (this._cellsKey !== shapeKey) {
+      this._cellsKey = shapeKey;
       this._cells = [];
       for (let b = 0; b < B; b++)
         for (let t = 0; t < T; t++)
           for (let d = 0; d < D; d++) {
             const c = el('path', { part: 'point' });
             Object.assign(c.dataset, { b: String(b), t: String(t), d: String(d) });
-            this._cells.push({ c, b, t, d, cls: '' });
+            this._cells.push({ c, b, t, d, id: (b * T + t) * D + d });
           }
-      this._halo = el('path', { class: 'halo', 'aria-hidden': 'true' });
-      this._shades = [1, 2].map((a) => el('path', { class: `group-shade s${a}` }));
     }
-    const members = new Set(s.members.map((m) => m.join(',')));
-    const chosen = s.index.join(',');
-    const reach = Math.max(...steps.map((v) => Math.hypot(v.x, v.y)));
-    // A larger tensor puts more glass in front of the group: each cell the fainter (the default [3, 4, 6] at 1).
-    const glass = Math.min(1, (13 / (B + T + D)) ** 1.5);
-    this._placed = [];
     for (const cell of this._cells) {
       // (the centre on screen: the projection is affine, so o0 plus whole steps along each axis)
-      const x = o0.x + cell.b * steps[0].x + cell.t * steps[1].x + cell.d * steps[2].x,
-        y = o0.y + cell.b * steps[0].y + cell.t * steps[1].y + cell.d * steps[2].y,
-        depth = o.depth + cell.b * towards[0] + cell.t * towards[1] + cell.d * towards[2];
-      const id = `${cell.b},${cell.t},${cell.d}`;
-      const isChosen = id === chosen,
-        isMember = members.has(id);
-      const k = near(depth);
-      // Half the cube's side, in index steps: a member's (and the chosen one's) fills its slot.
-      const h = isChosen || isMember ? 0.5 : 0.3 + 0.08 * k;
-      const c = cell.c;
-      const d = cubePath(x, y, h);
-      c.setAttribute('d', d);
-      const cls = `voxel ${isMember ? 'member' : 'other'}${isChosen ? ' chosen' : ''}`;
-      if (cell.cls !== cls) {
-        c.setAttribute('class', cls);
-        cell.cls = cls;
-        if (isChosen) c.removeAttribute('stroke-opacity');
-      }
-      if (isChosen) c.removeAttribute('fill-opacity');
-      else if (isMember) c.setAttribute('fill-opacity', (0.8 + 0.2 * k).toFixed(2));
-      else {
-        c.setAttribute('fill-opacity', (glass * (0.1 + 0.22 * k)).toFixed(3));
-        c.setAttribute('stroke-opacity', (glass * (0.18 + 0.45 * k)).toFixed(3));
-      }
-      items.push({ depth, node: c, chosen: isChosen, cell, x, y, r: h * reach * 0.95, d });
+      cell.x = o0.x + cell.b * steps[0].x + cell.t * steps[1].x + cell.d * steps[2].x;
+      cell.y = o0.y + cell.b * steps[0].y + cell.t * steps[1].y + cell.d * steps[2].y;
+      cell.depth = o.depth + cell.b * towards[0] + cell.t * towards[1] + cell.d * towards[2];
     }
-    items.sort((a, b) => !!a.chosen - !!b.chosen || a.depth - b.depth);
-    // The group block's faces across t and across d, shaded over its cells (the faces across b
-    // keep the group's colour): each its own shade, so the block reads as a solid.
-    const shades = [];
-    if (gBox) {
-      const glo = gBox.lo.map((v) => v - 0.5),
-        ghi = gBox.hi.map((v) => v + 0.5);
-      for (const face of boxFaces(glo, ghi, towards)) {
-        if (face.axis === 0 || !face.visible) continue;
-        const node = this._shades[face.axis - 1];
-        const pts = face.corners.map((c) => {
-          const p = at(c);
-          return `${f(p.x)},${f(p.y)}`;
-        });
-        node.setAttribute('d', `M${pts.join('L')}Z`);
-        shades.push(node);
-      }
-    }
-    const frag = document.createDocumentFragment();
-    let order = 0,
-      overlaid = false;
-    for (const it of items) {
-      // The group's shading and outline over every cell but the chosen one.
-      if (it.chosen) {
-        frag.append(...shades, ...groupFront);
-        overlaid = true;
-        this._halo.setAttribute('d', it.d);
-        frag.append(this._halo);
-      }
-      frag.append(it.node);
-      if (it.cell)
-        this._placed.push({
-          x: it.x,
-          y: it.y,
-          r: it.r + 1,
-          order: order++,
-          b: it.cell.b,
-          t: it.cell.t,
-          d: it.cell.d,
-        });
-    }
-    if (!overlaid) frag.append(...shades, ...groupFront);
-    this._backG.replaceChildren(...back);
-    this._pointsG.replaceChildren(frag);
+    const order = [...this._cells].sort((a, b) => a.depth - b.depth);
+    const reach = Math.max(...steps.map((v) => Math.hypot(v.x, v.y)));
+    // How far a cube of half-side 1 reaches from its centre on screen (its farthest corner).
+    const [s0, s1, s2] = steps;
+    const cornerReach = Math.max(
+      ...[
+        [1, 1, 1],
+        [1, 1, -1],
+        [1, -1, 1],
+        [-1, 1, 1],
+      ].map(([i, j, k]) => Math.hypot(i * s0.x + j * s1.x + k * s2.x, i * s0.y + j * s1.y + k * s2.y)),
+    );
 
-    // Axes: from the corner at index (0, 0, 0) along the lattice's three edges there, the way
-    // the index grows, a little past the box; each label beside its arrow's tip, placed clear
-    // of the other labels and arrows. An arrow along a hidden edge is drawn behind the cells.
+    // Axes: from the corner at index (0, 0, 0) along the lattice's three edges there, the way the
+    // index grows, each ending at the edge's far corner (on the lattice, never out in the empty
+    // space past it); only an edge shorter than an arrowhead on screen gets a longer arrow, and one
+    // seen end-on points outward from the middle of the picture. Each label beside its arrow's tip,
+    // placed clear of the other labels, the arrows and the lattice. An arrow along a hidden edge is
+    // drawn behind the cells.
     const origin = at(lo);
+    const centre = px({ x: (minX + maxX) / 2, y: (minY + maxY) / 2 });
+    const MIN_ARROW = 16;
     const arrows = [0, 1, 2].map((a) => {
       const end = [...lo];
       end[a] = hi[a];
@@ -975,75 +1167,58 @@ button { min-height: 36px; }
       let ux = E.x - origin.x,
         uy = E.y - origin.y;
       const len = Math.hypot(ux, uy);
-      const centre = px({ x: (minX + maxX) / 2, y: (minY + maxY) / 2 });
       if (len > 6) ((ux /= len), (uy /= len));
       else {
-        // Seen end-on: the label goes outward from the middle of the picture.
         const ox = origin.x - centre.x,
           oy = origin.y - centre.y,
           ol = Math.hypot(ox, oy) || 1;
         ux = ox / ol;
         uy = oy / ol;
       }
-      const ext = Math.max(12, unit * 0.5);
-      const tip = { x: E.x + ux * ext, y: E.y + uy * ext };
+      const reachLen = len > 6 ? Math.max(len, MIN_ARROW) : MIN_ARROW;
+      const tip = { x: origin.x + ux * reachLen, y: origin.y + uy * reachLen };
       const edge = lattice.find((e) => e.axis === a && e.from.every((v, i) => v === lo[i]));
       return { a, from: origin, tip, ux, uy, len, hidden: edge?.hidden };
     });
     const axisBack = [],
       axisFront = [];
     for (const ar of arrows) {
-      const items2 = [
-        el('line', {
-          class: 'axis-line',
-          'data-axis': ar.a,
-          x1: f(ar.from.x),
-          y1: f(ar.from.y),
-          x2: f(ar.tip.x),
-          y2: f(ar.tip.y),
-        }),
-      ];
-      if (Math.hypot(ar.tip.x - ar.from.x, ar.tip.y - ar.from.y) > 10) {
-        const ax = ar.tip.x - ar.ux * 7,
-          ay = ar.tip.y - ar.uy * 7;
-        items2.push(
-          el('path', {
-            class: 'axis-line',
-            fill: 'none',
-            d: `M${f(ax - ar.uy * 4)},${f(ay + ar.ux * 4)}L${f(ar.tip.x)},${f(ar.tip.y)}L${f(ax + ar.uy * 4)},${f(ay - ar.ux * 4)}`,
-          }),
-        );
-      }
-      (ar.hidden ? axisBack : axisFront).push(...items2);
+      const line = this._arrowLines[ar.a],
+        head = this._arrowHeads[ar.a];
+      put(line, 'x1', f(ar.from.x));
+      put(line, 'y1', f(ar.from.y));
+      put(line, 'x2', f(ar.tip.x));
+      put(line, 'y2', f(ar.tip.y));
+      const ax = ar.tip.x - ar.ux * 7,
+        ay = ar.tip.y - ar.uy * 7;
+      put(
+        head,
+        'd',
+        `M${f(ax - ar.uy * 4)},${f(ay + ar.ux * 4)}L${f(ar.tip.x)},${f(ar.tip.y)}L${f(ax + ar.uy * 4)},${f(ay - ar.ux * 4)}`,
+      );
+      (ar.hidden ? axisBack : axisFront).push(line, head);
     }
-    const labels = arrows.map((ar) => {
-      const node = this._labels[ar.a];
-      node.textContent = `${s.axes[ar.a]} (${this.fmt(s.shape[ar.a])})`;
-      return {
-        node,
-        x: ar.tip.x,
-        y: ar.tip.y,
-        dir: { x: ar.ux, y: ar.uy },
-        w: this._labelWidth(node, fs),
-        h: fs * 1.25,
-      };
-    });
-    placeLabels(
-      labels,
-      W,
-      H,
-      arrows.map((ar) => [ar.from, ar.tip]),
-    );
-    for (const L of labels) {
-      L.node.setAttribute('x', f(L.cx));
-      L.node.setAttribute('y', f(L.cy));
-    }
-    this._axesBackG.replaceChildren(...axisBack);
-    this._axesG.replaceChildren(...axisFront, ...this._labels);
-    this._view.setAttribute(
-      'aria-label',
-      this.t('viewLabel', { yaw: this.fmt(Math.round(s.yaw)), pitch: this.fmt(Math.round(s.pitch)) }),
-    );
+    const hull = convexHull(boxCorners(lo, hi).map((c) => at(c)));
+    return {
+      key,
+      at,
+      f,
+      near,
+      o,
+      o0,
+      towards,
+      steps,
+      cubePath,
+      order,
+      reach,
+      cornerReach,
+      frameBack,
+      frameFront,
+      arrows,
+      axisBack,
+      axisFront,
+      hull,
+    };
   }
 
   /**
@@ -1052,150 +1227,191 @@ button { min-height: 36px; }
    */
   _drawMultiples(s) {
     this._multDrawn = true;
-    const [B, T, D] = s.shape;
     const names = s.axes;
-    this._multTitle.textContent = this.t('multiplesTitle', {
+    const title = this.t('multiplesTitle', {
       index: s.index.map((i) => this.fmt(i)).join(', '),
       B: names[0],
       sheet: `${names[1]} × ${names[2]}`,
     });
-    const fs = 11;
+    if (this._multTitle.textContent !== title) this._multTitle.textContent = title;
     const f = (v) => v.toFixed(1);
+    const indexKey = s.index.join(',');
     for (const m of this._mults) {
       const g = s.multiples.find((x) => x.method === m.method);
-      const w0 = this.widthOf(m.svg) || 150;
-      // Layout (px): d to the right, t leaning back (down-right), the sheets b stacked downward.
-      const lm = 6 + names[1].length * fs * 0.7,
-        rm = 12 + names[0].length * fs * 0.8,
-        tm = fs + 6,
-        bm = 4;
-      let cw = Math.min(22, (w0 - lm - rm) / (D + 0.5 * T));
-      const maxH = 190;
-      let sheetH = T * 0.42 * cw;
-      let gap = Math.max(4, 0.45 * cw);
-      if (tm + B * sheetH + (B - 1) * gap + bm > maxH) {
-        // Tall tensors: the sheets overlap (the upper one drawn over the lower), then cells shrink.
-        gap = Math.max(-sheetH * 0.65, (maxH - tm - bm - B * sheetH) / Math.max(B - 1, 1));
-        if (tm + B * sheetH + (B - 1) * gap + bm > maxH) {
-          cw = (maxH - tm - bm) / (T * 0.42 * (B - (B - 1) * 0.65));
-          sheetH = T * 0.42 * cw;
-          gap = -sheetH * 0.65;
-        }
-      }
-      const step = sheetH + gap;
-      const sheetsBottom = tm + B * sheetH + (B - 1) * gap + bm;
-      const H = Math.ceil(sheetsBottom + 36); // and the name and count below
-      // One user unit per CSS pixel, as fit() does, but for a cube narrower than fit's 160 px floor.
-      const W = w0;
-      m.svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-      const x0 = lm + Math.max(0, (W - lm - rm - (D + 0.5 * T) * cw) / 2);
-      const P = (b, t, d) => ({ x: x0 + d * cw + t * 0.5 * cw, y: tm + b * step + t * 0.42 * cw });
-      const quad = (b, t0, d0, t1, d1) => {
-        const q = [P(b, t0, d0), P(b, t0, d1), P(b, t1, d1), P(b, t1, d0)];
-        return `M${q.map((p) => `${f(p.x)},${f(p.y)}`).join('L')}Z`;
-      };
-      const inGroup = new Set(g.members.map((x) => x.join(',')));
-      const nodes = [];
-      // Dashed posts join the sheets' corners: the stack reads as one block.
-      if (B > 1)
-        for (const [t, d] of [
-          [0, 0],
-          [0, D],
-          [T, 0],
-          [T, D],
-        ]) {
-          const a = P(0, t, d),
-            z = P(B - 1, t, d);
-          nodes.push(el('line', { class: 'post', x1: f(a.x), y1: f(a.y), x2: f(z.x), y2: f(z.y) }));
-        }
-      for (let b = B - 1; b >= 0; b--) {
-        nodes.push(el('path', { class: 'sheet', d: quad(b, 0, 0, T, D) }));
-        let grid = '';
-        for (let t = 1; t < T; t++) {
-          const a = P(b, t, 0),
-            z = P(b, t, D);
-          grid += `M${f(a.x)},${f(a.y)}L${f(z.x)},${f(z.y)}`;
-        }
-        for (let d = 1; d < D; d++) {
-          const a = P(b, 0, d),
-            z = P(b, T, d);
-          grid += `M${f(a.x)},${f(a.y)}L${f(z.x)},${f(z.y)}`;
-        }
-        if (grid) nodes.push(el('path', { class: 'sheet-grid', d: grid }));
-        // The group's cells in this sheet, and the outline of their union (an edge where a neighbour is not in it).
-        let outline = '';
-        const cells = [];
+      const lay = this._multLayout(m, s, this.widthOf(m.svg) || 150);
+      const label =
+        m.method === 'group_norm' ? this.t('groupNormG', { g: this.fmt(g.numGroups) }) : this.t(`choice_${m.method}`);
+      const count = this.t('cells', { n: this.fmt(g.members.length) });
+      // The group's cells, their outline and the chosen cell change with the members and the
+      // element only (the core's members of an unchanged group are the same array: see members()).
+      if (m.drawn?.lay !== lay || m.drawn.members !== g.members || m.drawn.index !== indexKey) {
+        m.drawn = { lay, members: g.members, index: indexKey };
+        const { P, quad, sheets } = lay;
+        const inGroup = new Set(g.members.map((x) => x.join(',')));
+        const perSheet = sheets.map(() => []);
+        const outlines = sheets.map(() => '');
+        let used = 0;
         for (const [mb, mt, md] of g.members) {
-          if (mb !== b) continue;
-          const cell = el('path', { class: 'cell', d: quad(b, mt, md, mt + 1, md + 1) });
-          Object.assign(cell.dataset, { b: String(mb), t: String(mt), d: String(md) });
-          cells.push(cell);
+          const cell = (m.pool[used] ??= el('path', { class: 'cell' }));
+          used++;
+          put(cell, 'd', quad(mb, mt, md, mt + 1, md + 1));
+          const id = `${mb},${mt},${md}`;
+          if (cell.__id !== id) {
+            cell.__id = id;
+            Object.assign(cell.dataset, { b: String(mb), t: String(mt), d: String(md) });
+          }
+          perSheet[mb].push(cell);
+          // The outline of their union: an edge where a neighbour is not in it.
           const side = (dt, dd, p0, p1) => {
-            if (inGroup.has(`${b},${mt + dt},${md + dd}`)) return;
-            const a = P(b, ...p0),
-              z = P(b, ...p1);
-            outline += `M${f(a.x)},${f(a.y)}L${f(z.x)},${f(z.y)}`;
+            if (inGroup.has(`${mb},${mt + dt},${md + dd}`)) return;
+            const a = P(mb, ...p0),
+              z = P(mb, ...p1);
+            outlines[mb] += `M${f(a.x)},${f(a.y)}L${f(z.x)},${f(z.y)}`;
           };
           side(-1, 0, [mt, md], [mt, md + 1]);
           side(1, 0, [mt + 1, md], [mt + 1, md + 1]);
           side(0, -1, [mt, md], [mt + 1, md]);
           side(0, 1, [mt, md + 1], [mt + 1, md + 1]);
         }
-        if (cells.length) nodes.push(...cells, el('path', { class: 'cells-outline', d: outline }));
-        if (b === s.index[0])
-          nodes.push(
-            el('path', { class: 'mini-chosen', d: quad(b, s.index[1], s.index[2], s.index[1] + 1, s.index[2] + 1) }),
-          );
+        sheets.forEach((sh, b) => {
+          syncChildren(sh.cells, perSheet[b]);
+          put(sh.outline, 'd', outlines[b]);
+          sh.outline.style.display = perSheet[b].length ? '' : 'none';
+        });
+        const [ib, it, id] = s.index;
+        put(m.chosen, 'd', quad(ib, it, id, it + 1, id + 1));
+        if (m.chosen.parentNode !== sheets[ib].g) sheets[ib].g.append(m.chosen);
       }
-      // Axis names: d above the top sheet, t beside its leaning edge, b by an arrow down the stack.
-      const top = P(0, 0, D / 2);
-      const left = P(0, T / 2, 0);
-      const rightTop = P(0, T / 2, D),
-        rightLow = P(B - 1, T / 2, D);
-      const xr = P(0, T, D).x + 6; // right of every sheet's far corner
-      nodes.push(
-        el('text', { class: 'mini-label', x: f(top.x), y: f(top.y - 4), 'text-anchor': 'middle' }, names[2]),
-        // (left of the edge's front corner, its leftmost point, so the name never reaches into the sheet)
-        el(
-          'text',
-          {
-            class: 'mini-label',
-            x: f(Math.min(left.x, P(0, 0, 0).x) - 4),
-            y: f(left.y + fs * 0.35),
-            'text-anchor': 'end',
-          },
-          names[1],
-        ),
-      );
-      if (B > 1) {
-        const y1 = rightTop.y - sheetH * 0.2,
-          y2 = rightLow.y + sheetH * 0.2;
-        nodes.push(
-          el('path', {
-            class: 'mini-axis',
-            d: `M${f(xr)},${f(y1)}L${f(xr)},${f(y2)}M${f(xr - 3)},${f(y2 - 5)}L${f(xr)},${f(y2)}L${f(xr + 3)},${f(y2 - 5)}`,
-          }),
-          el('text', { class: 'mini-label', x: f(xr + 4), y: f((y1 + y2) / 2 + fs * 0.35) }, names[0]),
-        );
-      } else {
-        nodes.push(el('text', { class: 'mini-label', x: f(xr), y: f(rightTop.y + fs * 0.35) }, `${names[0]} = 1`));
-      }
-      const label =
-        m.method === 'group_norm' ? this.t('groupNormG', { g: this.fmt(g.numGroups) }) : this.t(`choice_${m.method}`);
-      m.name.textContent = label;
-      m.count.textContent = this.t('cells', { n: this.fmt(g.members.length) });
-      m.name.setAttribute('x', f(W / 2));
-      m.name.setAttribute('y', f(sheetsBottom + 16));
-      m.count.setAttribute('x', f(W / 2));
-      m.count.setAttribute('y', f(sheetsBottom + 31));
-      nodes.push(m.name, m.count);
-      m.svg.replaceChildren(...nodes);
-      m.svg.style.height = `${H}px`;
+      if (m.name.textContent !== label) m.name.textContent = label;
+      if (m.count.textContent !== count) m.count.textContent = count;
       const pressed = s.method === m.method && (m.method !== 'group_norm' || s.numGroups === g.numGroups);
-      m.btn.setAttribute('aria-pressed', String(pressed));
+      put(m.btn, 'aria-pressed', String(pressed));
       m.card.classList.toggle('pressed', pressed);
-      m.btn.setAttribute('aria-label', this.t('multipleLabel', { method: label, n: this.fmt(g.members.length) }));
+      put(m.btn, 'aria-label', this.t('multipleLabel', { method: label, n: this.fmt(g.members.length) }));
     }
+  }
+
+  /**
+   * One small multiple's stack of sheets for a shape, width and reading: the layout and the
+   * nodes that stay while the method or the element changes (sheets, their rulings, the posts
+   * between them, the axis names), made once.
+   */
+  _multLayout(m, s, w0) {
+    const [B, T, D] = s.shape;
+    const names = s.axes;
+    const key = `${s.shape}|${w0}|${names}`;
+    if (m.lay?.key === key) return m.lay;
+    const fs = 11;
+    const f = (v) => v.toFixed(1);
+    // Layout (px): d to the right, t leaning back (down-right), the sheets b stacked downward.
+    const lm = 6 + names[1].length * fs * 0.7,
+      rm = 12 + names[0].length * fs * 0.8,
+      tm = fs + 6,
+      bm = 4;
+    let cw = Math.min(22, (w0 - lm - rm) / (D + 0.5 * T));
+    const maxH = 190;
+    let sheetH = T * 0.42 * cw;
+    let gap = Math.max(4, 0.45 * cw);
+    if (tm + B * sheetH + (B - 1) * gap + bm > maxH) {
+      // Tall tensors: the sheets overlap (the upper one drawn over the lower), then cells shrink.
+      gap = Math.max(-sheetH * 0.65, (maxH - tm - bm - B * sheetH) / Math.max(B - 1, 1));
+      if (tm + B * sheetH + (B - 1) * gap + bm > maxH) {
+        cw = (maxH - tm - bm) / (T * 0.42 * (B - (B - 1) * 0.65));
+        sheetH = T * 0.42 * cw;
+        gap = -sheetH * 0.65;
+      }
+    }
+    const step = sheetH + gap;
+    const sheetsBottom = tm + B * sheetH + (B - 1) * gap + bm;
+    const H = Math.ceil(sheetsBottom + 36); // and the name and count below
+    // One user unit per CSS pixel, as fit() does, but for a cube narrower than fit's 160 px floor.
+    const W = w0;
+    m.svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    const x0 = lm + Math.max(0, (W - lm - rm - (D + 0.5 * T) * cw) / 2);
+    const P = (b, t, d) => ({ x: x0 + d * cw + t * 0.5 * cw, y: tm + b * step + t * 0.42 * cw });
+    const quad = (b, t0, d0, t1, d1) => {
+      const q = [P(b, t0, d0), P(b, t0, d1), P(b, t1, d1), P(b, t1, d0)];
+      return `M${q.map((p) => `${f(p.x)},${f(p.y)}`).join('L')}Z`;
+    };
+    const nodes = [];
+    // Dashed posts join the sheets' corners: the stack reads as one block.
+    if (B > 1)
+      for (const [t, d] of [
+        [0, 0],
+        [0, D],
+        [T, 0],
+        [T, D],
+      ]) {
+        const a = P(0, t, d),
+          z = P(B - 1, t, d);
+        nodes.push(el('line', { class: 'post', x1: f(a.x), y1: f(a.y), x2: f(z.x), y2: f(z.y) }));
+      }
+    // One group per sheet, bottom sheet first: the sheet, its rulings, the group's cells in it and
+    // their outline (and the chosen cell in its own sheet), so an upper sheet covers a lower one.
+    const sheets = [];
+    for (let b = 0; b < B; b++) {
+      let grid = '';
+      for (let t = 1; t < T; t++) {
+        const a = P(b, t, 0),
+          z = P(b, t, D);
+        grid += `M${f(a.x)},${f(a.y)}L${f(z.x)},${f(z.y)}`;
+      }
+      for (let d = 1; d < D; d++) {
+        const a = P(b, 0, d),
+          z = P(b, T, d);
+        grid += `M${f(a.x)},${f(a.y)}L${f(z.x)},${f(z.y)}`;
+      }
+      const sh = { g: el('g'), cells: el('g'), outline: el('path', { class: 'cells-outline', d: '' }) };
+      sh.g.append(el('path', { class: 'sheet', d: quad(b, 0, 0, T, D) }));
+      if (grid) sh.g.append(el('path', { class: 'sheet-grid', d: grid }));
+      sh.g.append(sh.cells, sh.outline);
+      sheets.push(sh);
+    }
+    for (let b = B - 1; b >= 0; b--) nodes.push(sheets[b].g);
+    // Axis names: d above the top sheet, t beside its leaning edge, b by an arrow down the stack.
+    const top = P(0, 0, D / 2);
+    const left = P(0, T / 2, 0);
+    const rightTop = P(0, T / 2, D),
+      rightLow = P(B - 1, T / 2, D);
+    const xr = P(0, T, D).x + 6; // right of every sheet's far corner
+    nodes.push(
+      el('text', { class: 'mini-label', x: f(top.x), y: f(top.y - 4), 'text-anchor': 'middle' }, names[2]),
+      // (left of the edge's front corner, its leftmost point, so the name never reaches into the sheet)
+      el(
+        'text',
+        {
+          class: 'mini-label',
+          x: f(Math.min(left.x, P(0, 0, 0).x) - 4),
+          y: f(left.y + fs * 0.35),
+          'text-anchor': 'end',
+        },
+        names[1],
+      ),
+    );
+    if (B > 1) {
+      const y1 = rightTop.y - sheetH * 0.2,
+        y2 = rightLow.y + sheetH * 0.2;
+      nodes.push(
+        el('path', {
+          class: 'mini-axis',
+          d: `M${f(xr)},${f(y1)}L${f(xr)},${f(y2)}M${f(xr - 3)},${f(y2 - 5)}L${f(xr)},${f(y2)}L${f(xr + 3)},${f(y2 - 5)}`,
+        }),
+        el('text', { class: 'mini-label', x: f(xr + 4), y: f((y1 + y2) / 2 + fs * 0.35) }, names[0]),
+      );
+    } else {
+      nodes.push(el('text', { class: 'mini-label', x: f(xr), y: f(rightTop.y + fs * 0.35) }, `${names[0]} = 1`));
+    }
+    m.name.setAttribute('x', f(W / 2));
+    m.name.setAttribute('y', f(sheetsBottom + 16));
+    m.count.setAttribute('x', f(W / 2));
+    m.count.setAttribute('y', f(sheetsBottom + 31));
+    nodes.push(m.name, m.count);
+    m.chosen ??= el('path', { class: 'mini-chosen' });
+    m.pool ??= [];
+    m.svg.replaceChildren(...nodes);
+    m.svg.style.height = `${H}px`;
+    m.lay = { key, P, quad, sheets };
+    return m.lay;
   }
 
   // ---- text --------------------------------------------------------------------------------
