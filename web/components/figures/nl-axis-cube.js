@@ -1301,6 +1301,14 @@ button { min-height: 36px; }
     const names = s.axes;
     const key = `${s.shape}|${w0}|${names}`;
     if (m.lay?.key === key) return m.lay;
+    // (the last few layouts are kept: switching the reading back and forth reuses their nodes)
+    m.layouts ??= new Map();
+    const kept = m.layouts.get(key);
+    if (kept) {
+      m.lay = kept;
+      this._showMultLayout(m, kept);
+      return kept;
+    }
     const fs = 11;
     const f = (v) => v.toFixed(1);
     // Layout (px): d to the right, t leaning back (down-right), the sheets b stacked downward.
@@ -1326,7 +1334,6 @@ button { min-height: 36px; }
     const H = Math.ceil(sheetsBottom + 36); // and the name and count below
     // One user unit per CSS pixel, as fit() does, but for a cube narrower than fit's 160 px floor.
     const W = w0;
-    m.svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     const x0 = lm + Math.max(0, (W - lm - rm - (D + 0.5 * T) * cw) / 2);
     const P = (b, t, d) => ({ x: x0 + d * cw + t * 0.5 * cw, y: tm + b * step + t * 0.42 * cw });
     const quad = (b, t0, d0, t1, d1) => {
@@ -1401,17 +1408,25 @@ button { min-height: 36px; }
     } else {
       nodes.push(el('text', { class: 'mini-label', x: f(xr), y: f(rightTop.y + fs * 0.35) }, `${names[0]} = 1`));
     }
-    m.name.setAttribute('x', f(W / 2));
-    m.name.setAttribute('y', f(sheetsBottom + 16));
-    m.count.setAttribute('x', f(W / 2));
-    m.count.setAttribute('y', f(sheetsBottom + 31));
-    nodes.push(m.name, m.count);
     m.chosen ??= el('path', { class: 'mini-chosen' });
     m.pool ??= [];
-    m.svg.replaceChildren(...nodes);
-    m.svg.style.height = `${H}px`;
-    m.lay = { key, P, quad, sheets };
+    m.lay = { key, P, quad, sheets, nodes, W, H, textY: sheetsBottom };
+    m.layouts.set(key, m.lay);
+    if (m.layouts.size > 4) m.layouts.delete(m.layouts.keys().next().value);
+    this._showMultLayout(m, m.lay);
     return m.lay;
+  }
+
+  /** Put a small multiple's layout in its svg: its nodes, size, and the name and count under it. */
+  _showMultLayout(m, lay) {
+    const f = (v) => v.toFixed(1);
+    m.svg.setAttribute('viewBox', `0 0 ${lay.W} ${lay.H}`);
+    m.name.setAttribute('x', f(lay.W / 2));
+    m.name.setAttribute('y', f(lay.textY + 16));
+    m.count.setAttribute('x', f(lay.W / 2));
+    m.count.setAttribute('y', f(lay.textY + 31));
+    m.svg.replaceChildren(...lay.nodes, m.name, m.count);
+    m.svg.style.height = `${lay.H}px`;
   }
 
   // ---- text --------------------------------------------------------------------------------
