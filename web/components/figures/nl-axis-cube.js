@@ -301,7 +301,7 @@ export class NlAxisCube extends NlFigure {
   static catalog = 'axisCube';
   static summary = 'The reduction group of one element of a [B, T, D] tensor, in 3-D.';
   static minHeight = 776; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 1175, zh: 1063 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static phoneMinHeight = { en: 1225, zh: 1063 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `multiples` ({method, numGroups, members} for BatchNorm, LayerNorm, InstanceNorm, GroupNorm), `yaw`, `pitch`'; // `state` keys beyond the attributes (README)
   static params = {
