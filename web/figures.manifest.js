@@ -146,7 +146,7 @@ export const figures = [
     summary: "A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.",
     trainer: true,
     minHeight: 1024,
-    phoneMinHeight: {"en":1975,"zh":1928},
+    phoneMinHeight: {"en":1984,"zh":1928},
     events: ["change"],
     state: "`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`",
     attributes: [
@@ -233,7 +233,7 @@ export const figures = [
     summary: "x, x + 100 and 10x in 3-D with the unit sphere (L2), the √3 sphere (RMSNorm) and the LayerNorm circle ⊥ (1, 1, 1).",
     trainer: false,
     minHeight: 928,
-    phoneMinHeight: {"en":1323,"zh":1193},
+    phoneMinHeight: {"en":1341,"zh":1193},
     events: ["change"],
     state: "`inputs` (`{x, shifted, scaled}`, each `{input, norm, mean, angle, l2, rms_norm, layer_norm, dropped}`), `change`, `between`, `radii`, `ones`",
     attributes: [

@@ -521,6 +521,8 @@ test('the legends: one entry per series, each swatch drawn with its series’ cl
     close(gated.l, Math.min(px(xf), px(hf)), 1, `branch ${f + 1} left`);
     close(gated.r, Math.max(px(xf), px(hf)), 1, `branch ${f + 1} right`);
     close(mark.cx, px(hf), 1, `h${f + 1} tick`);
+    // the branch runs in its own stripe under the residual: where it turns back over x (h1 of cat) it cannot hide it
+    assert.ok(gated.t >= base.b - 0.5, `h${f + 1}: branch ${gated.t} starts below the residual bar's bottom ${base.b}`);
   });
   // the key sits above the bars it names
   const keyBottom = Math.max(...d.bars.map((e) => e.box.b));

@@ -238,12 +238,12 @@ function check(sn, where) {
   assert.deepEqual(sn.newRow, ['bn', 'all'].includes(s.show) ? [] : [label[s.show]], `${where}: the added row`);
   assert.equal(sn.chunkBoxes, has('ghost') ? o.chunks.length : 0, `${where}: Ghost BN's chunks`);
   const settings = {
-    bn: ['Training steps so far'],
-    ghost: ['Training steps so far', 'Ghost BN chunk size'],
-    renorm: ['Training steps so far', 'Batch Renorm r_max', 'Batch Renorm d_max'],
-    switchable: ['Training steps so far', 'Switchable Norm weights'],
+    bn: ['Training steps'],
+    ghost: ['Training steps', 'Ghost BN chunk size'],
+    renorm: ['Training steps', 'Batch Renorm r_max', 'Batch Renorm d_max'],
+    switchable: ['Training steps', 'Switchable Norm weights'],
     all: [
-      'Training steps so far',
+      'Training steps',
       'Ghost BN chunk size',
       'Batch Renorm r_max',
       'Batch Renorm d_max',
@@ -280,7 +280,7 @@ test('hand-derived: the default compares BatchNorm in training and in evaluation
     "BatchNorm, training · this batch's statistics",
     'BatchNorm, evaluation · running statistics',
   ]);
-  assert.deepEqual(sn.settings, ['Training steps so far']);
+  assert.deepEqual(sn.settings, ['Training steps']);
   assert.equal(sn.chunkBoxes, 0);
   // channel 1 sums by example: 6, 15, 3, 12, 21, 21, 9, 21 = 108 over 24 numbers: mean 4.5; channel 2: 522 / 24 = 21.75
   close(s.batchMean[0], 4.5, 1e-6, 'channel 1 mean');
@@ -584,7 +584,7 @@ test('the step buttons add one variant at a time, each with its row, its setting
       assert.equal(sn.rowLabels.length, 3, show);
       assert.ok(sn.newRow[0].startsWith(`${row} · `), `${show}: ${sn.newRow}`);
       assert.deepEqual(sn.settings, [
-        'Training steps so far',
+        'Training steps',
         ...(show === 'renorm' ? [setting, 'Batch Renorm d_max'] : [setting]),
       ]);
       close(sn.state.outputs[show][0], value, 1e-4, `${show}: example 1's first output`);

@@ -14,7 +14,7 @@ const REF = JSON.parse(readFileSync(new URL('../conformance/training-presets.jso
 const fig = onArticlePage(TAG);
 const snap = () => fig.snap();
 const CHANCE = Math.log(2);
-const NAMES = { none: 'No norm', post: 'Post-Norm', pre: 'Pre-Norm', pre_final: 'Pre-Norm + final' };
+const NAMES = { none: 'No norm', post: 'Post-Norm', pre: 'Pre-Norm', pre_final: 'Pre-Norm + final norm' };
 const f3 = (v) => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }).format(v);
 
 const button = (label) => fig.page.locator(`${TAG} >> button`).filter({ hasText: new RegExp(`^${label}$`) });
@@ -126,7 +126,9 @@ test('the default opens on its recorded run, drawn without Play: PyTorch’s out
   checkDescription(sn, 'opening');
   assert.ok(sn.desc.includes('This is the recorded run of these settings; Play trains it again, step for step.'));
   assert.ok(
-    sn.desc.includes('Without a norm the loss blows up at this step size, while Pre-Norm and Pre-Norm + final train.'),
+    sn.desc.includes(
+      'Without a norm the loss blows up at this step size, while Pre-Norm and Pre-Norm + final norm train.',
+    ),
   );
   assert.ok(sn.desc.endsWith(`Lowest loss at the end: Pre-Norm, ${f3(sn.state.variants[2].loss.at(-1))}.`), sn.desc);
 });
@@ -389,7 +391,7 @@ test('the decision map follows the chosen copy without stopping or restarting it
   assert.equal(after.state.show, 'pre_final');
   assert.equal(after.state.step, before.state.step, 'choosing a map does not restart training');
   assert.notDeepEqual(after.state.map, before.state.map);
-  assert.ok(after.svg.includes(`Pre-Norm + final: the two spirals, step ${after.state.step}`));
+  assert.ok(after.svg.includes(`Pre-Norm + final norm: the two spirals, step ${after.state.step}`));
   // the trained Pre-Norm + final copy (SGD preset: loss 0.17) is confident over much of the plane
   assert.ok(after.state.map.filter((p) => p < 0.1 || p > 0.9).length > 200, 'confident cells');
 });
@@ -415,7 +417,7 @@ test('a zero gate starts every block as the identity, and the text says so at th
   const rms = sn.state.variants[0].actNorm[0];
   assert.ok(
     sn.desc.includes(
-      `With the gate at zero each branch adds nothing at first: at the first step No norm, Pre-Norm and Pre-Norm + final keep the residual stream at RMS ${f3(rms)} through every layer.`,
+      `With the gate at zero each branch adds nothing at first: at the first step No norm, Pre-Norm and Pre-Norm + final norm keep the residual stream at RMS ${f3(rms)} through every layer.`,
     ),
     sn.desc,
   );

@@ -66,7 +66,7 @@ function check(sn, firstLn, where) {
   if (firstLn)
     s.layerNorm.forEach((v, i) => close(v, firstLn[i], 2e-4, `${where}: LayerNorm is the same at every shift`));
   assert.ok(
-    sn.svg.includes(`RMS² ${fix5(s.meanSquare)} = σ² ${fix5(s.variance)} + μ² ${fix5(s.meanSq)}`),
+    sn.svg.includes(`RMS² = σ² + μ²: ${fix5(s.meanSquare)} = ${fix5(s.variance)} + ${fix5(s.meanSq)}`),
     `${where}: the identity under the triangle, its three terms at one precision`,
   );
   assert.ok(sn.svg.includes(`θ = ${f4(s.theta)}°, cos θ = |μ| / RMS = ${fix5(s.unit[0])}`), `${where}: θ line`);
@@ -292,7 +292,7 @@ test("the article's pair: θ from 22.21° at c = 0 to 0.4586° at c = 100; RMSNo
   close(s.rms, Math.sqrt(31214 / 3), 1e-3, 'RMS');
   close(s.theta, 0.45865, 1e-4, 'θ at c = 100');
   // one precision for the three terms: 10,404.667 → 10,405, 2/3 → 0.66667, 10,404 → 10,404
-  assert.ok(sn.svg.includes('RMS² 10,405 = σ² 0.66667 + μ² 10,404'), sn.svg.join(' | '));
+  assert.ok(sn.svg.includes('RMS² = σ² + μ²: 10,405 = 0.66667 + 10,404'), sn.svg.join(' | '));
   [101, 102, 103].forEach((v, i) => close(s.rmsNorm[i], v / Math.sqrt(31214 / 3), 1e-5, `RMSNorm ${i}`));
   [-1.2247, 0, 1.2247].forEach((v, i) => close(s.layerNorm[i], v, 1e-3, `LayerNorm ${i}`));
   await fig.page.locator(`${TAG} >> button`, { hasText: 'mean 0' }).click();

@@ -520,8 +520,9 @@ details.weights caption { text-align: left; font-weight: 600; }
       const by = barsTop + f * lane;
       out.push(el('text', { class: 'feat', x: 4, y: by + 10 }, `h${SUBSCRIPT[f + 1]}`));
       if (cls === 'out') {
-        // h = x + g ⊙ F(y): the residual x (faint) and the gated branch from x to h
-        out.push(rect(0, s.features[f], by, barH, 'b-base'), rect(s.features[f], v, by + 3, barH - 6, 'b-gated'));
+        // h = x + g ⊙ F(y): the residual x (faint) in the upper stripe, the gated branch from x to h in the lower,
+        // so a branch that turns back over x (h₁ of cat) never hides it
+        out.push(rect(0, s.features[f], by, 7, 'b-base'), rect(s.features[f], v, by + 7, barH - 7, 'b-gated'));
         out.push(
           el('line', { class: 'h-mark', x1: x(v).toFixed(1), x2: x(v).toFixed(1), y1: by - 1, y2: by + barH + 1 }),
         );
@@ -607,8 +608,8 @@ details.weights caption { text-align: left; font-weight: 600; }
       this._key(
         'bars',
         [
-          ['base', bar('b-base', 10), this.t('keyBase')],
-          ['gated', bar('b-gated', 6), this.t('keyGated')],
+          ['base', bar('b-base', 7), this.t('keyBase')],
+          ['gated', bar('b-gated', 5), this.t('keyGated')],
           ['h', (cx, cy) => el('line', { class: 'h-mark', x1: cx, x2: cx, y1: cy - 6, y2: cy + 6 }), this.t('keyH')],
         ],
         outTop + 30,

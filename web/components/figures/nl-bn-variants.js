@@ -717,7 +717,7 @@ NlBnVariants.strings = {
     step_renorm: '+ Batch Renorm',
     step_switchable: '+ Switchable Norm',
     step_all: 'All',
-    steps: 'Training steps so far',
+    steps: 'Training steps',
     vbs: 'Ghost BN chunk size',
     choice_2: '2',
     choice_4: '4',

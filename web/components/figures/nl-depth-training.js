@@ -79,7 +79,7 @@ export class NlDepthTraining extends NlFigure {
   static summary =
     'A deep residual network trained in the page four ways: no norm, Post-Norm, Pre-Norm, Pre-Norm + final norm.';
   static minHeight = 1024; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 1975, zh: 1928 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static phoneMinHeight = { en: 1984, zh: 1928 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`variants` (per placement `none`, `post`, `pre`, `pre_final`: `loss` per step, `status`, `accuracy`, `gradFirst`, `actNorm`), `step`, `playing`, `chance`'; // `state` keys beyond the attributes (README)
   static trainer = true; // train_* come from the training module (loadTrainer), the rest from the core
@@ -1070,13 +1070,13 @@ NlDepthTraining.strings = {
     v_none: 'No norm',
     v_post: 'Post-Norm',
     v_pre: 'Pre-Norm',
-    v_pre_final: 'Pre-Norm + final',
+    v_pre_final: 'Pre-Norm + final norm',
     chance: 'a coin flip: {v}',
     lossTitle: 'Training loss, step {k}',
     key: '{name}: {v}',
     keyDiverged: '{name}: diverged at {k}',
     stepAxis: 'step',
-    gradTitle: 'Gradient at each layer, first step',
+    gradTitle: 'Gradient ‖∂L/∂h‖ per layer, step 1',
     actTitle: 'Residual stream RMS, step {k}',
     layerAxis: 'layer (0 = input)',
     notYet: 'press Play or Step',
@@ -1155,7 +1155,7 @@ NlDepthTraining.strings = {
     key: '{name}：{v}',
     keyDiverged: '{name}：第 {k} 步发散',
     stepAxis: '步数',
-    gradTitle: '到达每一层的 gradient（第一步）',
+    gradTitle: '每一层的 gradient ‖∂L/∂h‖（第 1 步）',
     actTitle: 'Residual stream 的 RMS，第 {k} 步',
     layerAxis: '层（0 = 输入）',
     notYet: '按“播放”或“单步”',

@@ -100,7 +100,7 @@ export class NlNormGeometry extends NlFigure {
   static summary =
     'x, x + 100 and 10x in 3-D with the unit sphere (L2), the √3 sphere (RMSNorm) and the LayerNorm circle ⊥ (1, 1, 1).';
   static minHeight = 928; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 1323, zh: 1193 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static phoneMinHeight = { en: 1341, zh: 1193 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`inputs` (`{x, shifted, scaled}`, each `{input, norm, mean, angle, l2, rms_norm, layer_norm, dropped}`), `change`, `between`, `radii`, `ones`'; // `state` keys beyond the attributes (README)
   static params = {
@@ -829,7 +829,7 @@ NlNormGeometry.strings = {
     legendLn: 'LayerNorm output: on the circle where the plane ⊥ (1, 1, 1) cuts that sphere',
     legendDrop: 'dashed: the mean taken away (the part along (1, 1, 1))',
     legendArrows: 'arrows: the inputs’ directions, all drawn one length, not to scale ({list})',
-    tableCaption: 'The three inputs and their outputs (4 significant digits)',
+    tableCaption: 'The three inputs and their outputs, rounded to 4 significant digits',
     nameColumn: 'input',
     inputColumn: 'coordinates',
     normColumn: '‖·‖₂',
@@ -880,7 +880,7 @@ NlNormGeometry.strings = {
     legendLn: 'LayerNorm 输出：在垂直于 (1, 1, 1) 的平面与该球面相交的圆上',
     legendDrop: '虚线：去掉 mean（沿 (1, 1, 1) 的分量）',
     legendArrows: '箭头：只表示输入的方向，画成同一长度，不按比例（{list}）',
-    tableCaption: '三个输入及其输出（4 位有效数字）',
+    tableCaption: '三个输入及其输出，四舍五入到 4 位有效数字',
     nameColumn: '输入',
     inputColumn: '坐标',
     normColumn: '‖·‖₂',

@@ -453,7 +453,7 @@ NlRmsDecomposition.strings = {
     triangleTitle: 'RMS² = σ² + μ², θ = atan(σ / |μ|)',
     thetaLine: 'θ = {theta}°, cos θ = |μ| / RMS = {cos}',
     thetaNone: 'x + c is all zeros: no angle',
-    identity: 'RMS² {ms} = σ² {v} + μ² {m2}',
+    identity: 'RMS² = σ² + μ²: {ms} = {v} + {m2}',
     outputTitle: 'Outputs',
     sentenceSep: ' ',
     describeStats:
@@ -488,7 +488,7 @@ NlRmsDecomposition.strings = {
     triangleTitle: 'RMS² = σ² + μ²，θ = atan(σ / |μ|)',
     thetaLine: 'θ = {theta}°，cos θ = |μ| / RMS = {cos}',
     thetaNone: 'x + c 全为 0：没有角度',
-    identity: 'RMS² {ms} = σ² {v} + μ² {m2}',
+    identity: 'RMS² = σ² + μ²: {ms} = {v} + {m2}',
     outputTitle: '输出',
     sentenceSep: '',
     describeStats:
