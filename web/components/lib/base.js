@@ -104,8 +104,12 @@ const CJK_END = new RegExp(`[${CJK}]$`);
 export const joinLines = (lines) => lines.reduce((a, l) => a + (CJK_END.test(a) ? '' : ' ') + l);
 
 // Formatting itself costs microseconds a number, and a figure formats the same tick labels and values at every
-// input: the last few thousand results of each formatter are kept (a figure's update formatted ~100 numbers).
+// input: the last results are kept, at most FORMATTED_MAX of them over all formatters (a figure's update formats
+// ~100 numbers; a training figure's numbers change with its timing, so a per-formatter bound of 4096 let a page
+// keep ~600 KB of strings it would not show again).
 const formatted = new Map();
+const FORMATTED_MAX = 1024;
+let formattedCount = 0;
 export function formatNumber(value, lang, digits = 4, notation = 'standard') {
   const locale = numberLocale(lang);
   const key = `${locale}:${digits}:${notation}`;
@@ -118,7 +122,10 @@ export function formatNumber(value, lang, digits = 4, notation = 'standard') {
   const seen = formatted.get(key);
   let text = seen.get(value);
   if (text === undefined) {
-    if (seen.size >= 4096) seen.clear();
+    if (++formattedCount > FORMATTED_MAX) {
+      for (const m of formatted.values()) m.clear();
+      formattedCount = 1;
+    }
     seen.set(value, (text = f.format(value)));
   }
   return text;
