@@ -12,6 +12,8 @@ const TORCH = JSON.parse(readFileSync(new URL('../conformance/transformer-sweep.
 const fig = onArticlePage(TAG);
 const r4 = (v) => Number(v.toPrecision(4));
 const state = () => fig.page.evaluate((t) => JSON.parse(JSON.stringify(document.querySelector(t).state)), TAG);
+// the steps each variant has trained
+const lengths = async () => (await state()).variants.map((v) => v.loss.length);
 const call = (method) => fig.page.evaluate(([t, m]) => void document.querySelector(t)[m](), [TAG, method]);
 const until = (fn, arg, timeout = 120_000) => fig.page.waitForFunction(fn, arg, { timeout, polling: 100 });
 // block 1's largest attention logit over the run, every 10 steps (as the figure records it)
@@ -97,13 +99,12 @@ test('Play trains the recorded numbers again in a Worker, with no long task on t
   await fig.page.keyboard.press('Enter');
   // the worker starts (it compiles the training module): long tasks are counted from its first chunk on
   await until((t) => document.querySelector(t).state.step >= 10, TAG);
-  const steps = () => fig.page.evaluate((t) => document.querySelector(t).state.variants.map((v) => v.loss.length), TAG);
   const from = await fig.page.evaluate(() => ((window.__long = []), performance.now()));
-  const before = await steps();
+  const before = await lengths();
   await until((t) => document.querySelector(t).state.step >= 30, TAG);
   const long = await fig.page.evaluate(() => window.__long);
   const span = (await fig.page.evaluate(() => performance.now())) - from;
-  const chunks = (await steps()).reduce((n, k, i) => n + (k - before[i]) / 10, 0);
+  const chunks = (await lengths()).reduce((n, k, i) => n + (k - before[i]) / 10, 0);
   await fig.page.evaluate((t) => document.querySelector(t).pause(), TAG); // resolves when the steps still out are back
   const s = await state();
   assert.equal(s.where, 'worker');
@@ -126,10 +127,7 @@ test('Play trains the recorded numbers again in a Worker, with no long task on t
   // so they may stand 10 steps apart)
   const held = s.variants.map((v) => v.loss.length);
   await fig.page.waitForTimeout(1500);
-  assert.deepEqual(
-    (await state()).variants.map((v) => v.loss.length),
-    held,
-  );
+  assert.deepEqual(await lengths(), held);
   // Step: ten more steps of each
   await call('stepOnce');
   await until(
@@ -137,7 +135,7 @@ test('Play trains the recorded numbers again in a Worker, with no long task on t
     [TAG, held],
   );
   assert.deepEqual(
-    (await state()).variants.map((v) => v.loss.length),
+    await lengths(),
     held.map((k) => k + 10),
   );
 });
