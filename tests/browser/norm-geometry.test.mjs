@@ -309,6 +309,8 @@ test('Chinese: labels, description and legend follow lang', async () => {
   await set({ lang: 'zh' });
   const r = await fig.snap();
   assert.ok(r.svg.includes('LayerNorm：三个输入都落在这里'), JSON.stringify(r.svg));
+  // a point's inputs are a function's arguments: "L2(x, 10x)", never the prose list mark "、"
+  assert.ok(r.svg.includes('L2(x, 10x)') && r.svg.includes('RMSNorm(x, 10x)'), JSON.stringify(r.svg));
   assert.ok(r.svg.includes('(1, 1, 1)：') && r.svg.includes('mean 的方向'));
   assert.match(r.desc, /把 x 乘以 10，三个输出都不变：10x 与 x 方向相同。/);
   assert.match(r.desc, /每个坐标加 100，L2 与 RMSNorm 的输出移向 \(1, 1, 1\)/);

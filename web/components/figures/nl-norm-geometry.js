@@ -627,11 +627,12 @@ td.l2 { color: var(--nl-l2); } td.rms_norm { color: var(--nl-rms-norm); } td.lay
         // beside the point, on the side away from the (1, 1, 1) axis (LayerNorm's: away from the origin)
         prefer: d.m === 'layer_norm' ? Math.atan2(d.p.y - O.y, d.p.x - O.x) : d.p.x < top.x - 0.5 ? Math.PI : 0,
         // a label names the method and the inputs whose output the point is, L2(x, 10x) beside L2(x + 100) (a reader
-        // could not tell two points named L2 apart), or says that all three inputs share the point
+        // could not tell two points named L2 apart), or says that all three inputs share the point; the inputs are a
+        // function's arguments, ", " in both languages (a Chinese reader read "L2(x、10x)" as prose)
         lines: [
           d.all
             ? this.t('dotLabelAll', { method: this.t(d.m) })
-            : this.t('dotLabel', { method: this.t(d.m), inputs: d.group.map(name).join(this.t('listSep')) }),
+            : this.t('dotLabel', { method: this.t(d.m), inputs: d.group.map(name).join(', ') }),
         ],
         bold: d.m === 'layer_norm',
         rank: d.m === 'layer_norm' ? 0 : 2,
