@@ -79,6 +79,13 @@ function check(sn, firstLn, where) {
   );
   assert.ok(sn.svg.includes(`x + c, c = ${f4(s.shift)}`), `${where}: the shift is c, never m`);
   assert.ok(!sn.svg.some((t) => /\bm\b/.test(t)) && !/\bm\b/.test(sn.desc), `${where}: no "m" left`);
+  // each bar names its coordinate with a subscript, x₁ + c … xₙ + c (not "x1", read as a variable's name)
+  const subs = '₀₁₂₃₄₅₆₇₈₉';
+  for (let i = 1; i <= s.x.length; i++) {
+    const name = `x${[...String(i)].map((c) => subs[c]).join('')} + c`;
+    assert.ok(sn.svg.includes(name), `${where}: bar label "${name}"`);
+  }
+  assert.ok(!sn.svg.some((t) => /x\d/.test(t)), `${where}: no "x1"-style label`);
   assert.ok(
     sn.desc.startsWith(
       `x + c = ${list(s.shifted)} has mean μ = ${f4(s.mean)}, standard deviation σ = ${f4(s.std)} and RMS ${f4(s.rms)}; ` +

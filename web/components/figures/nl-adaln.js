@@ -48,7 +48,7 @@ import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { onDrag } from '../lib/handles.js';
 import { scale, svg } from '../lib/plot.js';
-import { textWidth } from '../lib/text.js';
+import { subscript, textWidth } from '../lib/text.js';
 
 const D = 4; // features
 export const CLASSES = ['cat', 'dog', 'ship'];
@@ -87,9 +87,6 @@ const SUB = 14; // the comparison's sub-lane per series: x's tick, then cat, dog
 const HIT = 22; // an x handle's invisible hit circle: 44 px across
 const T = (shape, data) => ({ shape, data: Float32Array.from(data) });
 const snapX = (v) => Math.min(X_LIMIT, Math.max(-X_LIMIT, Number((Math.round(v / X_STEP) * X_STEP).toFixed(6))));
-
-/** Subscript digits, for the rows' feature names (x₁, h₁). */
-const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
 
 export class NlAdaln extends NlFigure {
   static catalog = 'adaln';
@@ -518,7 +515,7 @@ details.weights caption { text-align: left; font-weight: 600; }
     out.push(el('text', { class: 'row-label', x: 0, y: y0 + 13 }, this.t(key, { c: label })));
     s[field].forEach((v, f) => {
       const by = barsTop + f * lane;
-      out.push(el('text', { class: 'feat', x: 4, y: by + 10 }, `h${SUBSCRIPT[f + 1]}`));
+      out.push(el('text', { class: 'feat', x: 4, y: by + 10 }, `h${subscript(f + 1)}`));
       if (cls === 'out') {
         // h = x + g ⊙ F(y): the residual x (faint) in the upper stripe, the gated branch from x to h in the lower,
         // so a branch that turns back over x (h₁ of cat) never hides it
@@ -631,7 +628,7 @@ details.weights caption { text-align: left; font-weight: 600; }
       const cx = x(s.features[f]);
       const subY = (j) => y0 + pad + j * SUB + SUB / 2;
       // the row is feature f of x: x₁ … x₄, as the number grid names them
-      items.push(el('text', { class: 'feat', x: 4, y: subY(2) + 4 }, `x${SUBSCRIPT[f + 1]}`));
+      items.push(el('text', { class: 'feat', x: 4, y: subY(2) + 4 }, `x${subscript(f + 1)}`));
       s.classes.forEach((c, j) => {
         const cy = subY(j + 1),
           hx = x(c.output[f]);

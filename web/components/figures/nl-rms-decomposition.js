@@ -29,6 +29,7 @@
 import { el } from '../lib/base.js';
 import { NlFigure, figureCss } from '../lib/figure.js';
 import { scale, svg, yAxis } from '../lib/plot.js';
+import { subscript } from '../lib/text.js';
 import { numberLocale } from '../../i18n/index.js';
 
 const SIG = 5; // significant digits of the three terms of RMS² = σ² + μ² and of cos θ, all alike
@@ -198,7 +199,7 @@ export class NlRmsDecomposition extends NlFigure {
           el(
             'text',
             { class: 'tok', x: (left + (i + 0.5) * slot).toFixed(1), y: bottom + 16, 'text-anchor': 'middle' },
-            `x${i + 1} + c`,
+            `x${subscript(i + 1)} + c`,
           ),
         );
       });
@@ -381,7 +382,11 @@ export class NlRmsDecomposition extends NlFigure {
           );
         });
         items.push(
-          el('text', { class: 'tok', x: cx.toFixed(1), y: bottom + 16, 'text-anchor': 'middle' }, `x${i + 1} + c`),
+          el(
+            'text',
+            { class: 'tok', x: cx.toFixed(1), y: bottom + 16, 'text-anchor': 'middle' },
+            `x${subscript(i + 1)} + c`,
+          ),
         );
       }
       items.push(el('text', { class: 'panel-title', x: left, y: 16 }, this.t('outputTitle')));
