@@ -32,7 +32,7 @@ export const figures = [
     summary: "The reduction group of one element of a [B, T, D] tensor, in 3-D.",
     trainer: false,
     minHeight: 776,
-    phoneMinHeight: {"en":1225,"zh":1063},
+    phoneMinHeight: {"en":1207,"zh":1063},
     events: ["change"],
     state: "`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `multiples` ({method, numGroups, members} for BatchNorm, LayerNorm, InstanceNorm, GroupNorm), `yaw`, `pitch`",
     attributes: [

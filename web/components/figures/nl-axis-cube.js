@@ -301,7 +301,7 @@ export class NlAxisCube extends NlFigure {
   static catalog = 'axisCube';
   static summary = 'The reduction group of one element of a [B, T, D] tensor, in 3-D.';
   static minHeight = 776; // px kept by normlab/styles.css (measured at 960 px, default attributes)
-  static phoneMinHeight = { en: 1225, zh: 1063 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static phoneMinHeight = { en: 1207, zh: 1063 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`members` ([b, t, d] each), `axes`, `varying`, `partial`, `geometry`, `groupCount`, `groupSize`, `channelsPerGroup`, `measure`, `groupChoices`, `multiples` ({method, numGroups, members} for BatchNorm, LayerNorm, InstanceNorm, GroupNorm), `yaw`, `pitch`'; // `state` keys beyond the attributes (README)
   static params = {
@@ -349,6 +349,7 @@ export class NlAxisCube extends NlFigure {
 .controls { gap: 8px 14px; }
 .control select { min-height: 36px; max-width: 100%; }
 .index { flex-wrap: wrap; }
+.steppers { display: inline-flex; gap: 6px; }
 .control.index input { width: 56px; min-height: 36px; padding: 2px 6px; }
 button { min-height: 36px; }
 /* On a phone every control is a finger's size. */
@@ -556,7 +557,9 @@ button { min-height: 36px; }
     // The chosen element: one stepper per axis.
     const indexBox = el('span', { class: 'control index', role: 'group' });
     this._indexLabel = el('span');
-    indexBox.append(this._indexLabel);
+    // the three steppers wrap as one (at 360 px the third one fell alone onto the next line)
+    const steppers = el('span', { class: 'steppers' });
+    indexBox.append(this._indexLabel, steppers);
     this._indexInputs = [0, 1, 2].map((axis) => {
       const input = el('input', { type: 'number', min: 0, step: 1, inputmode: 'numeric', part: 'number' });
       input.addEventListener('change', () => {
@@ -567,7 +570,7 @@ button { min-height: 36px; }
         idx[axis] = Math.max(0, Math.min(s.shape[axis] - 1, n));
         this.setByUser('index', idx);
       });
-      indexBox.append(input);
+      steppers.append(input);
       return input;
     });
     const reading = this.select('reading');
