@@ -511,46 +511,63 @@ export class NlBnVariants extends NlFigure {
     // 2. the running statistics over the steps so far, with the values they approach: a small plot per statistic
     // (rows) and channel (columns), each on its own scale, so channel 1's mean of 4.5 is not a flat line under
     // channel 2's 21.8. Running is a solid grey line and this batch a dashed green one, as in the batch panel.
+    // The steps slider moves the traces and the evaluation rows: the legends, labels and every axis whose ticks
+    // stay put are kept from the last drawing (reuse), so a step builds a few nodes, not the panels.
+    const at = `${this.lang}|`;
     {
       const svgEl = this._svgs[1];
       const W = this.fit(svgEl, 420, 250);
-      const keys = this._keys(
-        [
-          [this.t('keyTrace'), 'ref', 'trace'],
-          [this.t('keyTarget'), 'bn', 'target'],
-        ],
-        8,
-        33,
-        W,
+      const keys = this.reuse(`${at}${W} running keys`, () =>
+        this._keys(
+          [
+            [this.t('keyTrace'), 'ref', 'trace'],
+            [this.t('keyTarget'), 'bn', 'target'],
+          ],
+          8,
+          33,
+          W,
+        ),
       );
-      const items = [
-        el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('runningTitle', this._vars(s))),
-        ...keys.items,
-        el('text', { class: 'key', x: 8, y: keys.bottom + 15 }, this.t('keyRule')),
-      ];
       // each column: its y labels, then the plot, then room for the last step's label
       const yAxisW = 28,
         right = 10,
         half = (W - 8 - right) / 2;
       const col = (c) => [8 + c * half + yAxisW, 8 + (c + 1) * half - 12];
       const head = keys.bottom + 34;
-      for (let c = 0; c < C; c++)
-        items.push(el('text', { class: 'vlabel col', x: col(c)[0], y: head }, this.t(`keyTrace${c + 1}`)));
-      let y0 = head + 6;
       const plotH = 78;
-      for (const [k, target, label] of [
-        ['mean', s.batchMean, 'runningMean'],
-        ['var', s.unbiasedVar, 'runningVar'],
+      const items = [
+        el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('runningTitle', this._vars(s))),
+        ...this.reuse(`${at}${W} running labels`, () => [
+          ...keys.items,
+          el('text', { class: 'key', x: 8, y: keys.bottom + 15 }, this.t('keyRule')),
+          ...[0, 1].map((c) => el('text', { class: 'vlabel col', x: col(c)[0], y: head }, this.t(`keyTrace${c + 1}`))),
+          ...['runningMean', 'runningVar'].map((label, r) =>
+            el('text', { class: 'vlabel', x: 8, y: head + 6 + r * (plotH + 24) + 10 }, this.t(label)),
+          ),
+          el(
+            'text',
+            { class: 'key', x: W - right, y: head + 6 + 2 * (plotH + 24) + 2, 'text-anchor': 'end' },
+            this.t('stepsAxis'),
+          ),
+        ]),
+      ];
+      let y0 = head + 6;
+      for (const [k, target] of [
+        ['mean', s.batchMean],
+        ['var', s.unbiasedVar],
       ]) {
-        items.push(el('text', { class: 'vlabel', x: 8, y: y0 + 10 }, this.t(label)));
         for (let c = 0; c < C; c++) {
           const [l0, l1] = col(c);
           const xs = scale(s.axes.steps.domain, [l0, l1]);
           const ys = scale(s.axes[k][c].domain, [y0 + plotH, y0 + 18]);
           const g = el('g', { class: 'sub', 'data-stat': k, 'data-channel': c + 1 });
+          const ya = s.axes[k][c],
+            xa = s.axes.steps;
           g.append(
-            yAxis(s.axes[k][c].ticks, ys, l0, l1, tick),
-            xAxis(s.axes.steps.ticks, xs, y0 + plotH, y0 + plotH, tick),
+            this.reuse(`${at}${W} y ${k} ${c} ${ya.domain} ${ya.ticks}`, () => yAxis(ya.ticks, ys, l0, l1, tick)),
+            this.reuse(`${at}${W} x ${k} ${c} ${xa.domain} ${xa.ticks}`, () =>
+              xAxis(xa.ticks, xs, y0 + plotH, y0 + plotH, tick),
+            ),
             el('line', { class: 'target', x1: l0, x2: l1, y1: ys(target[c]), y2: ys(target[c]) }),
           );
           const pts = s.trace[k].map((v, t) => [xs(t), ys(v[c])]);
@@ -561,7 +578,6 @@ export class NlBnVariants extends NlFigure {
         }
         y0 += plotH + 24;
       }
-      items.push(el('text', { class: 'key', x: W - right, y: y0 + 2, 'text-anchor': 'end' }, this.t('stepsAxis')));
       svgEl.setAttribute('viewBox', `0 0 ${W} ${y0 + 8}`);
       svgEl.replaceChildren(...items);
     }
@@ -585,20 +601,25 @@ export class NlBnVariants extends NlFigure {
       const ch1 = (k) => s.outputs[k].slice(0, L);
       // the rows after evaluation keep BatchNorm in training faint behind them; evaluation has the joining lines
       const faintRows = s.rows.filter((k) => k !== 'train' && k !== 'eval');
-      const keys = this._keys(
-        [[this.t('keyRing'), '', 'ring'], ...(faintRows.length ? [[this.t('keyFaint'), 'bn', 'faint']] : [])],
-        8,
-        33,
-        W,
+      const keys = this.reuse(`${at}${W} out keys ${faintRows.length > 0}`, () =>
+        this._keys(
+          [[this.t('keyRing'), '', 'ring'], ...(faintRows.length ? [[this.t('keyFaint'), 'bn', 'faint']] : [])],
+          8,
+          33,
+          W,
+        ),
       );
       const top = keys.bottom + 12,
         rowH = 38;
       const stripY = (j) => top + (j + 0.5) * rowH;
       const bottom = top + s.rows.length * rowH;
+      const oa = s.axes.out;
       const items = [
         el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('outTitle', this._vars(s))),
         ...keys.items,
-        xAxis(s.axes.out.ticks, xs, top, bottom, tick),
+        this.reuse(`${at}${W} out axis ${oa.domain} ${oa.ticks} ${top} ${bottom}`, () =>
+          xAxis(oa.ticks, xs, top, bottom, tick),
+        ),
       ];
       // each output in training joined to the same output in evaluation: one example, two places
       ch1('train').forEach((v, i) =>
@@ -617,14 +638,20 @@ export class NlBnVariants extends NlFigure {
       s.rows.forEach((k, j) => {
         const y = stripY(j);
         const [name, note] = label(k);
+        const faint = faintRows.includes(k) ? ch1('train') : [];
+        // a row is kept while its label, its place and its dots' places are the same (most rows on a step)
+        const dots = [...faint, ...ch1(k)].map((v) => xs(v).toFixed(1));
+        const key = `${at}${W} row ${k} ${j} ${k === added} ${name} ${note} ${x0} ${y} ${faint.length} ${dots}`;
         items.push(
-          el('text', { class: `vlabel row ${k}${k === added ? ' new' : ''}`, x: left, y: y - 3 }, name),
-          el('text', { class: 'vlabel note', x: left, y: y + 10 }, note),
-          el('line', { class: 'strip', x1: x0, x2: W - right, y1: y, y2: y }),
+          ...this.reuse(key, () => [
+            el('text', { class: `vlabel row ${k}${k === added ? ' new' : ''}`, x: left, y: y - 3 }, name),
+            el('text', { class: 'vlabel note', x: left, y: y + 10 }, note),
+            el('line', { class: 'strip', x1: x0, x2: W - right, y1: y, y2: y }),
+            ...faint.map((v) => pt(xs(v), y, 'faint c1')),
+            ...ch1(k).map((v) => pt(xs(v), y, `${k} c1`)),
+            ring(xs(s.outputs[k][0]), y),
+          ]),
         );
-        if (faintRows.includes(k)) ch1('train').forEach((v) => items.push(pt(xs(v), y, 'faint c1')));
-        ch1(k).forEach((v) => items.push(pt(xs(v), y, `${k} c1`)));
-        items.push(ring(xs(s.outputs[k][0]), y));
       });
       svgEl.setAttribute('viewBox', `0 0 ${W} ${bottom + 22}`);
       svgEl.replaceChildren(...items);

@@ -338,9 +338,11 @@ export class NlFigure extends NlElement {
       if (this._attrErrors.has(key)) continue;
       const v = this._values[key];
       if (v == null) continue; // no value of its own yet: the figure's override shows what it starts from
-      if (c.range) c.range.value = String(v);
-      if (c.box && this.shadowRoot.activeElement !== c.box) c.box.value = String(v);
-      if (c.select) c.select.value = String(v);
+      // (written only when they differ: setting a control's value, even to the same, costs a style pass)
+      const text = String(v);
+      if (c.range && c.range.value !== text) c.range.value = text;
+      if (c.box && c.box.value !== text && this.shadowRoot.activeElement !== c.box) c.box.value = text;
+      if (c.select && c.select.value !== text) c.select.value = text;
     }
   }
 
@@ -387,6 +389,9 @@ export class NlFigure extends NlElement {
     this._wrap.classList.toggle('has-error', errors.length > 0);
     if (!this._state) return;
     this.draw(this._state);
+    // what this drawing kept (reuse) is what the next one may keep
+    this._kept = this._keeping ?? null;
+    this._keeping = null;
     // A fitted svg is as tall as its final viewBox says (set after draw: a figure may
     // change the height once it knows its layout), never following a width measured
     // a moment too early.
@@ -439,6 +444,18 @@ export class NlFigure extends NlElement {
     view.append(box);
     if (numbers) view.append((this._numbers = el('p', { class: 'numbers' })));
     return this._svgs;
+  }
+
+  /**
+   * A part of the drawing (a node, or what a builder returns) kept from the last drawing when `key`, a string
+   * naming everything it depends on, is the same; built by `build` otherwise. A slider that moves one line leaves
+   * the axes and the other rows as they were instead of building them again. A key names one part of one drawing;
+   * what a drawing does not ask for is dropped after it.
+   */
+  reuse(key, build) {
+    const part = this._kept?.get(key) ?? build();
+    (this._keeping ??= new Map()).set(key, part);
+    return part;
   }
 
   /** The same axis as state fields named `domainKey` and `ticksKey`. */
