@@ -89,7 +89,7 @@ export const figures = [
     summary: "A batch of 8 and its running statistics: BatchNorm in training against evaluation on its first example, then Ghost BN, Batch Renorm and Switchable Norm one step at a time.",
     trainer: false,
     minHeight: 744,
-    phoneMinHeight: {"en":1395,"zh":1343},
+    phoneMinHeight: {"en":1444,"zh":1392},
     events: ["change"],
     state: "`rows`, `settings`, `batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`",
     attributes: [

@@ -111,7 +111,7 @@ export class NlBnVariants extends NlFigure {
   static summary =
     'A batch of 8 and its running statistics: BatchNorm in training against evaluation on its first example, then Ghost BN, Batch Renorm and Switchable Norm one step at a time.';
   static minHeight = 744; // px kept by normlab/styles.css (measured at 960 px, default attributes: the comparison alone)
-  static phoneMinHeight = { en: 1395, zh: 1343 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
+  static phoneMinHeight = { en: 1444, zh: 1392 }; // px kept up to 600 px wide (measured at 360 px, default attributes)
   static stateDoc =
     '`rows`, `settings`, `batch`, `batchMean`, `batchVar`, `unbiasedVar`, `trace`, `running`, `outputs` (`train`, `eval`, `ghost`, `renorm`, `switchable`), `clipped`, `chunks`, `weights`, `components`'; // `state` keys beyond the attributes (README)
   static params = {
@@ -196,6 +196,8 @@ export class NlBnVariants extends NlFigure {
 .vlabel.new { font-weight: 600; }
 .vlabel.row { fill: var(--nl-batch-norm); } .vlabel.row.eval { fill: var(--nl-reference); }
 .vlabel.note { fill: var(--nl-muted); }
+/* (over the grid on a phone, where the labels sit above their strips) */
+.variants .vlabel { paint-order: stroke; stroke: var(--nl-bg); stroke-width: 3px; stroke-linejoin: round; }
 .key { font-size: var(--nl-small-size); fill: var(--nl-muted); }
 .key.group { fill: var(--nl-group); } .key.bn { fill: var(--nl-batch-norm); } .key.ref { fill: var(--nl-reference); }
 .pt.faint { fill: var(--nl-batch-norm); stroke: var(--nl-batch-norm); fill-opacity: 0.22; stroke-opacity: 0.3; }
@@ -592,10 +594,12 @@ export class NlBnVariants extends NlFigure {
       const left = 8,
         right = 12;
       const label = (k) => [this.t(`v_${k}`), this._note(s, k)];
-      const column = Math.min(
-        Math.max(...VARIANTS.flatMap(label).map((t) => textWidth(t, 11))) + 12,
-        Math.round(W * 0.45),
-      );
+      // On a phone the label column took half the width: each strip's label goes on two lines of its own
+      // instead, above the strip, and evaluation's below it (the lines from training arrive from above)
+      const stacked = W < 480;
+      const column = stacked
+        ? 0
+        : Math.min(Math.max(...VARIANTS.flatMap(label).map((t) => textWidth(t, 11))) + 12, Math.round(W * 0.45));
       const x0 = left + column;
       const xs = scale(s.axes.out.domain, [x0 + 6, W - right - 6]);
       const ch1 = (k) => s.outputs[k].slice(0, L);
@@ -611,15 +615,35 @@ export class NlBnVariants extends NlFigure {
       );
       const top = keys.bottom + 12,
         rowH = 38;
-      const stripY = (j) => top + (j + 0.5) * rowH;
-      const bottom = top + s.rows.length * rowH;
+      // each row: its strip's y and its two label lines' baselines
+      const place = [];
+      if (!stacked) s.rows.forEach((k, j) => place.push({ y: top + (j + 0.5) * rowH, dy: [-3, 10] }));
+      else
+        s.rows.reduce((at, k, j) => {
+          if (j === 1) {
+            const y = at + 34;
+            place.push({ y, dy: [18, 31] });
+            return y + 40;
+          }
+          place.push({ y: at + 38, dy: [-24, -11] });
+          return at + 38 + 14;
+        }, top);
+      const stripY = (j) => place[j].y;
+      const bottom = stacked ? place.at(-1).y + (s.rows.length === 2 ? 40 : 14) : top + s.rows.length * rowH;
       const oa = s.axes.out;
       const items = [
         el('text', { class: 'panel-title', x: 8, y: 16 }, this.t('outTitle', this._vars(s))),
         ...keys.items,
-        this.reuse(`${at}${W} out axis ${oa.domain} ${oa.ticks} ${top} ${bottom}`, () =>
-          xAxis(oa.ticks, xs, top, bottom, tick),
-        ),
+        this.reuse(`${at}${W} out axis ${oa.domain} ${oa.ticks} ${top} ${bottom} ${stacked && place.length}`, () => {
+          if (!stacked) return xAxis(oa.ticks, xs, top, bottom, tick);
+          // the grid as a short mark across each strip: full-height lines would run through the labels
+          const g = el('g', { class: 'axis' });
+          for (const t of oa.ticks) {
+            for (const { y } of place) g.append(el('line', { x1: xs(t), x2: xs(t), y1: y - 7, y2: y + 7 }));
+            g.append(el('text', { x: xs(t), y: bottom + 14, 'text-anchor': 'middle' }, tick(t)));
+          }
+          return g;
+        }),
       ];
       // each output in training joined to the same output in evaluation: one example, two places
       ch1('train').forEach((v, i) =>
@@ -641,11 +665,12 @@ export class NlBnVariants extends NlFigure {
         const faint = faintRows.includes(k) ? ch1('train') : [];
         // a row is kept while its label, its place and its dots' places are the same (most rows on a step)
         const dots = [...faint, ...ch1(k)].map((v) => xs(v).toFixed(1));
-        const key = `${at}${W} row ${k} ${j} ${k === added} ${name} ${note} ${x0} ${y} ${faint.length} ${dots}`;
+        const [d0, d1] = place[j].dy;
+        const key = `${at}${W} row ${k} ${j} ${k === added} ${name} ${note} ${x0} ${y} ${d0} ${faint.length} ${dots}`;
         items.push(
           ...this.reuse(key, () => [
-            el('text', { class: `vlabel row ${k}${k === added ? ' new' : ''}`, x: left, y: y - 3 }, name),
-            el('text', { class: 'vlabel note', x: left, y: y + 10 }, note),
+            el('text', { class: `vlabel row ${k}${k === added ? ' new' : ''}`, x: left, y: y + d0 }, name),
+            el('text', { class: 'vlabel note', x: left, y: y + d1 }, note),
             el('line', { class: 'strip', x1: x0, x2: W - right, y1: y, y2: y }),
             ...faint.map((v) => pt(xs(v), y, 'faint c1')),
             ...ch1(k).map((v) => pt(xs(v), y, `${k} c1`)),
