@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { cubeGroup, openPage, setup, shotsDir } from './helpers.mjs';
+import { cubeGroup, openPage, setAttributes, setup, shotsDir } from './helpers.mjs';
 
 let env, page, problems;
 before(async () => {
@@ -23,17 +23,20 @@ after(() => env.close());
 const expected = cubeGroup;
 
 const state = () => page.evaluate(() => JSON.parse(JSON.stringify(document.querySelector('nl-axis-cube').state)));
-const drawnOrange = () =>
-  page.evaluate(() =>
-    [...document.querySelector('nl-axis-cube').shadowRoot.querySelectorAll('path.voxel.member')]
+/** In the page: set `attrs` (if any), wait for the update, and read the state and the cells drawn as the group. */
+async function readGroup(attrs) {
+  const f = document.querySelector('nl-axis-cube');
+  for (const [k, v] of Object.entries(attrs ?? {})) f.setAttribute(k, v);
+  await f.updateComplete;
+  return {
+    s: JSON.parse(JSON.stringify(f.state)),
+    drawn: [...f.shadowRoot.querySelectorAll('path.voxel.member')]
       .map((c) => [Number(c.dataset.b), Number(c.dataset.t), Number(c.dataset.d)])
       .sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]),
-  );
-const set = (attrs) =>
-  page.evaluate((a) => {
-    const f = document.querySelector('nl-axis-cube');
-    for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-  }, attrs);
+  };
+}
+const drawnOrange = async () => (await page.evaluate(readGroup, null)).drawn;
+const set = (attrs) => setAttributes(page, 'nl-axis-cube', attrs);
 
 test('for every method, shape and index the highlighted points are the group', async () => {
   const shapes = [
@@ -53,20 +56,12 @@ test('for every method, shape and index the highlighted points are the group', a
             : [1];
         for (const G of groups) {
           // one round trip per configuration: set, wait for the update, read the state and the drawing
-          const { s, drawn } = await page.evaluate(
-            async (a) => {
-              const f = document.querySelector('nl-axis-cube');
-              for (const [k, v] of Object.entries(a)) f.setAttribute(k, v);
-              await f.updateComplete;
-              return {
-                s: JSON.parse(JSON.stringify(f.state)),
-                drawn: [...f.shadowRoot.querySelectorAll('path.voxel.member')]
-                  .map((c) => [Number(c.dataset.b), Number(c.dataset.t), Number(c.dataset.d)])
-                  .sort((x, y) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2]),
-              };
-            },
-            { shape: shape.join(','), index: index.join(','), method, 'num-groups': String(G) },
-          );
+          const { s, drawn } = await page.evaluate(readGroup, {
+            shape: shape.join(','),
+            index: index.join(','),
+            method,
+            'num-groups': String(G),
+          });
           const want = expected(method, shape, index, G);
           assert.equal(s.error, null);
           assert.deepEqual(s.members, want, `${method} G=${G} ${shape} ${index}: state`);
@@ -542,16 +537,7 @@ for (const width of [360, 1280])
     await p.waitForFunction(() => document.querySelector('nl-axis-cube')?.state?.members?.length);
     let angles = 0;
     const turn = async ([shape, reading], lang) => {
-      await p.evaluate(
-        ([s, r, l]) => {
-          const f = document.querySelector('nl-axis-cube');
-          f.setAttribute('lang', l);
-          f.setAttribute('shape', s);
-          f.setAttribute('reading', r);
-          f.setAttribute('index', '0,0,0');
-        },
-        [shape, reading, lang],
-      );
+      await setAttributes(p, 'nl-axis-cube', { lang, shape, reading, index: '0,0,0' });
       await cube.getByRole('button', { name: lang === 'zh' ? '重置视角' : 'Reset view' }).click();
       // (the turn ends five full yaw turns on, at -18 again: the reset's animation is over when the pitch is 30 too)
       await p.waitForFunction(() => {
@@ -1120,16 +1106,7 @@ for (const lang of ['en', 'zh'])
       ['12,12,12', 'group_norm'],
       ['1,1,1', 'batch_norm'],
     ]) {
-      await p.evaluate(
-        ([l, s, m]) => {
-          const f = document.querySelector('nl-axis-cube');
-          f.setAttribute('lang', l);
-          f.setAttribute('shape', s);
-          f.setAttribute('method', m);
-          f.setAttribute('num-groups', '2');
-        },
-        [lang, shape, method],
-      );
+      await setAttributes(p, 'nl-axis-cube', { lang, shape, method, 'num-groups': '2' });
       await p.waitForTimeout(60);
       const m = await p.evaluate(() => {
         const root = document.querySelector('nl-axis-cube').shadowRoot;
